@@ -1,0 +1,83 @@
+// A small, strict JSON reader and writer (RFC 8259).
+//
+// keyhole needs JSON for DynamoDB JSON (values, items, requests), the catalog and plain-JSON
+// import/export. Numbers are kept as their source text so that no precision is lost (DynamoDB
+// numbers have 38 digits); objects keep member order and reject nothing but malformed text
+// (duplicate member names are kept; callers decide). Strings hold UTF-8; \u escapes including
+// surrogate pairs are decoded, and invalid UTF-8 in input is an error.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "core/status.h"
+
+namespace keyhole::json {
+
+enum class Kind : uint8_t { kNull, kBool, kNumber, kString, kArray, kObject };
+
+class Value {
+ public:
+  using Array = std::vector<Value>;
+  using Member = std::pair<std::string, Value>;
+  using Object = std::vector<Member>;
+
+  Value() = default;  // null
+  static Value Null() { return Value(); }
+  static Value Bool(bool b);
+  static Value Number(std::string text);  // REQUIRES: valid JSON number text
+  static Value Int(int64_t v);
+  static Value String(std::string s);
+  static Value MakeArray(Array a = {});
+  static Value MakeObject(Object o = {});
+
+  Kind kind() const { return kind_; }
+  bool IsNull() const { return kind_ == Kind::kNull; }
+  bool IsBool() const { return kind_ == Kind::kBool; }
+  bool IsNumber() const { return kind_ == Kind::kNumber; }
+  bool IsString() const { return kind_ == Kind::kString; }
+  bool IsArray() const { return kind_ == Kind::kArray; }
+  bool IsObject() const { return kind_ == Kind::kObject; }
+
+  // REQUIRES: the matching kind.
+  bool boolean() const { return bool_; }
+  const std::string& number_text() const { return str_; }
+  const std::string& str() const { return str_; }
+  const Array& array() const { return array_; }
+  Array& array() { return array_; }
+  const Object& object() const { return object_; }
+  Object& object() { return object_; }
+
+  // First member named `key`, or nullptr. REQUIRES: IsObject().
+  const Value* Find(std::string_view key) const;
+  // Appends a member. REQUIRES: IsObject().
+  void Add(std::string key, Value v);
+  // Appends an element. REQUIRES: IsArray().
+  void Push(Value v);
+
+  bool operator==(const Value& o) const = default;
+
+ private:
+  Kind kind_ = Kind::kNull;
+  bool bool_ = false;
+  std::string str_;  // number text or string
+  Array array_;
+  Object object_;
+};
+
+// Parses exactly one JSON value (surrounding whitespace allowed). Nesting deeper than
+// `max_depth` is an error, so hostile input cannot overflow the stack. On error returns
+// ValidationException "Invalid JSON: <what> at line L, column C" (or "at offset").
+Result<Value> Parse(std::string_view text, int max_depth = 256);
+
+// Compact serialization (no spaces), strings escaped per RFC 8259 (control characters as \u00XX,
+// non-ASCII UTF-8 passed through).
+std::string Write(const Value& v);
+// Appends the JSON string literal for `s` (with quotes) to *out.
+void AppendQuoted(std::string_view s, std::string* out);
+
+}  // namespace keyhole::json

@@ -1,0 +1,114 @@
+// Status and Result<T>: keyhole's one error type.
+//
+// A Status is either OK or carries a DynamoDB error type (the name a client sees, such as
+// "ValidationException") and a message. Library code returns Status/Result; only the shell
+// prints them; nothing but main() exits. An OK Status is cheap: an enum and an empty string.
+#pragma once
+
+#include <cassert>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
+
+namespace keyhole {
+
+// DO NOT REORDER: values are not persisted, but tests and renderers switch on them.
+enum class ErrorCode {
+  kOk = 0,
+  kValidation,                   // ValidationException
+  kResourceNotFound,             // ResourceNotFoundException
+  kResourceInUse,                // ResourceInUseException
+  kConditionalCheckFailed,       // ConditionalCheckFailedException
+  kTransactionCanceled,          // TransactionCanceledException
+  kTransactionConflict,          // TransactionConflictException
+  kDuplicateItem,                // DuplicateItemException
+  kItemCollectionSizeLimit,      // ItemCollectionSizeLimitExceededException
+  kLimitExceeded,                // LimitExceededException
+  kIdempotentParameterMismatch,  // IdempotentParameterMismatchException
+  kInternalServerError,          // InternalServerError (I/O and LMDB failures)
+  kDatabaseFormat,  // keyhole's own: the file is not a keyhole database, or is newer
+};
+
+// The DynamoDB error type name for `code`, e.g. "ValidationException". "OK" for kOk.
+std::string_view ErrorName(ErrorCode code);
+
+class Status {
+ public:
+  Status() = default;  // OK
+  Status(ErrorCode code, std::string message) : code_(code), message_(std::move(message)) {}
+
+  static Status OK() { return Status(); }
+  static Status Validation(std::string msg) { return {ErrorCode::kValidation, std::move(msg)}; }
+  static Status NotFound(std::string msg) { return {ErrorCode::kResourceNotFound, std::move(msg)}; }
+  static Status InUse(std::string msg) { return {ErrorCode::kResourceInUse, std::move(msg)}; }
+  static Status ConditionFailed(std::string msg) {
+    return {ErrorCode::kConditionalCheckFailed, std::move(msg)};
+  }
+  static Status LimitExceeded(std::string msg) {
+    return {ErrorCode::kLimitExceeded, std::move(msg)};
+  }
+  static Status Internal(std::string msg) {
+    return {ErrorCode::kInternalServerError, std::move(msg)};
+  }
+  static Status Format(std::string msg) { return {ErrorCode::kDatabaseFormat, std::move(msg)}; }
+
+  bool ok() const { return code_ == ErrorCode::kOk; }
+  bool IsValidation() const { return code_ == ErrorCode::kValidation; }
+  bool IsNotFound() const { return code_ == ErrorCode::kResourceNotFound; }
+  bool IsConditionFailed() const { return code_ == ErrorCode::kConditionalCheckFailed; }
+
+  ErrorCode code() const { return code_; }
+  std::string_view name() const { return ErrorName(code_); }
+  const std::string& message() const { return message_; }
+  // "ValidationException: <message>", or "OK".
+  std::string ToString() const;
+
+ private:
+  ErrorCode code_ = ErrorCode::kOk;
+  std::string message_;
+};
+
+// Either a value or a non-OK Status. REQUIRES: a Status given to it is not OK.
+template <typename T>
+class Result {
+ public:
+  Result(T value) : v_(std::move(value)) {}  // NOLINT: implicit on purpose
+  Result(Status status) : v_(std::move(status)) {
+    assert(!std::get<Status>(v_).ok());
+  }
+
+  bool ok() const { return v_.index() == 0; }
+  // REQUIRES: ok().
+  T& value() & { return std::get<0>(v_); }
+  const T& value() const& { return std::get<0>(v_); }
+  T&& value() && { return std::get<0>(std::move(v_)); }
+  T* operator->() { return &value(); }
+  const T* operator->() const { return &value(); }
+  T& operator*() & { return value(); }
+  const T& operator*() const& { return value(); }
+  // OK when ok(), else the error.
+  Status status() const { return ok() ? Status() : std::get<1>(v_); }
+
+ private:
+  std::variant<T, Status> v_;
+};
+
+}  // namespace keyhole
+
+#define KH_CONCAT_INNER(a, b) a##b
+#define KH_CONCAT(a, b) KH_CONCAT_INNER(a, b)
+
+// Returns the Status of `expr` from the enclosing function when it is not OK.
+#define KH_RETURN_IF_ERROR(expr)              \
+  do {                                        \
+    ::keyhole::Status kh_status_ = (expr);    \
+    if (!kh_status_.ok()) return kh_status_;  \
+  } while (0)
+
+// `lhs = value of expr`, or returns its Status from the enclosing function.
+#define KH_ASSIGN_OR_RETURN(lhs, expr) KH_ASSIGN_OR_RETURN_IMPL(KH_CONCAT(kh_r_, __LINE__), lhs, expr)
+#define KH_ASSIGN_OR_RETURN_IMPL(tmp, lhs, expr) \
+  auto tmp = (expr);                             \
+  if (!tmp.ok()) return tmp.status();            \
+  lhs = std::move(tmp).value()

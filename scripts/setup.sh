@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs every Debian package keyhole needs to build and test. Idempotent: when all are
+# present it does nothing (no apt-get update, no network).
+set -euo pipefail
+PACKAGES=(
+  g++ cmake ninja-build pkg-config     # toolchain
+  liblmdb-dev                          # storage engine
+  tao-pegtl-dev                        # grammars
+  libfmt-dev                           # formatting
+  libedit-dev                          # line editing in the shell
+  libgtest-dev libgmock-dev            # unit tests
+  libbenchmark-dev                     # bench/
+  clang libclang-rt-dev                # libFuzzer targets
+  clang-format                         # house style
+)
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+echo "setup: installing ${missing[*]}" >&2
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
