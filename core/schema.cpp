@@ -1,1 +1,449 @@
-// placeholder: being written
+#include "core/schema.h"
+
+#include <fmt/format.h>
+
+#include <map>
+#include <set>
+
+namespace keyhole {
+
+namespace {
+
+constexpr std::string_view kInvalid = "One or more parameter values were invalid: ";
+
+std::string Join(const std::vector<std::string>& v) {
+  std::string out;
+  for (size_t i = 0; i < v.size(); ++i) {
+    if (i) out += ", ";
+    out += v[i];
+  }
+  return out;
+}
+
+// Resolves a KeySchema list against the attribute definitions. Messages follow DynamoDB's
+// CreateTable validation (as recorded by dynalite, which checked them against AWS).
+Result<KeySchema> ResolveKeySchema(const std::vector<KeySchemaElement>& elems,
+                                   const std::vector<AttributeDefinition>& defs) {
+  if (elems.empty() || elems.size() > 2) {
+    return Status::Validation(fmt::format(
+        "1 validation error detected: Value '[...]' at 'keySchema' failed to satisfy constraint: "
+        "Member must have length {} 2",
+        elems.empty() ? "greater than or equal to 1, less than or equal to" : "less than or equal to"));
+  }
+  std::vector<std::string> def_names, key_names;
+  for (const auto& d : defs) def_names.push_back(d.name);
+  for (const auto& e : elems) key_names.push_back(e.name);
+  auto find_def = [&](const std::string& n) -> const AttributeDefinition* {
+    for (const auto& d : defs)
+      if (d.name == n) return &d;
+    return nullptr;
+  };
+  for (const auto& e : elems) {
+    if (!find_def(e.name)) {
+      if (elems.size() == 2) return Status::Validation("Invalid KeySchema: Some index key attribute have no definition");
+      return Status::Validation(fmt::format(
+          "{}Some index key attributes are not defined in AttributeDefinitions. Keys: [{}], "
+          "AttributeDefinitions: [{}]",
+          kInvalid, Join(key_names), Join(def_names)));
+    }
+  }
+  if (elems.size() == 2 && elems[0].name == elems[1].name)
+    return Status::Validation("Both the Hash Key and the Range Key element in the KeySchema have the same name");
+  if (elems[0].key_type != "HASH")
+    return Status::Validation("Invalid KeySchema: The first KeySchemaElement is not a HASH key type");
+  if (elems.size() == 2 && elems[1].key_type != "RANGE")
+    return Status::Validation("Invalid KeySchema: The second KeySchemaElement is not a RANGE key type");
+  KeySchema ks;
+  for (size_t i = 0; i < elems.size(); ++i) {
+    const AttributeDefinition* d = find_def(elems[i].name);
+    if (elems[i].name.empty() || elems[i].name.size() > 255) {
+      return Status::Validation(fmt::format(
+          "{}Key attribute names must be between 1 and 255 bytes long: {}", kInvalid, elems[i].name));
+    }
+    KeyAttribute ka{d->name, ValueType::kS};
+    TypeFromName(d->type, &ka.type);
+    if (i == 0) ks.partition = ka; else ks.sort = ka;
+  }
+  return ks;
+}
+
+Status ValidateDefinitions(const std::vector<AttributeDefinition>& defs) {
+  std::set<std::string> seen;
+  for (const auto& d : defs) {
+    if (d.type != "S" && d.type != "N" && d.type != "B") {
+      return Status::Validation(fmt::format(
+          "1 validation error detected: Value '{}' at 'attributeDefinitions.member.attributeType' "
+          "failed to satisfy constraint: Member must satisfy enum value set: [B, N, S]",
+          d.type));
+    }
+    if (!seen.insert(d.name).second) {
+      return Status::Validation(fmt::format(
+          "{}Duplicate AttributeName in AttributeDefinitions: {}", kInvalid, d.name));
+    }
+  }
+  return Status::OK();
+}
+
+Result<Projection> BuildProjection(const IndexSpec& spec) {
+  Projection p;
+  if (!spec.projection_type) return Status::Validation(std::string(kInvalid) + "Unknown ProjectionType: null");
+  const std::string& t = *spec.projection_type;
+  if (t == "ALL") p.type = ProjectionType::kAll;
+  else if (t == "KEYS_ONLY") p.type = ProjectionType::kKeysOnly;
+  else if (t == "INCLUDE") p.type = ProjectionType::kInclude;
+  else return Status::Validation(fmt::format("{}Unknown ProjectionType: {}", kInvalid, t));
+  if (spec.non_key_attributes && p.type != ProjectionType::kInclude) {
+    return Status::Validation(fmt::format(
+        "{}ProjectionType is {}, but NonKeyAttributes is specified", kInvalid, t));
+  }
+  if (p.type == ProjectionType::kInclude) {
+    if (!spec.non_key_attributes || spec.non_key_attributes->empty()) {
+      return Status::Validation(fmt::format(
+          "{}ProjectionType is INCLUDE, but NonKeyAttributes is not specified", kInvalid));
+    }
+    if (spec.non_key_attributes->size() > 20) {
+      return Status::Validation(fmt::format(
+          "{}The number of projected attributes in index {} exceeds the limit of 20", kInvalid, spec.name));
+    }
+    std::set<std::string> seen;
+    for (const auto& a : *spec.non_key_attributes) {
+      if (a.empty() || a.size() > 255) {
+        return Status::Validation(fmt::format(
+            "{}NonKeyAttributes names must be between 1 and 255 bytes long", kInvalid));
+      }
+      if (!seen.insert(a).second) {
+        return Status::Validation(fmt::format(
+            "{}Duplicate attribute name in NonKeyAttributes: {}", kInvalid, a));
+      }
+    }
+    p.non_key_attributes = *spec.non_key_attributes;
+  }
+  return p;
+}
+
+Result<IndexDescription> BuildIndex(const IndexSpec& spec, IndexKind kind, const KeySchema& table_key,
+                                    const std::vector<AttributeDefinition>& defs) {
+  KH_RETURN_IF_ERROR(ValidateTableName(spec.name, "indexName"));
+  IndexDescription idx;
+  idx.name = spec.name;
+  idx.kind = kind;
+  KH_ASSIGN_OR_RETURN(idx.key, ResolveKeySchema(spec.key_schema, defs));
+  if (kind == IndexKind::kLocal) {
+    if (!idx.key.sort) {
+      return Status::Validation(fmt::format(
+          "{}Index KeySchema does not have a range key for index: {}", kInvalid, spec.name));
+    }
+    if (idx.key.partition.name != table_key.partition.name) {
+      return Status::Validation(fmt::format(
+          "{}Index KeySchema does not have the same leading hash key as table KeySchema for "
+          "index: {}. index hash key: {}, table hash key: {}",
+          kInvalid, spec.name, idx.key.partition.name, table_key.partition.name));
+    }
+  }
+  KH_ASSIGN_OR_RETURN(idx.projection, BuildProjection(spec));
+  return idx;
+}
+
+size_t ProjectedCount(const std::vector<IndexDescription>& indexes) {
+  size_t n = 0;
+  for (const auto& i : indexes) n += i.projection.non_key_attributes.size();
+  return n;
+}
+
+}  // namespace
+
+std::string_view ProjectionTypeName(ProjectionType t) {
+  switch (t) {
+    case ProjectionType::kAll: return "ALL";
+    case ProjectionType::kKeysOnly: return "KEYS_ONLY";
+    case ProjectionType::kInclude: return "INCLUDE";
+  }
+  return "ALL";
+}
+
+const IndexDescription* TableDescription::FindIndex(std::string_view index_name) const {
+  for (const auto& i : indexes)
+    if (i.name == index_name) return &i;
+  return nullptr;
+}
+
+bool TableDescription::HasLocalIndexes() const {
+  for (const auto& i : indexes)
+    if (i.kind == IndexKind::kLocal) return true;
+  return false;
+}
+
+Status ValidateTableName(std::string_view name, std::string_view what) {
+  auto fail = [&](std::string_view constraint) {
+    return Status::Validation(fmt::format(
+        "1 validation error detected: Value '{}' at '{}' failed to satisfy constraint: {}", name,
+        what, constraint));
+  };
+  for (char c : name) {
+    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              c == '_' || c == '.' || c == '-';
+    if (!ok) return fail("Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+");
+  }
+  if (name.size() < 3) return fail("Member must have length greater than or equal to 3");
+  if (name.size() > 255) return fail("Member must have length less than or equal to 255");
+  return Status::OK();
+}
+
+Result<TableDescription> BuildTableDescription(const std::string& table_name,
+                                               const std::vector<AttributeDefinition>& defs,
+                                               const std::vector<KeySchemaElement>& key_schema,
+                                               const std::vector<IndexSpec>& gsis,
+                                               const std::vector<IndexSpec>& lsis) {
+  KH_RETURN_IF_ERROR(ValidateTableName(table_name));
+  KH_RETURN_IF_ERROR(ValidateDefinitions(defs));
+  TableDescription t;
+  t.name = table_name;
+  KH_ASSIGN_OR_RETURN(t.key, ResolveKeySchema(key_schema, defs));
+  std::set<std::string> used{t.key.partition.name};
+  if (t.key.sort) used.insert(t.key.sort->name);
+  std::set<std::string> names;
+  if (!lsis.empty() && !t.key.sort) {
+    return Status::Validation(std::string(kInvalid) +
+                              "Table KeySchema does not have a range key, which is required when "
+                              "specifying a LocalSecondaryIndex");
+  }
+  for (const auto& spec : lsis) {
+    KH_ASSIGN_OR_RETURN(IndexDescription idx, BuildIndex(spec, IndexKind::kLocal, t.key, defs));
+    if (!names.insert(idx.name).second)
+      return Status::Validation(fmt::format("{}Duplicate index name: {}", kInvalid, idx.name));
+    if (idx.key.sort) used.insert(idx.key.sort->name);
+    t.indexes.push_back(std::move(idx));
+  }
+  if (lsis.size() > 5) {
+    return Status::Validation(std::string(kInvalid) +
+                              "Number of LocalSecondaryIndexes exceeds per-table limit of 5");
+  }
+  for (const auto& spec : gsis) {
+    KH_ASSIGN_OR_RETURN(IndexDescription idx, BuildIndex(spec, IndexKind::kGlobal, t.key, defs));
+    if (!names.insert(idx.name).second)
+      return Status::Validation(fmt::format("{}Duplicate index name: {}", kInvalid, idx.name));
+    used.insert(idx.key.partition.name);
+    if (idx.key.sort) used.insert(idx.key.sort->name);
+    t.indexes.push_back(std::move(idx));
+  }
+  if (gsis.size() > 20) {
+    return Status::Validation(std::string(kInvalid) +
+                              "GlobalSecondaryIndex count exceeds the per-table limit of 20");
+  }
+  if (ProjectedCount(t.indexes) > 100) {
+    return Status::Validation(std::string(kInvalid) +
+                              "The number of projected attributes across all indexes of the table "
+                              "exceeds the limit of 100");
+  }
+  if (used.size() != defs.size()) {
+    return Status::Validation(std::string(kInvalid) +
+                              "Number of attributes in KeySchema does not exactly match number of "
+                              "attributes defined in AttributeDefinitions");
+  }
+  return t;
+}
+
+Result<IndexDescription> BuildGlobalIndex(const TableDescription& table,
+                                          const std::vector<AttributeDefinition>& defs,
+                                          const IndexSpec& spec) {
+  KH_RETURN_IF_ERROR(ValidateDefinitions(defs));
+  if (table.FindIndex(spec.name)) {
+    return Status::Validation(fmt::format(
+        "{}Index with name: {} already exists", kInvalid, spec.name));
+  }
+  size_t gsis = 0;
+  for (const auto& i : table.indexes) gsis += i.kind == IndexKind::kGlobal;
+  if (gsis >= 20) {
+    return Status::LimitExceeded(
+        "Subscriber limit exceeded: Number of global secondary indexes exceeds the per-table limit of 20");
+  }
+  KH_ASSIGN_OR_RETURN(IndexDescription idx, BuildIndex(spec, IndexKind::kGlobal, table.key, defs));
+  // A definition must agree with the type the table already uses for that attribute.
+  auto check = [&](const KeyAttribute& a) -> Status {
+    auto same = [&](const KeyAttribute& b) { return b.name == a.name && b.type != a.type; };
+    bool clash = same(table.key.partition) || (table.key.sort && same(*table.key.sort));
+    for (const auto& i : table.indexes)
+      clash = clash || same(i.key.partition) || (i.key.sort && same(*i.key.sort));
+    if (clash) {
+      return Status::Validation(fmt::format(
+          "{}Cannot update attribute {}. This attribute is part of an index", kInvalid, a.name));
+    }
+    return Status::OK();
+  };
+  KH_RETURN_IF_ERROR(check(idx.key.partition));
+  if (idx.key.sort) KH_RETURN_IF_ERROR(check(*idx.key.sort));
+  std::vector<IndexDescription> all = table.indexes;
+  all.push_back(idx);
+  if (ProjectedCount(all) > 100) {
+    return Status::Validation(std::string(kInvalid) +
+                              "The number of projected attributes across all indexes of the table "
+                              "exceeds the limit of 100");
+  }
+  return idx;
+}
+
+// ---- JSON ----
+
+namespace {
+
+json::Value KeySchemaJson(const KeySchema& k) {
+  json::Value arr = json::Value::MakeArray();
+  auto add = [&](const KeyAttribute& a, const char* role) {
+    json::Value e = json::Value::MakeObject();
+    e.Add("AttributeName", json::Value::String(a.name));
+    e.Add("KeyType", json::Value::String(role));
+    arr.Push(std::move(e));
+  };
+  add(k.partition, "HASH");
+  if (k.sort) add(*k.sort, "RANGE");
+  return arr;
+}
+
+void CollectDefinition(const KeyAttribute& a, std::vector<KeyAttribute>* defs) {
+  for (const auto& d : *defs)
+    if (d.name == a.name) return;
+  defs->push_back(a);
+}
+
+json::Value IndexJson(const IndexDescription& i, const TableDescription& t) {
+  json::Value o = json::Value::MakeObject();
+  o.Add("IndexName", json::Value::String(i.name));
+  o.Add("KeySchema", KeySchemaJson(i.key));
+  json::Value p = json::Value::MakeObject();
+  p.Add("ProjectionType", json::Value::String(std::string(ProjectionTypeName(i.projection.type))));
+  if (i.projection.type == ProjectionType::kInclude) {
+    json::Value nk = json::Value::MakeArray();
+    for (const auto& a : i.projection.non_key_attributes) nk.Push(json::Value::String(a));
+    p.Add("NonKeyAttributes", std::move(nk));
+  }
+  o.Add("Projection", std::move(p));
+  if (i.kind == IndexKind::kGlobal) o.Add("IndexStatus", json::Value::String(i.status));
+  o.Add("IndexSizeBytes", json::Value::Int(i.size_bytes));
+  o.Add("ItemCount", json::Value::Int(i.item_count));
+  o.Add("IndexArn", json::Value::String(fmt::format(
+                        "arn:aws:dynamodb:local:000000000000:table/{}/index/{}", t.name, i.name)));
+  return o;
+}
+
+const json::Value* Member(const json::Value& v, std::string_view name, json::Kind kind) {
+  if (!v.IsObject()) return nullptr;
+  const json::Value* m = v.Find(name);
+  return m && m->kind() == kind ? m : nullptr;
+}
+
+Status Corrupt(std::string_view what) {
+  return Status::Format(fmt::format("catalog record is malformed: {}", what));
+}
+
+Result<KeySchema> KeySchemaFromJson(const json::Value& arr, const std::map<std::string, ValueType>& types) {
+  if (!arr.IsArray() || arr.array().empty() || arr.array().size() > 2) return Corrupt("KeySchema");
+  KeySchema k;
+  for (size_t i = 0; i < arr.array().size(); ++i) {
+    const json::Value* n = Member(arr.array()[i], "AttributeName", json::Kind::kString);
+    if (!n || !types.count(n->str())) return Corrupt("KeySchema element");
+    KeyAttribute a{n->str(), types.at(n->str())};
+    if (i == 0) k.partition = a; else k.sort = a;
+  }
+  return k;
+}
+
+}  // namespace
+
+json::Value TableToJson(const TableDescription& t) {
+  std::vector<KeyAttribute> defs;
+  CollectDefinition(t.key.partition, &defs);
+  if (t.key.sort) CollectDefinition(*t.key.sort, &defs);
+  for (const auto& i : t.indexes) {
+    CollectDefinition(i.key.partition, &defs);
+    if (i.key.sort) CollectDefinition(*i.key.sort, &defs);
+  }
+  json::Value o = json::Value::MakeObject();
+  json::Value ad = json::Value::MakeArray();
+  for (const auto& d : defs) {
+    json::Value e = json::Value::MakeObject();
+    e.Add("AttributeName", json::Value::String(d.name));
+    e.Add("AttributeType", json::Value::String(std::string(TypeName(d.type))));
+    ad.Push(std::move(e));
+  }
+  o.Add("AttributeDefinitions", std::move(ad));
+  o.Add("TableName", json::Value::String(t.name));
+  o.Add("KeySchema", KeySchemaJson(t.key));
+  o.Add("TableStatus", json::Value::String(t.status));
+  o.Add("CreationDateTime", json::Value::Number(fmt::format("{:.3f}", t.creation_time)));
+  json::Value pt = json::Value::MakeObject();
+  pt.Add("NumberOfDecreasesToday", json::Value::Int(0));
+  pt.Add("ReadCapacityUnits", json::Value::Int(t.read_capacity));
+  pt.Add("WriteCapacityUnits", json::Value::Int(t.write_capacity));
+  o.Add("ProvisionedThroughput", std::move(pt));
+  o.Add("TableSizeBytes", json::Value::Int(t.size_bytes));
+  o.Add("ItemCount", json::Value::Int(t.item_count));
+  o.Add("TableArn", json::Value::String("arn:aws:dynamodb:local:000000000000:table/" + t.name));
+  o.Add("TableId", json::Value::String(fmt::format("00000000-0000-0000-0000-{:012x}", t.id)));
+  json::Value bm = json::Value::MakeObject();
+  bm.Add("BillingMode", json::Value::String(t.billing_mode));
+  o.Add("BillingModeSummary", std::move(bm));
+  json::Value gsis = json::Value::MakeArray(), lsis = json::Value::MakeArray();
+  for (const auto& i : t.indexes) (i.kind == IndexKind::kGlobal ? gsis : lsis).Push(IndexJson(i, t));
+  if (!lsis.array().empty()) o.Add("LocalSecondaryIndexes", std::move(lsis));
+  if (!gsis.array().empty()) o.Add("GlobalSecondaryIndexes", std::move(gsis));
+  o.Add("KeyholeTableId", json::Value::Int(static_cast<int64_t>(t.id)));
+  return o;
+}
+
+Result<TableDescription> TableFromJson(const json::Value& v) {
+  TableDescription t;
+  const json::Value* name = Member(v, "TableName", json::Kind::kString);
+  const json::Value* ad = Member(v, "AttributeDefinitions", json::Kind::kArray);
+  const json::Value* ks = Member(v, "KeySchema", json::Kind::kArray);
+  const json::Value* id = Member(v, "KeyholeTableId", json::Kind::kNumber);
+  if (!name || !ad || !ks || !id) return Corrupt("missing TableName/KeySchema/AttributeDefinitions/id");
+  t.name = name->str();
+  t.id = std::stoull(id->number_text());
+  std::map<std::string, ValueType> types;
+  for (const auto& d : ad->array()) {
+    const json::Value* n = Member(d, "AttributeName", json::Kind::kString);
+    const json::Value* ty = Member(d, "AttributeType", json::Kind::kString);
+    ValueType vt;
+    if (!n || !ty || !TypeFromName(ty->str(), &vt)) return Corrupt("AttributeDefinitions");
+    types[n->str()] = vt;
+  }
+  KH_ASSIGN_OR_RETURN(t.key, KeySchemaFromJson(*ks, types));
+  if (const json::Value* s = Member(v, "TableStatus", json::Kind::kString)) t.status = s->str();
+  if (const json::Value* c = Member(v, "CreationDateTime", json::Kind::kNumber))
+    t.creation_time = std::stod(c->number_text());
+  if (const json::Value* bm = Member(v, "BillingModeSummary", json::Kind::kObject)) {
+    if (const json::Value* m = Member(*bm, "BillingMode", json::Kind::kString)) t.billing_mode = m->str();
+  }
+  if (const json::Value* pt = Member(v, "ProvisionedThroughput", json::Kind::kObject)) {
+    if (const json::Value* r = Member(*pt, "ReadCapacityUnits", json::Kind::kNumber)) t.read_capacity = std::stoll(r->number_text());
+    if (const json::Value* w = Member(*pt, "WriteCapacityUnits", json::Kind::kNumber)) t.write_capacity = std::stoll(w->number_text());
+  }
+  for (auto [member, kind] : {std::pair{"LocalSecondaryIndexes", IndexKind::kLocal},
+                              std::pair{"GlobalSecondaryIndexes", IndexKind::kGlobal}}) {
+    const json::Value* arr = Member(v, member, json::Kind::kArray);
+    if (!arr) continue;
+    for (const auto& iv : arr->array()) {
+      IndexDescription idx;
+      idx.kind = kind;
+      const json::Value* in = Member(iv, "IndexName", json::Kind::kString);
+      const json::Value* iks = Member(iv, "KeySchema", json::Kind::kArray);
+      const json::Value* p = Member(iv, "Projection", json::Kind::kObject);
+      if (!in || !iks || !p) return Corrupt("index");
+      idx.name = in->str();
+      KH_ASSIGN_OR_RETURN(idx.key, KeySchemaFromJson(*iks, types));
+      const json::Value* pt = Member(*p, "ProjectionType", json::Kind::kString);
+      if (!pt) return Corrupt("Projection");
+      if (pt->str() == "KEYS_ONLY") idx.projection.type = ProjectionType::kKeysOnly;
+      else if (pt->str() == "INCLUDE") idx.projection.type = ProjectionType::kInclude;
+      if (const json::Value* nk = Member(*p, "NonKeyAttributes", json::Kind::kArray)) {
+        for (const auto& a : nk->array())
+          if (a.IsString()) idx.projection.non_key_attributes.push_back(a.str());
+      }
+      if (const json::Value* st = Member(iv, "IndexStatus", json::Kind::kString)) idx.status = st->str();
+      t.indexes.push_back(std::move(idx));
+    }
+  }
+  return t;
+}
+
+}  // namespace keyhole

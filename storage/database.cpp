@@ -1,1 +1,129 @@
-// placeholder
+#include "storage/database.h"
+
+#include <fmt/format.h>
+#include <sys/stat.h>
+
+#include <chrono>
+
+#include "storage/engine.h"
+#include "storage/item_codec.h"
+#include "storage/key_codec.h"
+
+namespace keyhole::storage {
+
+Database::Database(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Database::~Database() = default;
+
+const std::string& Database::path() const { return impl_->env->path(); }
+
+Result<std::unique_ptr<Database>> Database::Open(const std::string& path, const Options& options) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0) {
+    if (!options.create_if_missing || options.read_only) {
+      return Status::NotFound(fmt::format("database file {} does not exist", path));
+    }
+  } else if (!S_ISREG(st.st_mode)) {
+    return Status::Format(fmt::format("{}: not a keyhole database (not a regular file)", path));
+  }
+  auto impl = std::make_unique<Impl>();
+  impl->clock = options.clock;
+  if (!impl->clock) {
+    impl->clock = [] {
+      using namespace std::chrono;
+      return duration<double>(system_clock::now().time_since_epoch()).count();
+    };
+  }
+  Env::Options eo;
+  eo.initial_map_size = options.initial_map_size;
+  eo.read_only = options.read_only;
+  KH_ASSIGN_OR_RETURN(impl->env, Env::Open(path, eo));
+
+  // Check (or write) the format. A file with sub-databases but no keyhole catalog is refused.
+  const std::string expected = fmt::format("keyhole {}", kFormatVersion);
+  Status s = impl->env->Read([&](Txn& txn) -> Status {
+    MDB_dbi dbi;
+    int rc = mdb_dbi_open(txn.get(), kCatalogDb, 0, &dbi);
+    if (rc == MDB_NOTFOUND) {
+      MDB_dbi main_dbi;
+      MDB_stat ms;
+      if (mdb_dbi_open(txn.get(), nullptr, 0, &main_dbi) == 0 && mdb_stat(txn.get(), main_dbi, &ms) == 0 &&
+          ms.ms_entries > 0) {
+        return Status::Format(fmt::format("{}: not a keyhole database (an LMDB file without a keyhole catalog)", path));
+      }
+      return Status::NotFound("no catalog");
+    }
+    if (rc) return LmdbError(rc, "open catalog");
+    std::string_view v;
+    bool found;
+    KH_RETURN_IF_ERROR(txn.Get(dbi, "format", &v, &found));
+    if (!found || !v.starts_with("keyhole ")) {
+      return Status::Format(fmt::format("{}: not a keyhole database (no format record)", path));
+    }
+    int version = std::atoi(std::string(v.substr(8)).c_str());
+    if (version > kFormatVersion) {
+      return Status::Format(fmt::format(
+          "{}: written by a newer keyhole (format {}; this build reads format {})", path, version,
+          kFormatVersion));
+    }
+    return Status::OK();
+  });
+  if (s.IsNotFound()) {
+    if (options.read_only) return Status::Format(fmt::format("{}: not a keyhole database (empty)", path));
+    KH_RETURN_IF_ERROR(impl->env->Write([&](Txn& txn) -> Status {
+      KH_ASSIGN_OR_RETURN(MDB_dbi dbi, impl->env->CreateDbi(txn, kCatalogDb));
+      return txn.Put(dbi, "format", expected);
+    }));
+  } else {
+    KH_RETURN_IF_ERROR(s);
+  }
+  KH_ASSIGN_OR_RETURN(impl->catalog, impl->env->OpenDbi(kCatalogDb));
+  return std::unique_ptr<Database>(new Database(std::move(impl)));
+}
+
+Status Database::VerifyIntegrity() {
+  std::vector<std::string> names;
+  KH_RETURN_IF_ERROR(impl_->env->Read([&](Txn& txn) -> Status {
+    KH_RETURN_IF_ERROR(impl_->Refresh(txn));
+    for (const auto& [n, t] : impl_->tables) names.push_back(n);
+    return Status::OK();
+  }));
+  for (const auto& name : names) {
+    KH_RETURN_IF_ERROR(impl_->WithTable(name, false, [&](Txn& txn, const TableHandle& h) -> Status {
+      std::vector<std::map<std::string, std::string>> expected(h.desc.indexes.size());
+      Cursor c(&txn, h.dbi);
+      for (bool ok = c.SeekFirst(); ok; ok = c.Next()) {
+        KH_ASSIGN_OR_RETURN(Item item, DecodeItem(c.value()));
+        if (EncodeTableKey(h.desc.key, item) != c.key()) {
+          return Status::Internal(fmt::format("table {}: an item is stored under the wrong key", name));
+        }
+        for (size_t i = 0; i < h.desc.indexes.size(); ++i) {
+          const IndexDescription& idx = h.desc.indexes[i];
+          if (!InIndex(idx, item)) continue;
+          Item p = ProjectItem(idx, h.desc.key, item);
+          expected[i][EncodeIndexKey(idx.key, h.desc.key, item)] = EncodeItem(p, ItemSize(p));
+        }
+      }
+      KH_RETURN_IF_ERROR(c.status());
+      for (size_t i = 0; i < h.desc.indexes.size(); ++i) {
+        Cursor ic(&txn, h.index_dbis[i]);
+        size_t n = 0;
+        for (bool ok = ic.SeekFirst(); ok; ok = ic.Next(), ++n) {
+          auto it = expected[i].find(std::string(ic.key()));
+          if (it == expected[i].end() || it->second != ic.value()) {
+            return Status::Internal(fmt::format("table {} index {}: an entry has no matching item",
+                                                name, h.desc.indexes[i].name));
+          }
+        }
+        KH_RETURN_IF_ERROR(ic.status());
+        if (n != expected[i].size()) {
+          return Status::Internal(fmt::format("table {} index {}: {} entries, {} expected", name,
+                                              h.desc.indexes[i].name, n, expected[i].size()));
+        }
+      }
+      return Status::OK();
+    }));
+  }
+  return Status::OK();
+}
+
+}  // namespace keyhole::storage

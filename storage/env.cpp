@@ -1,1 +1,206 @@
-// placeholder
+#include "storage/env.h"
+
+#include <fmt/format.h>
+#include <sys/stat.h>
+
+namespace keyhole::storage {
+
+namespace {
+constexpr unsigned kMaxDbs = 1024;  // sub-databases per file: see README "Limits"
+constexpr int kMaxGrowRetries = 40;
+
+MDB_val Val(std::string_view s) { return MDB_val{s.size(), const_cast<char*>(s.data())}; }
+}  // namespace
+
+Status LmdbError(int rc, std::string_view what) {
+  if (rc == MDB_INVALID || rc == MDB_VERSION_MISMATCH) {
+    return Status::Format(fmt::format("{}: not a keyhole database ({})", what, mdb_strerror(rc)));
+  }
+  return Status::Internal(fmt::format("{}: {}", what, mdb_strerror(rc)));
+}
+
+// ---- Txn ----
+
+Txn::~Txn() { Abort(); }
+
+void Txn::Abort() {
+  if (txn_) mdb_txn_abort(txn_);
+  txn_ = nullptr;
+}
+
+Status Txn::Commit() {
+  int rc = mdb_txn_commit(txn_);
+  txn_ = nullptr;
+  if (rc == MDB_MAP_FULL) map_full_ = true;
+  return rc ? LmdbError(rc, "commit") : Status::OK();
+}
+
+Status Txn::Get(MDB_dbi dbi, std::string_view key, std::string_view* value, bool* found) {
+  MDB_val k = Val(key), v;
+  int rc = mdb_get(txn_, dbi, &k, &v);
+  *found = rc == 0;
+  if (rc == MDB_NOTFOUND) return Status::OK();
+  if (rc) return LmdbError(rc, "get");
+  *value = std::string_view(static_cast<const char*>(v.mv_data), v.mv_size);
+  return Status::OK();
+}
+
+Status Txn::Put(MDB_dbi dbi, std::string_view key, std::string_view value) {
+  MDB_val k = Val(key), v = Val(value);
+  int rc = mdb_put(txn_, dbi, &k, &v, 0);
+  if (rc == MDB_MAP_FULL || rc == MDB_TXN_FULL) map_full_ = true;
+  return rc ? LmdbError(rc, "put") : Status::OK();
+}
+
+Status Txn::Del(MDB_dbi dbi, std::string_view key) {
+  MDB_val k = Val(key);
+  int rc = mdb_del(txn_, dbi, &k, nullptr);
+  if (rc == MDB_NOTFOUND) return Status::OK();
+  if (rc == MDB_MAP_FULL) map_full_ = true;
+  return rc ? LmdbError(rc, "del") : Status::OK();
+}
+
+void Txn::NoteRc(int rc) {
+  if (rc == MDB_MAP_FULL || rc == MDB_TXN_FULL) map_full_ = true;
+}
+
+// ---- Cursor ----
+
+Cursor::Cursor(Txn* txn, MDB_dbi dbi) {
+  int rc = mdb_cursor_open(txn->get(), dbi, &cur_);
+  if (rc) {
+    cur_ = nullptr;
+    status_ = LmdbError(rc, "cursor");
+  }
+}
+
+Cursor::~Cursor() {
+  if (cur_) mdb_cursor_close(cur_);
+}
+
+bool Cursor::Op(MDB_cursor_op op) {
+  if (!cur_) return false;
+  int rc = mdb_cursor_get(cur_, &k_, &v_, op);
+  if (rc == 0) return true;
+  if (rc != MDB_NOTFOUND) status_ = LmdbError(rc, "cursor");
+  return false;
+}
+
+bool Cursor::SeekFirst() { return Op(MDB_FIRST); }
+bool Cursor::SeekLast() { return Op(MDB_LAST); }
+bool Cursor::Next() { return Op(MDB_NEXT); }
+bool Cursor::Prev() { return Op(MDB_PREV); }
+bool Cursor::Seek(std::string_view key) {
+  k_ = Val(key);
+  return Op(MDB_SET_RANGE);
+}
+
+// ---- Env ----
+
+Result<std::unique_ptr<Env>> Env::Open(const std::string& path, const Options& options) {
+  std::unique_ptr<Env> env(new Env());
+  env->path_ = path;
+  int rc = mdb_env_create(&env->env_);
+  if (rc) return LmdbError(rc, "mdb_env_create");
+  mdb_env_set_maxdbs(env->env_, kMaxDbs);
+  mdb_env_set_maxreaders(env->env_, 254);
+  struct stat st;
+  bool exists = ::stat(path.c_str(), &st) == 0;
+  // A new file starts at the initial size; an existing one keeps its size (0 = adopt).
+  mdb_env_set_mapsize(env->env_, exists ? 0 : options.initial_map_size);
+  if (exists && static_cast<size_t>(st.st_size) < options.initial_map_size) mdb_env_set_mapsize(env->env_, options.initial_map_size);
+  unsigned flags = MDB_NOSUBDIR | MDB_NOTLS;
+  if (options.read_only) flags |= MDB_RDONLY;
+  rc = mdb_env_open(env->env_, path.c_str(), flags, 0644);
+  if (rc) return LmdbError(rc, path);
+  return env;
+}
+
+Env::~Env() {
+  if (env_) mdb_env_close(env_);
+}
+
+size_t Env::map_size() const {
+  MDB_envinfo info;
+  mdb_env_info(env_, &info);
+  return info.me_mapsize;
+}
+
+Status Env::Begin(bool write, MDB_txn** txn) {
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    int rc = mdb_txn_begin(env_, nullptr, write ? 0 : MDB_RDONLY, txn);
+    if (rc == MDB_MAP_RESIZED) {  // another process grew the map: adopt its size
+      mdb_env_set_mapsize(env_, 0);
+      continue;
+    }
+    return rc ? LmdbError(rc, "begin transaction") : Status::OK();
+  }
+  return Status::Internal("begin transaction: the map keeps being resized");
+}
+
+Status Env::Grow() {
+  size_t next = map_size() * 2;
+  int rc = mdb_env_set_mapsize(env_, next);
+  return rc ? LmdbError(rc, "grow map") : Status::OK();
+}
+
+Status Env::Write(const std::function<Status(Txn&)>& fn) {
+  for (int attempt = 0; attempt < kMaxGrowRetries; ++attempt) {
+    MDB_txn* raw;
+    KH_RETURN_IF_ERROR(Begin(true, &raw));
+    Txn txn(raw, true);
+    pending_.clear();
+    Status s = fn(txn);
+    if (s.ok() && !txn.map_full()) s = txn.Commit();
+    if (s.ok()) {
+      dbis_.insert(pending_.begin(), pending_.end());
+      pending_.clear();
+      return s;
+    }
+    txn.Abort();
+    pending_.clear();
+    if (!txn.map_full()) return s;
+    KH_RETURN_IF_ERROR(Grow());
+  }
+  return Status::Internal("the database map could not be grown enough");
+}
+
+Status Env::Read(const std::function<Status(Txn&)>& fn) {
+  MDB_txn* raw;
+  KH_RETURN_IF_ERROR(Begin(false, &raw));
+  Txn txn(raw, false);
+  return fn(txn);
+}
+
+Result<MDB_dbi> Env::OpenDbi(const std::string& name) {
+  auto it = dbis_.find(name);
+  if (it != dbis_.end()) return it->second;
+  MDB_txn* raw;
+  KH_RETURN_IF_ERROR(Begin(false, &raw));
+  MDB_dbi dbi;
+  int rc = mdb_dbi_open(raw, name.c_str(), 0, &dbi);
+  if (rc) {
+    mdb_txn_abort(raw);
+    if (rc == MDB_NOTFOUND) return Status::NotFound("sub-database " + name + " not found");
+    return LmdbError(rc, "open " + name);
+  }
+  rc = mdb_txn_commit(raw);  // a read txn's commit keeps the handle in the environment
+  if (rc) return LmdbError(rc, "open " + name);
+  dbis_[name] = dbi;
+  return dbi;
+}
+
+Result<MDB_dbi> Env::CreateDbi(Txn& txn, const std::string& name) {
+  auto it = dbis_.find(name);
+  if (it != dbis_.end()) return it->second;
+  MDB_dbi dbi;
+  int rc = mdb_dbi_open(txn.get(), name.c_str(), MDB_CREATE, &dbi);
+  txn.NoteRc(rc);
+  if (rc) return LmdbError(rc, "create " + name);
+  pending_[name] = dbi;
+  return dbi;
+}
+
+void Env::ForgetDbi(const std::string& name) { dbis_.erase(name); }
+
+}  // namespace keyhole::storage

@@ -1,1 +1,196 @@
-// placeholder
+#include "storage/item_codec.h"
+
+namespace keyhole::storage {
+
+namespace {
+
+void PutVarint(uint64_t v, std::string* out) {
+  while (v >= 0x80) {
+    out->push_back(static_cast<char>((v & 0x7f) | 0x80));
+    v >>= 7;
+  }
+  out->push_back(static_cast<char>(v));
+}
+
+void PutStr(std::string_view s, std::string* out) {
+  PutVarint(s.size(), out);
+  out->append(s);
+}
+
+void PutValue(const AttributeValue& v, std::string* out);
+
+void PutAttrs(const Map& m, std::string* out) {
+  PutVarint(m.size(), out);
+  for (const auto& [name, value] : m) {
+    PutStr(name, out);
+    PutValue(value, out);
+  }
+}
+
+void PutValue(const AttributeValue& v, std::string* out) {
+  out->push_back(static_cast<char>(v.type()));
+  switch (v.type()) {
+    case ValueType::kS:
+    case ValueType::kB: PutStr(v.s(), out); break;
+    case ValueType::kN: v.n().AppendKeyEncoding(out); break;
+    case ValueType::kBool: out->push_back(v.boolean() ? 1 : 0); break;
+    case ValueType::kNull: break;
+    case ValueType::kM: PutAttrs(v.m(), out); break;
+    case ValueType::kL:
+      PutVarint(v.l().size(), out);
+      for (const auto& e : v.l()) PutValue(e, out);
+      break;
+    case ValueType::kSS:
+    case ValueType::kBS:
+      PutVarint(v.strings().size(), out);
+      for (const auto& s : v.strings()) PutStr(s, out);
+      break;
+    case ValueType::kNS:
+      PutVarint(v.numbers().size(), out);
+      for (const auto& n : v.numbers()) n.AppendKeyEncoding(out);
+      break;
+  }
+}
+
+// A bounds-checked reader. Any failure sets ok = false and every later read fails too.
+struct Reader {
+  std::string_view in;
+  bool ok = true;
+  int depth = 0;
+
+  bool Varint(uint64_t* v) {
+    *v = 0;
+    for (int shift = 0; shift < 70 && ok; shift += 7) {
+      if (in.empty()) return ok = false;
+      auto b = static_cast<unsigned char>(in[0]);
+      in.remove_prefix(1);
+      *v |= static_cast<uint64_t>(b & 0x7f) << shift;
+      if (!(b & 0x80)) return true;
+    }
+    return ok = false;
+  }
+  bool Count(uint64_t* n) {  // a count can never exceed the remaining bytes
+    return Varint(n) && (*n <= in.size() || (ok = false));
+  }
+  bool Str(std::string* s) {
+    uint64_t n;
+    if (!Varint(&n) || n > in.size()) return ok = false;
+    s->assign(in.substr(0, n));
+    in.remove_prefix(n);
+    return true;
+  }
+  bool Num(Number* n) { return Number::DecodeKeyEncoding(&in, n) || (ok = false); }
+  bool Attrs(Map* m);
+  bool Value(AttributeValue* v);
+};
+
+bool Reader::Attrs(Map* m) {
+  uint64_t n;
+  if (!Count(&n)) return false;
+  for (uint64_t i = 0; i < n; ++i) {
+    std::string name;
+    AttributeValue v;
+    if (!Str(&name) || !Value(&v)) return false;
+    m->emplace(std::move(name), std::move(v));
+  }
+  return true;
+}
+
+bool Reader::Value(AttributeValue* v) {
+  if (in.empty() || ++depth > 64) return ok = false;
+  auto tag = static_cast<unsigned char>(in[0]);
+  in.remove_prefix(1);
+  bool r = true;
+  switch (static_cast<ValueType>(tag)) {
+    case ValueType::kS:
+    case ValueType::kB: {
+      std::string s;
+      r = Str(&s);
+      *v = tag == static_cast<int>(ValueType::kS) ? AttributeValue::S(std::move(s)) : AttributeValue::B(std::move(s));
+      break;
+    }
+    case ValueType::kN: {
+      Number n;
+      r = Num(&n);
+      *v = AttributeValue::N(std::move(n));
+      break;
+    }
+    case ValueType::kBool:
+      if (in.empty()) return ok = false;
+      *v = AttributeValue::Bool(in[0] != 0);
+      in.remove_prefix(1);
+      break;
+    case ValueType::kNull: *v = AttributeValue::Null(); break;
+    case ValueType::kM: {
+      Map m;
+      r = Attrs(&m);
+      *v = AttributeValue::M(std::move(m));
+      break;
+    }
+    case ValueType::kL: {
+      uint64_t n;
+      List l;
+      r = Count(&n);
+      for (uint64_t i = 0; r && i < n; ++i) {
+        l.emplace_back();
+        r = Value(&l.back());
+      }
+      *v = AttributeValue::L(std::move(l));
+      break;
+    }
+    case ValueType::kSS:
+    case ValueType::kBS: {
+      uint64_t n;
+      std::vector<std::string> ss;
+      r = Count(&n);
+      for (uint64_t i = 0; r && i < n; ++i) r = Str(&ss.emplace_back());
+      *v = tag == static_cast<int>(ValueType::kSS) ? AttributeValue::SS(std::move(ss)) : AttributeValue::BS(std::move(ss));
+      break;
+    }
+    case ValueType::kNS: {
+      uint64_t n;
+      std::vector<Number> ns;
+      r = Count(&n);
+      for (uint64_t i = 0; r && i < n; ++i) r = Num(&ns.emplace_back());
+      *v = AttributeValue::NS(std::move(ns));
+      break;
+    }
+    default: return ok = false;
+  }
+  --depth;
+  return r && ok;
+}
+
+}  // namespace
+
+std::string EncodeItem(const Item& item, size_t size) {
+  std::string out;
+  out.reserve(size + 16);
+  out.push_back(static_cast<char>(kItemFormatVersion));
+  PutVarint(size, &out);
+  PutAttrs(item, &out);
+  return out;
+}
+
+Result<Item> DecodeItem(std::string_view bytes) {
+  Reader r{bytes};
+  uint64_t size;
+  Item item;
+  if (bytes.empty() || static_cast<uint8_t>(bytes[0]) != kItemFormatVersion) {
+    return Status::Internal("corrupt item encoding: unknown item format version");
+  }
+  r.in.remove_prefix(1);
+  if (!r.Varint(&size) || !r.Attrs(&item) || !r.in.empty()) {
+    return Status::Internal("corrupt item encoding");
+  }
+  return item;
+}
+
+size_t EncodedItemSize(std::string_view bytes) {
+  if (bytes.empty() || static_cast<uint8_t>(bytes[0]) != kItemFormatVersion) return 0;
+  Reader r{bytes.substr(1)};
+  uint64_t size;
+  return r.Varint(&size) ? size : 0;
+}
+
+}  // namespace keyhole::storage

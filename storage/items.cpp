@@ -1,1 +1,241 @@
-// placeholder
+// Item operations: PutItem, GetItem, DeleteItem, and index maintenance.
+#include <fmt/format.h>
+
+#include "storage/engine.h"
+#include "storage/item_codec.h"
+#include "storage/key_codec.h"
+
+namespace keyhole::storage {
+
+namespace {
+
+constexpr std::string_view kInvalid = "One or more parameter values were invalid: ";
+constexpr std::string_view kNotValid = "One or more parameter values are not valid. ";
+
+// Checks the value of one key attribute: empty S/B and the byte limits.
+Status CheckKeyValue(const AttributeValue& v, const std::string& name, bool partition) {
+  if (v.is(ValueType::kN)) return Status::OK();
+  if (v.s().empty()) {
+    return Status::Validation(fmt::format(
+        "{}The AttributeValue for a key attribute cannot contain an empty {} value. Key: {}",
+        kNotValid, v.is(ValueType::kS) ? "string" : "binary", name));
+  }
+  if (partition && v.s().size() > kMaxPartitionKeyBytes) {
+    return Status::Validation(fmt::format(
+        "{}Size of hashkey has exceeded the maximum size limit of2048 bytes", kInvalid));
+  }
+  if (!partition && v.s().size() > kMaxSortKeyBytes) {
+    return Status::Validation(fmt::format(
+        "{}Aggregated size of all range keys has exceeded the size limit of 1024 bytes", kInvalid));
+  }
+  return Status::OK();
+}
+
+Status MismatchedKey() { return Status::Validation("The provided key element does not match the schema"); }
+
+Status ReturnValuesNoneOrAllOld(ReturnValues rv) {
+  if (rv == ReturnValues::kNone || rv == ReturnValues::kAllOld) return Status::OK();
+  return Status::Validation("ReturnValues can only be ALL_OLD or NONE");
+}
+
+}  // namespace
+
+Status ValidateKey(const KeySchema& schema, const Item& key, bool exact) {
+  size_t n = schema.sort ? 2 : 1;
+  if (exact && key.size() != n) return MismatchedKey();
+  for (const KeyAttribute* a : {&schema.partition, schema.sort ? &*schema.sort : nullptr}) {
+    if (!a) continue;
+    auto it = key.find(a->name);
+    if (it == key.end() || it->second.type() != a->type) return MismatchedKey();
+    KH_RETURN_IF_ERROR(CheckKeyValue(it->second, a->name, a == &schema.partition));
+  }
+  return Status::OK();
+}
+
+Status ValidatePutKeys(const TableDescription& t, const Item& item) {
+  for (const KeyAttribute* a : {&t.key.partition, t.key.sort ? &*t.key.sort : nullptr}) {
+    if (!a) continue;
+    auto it = item.find(a->name);
+    if (it == item.end()) return Status::Validation(fmt::format("{}Missing the key {} in the item", kInvalid, a->name));
+    if (it->second.type() != a->type) {
+      return Status::Validation(fmt::format("{}Type mismatch for key {} expected: {} actual: {}", kInvalid,
+                                            a->name, TypeName(a->type), TypeName(it->second.type())));
+    }
+    KH_RETURN_IF_ERROR(CheckKeyValue(it->second, a->name, a == &t.key.partition));
+  }
+  for (const auto& idx : t.indexes) {
+    for (const KeyAttribute* a : {&idx.key.partition, idx.key.sort ? &*idx.key.sort : nullptr}) {
+      if (!a) continue;
+      auto it = item.find(a->name);
+      if (it == item.end()) continue;  // sparse: not in this index
+      if (it->second.type() != a->type) {
+        return Status::Validation(fmt::format(
+            "{}Type mismatch for Index Key {} Expected: {} Actual: {} IndexName: {}", kInvalid, a->name,
+            TypeName(a->type), TypeName(it->second.type()), idx.name));
+      }
+      const AttributeValue& v = it->second;
+      if (!v.is(ValueType::kN) && v.s().empty()) {
+        return Status::Validation(fmt::format(
+            "{}A value specified for a secondary index key is not supported. The AttributeValue for a "
+            "key attribute cannot contain an empty {} value. IndexName: {}, IndexKey: {}",
+            kNotValid, v.is(ValueType::kS) ? "string" : "binary", idx.name, a->name));
+      }
+      KH_RETURN_IF_ERROR(CheckKeyValue(v, a->name, a == &idx.key.partition));
+    }
+  }
+  return Status::OK();
+}
+
+Item ExtractKey(const KeySchema& schema, const Item& item) {
+  Item key;
+  key.emplace(schema.partition.name, item.at(schema.partition.name));
+  if (schema.sort) key.emplace(schema.sort->name, item.at(schema.sort->name));
+  return key;
+}
+
+bool InIndex(const IndexDescription& index, const Item& item) {
+  for (const KeyAttribute* a : {&index.key.partition, index.key.sort ? &*index.key.sort : nullptr}) {
+    if (!a) continue;
+    auto it = item.find(a->name);
+    if (it == item.end() || it->second.type() != a->type) return false;
+    if (!it->second.is(ValueType::kN) && it->second.s().empty()) return false;
+  }
+  return true;
+}
+
+Item ProjectItem(const IndexDescription& index, const KeySchema& table_key, const Item& item) {
+  if (index.projection.type == ProjectionType::kAll) return item;
+  Item p = ExtractKey(table_key, item);
+  auto copy = [&](const std::string& name) {
+    auto it = item.find(name);
+    if (it != item.end()) p.emplace(name, it->second);
+  };
+  copy(index.key.partition.name);
+  if (index.key.sort) copy(index.key.sort->name);
+  for (const auto& a : index.projection.non_key_attributes) copy(a);
+  return p;
+}
+
+Status MaintainIndexes(Txn& txn, const TableHandle& h, const Item* old_item, const Item* new_item,
+                       ConsumedCapacity* cc) {
+  for (size_t i = 0; i < h.desc.indexes.size(); ++i) {
+    const IndexDescription& idx = h.desc.indexes[i];
+    bool was = old_item && InIndex(idx, *old_item);
+    bool is = new_item && InIndex(idx, *new_item);
+    if (!was && !is) continue;
+    std::string old_key = was ? EncodeIndexKey(idx.key, h.desc.key, *old_item) : std::string();
+    std::string new_key = is ? EncodeIndexKey(idx.key, h.desc.key, *new_item) : std::string();
+    Item old_p = was ? ProjectItem(idx, h.desc.key, *old_item) : Item();
+    Item new_p = is ? ProjectItem(idx, h.desc.key, *new_item) : Item();
+    if (was && is && old_key == new_key && old_p == new_p) continue;  // nothing projected changed
+    Capacity& units = idx.kind == IndexKind::kGlobal ? cc->global_indexes[idx.name] : cc->local_indexes[idx.name];
+    if (was && (!is || old_key != new_key)) {
+      KH_RETURN_IF_ERROR(txn.Del(h.index_dbis[i], old_key));
+      units.AddWrite(WriteUnits(ItemSize(old_p)));
+    }
+    if (is) {
+      size_t size = ItemSize(new_p);
+      KH_RETURN_IF_ERROR(txn.Put(h.index_dbis[i], new_key, EncodeItem(new_p, size)));
+      units.AddWrite(WriteUnits(size));
+    }
+  }
+  return Status::OK();
+}
+
+Result<PutItemResponse> Database::PutItem(const PutItemRequest& r) {
+  KH_RETURN_IF_ERROR(ValidateTableName(r.table_name));
+  KH_RETURN_IF_ERROR(ReturnValuesNoneOrAllOld(r.return_values));
+  for (const auto& [name, value] : r.item) {
+    if (name.empty()) {
+      return Status::Validation(std::string(kInvalid) + "An attribute name cannot be empty");  // see core/item.h
+    }
+    KH_RETURN_IF_ERROR(ValidateValue(value));
+  }
+  PutItemResponse resp;
+  Status s = impl_->WithTable(r.table_name, true, [&](Txn& txn, const TableHandle& h) -> Status {
+    KH_RETURN_IF_ERROR(ValidatePutKeys(h.desc, r.item));
+    size_t size = ItemSize(r.item);
+    if (size > kMaxItemSize) return Status::Validation("Item size has exceeded the maximum allowed size");
+    std::string key = EncodeTableKey(h.desc.key, r.item);
+    std::string_view old_bytes;
+    bool found;
+    KH_RETURN_IF_ERROR(txn.Get(h.dbi, key, &old_bytes, &found));
+    std::optional<Item> old_item;
+    size_t old_size = 0;
+    if (found) {
+      KH_ASSIGN_OR_RETURN(old_item, DecodeItem(old_bytes));
+      if (ExtractKey(h.desc.key, *old_item) != ExtractKey(h.desc.key, r.item)) {
+        return Status::Internal("long-key digest collision: two distinct keys share one stored key");
+      }
+      old_size = ItemSize(*old_item);
+    }
+    KH_RETURN_IF_ERROR(txn.Put(h.dbi, key, EncodeItem(r.item, size)));
+    ConsumedCapacity cc;
+    cc.table_name = h.desc.name;
+    cc.table.AddWrite(WriteUnits(std::max(size, old_size)));
+    KH_RETURN_IF_ERROR(MaintainIndexes(txn, h, old_item ? &*old_item : nullptr, &r.item, &cc));
+    if (r.return_values == ReturnValues::kAllOld && old_item) resp.attributes = std::move(old_item);
+    resp.consumed_capacity = Report(r.return_consumed_capacity, std::move(cc));
+    return Status::OK();
+  });
+  KH_RETURN_IF_ERROR(s);
+  return resp;
+}
+
+Result<GetItemResponse> Database::GetItem(const GetItemRequest& r) {
+  KH_RETURN_IF_ERROR(ValidateTableName(r.table_name));
+  GetItemResponse resp;
+  KH_RETURN_IF_ERROR(impl_->WithTable(r.table_name, false, [&](Txn& txn, const TableHandle& h) -> Status {
+    KH_RETURN_IF_ERROR(ValidateKey(h.desc.key, r.key, true));
+    std::string_view bytes;
+    bool found;
+    KH_RETURN_IF_ERROR(txn.Get(h.dbi, EncodeTableKey(h.desc.key, r.key), &bytes, &found));
+    size_t size = 0;
+    if (found) {
+      KH_ASSIGN_OR_RETURN(Item item, DecodeItem(bytes));
+      if (ExtractKey(h.desc.key, item) == r.key) {
+        size = ItemSize(item);
+        resp.item = std::move(item);
+      }
+    }
+    ConsumedCapacity cc;
+    cc.table_name = h.desc.name;
+    cc.table.AddRead(ReadUnits(size, r.consistent_read));
+    resp.consumed_capacity = Report(r.return_consumed_capacity, std::move(cc));
+    return Status::OK();
+  }));
+  return resp;
+}
+
+Result<DeleteItemResponse> Database::DeleteItem(const DeleteItemRequest& r) {
+  KH_RETURN_IF_ERROR(ValidateTableName(r.table_name));
+  KH_RETURN_IF_ERROR(ReturnValuesNoneOrAllOld(r.return_values));
+  DeleteItemResponse resp;
+  KH_RETURN_IF_ERROR(impl_->WithTable(r.table_name, true, [&](Txn& txn, const TableHandle& h) -> Status {
+    KH_RETURN_IF_ERROR(ValidateKey(h.desc.key, r.key, true));
+    std::string key = EncodeTableKey(h.desc.key, r.key);
+    std::string_view bytes;
+    bool found;
+    KH_RETURN_IF_ERROR(txn.Get(h.dbi, key, &bytes, &found));
+    ConsumedCapacity cc;
+    cc.table_name = h.desc.name;
+    std::optional<Item> old_item;
+    if (found) {
+      KH_ASSIGN_OR_RETURN(old_item, DecodeItem(bytes));
+      if (ExtractKey(h.desc.key, *old_item) != r.key) old_item.reset();
+    }
+    if (old_item) {
+      KH_RETURN_IF_ERROR(txn.Del(h.dbi, key));
+      KH_RETURN_IF_ERROR(MaintainIndexes(txn, h, &*old_item, nullptr, &cc));
+      cc.table.AddWrite(WriteUnits(ItemSize(*old_item)));
+    } else {
+      cc.table.AddWrite(1);  // deleting a missing item costs 1 WCU
+    }
+    if (r.return_values == ReturnValues::kAllOld && old_item) resp.attributes = std::move(old_item);
+    resp.consumed_capacity = Report(r.return_consumed_capacity, std::move(cc));
+    return Status::OK();
+  }));
+  return resp;
+}
+
+}  // namespace keyhole::storage

@@ -1,1 +1,207 @@
-// placeholder
+// Table operations: CreateTable, DeleteTable, DescribeTable, ListTables, UpdateTable.
+#include <fmt/format.h>
+
+#include "storage/engine.h"
+#include "storage/item_codec.h"
+#include "storage/key_codec.h"
+
+namespace keyhole::storage {
+
+namespace {
+
+Status NotFoundTable(const std::string& name) {
+  return Status::NotFound(fmt::format("Requested resource not found: Table: {} not found", name));
+}
+
+Result<uint64_t> NextTableId(Txn& txn, MDB_dbi catalog) {
+  std::string_view v;
+  bool found;
+  KH_RETURN_IF_ERROR(txn.Get(catalog, "next_table_id", &v, &found));
+  uint64_t id = found && v.size() == 8 ? ReadBigEndian64(v) : 1;
+  std::string next;
+  AppendBigEndian64(id + 1, &next);
+  KH_RETURN_IF_ERROR(txn.Put(catalog, "next_table_id", next));
+  return id;
+}
+
+// Item count and summed sizes of one sub-database (items store their size: no decoding).
+Status Stats(Txn& txn, MDB_dbi dbi, int64_t* count, int64_t* bytes) {
+  *count = 0;
+  *bytes = 0;
+  Cursor c(&txn, dbi);
+  for (bool ok = c.SeekFirst(); ok; ok = c.Next()) {
+    ++*count;
+    *bytes += static_cast<int64_t>(EncodedItemSize(c.value()));
+  }
+  return c.status();
+}
+
+Status Drop(Txn& txn, MDB_dbi dbi) {
+  int rc = mdb_drop(txn.get(), dbi, 1);
+  txn.NoteRc(rc);
+  return rc ? LmdbError(rc, "drop") : Status::OK();
+}
+
+}  // namespace
+
+Result<CreateTableResponse> Database::CreateTable(const CreateTableRequest& r) {
+  KH_ASSIGN_OR_RETURN(TableDescription t, BuildTableDescription(r.table_name, r.attribute_definitions,
+                                                                r.key_schema, r.global_secondary_indexes,
+                                                                r.local_secondary_indexes));
+  if (r.billing_mode == "PROVISIONED") {
+    if (!r.read_capacity_units || !r.write_capacity_units) {
+      return Status::Validation(
+          "One or more parameter values were invalid: ReadCapacityUnits and WriteCapacityUnits must "
+          "both be specified when BillingMode is PROVISIONED");
+    }
+    if (*r.read_capacity_units < 1 || *r.write_capacity_units < 1) {
+      return Status::Validation(
+          "1 validation error detected: Value at 'provisionedThroughput' failed to satisfy constraint: "
+          "Member must have value greater than or equal to 1");
+    }
+    t.read_capacity = *r.read_capacity_units;
+    t.write_capacity = *r.write_capacity_units;
+  } else if (r.billing_mode != "PAY_PER_REQUEST") {
+    return Status::Validation(fmt::format(
+        "1 validation error detected: Value '{}' at 'billingMode' failed to satisfy constraint: "
+        "Member must satisfy enum value set: [PROVISIONED, PAY_PER_REQUEST]",
+        r.billing_mode));
+  } else if (r.read_capacity_units || r.write_capacity_units) {
+    return Status::Validation(
+        "One or more parameter values were invalid: Neither ReadCapacityUnits nor WriteCapacityUnits "
+        "can be specified when BillingMode is PAY_PER_REQUEST");
+  }
+  t.billing_mode = r.billing_mode;
+  t.creation_time = impl_->clock();
+  KH_RETURN_IF_ERROR(impl_->env->Write([&](Txn& txn) -> Status {
+    KH_RETURN_IF_ERROR(impl_->Refresh(txn));
+    if (impl_->tables.count(t.name)) {
+      return Status::InUse(fmt::format("Table already exists: {}", t.name));
+    }
+    KH_ASSIGN_OR_RETURN(t.id, NextTableId(txn, impl_->catalog));
+    KH_RETURN_IF_ERROR(impl_->env->CreateDbi(txn, TableDbName(t.id)).status());
+    for (const auto& idx : t.indexes) {
+      KH_RETURN_IF_ERROR(impl_->env->CreateDbi(txn, IndexDbName(t.id, idx.name)).status());
+    }
+    return impl_->WriteTable(txn, t);
+  }));
+  CreateTableResponse resp;
+  resp.table_description = t;
+  return resp;
+}
+
+Result<DeleteTableResponse> Database::DeleteTable(const DeleteTableRequest& r) {
+  KH_RETURN_IF_ERROR(ValidateTableName(r.table_name));
+  DeleteTableResponse resp;
+  std::vector<std::string> dropped;
+  Status s = impl_->WithTable(r.table_name, true, [&](Txn& txn, const TableHandle& h) -> Status {
+    resp.table_description = h.desc;
+    KH_RETURN_IF_ERROR(Stats(txn, h.dbi, &resp.table_description.item_count, &resp.table_description.size_bytes));
+    resp.table_description.status = "DELETING";
+    for (size_t i = 0; i < h.index_dbis.size(); ++i) {
+      KH_RETURN_IF_ERROR(Drop(txn, h.index_dbis[i]));
+      dropped.push_back(IndexDbName(h.desc.id, h.desc.indexes[i].name));
+    }
+    KH_RETURN_IF_ERROR(Drop(txn, h.dbi));
+    dropped.push_back(TableDbName(h.desc.id));
+    KH_RETURN_IF_ERROR(txn.Del(impl_->catalog, "table/" + h.desc.name));
+    return impl_->BumpGeneration(txn);
+  });
+  // mdb_drop closed the handles, whether or not the transaction committed.
+  for (const auto& n : dropped) impl_->env->ForgetDbi(n);
+  if (s.IsNotFound()) return NotFoundTable(r.table_name);
+  KH_RETURN_IF_ERROR(s);
+  return resp;
+}
+
+Result<DescribeTableResponse> Database::DescribeTable(const DescribeTableRequest& r) {
+  KH_RETURN_IF_ERROR(ValidateTableName(r.table_name));
+  DescribeTableResponse resp;
+  Status s = impl_->WithTable(r.table_name, false, [&](Txn& txn, const TableHandle& h) -> Status {
+    resp.table = h.desc;
+    KH_RETURN_IF_ERROR(Stats(txn, h.dbi, &resp.table.item_count, &resp.table.size_bytes));
+    for (size_t i = 0; i < h.index_dbis.size(); ++i) {
+      IndexDescription& idx = resp.table.indexes[i];
+      KH_RETURN_IF_ERROR(Stats(txn, h.index_dbis[i], &idx.item_count, &idx.size_bytes));
+    }
+    return Status::OK();
+  });
+  if (s.IsNotFound()) return NotFoundTable(r.table_name);
+  KH_RETURN_IF_ERROR(s);
+  return resp;
+}
+
+Result<ListTablesResponse> Database::ListTables(const ListTablesRequest& r) {
+  int limit = r.limit.value_or(100);
+  if (limit < 1 || limit > 100) {
+    return Status::Validation(fmt::format(
+        "1 validation error detected: Value '{}' at 'limit' failed to satisfy constraint: Member "
+        "must have value {} {}",
+        limit, limit < 1 ? "greater than or equal to" : "less than or equal to", limit < 1 ? 1 : 100));
+  }
+  ListTablesResponse resp;
+  KH_RETURN_IF_ERROR(impl_->env->Read([&](Txn& txn) { return impl_->Refresh(txn); }));
+  auto it = r.exclusive_start_table_name ? impl_->tables.upper_bound(*r.exclusive_start_table_name)
+                                         : impl_->tables.begin();
+  for (; it != impl_->tables.end(); ++it) {
+    if (static_cast<int>(resp.table_names.size()) == limit) {
+      resp.last_evaluated_table_name = resp.table_names.back();
+      break;
+    }
+    resp.table_names.push_back(it->first);
+  }
+  return resp;
+}
+
+Result<UpdateTableResponse> Database::UpdateTable(const UpdateTableRequest& r) {
+  KH_RETURN_IF_ERROR(ValidateTableName(r.table_name));
+  if (r.create_global_index && r.delete_global_index) {
+    return Status::Validation(
+        "One or more parameter values were invalid: Only one global secondary index update per "
+        "UpdateTable call is allowed");
+  }
+  if (!r.create_global_index && !r.delete_global_index) {
+    return Status::Validation(
+        "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, "
+        "GlobalSecondaryIndexUpdates or SSESpecification or ReplicaUpdates is required");
+  }
+  UpdateTableResponse resp;
+  std::string forget;
+  Status s = impl_->WithTable(r.table_name, true, [&](Txn& txn, const TableHandle& h) -> Status {
+    TableDescription t = h.desc;
+    if (r.delete_global_index) {
+      const std::string& name = *r.delete_global_index;
+      for (size_t i = 0; i < t.indexes.size(); ++i) {
+        if (t.indexes[i].name != name || t.indexes[i].kind != IndexKind::kGlobal) continue;
+        KH_RETURN_IF_ERROR(Drop(txn, h.index_dbis[i]));
+        forget = IndexDbName(t.id, name);
+        t.indexes.erase(t.indexes.begin() + static_cast<long>(i));
+        resp.table_description = t;
+        return impl_->WriteTable(txn, t);
+      }
+      return Status::NotFound(fmt::format("Requested resource not found: Index: {} not found", name));
+    }
+    KH_ASSIGN_OR_RETURN(IndexDescription idx, BuildGlobalIndex(t, r.attribute_definitions, *r.create_global_index));
+    KH_ASSIGN_OR_RETURN(MDB_dbi dbi, impl_->env->CreateDbi(txn, IndexDbName(t.id, idx.name)));
+    // Backfill in the same transaction: the index is ACTIVE and complete once this commits.
+    Cursor c(&txn, h.dbi);
+    for (bool ok = c.SeekFirst(); ok; ok = c.Next()) {
+      KH_ASSIGN_OR_RETURN(Item item, DecodeItem(c.value()));
+      // InIndex leaves out items whose attribute has another type or is empty: DynamoDB
+      // reports those as backfill violations and does not index them.
+      if (!InIndex(idx, item)) continue;
+      Item p = ProjectItem(idx, t.key, item);
+      KH_RETURN_IF_ERROR(txn.Put(dbi, EncodeIndexKey(idx.key, t.key, item), EncodeItem(p, ItemSize(p))));
+    }
+    KH_RETURN_IF_ERROR(c.status());
+    t.indexes.push_back(idx);
+    resp.table_description = t;
+    return impl_->WriteTable(txn, t);
+  });
+  if (!forget.empty()) impl_->env->ForgetDbi(forget);
+  if (s.IsNotFound() && s.message() == "Requested resource not found") return NotFoundTable(r.table_name);
+  KH_RETURN_IF_ERROR(s);
+  return resp;
+}
+
+}  // namespace keyhole::storage

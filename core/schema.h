@@ -1,0 +1,113 @@
+// Table and index schemas: what CreateTable declares and DescribeTable reports.
+//
+// TableDescription is both the catalog record the storage engine persists (as JSON, see
+// TableToJson) and the DescribeTable response body. The planner sees schemas only through
+// these structs, never through LMDB.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/attribute_value.h"
+#include "core/json.h"
+#include "core/status.h"
+
+namespace keyhole {
+
+// A key attribute: its name and its declared type (S, N or B).
+struct KeyAttribute {
+  std::string name;
+  ValueType type = ValueType::kS;
+  bool operator==(const KeyAttribute&) const = default;
+};
+
+// A primary key or index key: a partition ("HASH") key and an optional sort ("RANGE") key.
+struct KeySchema {
+  KeyAttribute partition;
+  std::optional<KeyAttribute> sort;
+  bool operator==(const KeySchema&) const = default;
+};
+
+enum class ProjectionType { kAll, kKeysOnly, kInclude };
+std::string_view ProjectionTypeName(ProjectionType t);  // "ALL", "KEYS_ONLY", "INCLUDE"
+
+struct Projection {
+  ProjectionType type = ProjectionType::kAll;
+  std::vector<std::string> non_key_attributes;  // INCLUDE only
+  bool operator==(const Projection&) const = default;
+};
+
+enum class IndexKind { kGlobal, kLocal };
+
+struct IndexDescription {
+  std::string name;
+  IndexKind kind = IndexKind::kGlobal;
+  KeySchema key;
+  Projection projection;
+  std::string status = "ACTIVE";
+  // Filled by DescribeTable; not persisted.
+  int64_t item_count = 0;
+  int64_t size_bytes = 0;
+};
+
+struct TableDescription {
+  std::string name;
+  uint64_t id = 0;  // storage's stable id; names sub-databases
+  KeySchema key;
+  std::vector<IndexDescription> indexes;  // GSIs and LSIs, in creation order
+  std::string status = "ACTIVE";
+  double creation_time = 0;  // epoch seconds
+  std::string billing_mode = "PAY_PER_REQUEST";
+  int64_t read_capacity = 0, write_capacity = 0;  // PROVISIONED only
+  // Filled by DescribeTable; not persisted.
+  int64_t item_count = 0;
+  int64_t size_bytes = 0;
+
+  // The index named `index_name`, or nullptr.
+  const IndexDescription* FindIndex(std::string_view index_name) const;
+  bool HasLocalIndexes() const;
+};
+
+// ---- CreateTable input, shaped like the API ----
+
+struct AttributeDefinition {
+  std::string name;
+  std::string type;  // "S" | "N" | "B" (validated)
+};
+struct KeySchemaElement {
+  std::string name;
+  std::string key_type;  // "HASH" | "RANGE" (validated)
+};
+struct IndexSpec {
+  std::string name;
+  std::vector<KeySchemaElement> key_schema;
+  std::optional<std::string> projection_type;  // "ALL" | "KEYS_ONLY" | "INCLUDE"
+  std::optional<std::vector<std::string>> non_key_attributes;
+};
+
+// Checks a table or index name: 3–255 characters of [a-zA-Z0-9_.-]. `what` is the member
+// named in the message ("tableName", "indexName").
+Status ValidateTableName(std::string_view name, std::string_view what = "tableName");
+
+// Builds the description of a new table, applying CreateTable's rules with DynamoDB's messages
+// (key schema shape, definitions matching keys, LSIs sharing the table's partition key, at most
+// 5 LSIs and 20 GSIs, projections, 100 projected attributes, duplicate index names).
+Result<TableDescription> BuildTableDescription(
+    const std::string& table_name, const std::vector<AttributeDefinition>& definitions,
+    const std::vector<KeySchemaElement>& key_schema, const std::vector<IndexSpec>& gsis,
+    const std::vector<IndexSpec>& lsis);
+
+// Builds one GSI for UpdateTable's Create action against an existing table.
+Result<IndexDescription> BuildGlobalIndex(const TableDescription& table,
+                                          const std::vector<AttributeDefinition>& definitions,
+                                          const IndexSpec& spec);
+
+// JSON in DescribeTable's shape ({"TableName":..,"KeySchema":[..],"AttributeDefinitions":[..],
+// "GlobalSecondaryIndexes":[..],...}). TableFromJson reads what TableToJson writes (plus the
+// keyhole field "KeyholeTableId").
+json::Value TableToJson(const TableDescription& t);
+Result<TableDescription> TableFromJson(const json::Value& v);
+
+}  // namespace keyhole

@@ -1,0 +1,70 @@
+// storage::Database: one keyhole file, executing DynamoDB operations on LMDB.
+//
+// Every operation takes a request struct from core/operations.h and returns the response or a
+// Status with DynamoDB's error type and message. Writes of one operation are one LMDB write
+// transaction: a failed operation changes nothing. Reads see one consistent snapshot.
+//
+// Thread-safety: one Database is used by one thread at a time. Several processes may open the
+// same file at once (one writer at a time, readers never blocked).
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "core/operations.h"
+#include "core/status.h"
+
+namespace keyhole::storage {
+
+class Database {
+ public:
+  struct Options {
+    bool create_if_missing = true;
+    bool read_only = false;
+    size_t initial_map_size = size_t{64} << 20;  // grows by doubling when full
+    // Clock for CreationDateTime etc., epoch seconds. Defaults to the system clock.
+    std::function<double()> clock;
+  };
+
+  // Opens the keyhole database at `path` (one file plus "<path>-lock"), creating it when it
+  // does not exist and options.create_if_missing. Errors:
+  //  - DatabaseFormatException: not a keyhole database, or written by a newer format;
+  //  - ResourceNotFoundException: missing and !create_if_missing;
+  //  - InternalServerError: I/O.
+  static Result<std::unique_ptr<Database>> Open(const std::string& path, const Options& options);
+  static Result<std::unique_ptr<Database>> Open(const std::string& path) { return Open(path, Options{}); }
+  ~Database();
+
+  const std::string& path() const;
+
+  // Tables. ResourceInUseException when creating an existing table;
+  // ResourceNotFoundException for a missing one; ValidationException for a bad request.
+  Result<CreateTableResponse> CreateTable(const CreateTableRequest& request);
+  Result<DeleteTableResponse> DeleteTable(const DeleteTableRequest& request);
+  Result<DescribeTableResponse> DescribeTable(const DescribeTableRequest& request);
+  Result<ListTablesResponse> ListTables(const ListTablesRequest& request);
+  // Adds (and backfills from existing items) or removes one GSI.
+  Result<UpdateTableResponse> UpdateTable(const UpdateTableRequest& request);
+
+  // Items.
+  Result<PutItemResponse> PutItem(const PutItemRequest& request);
+  Result<GetItemResponse> GetItem(const GetItemRequest& request);
+  Result<DeleteItemResponse> DeleteItem(const DeleteItemRequest& request);
+
+  // Reads: at most Limit items evaluated and 1 MB per page, LastEvaluatedKey to continue.
+  Result<QueryResponse> Query(const QueryRequest& request);
+  Result<ScanResponse> Scan(const ScanRequest& request);
+
+  // Checks that every index of every table agrees with its base table entry for entry.
+  // InternalServerError naming the first disagreement. (Used by crash and concurrency tests.)
+  Status VerifyIntegrity();
+
+  struct Impl;
+
+ private:
+  explicit Database(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace keyhole::storage

@@ -1,0 +1,132 @@
+// Env: the LMDB environment of one keyhole file, and the transactions on it.
+//
+// Thread-safety: an Env (and the Database above it) is used by one thread at a time. Several
+// processes may open the same file: LMDB gives them one writer at a time and any number of
+// readers, each seeing a consistent snapshot.
+//
+// LMDB rules kept here (lmdb.h): maxdbs is set before opening; sub-database handles are opened
+// once per process and cached; a write transaction that failed is aborted, never reused; the
+// map is grown only when this process has no transaction open; a read transaction never
+// outlives one operation.
+#pragma once
+
+#include <lmdb.h>
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "core/status.h"
+
+namespace keyhole::storage {
+
+// Maps an LMDB return code to a Status (InternalServerError naming the call and the error).
+Status LmdbError(int rc, std::string_view what);
+
+// A transaction. Aborted by the destructor unless committed.
+class Txn {
+ public:
+  Txn(MDB_txn* txn, bool write) : txn_(txn), write_(write) {}
+  Txn(const Txn&) = delete;
+  Txn& operator=(const Txn&) = delete;
+  ~Txn();
+
+  MDB_txn* get() const { return txn_; }
+  bool writable() const { return write_; }
+
+  // Value at `key` in `dbi`: OK with *found false when absent. The view is valid until the
+  // transaction ends or the next write in it.
+  Status Get(MDB_dbi dbi, std::string_view key, std::string_view* value, bool* found);
+  Status Put(MDB_dbi dbi, std::string_view key, std::string_view value);
+  // Deletes `key`; OK when it was absent.
+  Status Del(MDB_dbi dbi, std::string_view key);
+
+  Status Commit();
+  void Abort();
+
+  // Records an LMDB return code of a call made directly on get(): MDB_MAP_FULL makes
+  // Env::Write grow the map and retry.
+  void NoteRc(int rc);
+  bool map_full() const { return map_full_; }
+
+ private:
+  MDB_txn* txn_;
+  bool write_;
+  bool map_full_ = false;
+};
+
+// A cursor over one sub-database, closed by the destructor.
+class Cursor {
+ public:
+  Cursor(Txn* txn, MDB_dbi dbi);
+  ~Cursor();
+  Cursor(const Cursor&) = delete;
+  Cursor& operator=(const Cursor&) = delete;
+
+  // Positioning. Each returns whether the cursor now rests on an entry.
+  bool SeekFirst();
+  bool SeekLast();
+  bool Seek(std::string_view key);  // first entry >= key
+  bool Next();
+  bool Prev();
+  std::string_view key() const { return {static_cast<const char*>(k_.mv_data), k_.mv_size}; }
+  std::string_view value() const { return {static_cast<const char*>(v_.mv_data), v_.mv_size}; }
+  // Non-OK when positioning failed for a reason other than "no entry".
+  const Status& status() const { return status_; }
+
+ private:
+  bool Op(MDB_cursor_op op);
+  MDB_cursor* cur_ = nullptr;
+  MDB_val k_{}, v_{};
+  Status status_;
+};
+
+class Env {
+ public:
+  struct Options {
+    size_t initial_map_size = size_t{64} << 20;
+    bool read_only = false;
+  };
+
+  // Opens (creating when missing, unless read_only) the environment at `path` (one file plus
+  // "<path>-lock"). DatabaseFormatException when the file is not an LMDB file.
+  static Result<std::unique_ptr<Env>> Open(const std::string& path, const Options& options);
+  ~Env();
+
+  const std::string& path() const { return path_; }
+
+  // Runs `fn` in a write transaction and commits it. When LMDB reports the map full, the
+  // transaction is aborted, the map doubled and `fn` run again from the start; so `fn` must
+  // not leave effects outside the transaction that a retry would duplicate. A non-OK Status
+  // from `fn` aborts and is returned.
+  Status Write(const std::function<Status(Txn&)>& fn);
+  // Runs `fn` in a read transaction (a consistent snapshot).
+  Status Read(const std::function<Status(Txn&)>& fn);
+
+  // The handle of sub-database `name`, opened once and cached. With `create`, it is created
+  // inside `txn` (a write transaction); the handle is cached only once that commits.
+  // Otherwise the handle is opened in its own short transaction; NotFound-style
+  // ResourceNotFoundException when the sub-database does not exist.
+  // REQUIRES (without create): no transaction of this process is open.
+  Result<MDB_dbi> OpenDbi(const std::string& name);
+  Result<MDB_dbi> CreateDbi(Txn& txn, const std::string& name);
+  // Forgets a cached handle (after the sub-database was dropped).
+  void ForgetDbi(const std::string& name);
+  bool HasDbi(const std::string& name) const { return dbis_.count(name) > 0; }
+
+  size_t map_size() const;
+
+ private:
+  Env() = default;
+  Status Begin(bool write, MDB_txn** txn);
+  Status Grow();
+
+  MDB_env* env_ = nullptr;
+  std::string path_;
+  std::map<std::string, MDB_dbi> dbis_;
+  std::map<std::string, MDB_dbi> pending_;  // created in the open write txn
+};
+
+}  // namespace keyhole::storage

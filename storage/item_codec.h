@@ -1,0 +1,35 @@
+// The binary item encoding stored as LMDB values (base tables and index entries).
+//
+// Grammar (DO NOT CHANGE without bumping kItemFormatVersion):
+//   item    := 0x01 varint(item_size) varint(n) attr{n}     attributes in name order
+//   attr    := str(name) value
+//   value   := tag payload                                   tag = ValueType as a byte
+//     S, B  := str(bytes)          N := Number key encoding (self-delimiting)
+//     BOOL  := 0x00 | 0x01         NULL := (nothing)
+//     M     := varint(n) attr{n}   L := varint(n) value{n}
+//     SS,BS := varint(n) str{n}    NS := varint(n) number{n}
+//   str     := varint(len) bytes
+//   varint  := LEB128, at most 10 bytes
+// item_size is the DynamoDB item size (core/item.h), kept so that table statistics and
+// capacity need not decode the item.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "core/attribute_value.h"
+#include "core/status.h"
+
+namespace keyhole::storage {
+
+constexpr uint8_t kItemFormatVersion = 1;
+
+// Encodes `item` whose DynamoDB size is `size`.
+std::string EncodeItem(const Item& item, size_t size);
+// Decodes an item. InternalServerError ("corrupt item encoding") on malformed bytes: never a
+// crash on any input.
+Result<Item> DecodeItem(std::string_view bytes);
+// The item_size field, without decoding the rest. 0 on malformed bytes.
+size_t EncodedItemSize(std::string_view bytes);
+
+}  // namespace keyhole::storage
