@@ -9,10 +9,10 @@
 
 namespace keyhole {
 
-constexpr size_t kMaxItemSize = 409600;          // 400 KB, names + values
-constexpr size_t kMaxPartitionKeyBytes = 2048;   // S/B partition key value
-constexpr size_t kMaxSortKeyBytes = 1024;        // S/B sort key value
-constexpr int kMaxNestingDepth = 32;             // the top-level attribute is level 1
+constexpr size_t kMaxItemSize = 409600;         // 400 KB, names + values
+constexpr size_t kMaxPartitionKeyBytes = 2048;  // S/B partition key value
+constexpr size_t kMaxSortKeyBytes = 1024;       // S/B sort key value
+constexpr int kMaxNestingDepth = 32;            // the top-level attribute is level 1
 constexpr size_t kMaxAttributeNameBytes = 65535;
 constexpr size_t kMaxKeyAttributeNameBytes = 255;
 
@@ -24,7 +24,8 @@ size_t ValueSize(const AttributeValue& v);
 size_t ItemSize(const Item& item);
 
 // Checks one attribute value: sets non-empty and without duplicates, nested levels within 32
-// (`depth` is the level of `v`; a top-level attribute is level 1), map keys... Returns
+// (`depth` is the level of `v`; a top-level attribute is level 1). Map keys are not checked:
+// an empty key inside a map is allowed. Returns
 // ValidationException with DynamoDB's texts:
 //  - "One or more parameter values were invalid: An string set  may not be empty" (two spaces;
 //    "An number set  may not be empty", "Binary sets should not be empty")
@@ -36,6 +37,8 @@ Status ValidateValue(const AttributeValue& v, int depth = 1);
 
 // Checks every attribute of an item (names non-empty and at most 65535 bytes, values as
 // ValidateValue) and the 400 KB limit ("Item size has exceeded the maximum allowed size").
+// Name errors: "One or more parameter values were invalid: Empty attribute name" and "...:
+// Attribute name is too large, must be less than 65536 bytes" (our wording, see item.cpp).
 Status ValidateItem(const Item& item);
 
 }  // namespace keyhole

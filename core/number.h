@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "core/status.h"
 
@@ -26,8 +27,8 @@ class Number {
   // Parses every spelling DynamoDB accepts: optional sign, digits with an optional '.', an
   // optional exponent (`+3`, `.123`, `0001.23`, `1e+5`, `-17.4E37`). Returns
   // ValidationException with DynamoDB's texts:
-  //  - "The parameter cannot be converted to a numeric value: <text>" (empty, spaces, NaN,
-  //    Infinity, junk, an exponent past 64 bits);
+  //  - "The parameter cannot be converted to a numeric value: <text>" (spaces, NaN, Infinity,
+  //    junk, an exponent past 64 bits); for the empty string the message stops before the ':';
   //  - "Attempting to store more than 38 significant digits in a Number";
   //  - "Number overflow. Attempting to store a number with magnitude larger than supported
   //    range" (also an exponent past 32 bits, and `0e126`: zero is checked as written);
@@ -42,7 +43,8 @@ class Number {
 
   bool IsZero() const { return digits_.empty(); }
   bool IsNegative() const { return negative_; }
-  // Whether the value is a whole number; when it is and fits, sets *out.
+  // True when the value is a whole number that fits in an int64, and then sets *out; false
+  // (and *out untouched) for a fraction or a whole number out of int64 range.
   bool ToInt64(int64_t* out) const;
 
   // Numeric comparison.
@@ -63,7 +65,7 @@ class Number {
   // encodings equals numeric order, and no encoding is a prefix of another. Grammar:
   //   zero     := 0x80
   //   positive := 0xC0 BE16(exponent + 0x8000) digit*  0x00     digit := d + 1   (1..10)
-  //   negative := 0x40 BE16(0x7FFF - exponent) ndigit* 0xFF     ndigit := 10 - d (0..10 → 10..1)
+  //   negative := 0x40 BE16(0x7FFF - exponent) ndigit* 0xFF     ndigit := 10 - d (0..9 → 10..1)
   // DO NOT CHANGE: it is stored in LMDB keys and item values.
   void AppendKeyEncoding(std::string* out) const;
   // Decodes one encoding from the front of *in and advances it. False on malformed input.
@@ -74,6 +76,18 @@ class Number {
   int exponent() const { return exponent_; }
 
  private:
+  Number(bool negative, int32_t exponent, std::string digits)
+      : negative_(negative), exponent_(exponent), digits_(std::move(digits)) {}
+  // Checks the range of a non-zero value given by its sign, the power of ten of its leading
+  // digit and its significant digits (no leading/trailing '0'); `too_many_digits` is the
+  // message when there are more than 38 digits. Returns the Number or ValidationException.
+  static Result<Number> Make(bool negative, int64_t exponent, std::string digits,
+                             std::string_view too_many_digits);
+  // a + b when negate_b is false, a - b when it is true.
+  static Result<Number> Sum(const Number& a, const Number& b, bool negate_b);
+  // Compares |a| and |b|: <0, 0 or >0.
+  static int CompareMagnitude(const Number& a, const Number& b);
+
   bool negative_ = false;
   int32_t exponent_ = 0;  // power of ten of the leading digit; 0 for zero
   std::string digits_;    // empty for zero
