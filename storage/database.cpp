@@ -36,6 +36,7 @@ Result<std::unique_ptr<Database>> Database::Open(const std::string& path, const 
   Env::Options eo;
   eo.initial_map_size = options.initial_map_size;
   eo.read_only = options.read_only;
+  eo.sync = options.sync;
   KH_ASSIGN_OR_RETURN(impl->env, Env::Open(path, eo));
 
   // Check (or write) the format. A file with sub-databases but no keyhole catalog is refused.

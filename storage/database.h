@@ -23,6 +23,10 @@ class Database {
     bool create_if_missing = true;
     bool read_only = false;
     size_t initial_map_size = size_t{64} << 20;  // grows by doubling when full
+    // false: commits are not flushed to disk (LMDB's MDB_NOSYNC). A process crash still loses
+    // nothing acknowledged; an OS crash or power loss may lose the last commits (never
+    // integrity). For tests and bulk loads.
+    bool sync = true;
     // Clock for CreationDateTime etc., epoch seconds. Defaults to the system clock.
     std::function<double()> clock;
   };

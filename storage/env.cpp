@@ -111,6 +111,7 @@ Result<std::unique_ptr<Env>> Env::Open(const std::string& path, const Options& o
   if (exists && static_cast<size_t>(st.st_size) < options.initial_map_size) mdb_env_set_mapsize(env->env_, options.initial_map_size);
   unsigned flags = MDB_NOSUBDIR | MDB_NOTLS;
   if (options.read_only) flags |= MDB_RDONLY;
+  if (!options.sync) flags |= MDB_NOSYNC;
   rc = mdb_env_open(env->env_, path.c_str(), flags, 0644);
   if (rc) return LmdbError(rc, path);
   return env;

@@ -88,6 +88,7 @@ class Env {
   struct Options {
     size_t initial_map_size = size_t{64} << 20;
     bool read_only = false;
+    bool sync = true;  // false: MDB_NOSYNC
   };
 
   // Opens (creating when missing, unless read_only) the environment at `path` (one file plus

@@ -1,0 +1,51 @@
+// Helpers for storage tests: a database in a fresh temporary directory, and terse values.
+#pragma once
+
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "storage/database.h"
+
+namespace keyhole::testing {
+
+// A database file in its own temporary directory, removed at destruction.
+class TempDb {
+ public:
+  TempDb() {
+    char tmpl[] = "/tmp/keyhole-test-XXXXXX";
+    dir_ = ::mkdtemp(tmpl);
+    path_ = dir_ + "/test.kh";
+    Reopen();
+  }
+  ~TempDb() {
+    db_.reset();
+    std::filesystem::remove_all(dir_);
+  }
+  void Reopen() {
+    db_.reset();
+    storage::Database::Options o;
+    o.sync = false;  // a process crash loses nothing; tests need no fsync
+    auto r = storage::Database::Open(path_, o);
+    EXPECT_TRUE(r.ok()) << r.status().ToString();
+    if (r.ok()) db_ = std::move(r).value();
+  }
+  storage::Database* operator->() { return db_.get(); }
+  storage::Database& operator*() { return *db_; }
+  const std::string& path() const { return path_; }
+  const std::string& dir() const { return dir_; }
+
+ private:
+  std::string dir_, path_;
+  std::unique_ptr<storage::Database> db_;
+};
+
+inline AttributeValue S(std::string s) { return AttributeValue::S(std::move(s)); }
+inline AttributeValue N(std::string_view text) { return AttributeValue::N(Number::Parse(text).value()); }
+inline AttributeValue N(int64_t v) { return AttributeValue::N(Number::FromInt(v)); }
+inline AttributeValue B(std::string s) { return AttributeValue::B(std::move(s)); }
+
+}  // namespace keyhole::testing
