@@ -1,1 +1,496 @@
-// placeholder: being written
+// DynamoDB JSON codec (see ddb_json.h).
+//
+// Decoding is strict. Where DynamoDB's own message is known (reference §1.1, §1.2, §1.7, §1.8)
+// it is reproduced exactly, through Number::Parse and ValidateValue for numbers, sets and
+// nesting. Where DynamoDB answers with a SerializationException or silently ignores the input,
+// keyhole instead returns a ValidationException in DynamoDB's style that names the datatype and
+// what was wrong; each such text below is marked "keyhole choice".
+//
+// Encoding writes type keys in upper case, sets in their stored (sorted) order, numbers in
+// canonical plain notation (always as JSON strings), binaries as padded base64 and map keys in
+// std::map (bytewise) order, so equal values give identical text.
+#include "core/ddb_json.h"
+
+#include "core/item.h"
+
+namespace keyhole {
+
+namespace {
+
+constexpr std::string_view kInvalid = "One or more parameter values were invalid: ";
+
+// Longest datatype or attribute name echoed in a message; longer ones are cut (on a UTF-8
+// character boundary) and marked with "...".
+constexpr size_t kMaxEchoedName = 64;
+
+// `name` as a JSON string literal, shortened when long.
+std::string Echo(std::string_view name) {
+  std::string out;
+  if (name.size() <= kMaxEchoedName) {
+    json::AppendQuoted(name, &out);
+    return out;
+  }
+  size_t n = kMaxEchoedName;
+  while (n > 0 && (static_cast<unsigned char>(name[n]) & 0xC0) == 0x80) --n;
+  json::AppendQuoted(name.substr(0, n), &out);
+  out += "...";
+  return out;
+}
+
+// keyhole choice: the input is not a JSON object at all (DynamoDB: SerializationException).
+Status NotAnObject() {
+  return Status::Validation(
+      "Supplied AttributeValue is not a JSON object, must contain exactly one of the supported "
+      "datatypes");
+}
+
+Status Empty() {
+  return Status::Validation(
+      "Supplied AttributeValue is empty, must contain exactly one of the supported datatypes");
+}
+
+Status MoreThanOne() {
+  return Status::Validation(
+      "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the "
+      "supported datatypes");
+}
+
+// keyhole choice: DynamoDB ignores unknown members; keyhole names and rejects them.
+Status UnknownType(std::string_view key) {
+  return Status::Validation("Supplied AttributeValue has an unsupported datatype " + Echo(key) +
+                            ", must contain exactly one of the supported datatypes: S, N, B, "
+                            "BOOL, NULL, M, L, SS, NS, BS");
+}
+
+// keyhole choice: the JSON kind of a datatype's value is wrong (DynamoDB:
+// SerializationException), e.g. {"N": 1}, {"BOOL": "true"}, {"SS": [1]}.
+Status WrongKind(ValueType t, std::string_view expected) {
+  std::string msg(kInvalid);
+  msg += "Invalid value for attribute of type ";
+  msg += TypeName(t);
+  msg += ", expected ";
+  msg += expected;
+  return Status::Validation(std::move(msg));
+}
+
+// keyhole choice: B or a BS member is not canonical padded base64.
+Status BadBase64(ValueType t) {
+  std::string msg(kInvalid);
+  msg += "Invalid base64 value for attribute of type ";
+  msg += TypeName(t);
+  return Status::Validation(std::move(msg));
+}
+
+// keyhole choice: the same name twice in one JSON object (DynamoDB keeps one silently).
+Status DuplicateName(std::string_view name, bool in_item) {
+  std::string msg(kInvalid);
+  msg += in_item ? "Duplicate attribute name " : "Duplicate key ";
+  msg += Echo(name);
+  msg += in_item ? " in item" : " in attribute of type M";
+  return Status::Validation(std::move(msg));
+}
+
+constexpr std::string_view kExpectS = "a JSON string";
+constexpr std::string_view kExpectN = "a number in a JSON string, such as \"42\"";
+constexpr std::string_view kExpectB = "a base64 JSON string";
+constexpr std::string_view kExpectBool = "true or false";
+constexpr std::string_view kExpectNull = "true";
+constexpr std::string_view kExpectM = "a JSON object of names to AttributeValues";
+constexpr std::string_view kExpectL = "a JSON array of AttributeValues";
+constexpr std::string_view kExpectSS = "a JSON array of strings";
+constexpr std::string_view kExpectNS =
+    "a JSON array of numbers in JSON strings, such as [\"1\", \"2\"]";
+constexpr std::string_view kExpectBS = "a JSON array of base64 strings";
+
+// Decodes without ValidateValue (the caller validates once, at the top level).
+Status Decode(const json::Value& j, AttributeValue* out);
+
+Status DecodeMap(const json::Value::Object& members, Map* out, bool in_item) {
+  for (const json::Value::Member& m : members) {
+    AttributeValue child;
+    KH_RETURN_IF_ERROR(Decode(m.second, &child));
+    const size_t before = out->size();
+    // Input usually arrives sorted (keyhole's own output), so hint at the end.
+    out->emplace_hint(out->end(), m.first, std::move(child));
+    if (out->size() == before) return DuplicateName(m.first, in_item);
+  }
+  return Status::OK();
+}
+
+Status Decode(const json::Value& j, AttributeValue* out) {
+  if (!j.IsObject()) return NotAnObject();
+  const json::Value* body = nullptr;
+  ValueType type = ValueType::kNull;
+  int count = 0;
+  for (const json::Value::Member& m : j.object()) {
+    ValueType t;
+    if (!TypeFromName(m.first, &t)) return UnknownType(m.first);
+    // keyhole choice, as DynamoDB's JSON protocol does: a member whose value is JSON null is
+    // "not set", so {"S": null} is empty and {"S": null, "N": "1"} is the number 1.
+    if (m.second.IsNull()) continue;
+    ++count;
+    type = t;
+    body = &m.second;
+  }
+  if (count == 0) return Empty();
+  if (count > 1) return MoreThanOne();
+
+  const json::Value& b = *body;
+  switch (type) {
+    case ValueType::kS:
+      if (!b.IsString()) return WrongKind(type, kExpectS);
+      *out = AttributeValue::S(b.str());
+      return Status::OK();
+    case ValueType::kN: {
+      if (!b.IsString()) return WrongKind(type, kExpectN);
+      KH_ASSIGN_OR_RETURN(Number n, Number::Parse(b.str()));
+      *out = AttributeValue::N(std::move(n));
+      return Status::OK();
+    }
+    case ValueType::kB: {
+      if (!b.IsString()) return WrongKind(type, kExpectB);
+      std::string bytes;
+      if (!Base64Decode(b.str(), &bytes)) return BadBase64(type);
+      *out = AttributeValue::B(std::move(bytes));
+      return Status::OK();
+    }
+    case ValueType::kBool:
+      if (!b.IsBool()) return WrongKind(type, kExpectBool);
+      *out = AttributeValue::Bool(b.boolean());
+      return Status::OK();
+    case ValueType::kNull:
+      if (!b.IsBool()) return WrongKind(type, kExpectNull);
+      if (!b.boolean()) {
+        return Status::Validation(std::string(kInvalid) +
+                                  "Null attribute value types must have the value of true");
+      }
+      *out = AttributeValue::Null();
+      return Status::OK();
+    case ValueType::kM: {
+      if (!b.IsObject()) return WrongKind(type, kExpectM);
+      Map m;
+      KH_RETURN_IF_ERROR(DecodeMap(b.object(), &m, /*in_item=*/false));
+      *out = AttributeValue::M(std::move(m));
+      return Status::OK();
+    }
+    case ValueType::kL: {
+      if (!b.IsArray()) return WrongKind(type, kExpectL);
+      List l(b.array().size());
+      for (size_t i = 0; i < l.size(); ++i) KH_RETURN_IF_ERROR(Decode(b.array()[i], &l[i]));
+      *out = AttributeValue::L(std::move(l));
+      return Status::OK();
+    }
+    case ValueType::kSS: {
+      if (!b.IsArray()) return WrongKind(type, kExpectSS);
+      std::vector<std::string> members;
+      members.reserve(b.array().size());
+      for (const json::Value& e : b.array()) {
+        if (!e.IsString()) return WrongKind(type, kExpectSS);
+        members.push_back(e.str());
+      }
+      *out = AttributeValue::SS(std::move(members));
+      return Status::OK();
+    }
+    case ValueType::kNS: {
+      if (!b.IsArray()) return WrongKind(type, kExpectNS);
+      std::vector<Number> members;
+      members.reserve(b.array().size());
+      for (const json::Value& e : b.array()) {
+        if (!e.IsString()) return WrongKind(type, kExpectNS);
+        KH_ASSIGN_OR_RETURN(Number n, Number::Parse(e.str()));
+        members.push_back(std::move(n));
+      }
+      *out = AttributeValue::NS(std::move(members));
+      return Status::OK();
+    }
+    case ValueType::kBS: {
+      if (!b.IsArray()) return WrongKind(type, kExpectBS);
+      std::vector<std::string> members;
+      members.reserve(b.array().size());
+      for (const json::Value& e : b.array()) {
+        if (!e.IsString()) return WrongKind(type, kExpectBS);
+        std::string bytes;
+        if (!Base64Decode(e.str(), &bytes)) return BadBase64(type);
+        members.push_back(std::move(bytes));
+      }
+      *out = AttributeValue::BS(std::move(members));
+      return Status::OK();
+    }
+  }
+  return Empty();  // unreachable
+}
+
+// Writes {"<type>":<body>} for v straight into *out (the text encoders avoid building a
+// json::Value tree).
+void AppendValueText(const AttributeValue& v, std::string* out) {
+  out->append("{\"");
+  out->append(TypeName(v.type()));
+  out->append("\":");
+  switch (v.type()) {
+    case ValueType::kS:
+      json::AppendQuoted(v.s(), out);
+      break;
+    case ValueType::kN:
+      out->push_back('"');
+      out->append(v.n().ToString());  // digits, '-' and '.': nothing to escape
+      out->push_back('"');
+      break;
+    case ValueType::kB:
+      out->push_back('"');
+      out->append(Base64Encode(v.s()));
+      out->push_back('"');
+      break;
+    case ValueType::kBool:
+      out->append(v.boolean() ? "true" : "false");
+      break;
+    case ValueType::kNull:
+      out->append("true");
+      break;
+    case ValueType::kM: {
+      out->push_back('{');
+      bool first = true;
+      for (const auto& [name, child] : v.m()) {
+        if (!first) out->push_back(',');
+        first = false;
+        json::AppendQuoted(name, out);
+        out->push_back(':');
+        AppendValueText(child, out);
+      }
+      out->push_back('}');
+      break;
+    }
+    case ValueType::kL: {
+      out->push_back('[');
+      bool first = true;
+      for (const AttributeValue& child : v.l()) {
+        if (!first) out->push_back(',');
+        first = false;
+        AppendValueText(child, out);
+      }
+      out->push_back(']');
+      break;
+    }
+    case ValueType::kSS:
+    case ValueType::kBS: {
+      const bool binary = v.type() == ValueType::kBS;
+      out->push_back('[');
+      bool first = true;
+      for (const std::string& s : v.strings()) {
+        if (!first) out->push_back(',');
+        first = false;
+        if (binary) {
+          out->push_back('"');
+          out->append(Base64Encode(s));
+          out->push_back('"');
+        } else {
+          json::AppendQuoted(s, out);
+        }
+      }
+      out->push_back(']');
+      break;
+    }
+    case ValueType::kNS: {
+      out->push_back('[');
+      bool first = true;
+      for (const Number& n : v.numbers()) {
+        if (!first) out->push_back(',');
+        first = false;
+        out->push_back('"');
+        out->append(n.ToString());
+        out->push_back('"');
+      }
+      out->push_back(']');
+      break;
+    }
+  }
+  out->push_back('}');
+}
+
+constexpr char kBase64Alphabet[] =
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+// Base64 digit values; -1 for anything outside the standard alphabet (including '=').
+struct Base64Table {
+  int8_t value[256];
+  constexpr Base64Table() : value() {
+    for (int i = 0; i < 256; ++i) value[i] = -1;
+    for (int i = 0; i < 64; ++i) value[static_cast<unsigned char>(kBase64Alphabet[i])] = i;
+  }
+};
+constexpr Base64Table kBase64;
+
+}  // namespace
+
+Result<AttributeValue> ValueFromJson(const json::Value& v) {
+  AttributeValue out;
+  KH_RETURN_IF_ERROR(Decode(v, &out));
+  KH_RETURN_IF_ERROR(ValidateValue(out, 1));
+  return out;
+}
+
+Result<Item> ItemFromJson(const json::Value& v) {
+  if (!v.IsObject()) {
+    // keyhole choice: an item that is not a JSON object.
+    return Status::Validation(std::string(kInvalid) +
+                              "An item must be a JSON object of attribute names to "
+                              "AttributeValues");
+  }
+  Item item;
+  KH_RETURN_IF_ERROR(DecodeMap(v.object(), &item, /*in_item=*/true));
+  for (const auto& [name, value] : item) KH_RETURN_IF_ERROR(ValidateValue(value, 1));
+  return item;
+}
+
+Result<Item> ItemFromJsonText(std::string_view text) {
+  KH_ASSIGN_OR_RETURN(json::Value v, json::Parse(text));
+  return ItemFromJson(v);
+}
+
+json::Value ValueToJson(const AttributeValue& v) {
+  json::Value body;
+  switch (v.type()) {
+    case ValueType::kS:
+      body = json::Value::String(v.s());
+      break;
+    case ValueType::kN:
+      body = json::Value::String(v.n().ToString());
+      break;
+    case ValueType::kB:
+      body = json::Value::String(Base64Encode(v.s()));
+      break;
+    case ValueType::kBool:
+      body = json::Value::Bool(v.boolean());
+      break;
+    case ValueType::kNull:
+      body = json::Value::Bool(true);
+      break;
+    case ValueType::kM:
+      body = ItemToJson(v.m());
+      break;
+    case ValueType::kL: {
+      json::Value::Array a;
+      a.reserve(v.l().size());
+      for (const AttributeValue& e : v.l()) a.push_back(ValueToJson(e));
+      body = json::Value::MakeArray(std::move(a));
+      break;
+    }
+    case ValueType::kSS:
+    case ValueType::kBS: {
+      const bool binary = v.type() == ValueType::kBS;
+      json::Value::Array a;
+      a.reserve(v.strings().size());
+      for (const std::string& s : v.strings()) {
+        a.push_back(json::Value::String(binary ? Base64Encode(s) : s));
+      }
+      body = json::Value::MakeArray(std::move(a));
+      break;
+    }
+    case ValueType::kNS: {
+      json::Value::Array a;
+      a.reserve(v.numbers().size());
+      for (const Number& n : v.numbers()) a.push_back(json::Value::String(n.ToString()));
+      body = json::Value::MakeArray(std::move(a));
+      break;
+    }
+  }
+  json::Value::Object o;
+  o.emplace_back(std::string(TypeName(v.type())), std::move(body));
+  return json::Value::MakeObject(std::move(o));
+}
+
+json::Value ItemToJson(const Item& item) {
+  json::Value::Object o;
+  o.reserve(item.size());
+  for (const auto& [name, value] : item) o.emplace_back(name, ValueToJson(value));
+  return json::Value::MakeObject(std::move(o));
+}
+
+std::string ItemToJsonText(const Item& item) {
+  std::string out;
+  out.push_back('{');
+  bool first = true;
+  for (const auto& [name, value] : item) {
+    if (!first) out.push_back(',');
+    first = false;
+    json::AppendQuoted(name, &out);
+    out.push_back(':');
+    AppendValueText(value, &out);
+  }
+  out.push_back('}');
+  return out;
+}
+
+std::string ValueToJsonText(const AttributeValue& v) {
+  std::string out;
+  AppendValueText(v, &out);
+  return out;
+}
+
+std::string Base64Encode(std::string_view bytes) {
+  std::string out;
+  out.resize((bytes.size() + 2) / 3 * 4);
+  const auto* in = reinterpret_cast<const unsigned char*>(bytes.data());
+  char* o = out.data();
+  size_t i = 0;
+  for (; i + 3 <= bytes.size(); i += 3) {
+    const uint32_t w = (uint32_t{in[i]} << 16) | (uint32_t{in[i + 1]} << 8) | in[i + 2];
+    *o++ = kBase64Alphabet[(w >> 18) & 63];
+    *o++ = kBase64Alphabet[(w >> 12) & 63];
+    *o++ = kBase64Alphabet[(w >> 6) & 63];
+    *o++ = kBase64Alphabet[w & 63];
+  }
+  const size_t rest = bytes.size() - i;
+  if (rest == 1) {
+    const uint32_t w = uint32_t{in[i]} << 16;
+    *o++ = kBase64Alphabet[(w >> 18) & 63];
+    *o++ = kBase64Alphabet[(w >> 12) & 63];
+    *o++ = '=';
+    *o++ = '=';
+  } else if (rest == 2) {
+    const uint32_t w = (uint32_t{in[i]} << 16) | (uint32_t{in[i + 1]} << 8);
+    *o++ = kBase64Alphabet[(w >> 18) & 63];
+    *o++ = kBase64Alphabet[(w >> 12) & 63];
+    *o++ = kBase64Alphabet[(w >> 6) & 63];
+    *o++ = '=';
+  }
+  return out;
+}
+
+bool Base64Decode(std::string_view text, std::string* out) {
+  if (text.size() % 4 != 0) return false;
+  std::string bytes;
+  bytes.resize(text.size() / 4 * 3);
+  const auto* in = reinterpret_cast<const unsigned char*>(text.data());
+  char* o = bytes.data();
+  const size_t n = text.size();
+  for (size_t i = 0; i < n; i += 4) {
+    const int a = kBase64.value[in[i]];
+    const int b = kBase64.value[in[i + 1]];
+    const int c = kBase64.value[in[i + 2]];
+    const int d = kBase64.value[in[i + 3]];
+    if (a < 0 || b < 0) return false;
+    if (i + 4 == n && in[i + 3] == '=') {
+      // The final quantum may be "xx==" (one byte) or "xxx=" (two); the bits that pad the last
+      // digit must be zero (canonical form).
+      if (in[i + 2] == '=') {
+        if ((b & 0x0F) != 0) return false;
+        *o++ = static_cast<char>((a << 2) | (b >> 4));
+        bytes.resize(bytes.size() - 2);
+        break;
+      }
+      if (c < 0 || (c & 0x03) != 0) return false;
+      *o++ = static_cast<char>((a << 2) | (b >> 4));
+      *o++ = static_cast<char>(((b & 0x0F) << 4) | (c >> 2));
+      bytes.resize(bytes.size() - 1);
+      break;
+    }
+    if (c < 0 || d < 0) return false;
+    *o++ = static_cast<char>((a << 2) | (b >> 4));
+    *o++ = static_cast<char>(((b & 0x0F) << 4) | (c >> 2));
+    *o++ = static_cast<char>(((c & 0x03) << 6) | d);
+  }
+  *out = std::move(bytes);
+  return true;
+}
+
+}  // namespace keyhole

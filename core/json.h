@@ -71,11 +71,13 @@ class Value {
 
 // Parses exactly one JSON value (surrounding whitespace allowed). Nesting deeper than
 // `max_depth` is an error, so hostile input cannot overflow the stack. On error returns
-// ValidationException "Invalid JSON: <what> at line L, column C" (or "at offset").
+// ValidationException "Invalid JSON: <what> at line L, column C" (lines count '\n'; columns
+// count UTF-8 characters from 1). A byte order mark is rejected.
 Result<Value> Parse(std::string_view text, int max_depth = 256);
 
-// Compact serialization (no spaces), strings escaped per RFC 8259 (control characters as \u00XX,
-// non-ASCII UTF-8 passed through).
+// Compact serialization (no spaces), strings escaped per RFC 8259: '"' and '\\' escaped, \b \f \n
+// \r \t as those short escapes, other control characters (U+0000..U+001F) as \u00xx (lowercase
+// hex); everything else, including non-ASCII UTF-8 and DEL, passed through byte for byte.
 std::string Write(const Value& v);
 // Appends the JSON string literal for `s` (with quotes) to *out.
 void AppendQuoted(std::string_view s, std::string* out);

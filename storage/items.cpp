@@ -33,6 +33,15 @@ Status CheckKeyValue(const AttributeValue& v, const std::string& name, bool part
 
 Status MismatchedKey() { return Status::Validation("The provided key element does not match the schema"); }
 
+// On a table with LSIs the 400 KB limit covers the item plus its projected copies in the LSIs
+// (reference §1.9).
+size_t SizeWithLocalIndexes(const TableDescription& t, const Item& item, size_t size) {
+  for (const auto& idx : t.indexes) {
+    if (idx.kind == IndexKind::kLocal && InIndex(idx, item)) size += ItemSize(ProjectItem(idx, t.key, item));
+  }
+  return size;
+}
+
 Status ReturnValuesNoneOrAllOld(ReturnValues rv) {
   if (rv == ReturnValues::kNone || rv == ReturnValues::kAllOld) return Status::OK();
   return Status::Validation("ReturnValues can only be ALL_OLD or NONE");
@@ -155,7 +164,9 @@ Result<PutItemResponse> Database::PutItem(const PutItemRequest& r) {
   Status s = impl_->WithTable(r.table_name, true, [&](Txn& txn, const TableHandle& h) -> Status {
     KH_RETURN_IF_ERROR(ValidatePutKeys(h.desc, r.item));
     size_t size = ItemSize(r.item);
-    if (size > kMaxItemSize) return Status::Validation("Item size has exceeded the maximum allowed size");
+    if (SizeWithLocalIndexes(h.desc, r.item, size) > kMaxItemSize) {
+      return Status::Validation("Item size has exceeded the maximum allowed size");
+    }
     std::string key = EncodeTableKey(h.desc.key, r.item);
     std::string_view old_bytes;
     bool found;

@@ -211,6 +211,17 @@ TEST(Items, KeyValidationMessages) {
   EXPECT_TRUE(db->VerifyIntegrity().ok());
 }
 
+TEST(Items, LocalIndexCopiesCountTowardTheItemLimit) {
+  TempDb db;
+  ASSERT_TRUE(db->CreateTable(AppTable()).ok());
+  std::string big(250 * 1024, 'x');
+  // Without "l" the item is not in the ALL-projected LSI: 250 KB is fine.
+  EXPECT_TRUE(Put(db, {{"pk", S("a")}, {"sk", N(1)}, {"big", S(big)}}).ok());
+  // With "l" its LSI copy counts too: 500 KB in all.
+  EXPECT_EQ(Put(db, {{"pk", S("a")}, {"sk", N(2)}, {"big", S(big)}, {"l", S("y")}}).message(),
+            "Item size has exceeded the maximum allowed size");
+}
+
 TEST(Query, SortKeyConditionsBothDirections) {
   TempDb db;
   ASSERT_TRUE(db->CreateTable(AppTable()).ok());

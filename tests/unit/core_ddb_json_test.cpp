@@ -1,0 +1,541 @@
+// Tests for core/ddb_json.h: DynamoDB JSON <-> AttributeValue / Item, and base64.
+#include "core/ddb_json.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace keyhole {
+namespace {
+
+AttributeValue ValueOk(std::string_view text) {
+  Result<json::Value> j = json::Parse(text);
+  EXPECT_TRUE(j.ok()) << text << " -> " << j.status().ToString();
+  if (!j.ok()) return AttributeValue();
+  Result<AttributeValue> v = ValueFromJson(j.value());
+  EXPECT_TRUE(v.ok()) << text << " -> " << v.status().ToString();
+  return v.ok() ? std::move(v).value() : AttributeValue();
+}
+
+// The ValidationException message ValueFromJson gives for `text`.
+std::string ValueError(std::string_view text) {
+  Result<json::Value> j = json::Parse(text);
+  if (!j.ok()) return "<bad JSON: " + j.status().message() + ">";
+  Result<AttributeValue> v = ValueFromJson(j.value());
+  if (v.ok()) return "<decoded: " + ValueToJsonText(v.value()) + ">";
+  EXPECT_TRUE(v.status().IsValidation()) << v.status().ToString();
+  return v.status().message();
+}
+
+std::string ItemError(std::string_view text) {
+  Result<Item> item = ItemFromJsonText(text);
+  if (item.ok()) return "<decoded: " + ItemToJsonText(item.value()) + ">";
+  EXPECT_TRUE(item.status().IsValidation()) << item.status().ToString();
+  return item.status().message();
+}
+
+// Text -> value -> text.
+std::string Canonical(std::string_view text) { return ValueToJsonText(ValueOk(text)); }
+
+Number Num(std::string_view text) {
+  Result<Number> n = Number::Parse(text);
+  EXPECT_TRUE(n.ok()) << text;
+  return n.ok() ? n.value() : Number();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Decoding each type
+
+TEST(DdbJsonDecodeTest, Scalars) {
+  EXPECT_EQ(ValueOk(R"({"S":"hello"})"), AttributeValue::S("hello"));
+  EXPECT_EQ(ValueOk(R"({"S":""})"), AttributeValue::S(""));
+  EXPECT_EQ(ValueOk(R"({"N":"42"})"), AttributeValue::N(Num("42")));
+  EXPECT_EQ(ValueOk(R"({"B":"AAEC"})"), AttributeValue::B(std::string("\0\1\2", 3)));
+  EXPECT_EQ(ValueOk(R"({"B":""})"), AttributeValue::B(""));
+  EXPECT_EQ(ValueOk(R"({"BOOL":true})"), AttributeValue::Bool(true));
+  EXPECT_EQ(ValueOk(R"({"BOOL":false})"), AttributeValue::Bool(false));
+  EXPECT_EQ(ValueOk(R"({"NULL":true})"), AttributeValue::Null());
+}
+
+TEST(DdbJsonDecodeTest, Documents) {
+  AttributeValue v = ValueOk(R"({"M":{"b":{"L":[{"N":"1"},{"S":"x"},{"L":[]}]},"a":{"M":{}}}})");
+  ASSERT_TRUE(v.is(ValueType::kM));
+  ASSERT_EQ(v.m().size(), 2u);
+  EXPECT_EQ(v.m().at("a"), AttributeValue::M({}));
+  const AttributeValue& b = v.m().at("b");
+  ASSERT_TRUE(b.is(ValueType::kL));
+  ASSERT_EQ(b.l().size(), 3u);
+  EXPECT_EQ(b.l()[0], AttributeValue::N(Num("1")));
+  EXPECT_EQ(b.l()[1], AttributeValue::S("x"));
+  EXPECT_EQ(b.l()[2], AttributeValue::L({}));
+}
+
+TEST(DdbJsonDecodeTest, SetsAreOrderInsensitive) {
+  EXPECT_EQ(ValueOk(R"({"SS":["b","a","c"]})"), ValueOk(R"({"SS":["c","b","a"]})"));
+  EXPECT_EQ(ValueOk(R"({"NS":["10","-1","9"]})"), ValueOk(R"({"NS":["9","10","-1.0"]})"));
+  EXPECT_EQ(ValueOk(R"({"BS":["Ag==","AQ=="]})"), ValueOk(R"({"BS":["AQ==","Ag=="]})"));
+  EXPECT_NE(ValueOk(R"({"SS":["a","b"]})"), ValueOk(R"({"SS":["a","c"]})"));
+  // Empty strings and binaries are allowed as members.
+  EXPECT_EQ(ValueOk(R"({"SS":["","a"]})").strings(), (std::vector<std::string>{"", "a"}));
+  EXPECT_EQ(ValueOk(R"({"BS":["","AA=="]})").strings(),
+            (std::vector<std::string>{"", std::string(1, '\0')}));
+}
+
+TEST(DdbJsonDecodeTest, NullMembersAreNotSet) {
+  // keyhole follows DynamoDB's JSON protocol: a datatype whose value is JSON null is absent.
+  EXPECT_EQ(ValueOk(R"({"S":null,"N":"1"})"), AttributeValue::N(Num("1")));
+  EXPECT_EQ(ValueOk(R"({"BOOL":true,"NULL":null})"), AttributeValue::Bool(true));
+}
+
+TEST(DdbJsonDecodeTest, UnicodeStrings) {
+  AttributeValue v = ValueOk(R"({"S":"caf\u00e9 \ud83d\ude00 \u20ac \" \\ \n"})");
+  EXPECT_EQ(v.s(), "caf\xC3\xA9 \xF0\x9F\x98\x80 \xE2\x82\xAC \" \\ \n");
+  // Raw UTF-8 comes out raw; only what JSON requires is escaped.
+  EXPECT_EQ(ValueToJsonText(v),
+            "{\"S\":\"caf\xC3\xA9 \xF0\x9F\x98\x80 \xE2\x82\xAC \\\" \\\\ \\n\"}");
+  EXPECT_EQ(Canonical("{\"S\":\"\xE4\xB8\xAD\xE6\x96\x87\"}"),
+            "{\"S\":\"\xE4\xB8\xAD\xE6\x96\x87\"}");
+  EXPECT_EQ(Canonical(R"({"S":"\u0001\u001F\u007f"})"), "{\"S\":\"\\u0001\\u001f\x7F\"}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Numbers
+
+TEST(DdbJsonNumberTest, KeptExactAndCanonical) {
+  EXPECT_EQ(Canonical(R"({"N":"12345678901234567890123456789012345678"})"),
+            R"({"N":"12345678901234567890123456789012345678"})");
+  EXPECT_EQ(Canonical(R"({"N":"-0.12345678901234567890123456789012345678"})"),
+            R"({"N":"-0.12345678901234567890123456789012345678"})");
+  EXPECT_EQ(Canonical(R"({"N":"9.9999999999999999999999999999999999999E+125"})"),
+            R"({"N":"99999999999999999999999999999999999999)" + std::string(88, '0') + "\"}");
+  EXPECT_EQ(Canonical(R"({"N":"1E-130"})"), R"({"N":"0.)" + std::string(129, '0') + "1\"}");
+  EXPECT_EQ(Canonical(R"({"N":"0042.1200"})"), R"({"N":"42.12"})");
+  EXPECT_EQ(Canonical(R"({"N":"1E125"})"), R"({"N":"1)" + std::string(125, '0') + "\"}");
+  EXPECT_EQ(Canonical(R"({"N":"+3"})"), R"({"N":"3"})");
+  EXPECT_EQ(Canonical(R"({"N":".123"})"), R"({"N":"0.123"})");
+  EXPECT_EQ(Canonical(R"({"N":"-17.4E37"})"), R"({"N":"-174)" + std::string(36, '0') + "\"}");
+  EXPECT_EQ(Canonical(R"({"N":"-0"})"), R"({"N":"0"})");
+  EXPECT_EQ(Canonical(R"({"NS":["1e2","-0.5","3"]})"), R"({"NS":["-0.5","3","100"]})");
+}
+
+TEST(DdbJsonNumberTest, Errors) {
+  EXPECT_EQ(ValueError(R"({"N":"12345678901234567890123456789012345678 9"})"),
+            "The parameter cannot be converted to a numeric value: "
+            "12345678901234567890123456789012345678 9");
+  EXPECT_EQ(ValueError(R"({"N":"123456789012345678901234567890123456789"})"),
+            "Attempting to store more than 38 significant digits in a Number");
+  EXPECT_EQ(ValueError(R"({"N":"1E126"})"),
+            "Number overflow. Attempting to store a number with magnitude larger than supported "
+            "range");
+  EXPECT_EQ(ValueError(R"({"N":"1E-131"})"),
+            "Number underflow. Attempting to store a number with magnitude smaller than "
+            "supported range");
+  EXPECT_EQ(ValueError(R"({"N":"NaN"})"),
+            "The parameter cannot be converted to a numeric value: NaN");
+  EXPECT_EQ(ValueError(R"({"N":" 1"})"),
+            "The parameter cannot be converted to a numeric value:  1");
+  EXPECT_EQ(ValueError(R"({"N":""})"), "The parameter cannot be converted to a numeric value");
+  EXPECT_EQ(ValueError(R"({"NS":["1","x"]})"),
+            "The parameter cannot be converted to a numeric value: x");
+  EXPECT_EQ(ValueError(R"({"NS":[""]})"), "The parameter cannot be converted to a numeric value");
+  EXPECT_EQ(ValueError(R"({"L":[{"N":"1e999"}]})"),
+            "Number overflow. Attempting to store a number with magnitude larger than supported "
+            "range");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Binary and base64
+
+TEST(Base64Test, Rfc4648Vectors) {
+  const std::vector<std::pair<std::string, std::string>> vectors = {
+      {"", ""},
+      {"f", "Zg=="},
+      {"fo", "Zm8="},
+      {"foo", "Zm9v"},
+      {"foob", "Zm9vYg=="},
+      {"fooba", "Zm9vYmE="},
+      {"foobar", "Zm9vYmFy"},
+  };
+  for (const auto& [raw, encoded] : vectors) {
+    EXPECT_EQ(Base64Encode(raw), encoded);
+    std::string decoded = "junk";
+    ASSERT_TRUE(Base64Decode(encoded, &decoded)) << encoded;
+    EXPECT_EQ(decoded, raw);
+  }
+  EXPECT_EQ(Base64Encode("\xFB\xFF\xBF"), "+/+/");
+}
+
+TEST(Base64Test, RejectsAllButCanonicalPaddedBase64) {
+  for (const char* bad : {
+           "Zg",           // no padding
+           "Zg=",          // short padding
+           "Zm9",          // length not a multiple of 4
+           "Zh==",         // non-zero pad bits (not canonical)
+           "Zm9=",         // "Zm8=" is the canonical form
+           "Z===",         // too much padding
+           "====",         // only padding
+           "=Zm9",         // padding first
+           "Zg==Zg==",     // padding in the middle
+           "Zm=v",         // '=' inside a quantum
+           "Zm9v\n",       // whitespace
+           "Zm9 v",        // whitespace
+           " Zm9v",        // whitespace
+           "Zm9-",         // base64url alphabet
+           "Zm9_",         // base64url alphabet
+           "Zm9v!",        // junk
+           "Zm9\xC3\xA9",  // non-ASCII
+       }) {
+    std::string out = "untouched";
+    EXPECT_FALSE(Base64Decode(bad, &out)) << bad;
+    EXPECT_EQ(out, "untouched") << bad;
+  }
+  std::string out;
+  EXPECT_FALSE(Base64Decode(std::string_view("AA=\0", 4), &out));
+  EXPECT_FALSE(Base64Decode(std::string_view("A\0==", 4), &out));
+}
+
+TEST(Base64Test, EveryByteValueAndLengthRoundTrips) {
+  std::string all;
+  for (int i = 0; i < 256; ++i) all.push_back(static_cast<char>(i));
+  for (size_t len = 0; len <= all.size(); ++len) {
+    for (size_t start : {size_t{0}, all.size() - len}) {
+      const std::string raw = all.substr(start, len);
+      const std::string encoded = Base64Encode(raw);
+      EXPECT_EQ(encoded.size(), (len + 2) / 3 * 4);
+      std::string decoded;
+      ASSERT_TRUE(Base64Decode(encoded, &decoded)) << encoded;
+      EXPECT_EQ(decoded, raw);
+    }
+  }
+}
+
+TEST(DdbJsonBinaryTest, AllByteValuesRoundTrip) {
+  std::string all;
+  for (int i = 0; i < 256; ++i) all.push_back(static_cast<char>(i));
+  const AttributeValue b = AttributeValue::B(all);
+  const std::string text = ValueToJsonText(b);
+  EXPECT_EQ(text, "{\"B\":\"" + Base64Encode(all) + "\"}");
+  EXPECT_EQ(ValueOk(text), b);
+
+  // A binary set of every single byte: sorted unsigned, so 0x00 first and 0xFF last.
+  std::vector<std::string> members;
+  for (int i = 255; i >= 0; --i) members.push_back(std::string(1, static_cast<char>(i)));
+  const AttributeValue bs = AttributeValue::BS(members);
+  const std::string bs_text = ValueToJsonText(bs);
+  EXPECT_TRUE(bs_text.starts_with(R"({"BS":["AA==","AQ==",)")) << bs_text;
+  EXPECT_TRUE(bs_text.ends_with(R"(,"/g==","/w=="]})")) << bs_text;
+  EXPECT_EQ(ValueOk(bs_text), bs);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Encoding and round trips
+
+TEST(DdbJsonEncodeTest, EveryTypeRoundTrips) {
+  // Each text is canonical: decoding then encoding gives it back unchanged.
+  for (const char* text : {
+           R"({"S":"text"})",
+           R"({"S":""})",
+           R"({"N":"-12.5"})",
+           R"({"N":"0"})",
+           R"({"B":"3q2+7w=="})",
+           R"({"BOOL":true})",
+           R"({"BOOL":false})",
+           R"({"NULL":true})",
+           R"({"M":{}})",
+           R"({"M":{"":{"S":"empty key"},"a":{"N":"1"},"b":{"NULL":true}}})",
+           R"({"L":[]})",
+           R"({"L":[{"S":"a"},{"N":"1"},{"L":[{"BOOL":false}]},{"M":{"x":{"SS":["y"]}}}]})",
+           R"({"SS":["","A","a","b","\u00e9"]})",
+           R"({"NS":["-100","-1.5","0","0.001","2","10"]})",
+           R"({"BS":["","AA==","AAA=","AQ==","/w=="]})",
+       }) {
+    AttributeValue v = ValueOk(text);
+    // \u00e9 is written back as raw UTF-8.
+    std::string expected = text;
+    const size_t pos = expected.find("\\u00e9");
+    if (pos != std::string::npos) expected.replace(pos, 6, "\xC3\xA9");
+    EXPECT_EQ(ValueToJsonText(v), expected);
+    EXPECT_EQ(json::Write(ValueToJson(v)), expected);
+    EXPECT_EQ(ValueOk(ValueToJsonText(v)), v);
+  }
+}
+
+TEST(DdbJsonEncodeTest, OutputIsStable) {
+  // Map keys sorted bytewise, sets sorted (SS/BS bytewise unsigned, NS numerically).
+  EXPECT_EQ(Canonical(R"({"M":{"b":{"N":"2"},"a":{"N":"1"},"B":{"N":"0"},"\u00e9":{"N":"3"}}})"),
+            "{\"M\":{\"B\":{\"N\":\"0\"},\"a\":{\"N\":\"1\"},\"b\":{\"N\":\"2\"},\"\xC3\xA9\":{"
+            "\"N\":\"3\"}}}");
+  EXPECT_EQ(Canonical(R"({"SS":["z","\u00bf","a","A"]})"),
+            "{\"SS\":[\"A\",\"a\",\"z\",\"\xC2\xBF\"]}");
+  EXPECT_EQ(Canonical(R"({"NS":["10","9","-1","1E2","0.5"]})"),
+            R"({"NS":["-1","0.5","9","10","100"]})");
+  EXPECT_EQ(Canonical(R"({"BS":["/w==","gA==","fw==","AA=="]})"),
+            R"({"BS":["AA==","fw==","gA==","/w=="]})");
+}
+
+TEST(DdbJsonEncodeTest, JsonTreeMatchesText) {
+  const AttributeValue v = ValueOk(
+      R"({"M":{"s":{"S":"a\"b"},"n":{"N":"1.50"},"b":{"B":"AQI="},"t":{"BOOL":true},)"
+      R"("z":{"NULL":true},"l":{"L":[{"SS":["q","p"]},{"NS":["2","1"]},{"BS":["Ag==","AQ=="]}]}}})");
+  const json::Value tree = ValueToJson(v);
+  ASSERT_TRUE(tree.IsObject());
+  ASSERT_EQ(tree.object().size(), 1u);
+  EXPECT_EQ(tree.object()[0].first, "M");
+  const json::Value* n = tree.object()[0].second.Find("n");
+  ASSERT_NE(n, nullptr);
+  ASSERT_NE(n->Find("N"), nullptr);
+  EXPECT_TRUE(n->Find("N")->IsString());  // numbers are JSON strings in DynamoDB JSON
+  EXPECT_EQ(n->Find("N")->str(), "1.5");
+  EXPECT_EQ(json::Write(tree), ValueToJsonText(v));
+  EXPECT_EQ(json::Write(tree),
+            R"({"M":{"b":{"B":"AQI="},"l":{"L":[{"SS":["p","q"]},{"NS":["1","2"]},)"
+            R"({"BS":["AQ==","Ag=="]}]},"n":{"N":"1.5"},"s":{"S":"a\"b"},"t":{"BOOL":true},)"
+            R"("z":{"NULL":true}}})");
+}
+
+TEST(DdbJsonItemTest, RoundTripOfAllTenTypes) {
+  const std::string text =
+      R"({"b":{"B":"AAECAwQF/w=="},"bool":{"BOOL":false},"bs":{"BS":["AQ==","Ag=="]},)"
+      R"("l":{"L":[{"N":"1"},{"L":[{"M":{"deep":{"SS":["x"]}}}]}]},)"
+      R"("m":{"M":{"k":{"M":{"k2":{"NULL":true}}}}},"n":{"N":"-3.14"},"ns":{"NS":["1","2.5"]},)"
+      R"("null":{"NULL":true},"s":{"S":"\u2603"},"ss":{"SS":["a","b"]}})";
+  Result<Item> item = ItemFromJsonText(text);
+  ASSERT_TRUE(item.ok()) << item.status().ToString();
+  EXPECT_EQ(item->size(), 10u);
+  EXPECT_EQ(item->at("s"), AttributeValue::S("\xE2\x98\x83"));
+  EXPECT_EQ(item->at("n"), AttributeValue::N(Num("-3.14")));
+  EXPECT_EQ(item->at("ns"), AttributeValue::NS({Num("2.5"), Num("1")}));
+  EXPECT_EQ(item->at("b"), AttributeValue::B(std::string("\0\1\2\3\4\5\xFF", 7)));
+
+  std::string expected = text;
+  expected.replace(expected.find("\\u2603"), 6, "\xE2\x98\x83");
+  EXPECT_EQ(ItemToJsonText(item.value()), expected);
+  EXPECT_EQ(json::Write(ItemToJson(item.value())), expected);
+  Result<Item> again = ItemFromJsonText(ItemToJsonText(item.value()));
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(again.value(), item.value());
+
+  // Equal items give identical text whatever the input order.
+  Result<Item> shuffled = ItemFromJsonText(
+      R"({"ss":{"SS":["b","a"]},"s":{"S":"☃"},"null":{"NULL":true},"ns":{"NS":["2.50","1"]},)"
+      R"("n":{"N":"-3.140"},"m":{"M":{"k":{"M":{"k2":{"NULL":true}}}}},)"
+      R"("l":{"L":[{"N":"1"},{"L":[{"M":{"deep":{"SS":["x"]}}}]}]},"bs":{"BS":["Ag==","AQ=="]},)"
+      R"("bool":{"BOOL":false},"b":{"B":"AAECAwQF/w=="}})");
+  ASSERT_TRUE(shuffled.ok()) << shuffled.status().ToString();
+  EXPECT_EQ(shuffled.value(), item.value());
+  EXPECT_EQ(ItemToJsonText(shuffled.value()), expected);
+}
+
+TEST(DdbJsonItemTest, EmptyItem) {
+  Result<Item> item = ItemFromJsonText(" {} ");
+  ASSERT_TRUE(item.ok());
+  EXPECT_TRUE(item->empty());
+  EXPECT_EQ(ItemToJsonText(Item()), "{}");
+  EXPECT_EQ(json::Write(ItemToJson(Item())), "{}");
+}
+
+TEST(DdbJsonItemTest, NamesAreEscaped) {
+  Item item;
+  item["a\"b\n"] = AttributeValue::S("v");
+  item[std::string("\0", 1)] = AttributeValue::Bool(true);
+  const std::string text = ItemToJsonText(item);
+  EXPECT_EQ(text, R"({"\u0000":{"BOOL":true},"a\"b\n":{"S":"v"}})");
+  Result<Item> back = ItemFromJsonText(text);
+  ASSERT_TRUE(back.ok());
+  EXPECT_EQ(back.value(), item);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Errors
+
+constexpr char kEmpty[] =
+    "Supplied AttributeValue is empty, must contain exactly one of the supported datatypes";
+constexpr char kMoreThanOne[] =
+    "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the "
+    "supported datatypes";
+constexpr char kNotObject[] =
+    "Supplied AttributeValue is not a JSON object, must contain exactly one of the supported "
+    "datatypes";
+
+struct ErrorCase {
+  std::string text;
+  std::string message;
+};
+
+TEST(DdbJsonErrorTest, ExactMessages) {
+  const std::string p = "One or more parameter values were invalid: ";
+  const std::vector<ErrorCase> cases = {
+      // The datatype keys.
+      {R"({})", kEmpty},
+      {R"({"S":null})", kEmpty},
+      {R"({"S":"a","N":"1"})", kMoreThanOne},
+      {R"({"S":"a","S":"b"})", kMoreThanOne},
+      {R"({"NULL":true,"BOOL":true})", kMoreThanOne},
+      {R"({"X":1})",
+       "Supplied AttributeValue has an unsupported datatype \"X\", must contain exactly one of "
+       "the supported datatypes: S, N, B, BOOL, NULL, M, L, SS, NS, BS"},
+      {R"({"s":"lower case"})",
+       "Supplied AttributeValue has an unsupported datatype \"s\", must contain exactly one of "
+       "the supported datatypes: S, N, B, BOOL, NULL, M, L, SS, NS, BS"},
+      {R"({"S":"a","Bool":true})",
+       "Supplied AttributeValue has an unsupported datatype \"Bool\", must contain exactly one "
+       "of the supported datatypes: S, N, B, BOOL, NULL, M, L, SS, NS, BS"},
+      {R"({"":1})",
+       "Supplied AttributeValue has an unsupported datatype \"\", must contain exactly one of "
+       "the supported datatypes: S, N, B, BOOL, NULL, M, L, SS, NS, BS"},
+      {R"({"S\n":1})",
+       "Supplied AttributeValue has an unsupported datatype \"S\\n\", must contain exactly one "
+       "of the supported datatypes: S, N, B, BOOL, NULL, M, L, SS, NS, BS"},
+      {"{\"" + std::string(100, 'x') + "\":1}",
+       "Supplied AttributeValue has an unsupported datatype \"" + std::string(64, 'x') +
+           "\"..., must contain exactly one of the supported datatypes: S, N, B, BOOL, NULL, M, "
+           "L, SS, NS, BS"},
+      // Not an object.
+      {R"("a")", kNotObject},
+      {R"(1)", kNotObject},
+      {R"(null)", kNotObject},
+      {R"([{"S":"a"}])", kNotObject},
+      {R"({"L":[1]})", kNotObject},
+      {R"({"L":[null]})", kNotObject},
+      {R"({"M":{"a":"b"}})", kNotObject},
+      // NULL.
+      {R"({"NULL":false})", p + "Null attribute value types must have the value of true"},
+      {R"({"NULL":"true"})", p + "Invalid value for attribute of type NULL, expected true"},
+      {R"({"NULL":1})", p + "Invalid value for attribute of type NULL, expected true"},
+      // Wrong JSON kinds.
+      {R"({"S":1})", p + "Invalid value for attribute of type S, expected a JSON string"},
+      {R"({"S":["a"]})", p + "Invalid value for attribute of type S, expected a JSON string"},
+      {R"({"N":1})",
+       p + "Invalid value for attribute of type N, expected a number in a JSON string, such as "
+           "\"42\""},
+      {R"({"N":1.5})",
+       p + "Invalid value for attribute of type N, expected a number in a JSON string, such as "
+           "\"42\""},
+      {R"({"B":1})", p + "Invalid value for attribute of type B, expected a base64 JSON string"},
+      {R"({"BOOL":"true"})",
+       p + "Invalid value for attribute of type BOOL, expected true or false"},
+      {R"({"BOOL":1})", p + "Invalid value for attribute of type BOOL, expected true or false"},
+      {R"({"M":[]})",
+       p + "Invalid value for attribute of type M, expected a JSON object of names to "
+           "AttributeValues"},
+      {R"({"L":{}})",
+       p + "Invalid value for attribute of type L, expected a JSON array of AttributeValues"},
+      {R"({"SS":"a"})",
+       p + "Invalid value for attribute of type SS, expected a JSON array of strings"},
+      {R"({"SS":["a",1]})",
+       p + "Invalid value for attribute of type SS, expected a JSON array of strings"},
+      {R"({"SS":[null]})",
+       p + "Invalid value for attribute of type SS, expected a JSON array of strings"},
+      {R"({"NS":[1,2]})",
+       p + "Invalid value for attribute of type NS, expected a JSON array of numbers in JSON "
+           "strings, such as [\"1\", \"2\"]"},
+      {R"({"NS":"1"})",
+       p + "Invalid value for attribute of type NS, expected a JSON array of numbers in JSON "
+           "strings, such as [\"1\", \"2\"]"},
+      {R"({"BS":["AA==",0]})",
+       p + "Invalid value for attribute of type BS, expected a JSON array of base64 strings"},
+      {R"({"BS":{}})",
+       p + "Invalid value for attribute of type BS, expected a JSON array of base64 strings"},
+      // Base64.
+      {R"({"B":"AA"})", p + "Invalid base64 value for attribute of type B"},
+      {R"({"B":"A==="})", p + "Invalid base64 value for attribute of type B"},
+      {R"({"B":"AB=="})", p + "Invalid base64 value for attribute of type B"},
+      {R"({"B":"aGVsbG8_"})", p + "Invalid base64 value for attribute of type B"},
+      {R"({"B":"aGVs bG8="})", p + "Invalid base64 value for attribute of type B"},
+      {R"({"BS":["AA==","!!!!"]})", p + "Invalid base64 value for attribute of type BS"},
+      // Sets (ValidateValue).
+      {R"({"SS":[]})", p + "An string set  may not be empty"},
+      {R"({"NS":[]})", p + "An number set  may not be empty"},
+      {R"({"BS":[]})", p + "Binary sets should not be empty"},
+      {R"({"SS":["a","a"]})", p + "Input collection [a, a] contains duplicates."},
+      {R"({"SS":["b","a","b"]})", p + "Input collection [a, b, b] contains duplicates."},
+      {R"({"NS":["1","1.0"]})", p + "Input collection [1, 1] contains duplicates."},
+      {R"({"BS":["AQ==","AQ=="]})",
+       p + "Input collection [AQ==, AQ==]of type BS contains duplicates."},
+      {R"({"M":{"a":{"L":[{"SS":[]}]}}})", p + "An string set  may not be empty"},
+      // Duplicate names in a map.
+      {R"({"M":{"a":{"S":"x"},"a":{"S":"y"}}})", p + "Duplicate key \"a\" in attribute of type M"},
+      // The first error in document order wins.
+      {R"({"L":[{"N":"x"},{"X":1}]})", "The parameter cannot be converted to a numeric value: x"},
+      {R"({"L":[{"X":1},{"N":"x"}]})",
+       "Supplied AttributeValue has an unsupported datatype \"X\", must contain exactly one of "
+       "the supported datatypes: S, N, B, BOOL, NULL, M, L, SS, NS, BS"},
+  };
+  for (const ErrorCase& c : cases) {
+    EXPECT_EQ(ValueError(c.text), c.message) << "input: " << c.text;
+  }
+}
+
+// Wraps `scalar` in `levels` maps: {"M":{"a":...}}.
+std::string NestedMaps(int levels, const std::string& scalar) {
+  std::string text;
+  for (int i = 0; i < levels; ++i) text += R"({"M":{"a":)";
+  text += scalar;
+  for (int i = 0; i < levels; ++i) text += "}}";
+  return text;
+}
+
+TEST(DdbJsonErrorTest, NestingLimit) {
+  // 31 maps around a scalar put it at level 32: accepted. 32 maps: rejected.
+  EXPECT_EQ(ValueToJsonText(ValueOk(NestedMaps(31, R"({"N":"1"})"))),
+            NestedMaps(31, R"({"N":"1"})"));
+  const char kTooDeep[] =
+      "Nesting Levels have exceeded supported limits: Attributes in the item have nested levels "
+      "beyond supported limit";
+  EXPECT_EQ(ValueError(NestedMaps(32, R"({"N":"1"})")), kTooDeep);
+  EXPECT_EQ(ItemError(R"({"attr":)" + NestedMaps(32, R"({"S":"x"})") + "}"), kTooDeep);
+  // Lists count the same way.
+  std::string lists;
+  for (int i = 0; i < 32; ++i) lists += R"({"L":[)";
+  lists += R"({"BOOL":true})";
+  for (int i = 0; i < 32; ++i) lists += "]}";
+  EXPECT_EQ(ValueError(lists), kTooDeep);
+}
+
+TEST(DdbJsonErrorTest, HostileInputDoesNotCrash) {
+  // Far past the JSON reader's depth limit: an "Invalid JSON" error, not a stack overflow.
+  std::string deep = R"({"a":)" + NestedMaps(100000, R"({"S":"x"})") + "}";
+  const std::string error = ItemError(deep);
+  EXPECT_EQ(error.rfind("Invalid JSON: nesting exceeds the maximum depth of 256", 0), 0u) << error;
+  EXPECT_EQ(ItemError(std::string(100000, '[')),
+            "Invalid JSON: nesting exceeds the maximum depth of 256 at line 1, column 257");
+}
+
+TEST(DdbJsonItemTest, ErrorMessages) {
+  const std::string p = "One or more parameter values were invalid: ";
+  const std::string not_item =
+      p + "An item must be a JSON object of attribute names to AttributeValues";
+  EXPECT_EQ(ItemError("[]"), not_item);
+  EXPECT_EQ(ItemError("\"a\""), not_item);
+  EXPECT_EQ(ItemError("null"), not_item);
+  EXPECT_EQ(ItemError(R"({"a":{"S":"x"},"a":{"S":"y"}})"),
+            p + "Duplicate attribute name \"a\" in item");
+  EXPECT_EQ(ItemError(R"({"a":"x"})"), kNotObject);
+  EXPECT_EQ(ItemError(R"({"a":{}})"), kEmpty);
+  EXPECT_EQ(ItemError(R"({"a":{"S":"x"},"b":{"N":5}})"),
+            p + "Invalid value for attribute of type N, expected a number in a JSON string, such "
+                "as \"42\"");
+  EXPECT_EQ(ItemError(R"({"a":{"NS":["2","2"]}})"),
+            p + "Input collection [2, 2] contains duplicates.");
+  EXPECT_EQ(ItemError(R"({"a":{"S":"x"})"),
+            "Invalid JSON: unexpected end of input (expected ',' or '}') at line 1, column 15");
+  EXPECT_EQ(ItemError(""), "Invalid JSON: unexpected end of input at line 1, column 1");
+  // Names are checked by ValidateItem, not here: an empty name decodes.
+  Result<Item> empty_name = ItemFromJsonText(R"({"":{"S":"x"}})");
+  ASSERT_TRUE(empty_name.ok());
+  EXPECT_EQ(empty_name->count(""), 1u);
+}
+
+TEST(DdbJsonItemTest, ItemFromJsonTakesParsedValue) {
+  Result<json::Value> j = json::Parse(R"({"k":{"N":"007"}})");
+  ASSERT_TRUE(j.ok());
+  Result<Item> item = ItemFromJson(j.value());
+  ASSERT_TRUE(item.ok());
+  EXPECT_EQ(item->at("k"), AttributeValue::N(Num("7")));
+  EXPECT_EQ(ItemToJsonText(item.value()), R"({"k":{"N":"7"}})");
+}
+
+}  // namespace
+}  // namespace keyhole
