@@ -2,8 +2,11 @@
 //
 // This is the seam of the design: the planner emits these, storage::Database executes them,
 // and a future HTTP server decodes DynamoDB's JSON into the same structs. Field names follow
-// the API (TableName -> table_name). Expression strings arrive with the language issue; until
-// then a Query's key condition is the structured KeyCondition below.
+// the API (TableName -> table_name). A request's expression parameters (ConditionExpression,
+// KeyConditionExpression, FilterExpression, ProjectionExpression, UpdateExpression,
+// ExpressionAttributeNames/Values) travel together in `expressions` (core/expression.h); the
+// engine parses them through the expr::ExpressionParser it was given. A Query may instead give
+// its key condition in structured form (KeyCondition, as the legacy KeyConditions parameter).
 #pragma once
 
 #include <cstdint>
@@ -13,6 +16,7 @@
 #include <vector>
 
 #include "core/attribute_value.h"
+#include "core/expression.h"
 #include "core/schema.h"
 
 namespace keyhole {
@@ -84,6 +88,8 @@ struct PutItemRequest {
   Item item;
   ReturnValues return_values = ReturnValues::kNone;  // NONE | ALL_OLD
   ReturnConsumedCapacity return_consumed_capacity = ReturnConsumedCapacity::kNone;
+  expr::ExpressionInput expressions;  // condition, names, values
+  ReturnValues return_values_on_condition_check_failure = ReturnValues::kNone;  // NONE | ALL_OLD
 };
 struct PutItemResponse {
   std::optional<Item> attributes;
@@ -95,6 +101,7 @@ struct GetItemRequest {
   Item key;
   bool consistent_read = false;
   ReturnConsumedCapacity return_consumed_capacity = ReturnConsumedCapacity::kNone;
+  expr::ExpressionInput expressions;  // projection, names
 };
 struct GetItemResponse {
   std::optional<Item> item;
@@ -106,8 +113,25 @@ struct DeleteItemRequest {
   Item key;
   ReturnValues return_values = ReturnValues::kNone;  // NONE | ALL_OLD
   ReturnConsumedCapacity return_consumed_capacity = ReturnConsumedCapacity::kNone;
+  expr::ExpressionInput expressions;  // condition, names, values
+  ReturnValues return_values_on_condition_check_failure = ReturnValues::kNone;
 };
 struct DeleteItemResponse {
+  std::optional<Item> attributes;
+  std::optional<ConsumedCapacity> consumed_capacity;
+};
+
+// UpdateItem: applies `expressions.update` (absent: creates a key-only item when missing)
+// under `expressions.condition`.
+struct UpdateItemRequest {
+  std::string table_name;
+  Item key;
+  ReturnValues return_values = ReturnValues::kNone;  // all five
+  ReturnConsumedCapacity return_consumed_capacity = ReturnConsumedCapacity::kNone;
+  expr::ExpressionInput expressions;  // update, condition, names, values
+  ReturnValues return_values_on_condition_check_failure = ReturnValues::kNone;
+};
+struct UpdateItemResponse {
   std::optional<Item> attributes;
   std::optional<ConsumedCapacity> consumed_capacity;
 };
@@ -128,10 +152,25 @@ struct KeyCondition {
   AttributeValue sort_value2;  // BETWEEN's upper bound
 };
 
+// One entry of Query's legacy KeyConditions parameter ({"a": {"ComparisonOperator": "EQ",
+// "AttributeValueList": [..]}}) as the JSON API decodes it, before the key schema says whether
+// `name` is the partition or the sort key. `op` kEq also stands for the partition key's equality.
+struct KeyConditionTerm {
+  std::string name;
+  SortKeyOp op = SortKeyOp::kEq;
+  std::vector<AttributeValue> values;  // one; two for kBetween (lower, upper)
+};
+
 struct QueryRequest {
   std::string table_name;
   std::optional<std::string> index_name;
+  // Structured key condition; used when expressions.key_condition is absent.
   KeyCondition key_condition;
+  // Set only by QueryRequestFromJson (core/api_json.h) from legacy KeyConditions; empty otherwise.
+  // BindKeyConditions moves the terms into key_condition once the table's or index's key schema
+  // is known. Storage reads key_condition only, so an unbound request fails its key check.
+  std::vector<KeyConditionTerm> key_conditions;
+  expr::ExpressionInput expressions;  // key_condition, filter, projection, names, values
   bool scan_index_forward = true;
   std::optional<int> limit;
   std::optional<Item> exclusive_start_key;
@@ -149,6 +188,7 @@ struct ScanRequest {
   bool consistent_read = false;
   std::optional<int> segment;
   std::optional<int> total_segments;
+  expr::ExpressionInput expressions;  // filter, projection, names, values
   ReturnConsumedCapacity return_consumed_capacity = ReturnConsumedCapacity::kNone;
 };
 

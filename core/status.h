@@ -6,12 +6,16 @@
 #pragma once
 
 #include <cassert>
+#include <map>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <variant>
 
 namespace keyhole {
+
+class AttributeValue;
 
 // DO NOT REORDER: values are not persisted, but tests and renderers switch on them.
 enum class ErrorCode {
@@ -64,9 +68,19 @@ class Status {
   // "ValidationException: <message>", or "OK".
   std::string ToString() const;
 
+  // The item a ConditionalCheckFailedException carries when the request asked for
+  // ReturnValuesOnConditionCheckFailure=ALL_OLD and the item existed; null otherwise.
+  using ItemPtr = std::shared_ptr<const std::map<std::string, AttributeValue>>;
+  const ItemPtr& item() const { return item_; }
+  Status& WithItem(ItemPtr item) {
+    item_ = std::move(item);
+    return *this;
+  }
+
  private:
   ErrorCode code_ = ErrorCode::kOk;
   std::string message_;
+  ItemPtr item_;
 };
 
 // Either a value or a non-OK Status. REQUIRES: a Status given to it is not OK.

@@ -43,36 +43,44 @@ Status Database::Impl::Refresh(Txn& txn) {
   }
   KH_RETURN_IF_ERROR(c.status());
   tables = std::move(fresh);
+  handles.clear();
   generation = g;
   return Status::OK();
 }
 
-Result<TableHandle> Database::Impl::Resolve(const std::string& name) {
-  TableHandle h;
+Result<std::shared_ptr<const TableHandle>> Database::Impl::Resolve(const std::string& name) {
+  auto h = std::make_shared<TableHandle>();
   bool found = false;
   KH_RETURN_IF_ERROR(env->Read([&](Txn& txn) -> Status {
     KH_RETURN_IF_ERROR(Refresh(txn));
     auto it = tables.find(name);
     if (it != tables.end()) {
       found = true;
-      h.desc = it->second;
+      h->desc = it->second;
     }
     return Status::OK();
   }));
   if (!found) return Status::NotFound("Requested resource not found");
-  KH_ASSIGN_OR_RETURN(h.dbi, env->OpenDbi(TableDbName(h.desc.id)));
-  for (const auto& idx : h.desc.indexes) {
-    KH_ASSIGN_OR_RETURN(MDB_dbi d, env->OpenDbi(IndexDbName(h.desc.id, idx.name)));
-    h.index_dbis.push_back(d);
+  KH_ASSIGN_OR_RETURN(h->dbi, env->OpenDbi(TableDbName(h->desc.id)));
+  for (const auto& idx : h->desc.indexes) {
+    KH_ASSIGN_OR_RETURN(MDB_dbi d, env->OpenDbi(IndexDbName(h->desc.id, idx.name)));
+    h->index_dbis.push_back(d);
   }
-  return h;
+  handles[name] = h;
+  return std::shared_ptr<const TableHandle>(h);
 }
 
 Status Database::Impl::WithTable(const std::string& name, bool write,
                                  const std::function<Status(Txn&, const TableHandle&)>& fn) {
   for (int attempt = 0; attempt < 8; ++attempt) {
-    KH_ASSIGN_OR_RETURN(TableHandle h, Resolve(name));
-    uint64_t seen = generation;
+    std::shared_ptr<const TableHandle> h;
+    auto it = handles.find(name);
+    if (it != handles.end()) {
+      h = it->second;
+    } else {
+      KH_ASSIGN_OR_RETURN(h, Resolve(name));
+    }
+    const uint64_t seen = generation;
     bool stale = false;
     auto body = [&](Txn& txn) -> Status {
       KH_ASSIGN_OR_RETURN(uint64_t g, ReadGeneration(txn));
@@ -80,10 +88,11 @@ Status Database::Impl::WithTable(const std::string& name, bool write,
         stale = true;
         return Status::Internal("catalog changed");
       }
-      return fn(txn, h);
+      return fn(txn, *h);
     };
     Status s = write ? env->Write(body) : env->Read(body);
     if (!stale) return s;
+    handles.erase(name);  // the next Resolve reloads the catalog
   }
   return Status::Internal("the table's schema kept changing during the operation");
 }

@@ -27,6 +27,7 @@ Result<std::unique_ptr<Database>> Database::Open(const std::string& path, const 
   }
   auto impl = std::make_unique<Impl>();
   impl->clock = options.clock;
+  impl->parser = options.expression_parser;
   if (!impl->clock) {
     impl->clock = [] {
       using namespace std::chrono;
@@ -79,6 +80,15 @@ Result<std::unique_ptr<Database>> Database::Open(const std::string& path, const 
   }
   KH_ASSIGN_OR_RETURN(impl->catalog, impl->env->OpenDbi(kCatalogDb));
   return std::unique_ptr<Database>(new Database(std::move(impl)));
+}
+
+Result<expr::ParsedExpressions> Database::Impl::ParseExpressions(const expr::ExpressionInput& input) const {
+  if (input.empty()) return expr::ParsedExpressions{};
+  if (!parser) {
+    return Status::Validation("This keyhole database was opened without an expression parser: expression "
+                              "parameters are not available");
+  }
+  return parser->Parse(input);
 }
 
 Status Database::VerifyIntegrity() {

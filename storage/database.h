@@ -29,6 +29,9 @@ class Database {
     bool sync = true;
     // Clock for CreationDateTime etc., epoch seconds. Defaults to the system clock.
     std::function<double()> clock;
+    // Parses expression parameters (parser::NativeExpressionParser). Without one, a request
+    // that carries expressions is refused. Not owned; must outlive the Database.
+    const expr::ExpressionParser* expression_parser = nullptr;
   };
 
   // Opens the keyhole database at `path` (one file plus "<path>-lock"), creating it when it
@@ -51,14 +54,22 @@ class Database {
   // Adds (and backfills from existing items) or removes one GSI.
   Result<UpdateTableResponse> UpdateTable(const UpdateTableRequest& request);
 
-  // Items.
+  // Items. A ConditionExpression that is false gives ConditionalCheckFailedException "The
+  // conditional request failed" (carrying the old item with ReturnValuesOnConditionCheckFailure
+  // ALL_OLD) and changes nothing.
   Result<PutItemResponse> PutItem(const PutItemRequest& request);
   Result<GetItemResponse> GetItem(const GetItemRequest& request);
   Result<DeleteItemResponse> DeleteItem(const DeleteItemRequest& request);
+  // Applies an UpdateExpression (creating the item when missing) under an optional condition.
+  Result<UpdateItemResponse> UpdateItem(const UpdateItemRequest& request);
 
   // Reads: at most Limit items evaluated and 1 MB per page, LastEvaluatedKey to continue.
   Result<QueryResponse> Query(const QueryRequest& request);
   Result<ScanResponse> Scan(const ScanRequest& request);
+
+  // The catalog description of a table, without the statistics DescribeTable computes (cheap:
+  // served from the cached catalog). ResourceNotFoundException when it does not exist.
+  Result<TableDescription> TableSchema(const std::string& table_name);
 
   // Checks that every index of every table agrees with its base table entry for entry.
   // InternalServerError naming the first disagreement. (Used by crash and concurrency tests.)

@@ -37,8 +37,11 @@ struct Database::Impl {
   std::unique_ptr<Env> env;
   MDB_dbi catalog = 0;
   std::function<double()> clock;
+  const expr::ExpressionParser* parser = nullptr;
   uint64_t generation = ~uint64_t{0};
   std::map<std::string, TableDescription> tables;
+  // Resolved tables, valid for `generation`; cleared whenever the catalog is reloaded.
+  std::map<std::string, std::shared_ptr<const TableHandle>, std::less<>> handles;
 
   // Reloads the table cache when the catalog generation moved (another process or an
   // earlier operation changed a schema).
@@ -46,12 +49,15 @@ struct Database::Impl {
   Result<uint64_t> ReadGeneration(Txn& txn);
   Status BumpGeneration(Txn& txn);
   Status WriteTable(Txn& txn, const TableDescription& t);
+  // Parses a request's expressions (none: an empty result).
+  Result<expr::ParsedExpressions> ParseExpressions(const expr::ExpressionInput& input) const;
 
   // Resolves `name` to a handle with open sub-databases, outside any transaction.
   // ResourceNotFoundException "Requested resource not found" when the table does not exist.
-  Result<TableHandle> Resolve(const std::string& name);
-  // Runs fn in a write (or read) transaction in which `table` is known to be current: when the
-  // catalog changed between Resolve and the transaction, resolves again and retries.
+  Result<std::shared_ptr<const TableHandle>> Resolve(const std::string& name);
+  // Runs fn in a write (or read) transaction in which `table` is known to be current. The
+  // common case is one transaction: the cached handle is used and the catalog generation read
+  // inside the transaction confirms it; when the catalog changed, resolves again and retries.
   Status WithTable(const std::string& name, bool write,
                    const std::function<Status(Txn&, const TableHandle&)>& fn);
 };

@@ -1,6 +1,7 @@
 // Item operations: PutItem, GetItem, DeleteItem, and index maintenance.
 #include <fmt/format.h>
 
+#include "core/evaluate.h"
 #include "storage/engine.h"
 #include "storage/item_codec.h"
 #include "storage/key_codec.h"
@@ -151,15 +152,93 @@ Status MaintainIndexes(Txn& txn, const TableHandle& h, const Item* old_item, con
   return Status::OK();
 }
 
+namespace {
+
+// The item stored under a key, read inside a write transaction.
+struct Current {
+  std::string key;          // the stored key
+  bool found = false;
+  size_t size = 0;          // its DynamoDB size (0 when absent)
+  std::optional<Item> item; // decoded when asked for
+};
+
+// Reads the item with the primary key of `key_attrs`. Decodes it when `decode` (or when the key
+// is long enough to be truncated, to rule out a digest collision). A stored item whose key
+// attributes differ is a collision: InternalServerError, never a silent overwrite.
+Result<Current> ReadCurrent(Txn& txn, const TableHandle& h, const Item& key_attrs, bool decode) {
+  Current c;
+  c.key = EncodeTableKey(h.desc.key, key_attrs);
+  std::string_view bytes;
+  KH_RETURN_IF_ERROR(txn.Get(h.dbi, c.key, &bytes, &c.found));
+  if (!c.found) return c;
+  c.size = EncodedItemSize(bytes);
+  if (decode || c.key.size() > 200) {
+    KH_ASSIGN_OR_RETURN(c.item, DecodeItem(bytes));
+    if (ExtractKey(h.desc.key, *c.item) != ExtractKey(h.desc.key, key_attrs)) {
+      return Status::Internal("long-key digest collision: two distinct keys share one stored key");
+    }
+  }
+  return c;
+}
+
+// ConditionalCheckFailedException when `condition` is false on the current item (an absent item
+// is evaluated as an empty one).
+Status CheckCondition(const expr::Condition* condition, const Current& cur, ReturnValues on_failure) {
+  if (!condition) return Status::OK();
+  static const Item kEmpty;
+  if (expr::Evaluate(*condition, cur.item ? *cur.item : kEmpty)) return Status::OK();
+  Status s = Status::ConditionFailed("The conditional request failed");
+  if (on_failure == ReturnValues::kAllOld && cur.item) s.WithItem(std::make_shared<const Item>(*cur.item));
+  return s;
+}
+
+Status OnFailureNoneOrAllOld(ReturnValues rv) {
+  if (rv == ReturnValues::kNone || rv == ReturnValues::kAllOld) return Status::OK();
+  return Status::Validation(
+      "1 validation error detected: Value at 'returnValuesOnConditionCheckFailure' failed to satisfy "
+      "constraint: Member must satisfy enum value set: [ALL_OLD, NONE]");
+}
+
+// Parses the request's expressions and checks the condition statically.
+Result<expr::ParsedExpressions> ParseWithCondition(const Database::Impl& impl, const expr::ExpressionInput& in) {
+  KH_ASSIGN_OR_RETURN(expr::ParsedExpressions parsed, impl.ParseExpressions(in));
+  if (parsed.condition) KH_RETURN_IF_ERROR(expr::ValidateCondition(*parsed.condition, expr::Kind::kCondition));
+  if (parsed.projection) KH_RETURN_IF_ERROR(expr::ValidateProjection(*parsed.projection));
+  return parsed;
+}
+
+// After an update: index keys must keep their declared types and be non-empty.
+Status CheckUpdatedIndexKeys(const TableDescription& t, const Item& item) {
+  for (const auto& idx : t.indexes) {
+    for (const KeyAttribute* a : {&idx.key.partition, idx.key.sort ? &*idx.key.sort : nullptr}) {
+      if (!a) continue;
+      auto it = item.find(a->name);
+      if (it == item.end()) continue;
+      if (it->second.type() != a->type) {
+        return Status::Validation(fmt::format(
+            "{}Type mismatch for Index Key {} Expected: {} Actual: {} IndexName: {}", kInvalid, a->name,
+            TypeName(a->type), TypeName(it->second.type()), idx.name));
+      }
+      if (!it->second.is(ValueType::kN) && it->second.s().empty()) {
+        return Status::Validation(fmt::format(
+            "{}The update expression attempted to update a secondary index key to a value that is not "
+            "supported. The AttributeValue for a key attribute cannot contain an empty {} value.",
+            kNotValid, it->second.is(ValueType::kS) ? "string" : "binary"));
+      }
+      KH_RETURN_IF_ERROR(CheckKeyValue(it->second, a->name, a == &idx.key.partition));
+    }
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
 Result<PutItemResponse> Database::PutItem(const PutItemRequest& r) {
   KH_RETURN_IF_ERROR(ValidateTableName(r.table_name));
   KH_RETURN_IF_ERROR(ReturnValuesNoneOrAllOld(r.return_values));
-  for (const auto& [name, value] : r.item) {
-    if (name.empty()) {
-      return Status::Validation(std::string(kInvalid) + "An attribute name cannot be empty");  // see core/item.h
-    }
-    KH_RETURN_IF_ERROR(ValidateValue(value));
-  }
+  KH_RETURN_IF_ERROR(OnFailureNoneOrAllOld(r.return_values_on_condition_check_failure));
+  KH_RETURN_IF_ERROR(ValidateItem(r.item));
+  KH_ASSIGN_OR_RETURN(expr::ParsedExpressions parsed, ParseWithCondition(*impl_, r.expressions));
   PutItemResponse resp;
   Status s = impl_->WithTable(r.table_name, true, [&](Txn& txn, const TableHandle& h) -> Status {
     KH_RETURN_IF_ERROR(ValidatePutKeys(h.desc, r.item));
@@ -167,25 +246,15 @@ Result<PutItemResponse> Database::PutItem(const PutItemRequest& r) {
     if (SizeWithLocalIndexes(h.desc, r.item, size) > kMaxItemSize) {
       return Status::Validation("Item size has exceeded the maximum allowed size");
     }
-    std::string key = EncodeTableKey(h.desc.key, r.item);
-    std::string_view old_bytes;
-    bool found;
-    KH_RETURN_IF_ERROR(txn.Get(h.dbi, key, &old_bytes, &found));
-    std::optional<Item> old_item;
-    size_t old_size = 0;
-    if (found) {
-      KH_ASSIGN_OR_RETURN(old_item, DecodeItem(old_bytes));
-      if (ExtractKey(h.desc.key, *old_item) != ExtractKey(h.desc.key, r.item)) {
-        return Status::Internal("long-key digest collision: two distinct keys share one stored key");
-      }
-      old_size = ItemSize(*old_item);
-    }
-    KH_RETURN_IF_ERROR(txn.Put(h.dbi, key, EncodeItem(r.item, size)));
+    bool decode = !h.desc.indexes.empty() || r.return_values == ReturnValues::kAllOld || parsed.condition;
+    KH_ASSIGN_OR_RETURN(Current cur, ReadCurrent(txn, h, r.item, decode));
+    KH_RETURN_IF_ERROR(CheckCondition(parsed.condition.get(), cur, r.return_values_on_condition_check_failure));
+    KH_RETURN_IF_ERROR(txn.Put(h.dbi, cur.key, EncodeItem(r.item, size)));
     ConsumedCapacity cc;
     cc.table_name = h.desc.name;
-    cc.table.AddWrite(WriteUnits(std::max(size, old_size)));
-    KH_RETURN_IF_ERROR(MaintainIndexes(txn, h, old_item ? &*old_item : nullptr, &r.item, &cc));
-    if (r.return_values == ReturnValues::kAllOld && old_item) resp.attributes = std::move(old_item);
+    cc.table.AddWrite(WriteUnits(std::max(size, cur.size)));
+    KH_RETURN_IF_ERROR(MaintainIndexes(txn, h, cur.item ? &*cur.item : nullptr, &r.item, &cc));
+    if (r.return_values == ReturnValues::kAllOld && cur.item) resp.attributes = std::move(cur.item);
     resp.consumed_capacity = Report(r.return_consumed_capacity, std::move(cc));
     return Status::OK();
   });
@@ -195,6 +264,7 @@ Result<PutItemResponse> Database::PutItem(const PutItemRequest& r) {
 
 Result<GetItemResponse> Database::GetItem(const GetItemRequest& r) {
   KH_RETURN_IF_ERROR(ValidateTableName(r.table_name));
+  KH_ASSIGN_OR_RETURN(expr::ParsedExpressions parsed, ParseWithCondition(*impl_, r.expressions));
   GetItemResponse resp;
   KH_RETURN_IF_ERROR(impl_->WithTable(r.table_name, false, [&](Txn& txn, const TableHandle& h) -> Status {
     KH_RETURN_IF_ERROR(ValidateKey(h.desc.key, r.key, true));
@@ -205,8 +275,9 @@ Result<GetItemResponse> Database::GetItem(const GetItemRequest& r) {
     if (found) {
       KH_ASSIGN_OR_RETURN(Item item, DecodeItem(bytes));
       if (ExtractKey(h.desc.key, item) == r.key) {
-        size = ItemSize(item);
-        resp.item = std::move(item);
+        size = EncodedItemSize(bytes);
+        // An existing item with none of the projected attributes is returned as {}.
+        resp.item = parsed.projection ? expr::Project(item, parsed.projection->paths) : std::move(item);
       }
     }
     ConsumedCapacity cc;
@@ -221,28 +292,65 @@ Result<GetItemResponse> Database::GetItem(const GetItemRequest& r) {
 Result<DeleteItemResponse> Database::DeleteItem(const DeleteItemRequest& r) {
   KH_RETURN_IF_ERROR(ValidateTableName(r.table_name));
   KH_RETURN_IF_ERROR(ReturnValuesNoneOrAllOld(r.return_values));
+  KH_RETURN_IF_ERROR(OnFailureNoneOrAllOld(r.return_values_on_condition_check_failure));
+  KH_ASSIGN_OR_RETURN(expr::ParsedExpressions parsed, ParseWithCondition(*impl_, r.expressions));
   DeleteItemResponse resp;
   KH_RETURN_IF_ERROR(impl_->WithTable(r.table_name, true, [&](Txn& txn, const TableHandle& h) -> Status {
     KH_RETURN_IF_ERROR(ValidateKey(h.desc.key, r.key, true));
-    std::string key = EncodeTableKey(h.desc.key, r.key);
-    std::string_view bytes;
-    bool found;
-    KH_RETURN_IF_ERROR(txn.Get(h.dbi, key, &bytes, &found));
+    KH_ASSIGN_OR_RETURN(Current cur, ReadCurrent(txn, h, r.key, true));
+    KH_RETURN_IF_ERROR(CheckCondition(parsed.condition.get(), cur, r.return_values_on_condition_check_failure));
     ConsumedCapacity cc;
     cc.table_name = h.desc.name;
-    std::optional<Item> old_item;
-    if (found) {
-      KH_ASSIGN_OR_RETURN(old_item, DecodeItem(bytes));
-      if (ExtractKey(h.desc.key, *old_item) != r.key) old_item.reset();
-    }
-    if (old_item) {
-      KH_RETURN_IF_ERROR(txn.Del(h.dbi, key));
-      KH_RETURN_IF_ERROR(MaintainIndexes(txn, h, &*old_item, nullptr, &cc));
-      cc.table.AddWrite(WriteUnits(ItemSize(*old_item)));
+    if (cur.item) {
+      KH_RETURN_IF_ERROR(txn.Del(h.dbi, cur.key));
+      KH_RETURN_IF_ERROR(MaintainIndexes(txn, h, &*cur.item, nullptr, &cc));
+      cc.table.AddWrite(WriteUnits(cur.size));
     } else {
       cc.table.AddWrite(1);  // deleting a missing item costs 1 WCU
     }
-    if (r.return_values == ReturnValues::kAllOld && old_item) resp.attributes = std::move(old_item);
+    if (r.return_values == ReturnValues::kAllOld && cur.item) resp.attributes = std::move(cur.item);
+    resp.consumed_capacity = Report(r.return_consumed_capacity, std::move(cc));
+    return Status::OK();
+  }));
+  return resp;
+}
+
+Result<UpdateItemResponse> Database::UpdateItem(const UpdateItemRequest& r) {
+  KH_RETURN_IF_ERROR(ValidateTableName(r.table_name));
+  KH_RETURN_IF_ERROR(OnFailureNoneOrAllOld(r.return_values_on_condition_check_failure));
+  KH_ASSIGN_OR_RETURN(expr::ParsedExpressions parsed, ParseWithCondition(*impl_, r.expressions));
+  UpdateItemResponse resp;
+  KH_RETURN_IF_ERROR(impl_->WithTable(r.table_name, true, [&](Txn& txn, const TableHandle& h) -> Status {
+    KH_RETURN_IF_ERROR(ValidateKey(h.desc.key, r.key, true));
+    if (parsed.update) KH_RETURN_IF_ERROR(expr::ValidateUpdate(*parsed.update, h.desc.key));
+    KH_ASSIGN_OR_RETURN(Current cur, ReadCurrent(txn, h, r.key, true));
+    KH_RETURN_IF_ERROR(CheckCondition(parsed.condition.get(), cur, r.return_values_on_condition_check_failure));
+    Item next = cur.item ? *cur.item : r.key;
+    if (parsed.update) KH_RETURN_IF_ERROR(expr::ApplyUpdate(*parsed.update, cur.item.has_value(), &next));
+    for (const auto& [name, value] : next) KH_RETURN_IF_ERROR(ValidateValue(value));
+    KH_RETURN_IF_ERROR(CheckUpdatedIndexKeys(h.desc, next));
+    size_t size = ItemSize(next);
+    if (SizeWithLocalIndexes(h.desc, next, size) > kMaxItemSize) {
+      return Status::Validation("Item size to update has exceeded the maximum allowed size");
+    }
+    KH_RETURN_IF_ERROR(txn.Put(h.dbi, cur.key, EncodeItem(next, size)));
+    ConsumedCapacity cc;
+    cc.table_name = h.desc.name;
+    cc.table.AddWrite(WriteUnits(std::max(size, cur.size)));
+    KH_RETURN_IF_ERROR(MaintainIndexes(txn, h, cur.item ? &*cur.item : nullptr, &next, &cc));
+    std::vector<expr::Path> touched = parsed.update ? expr::UpdatedPaths(*parsed.update) : std::vector<expr::Path>{};
+    switch (r.return_values) {
+      case ReturnValues::kNone: break;
+      case ReturnValues::kAllOld:
+        if (cur.item) resp.attributes = *cur.item;
+        break;
+      case ReturnValues::kAllNew: resp.attributes = next; break;
+      case ReturnValues::kUpdatedOld:
+        if (cur.item) resp.attributes = expr::Project(*cur.item, touched);
+        break;
+      case ReturnValues::kUpdatedNew: resp.attributes = expr::Project(next, touched); break;
+    }
+    if (resp.attributes && resp.attributes->empty()) resp.attributes.reset();
     resp.consumed_capacity = Report(r.return_consumed_capacity, std::move(cc));
     return Status::OK();
   }));

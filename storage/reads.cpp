@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include "core/ddb_json.h"
+#include "core/evaluate.h"
 #include "storage/engine.h"
 #include "storage/item_codec.h"
 #include "storage/key_codec.h"
@@ -49,17 +50,23 @@ struct Output {
   bool fetch_base = false;  // LSI with ALL_ATTRIBUTES and a partial projection
 };
 
-Result<Output> ResolveSelect(Select select, const Source& src) {
+// Select and ProjectionExpression rules (reference §3.9). `prefix` is "1 validation error
+// detected: " for Query, as DynamoDB words it there.
+Result<Output> ResolveSelect(Select select, const Source& src, const KeySchema& table_key,
+                             const expr::ProjectionExpression* projection, std::string_view prefix) {
   Output out;
   bool partial = src.index && src.index->projection.type != ProjectionType::kAll;
+  auto fail = [&](std::string_view msg) { return Status::Validation(std::string(prefix) + std::string(msg)); };
+  if (projection && select != Select::kUnset && select != Select::kSpecificAttributes) {
+    return fail(select == Select::kCount ? "Cannot specify the ProjectionExpression when choosing to get only the Count"
+                : select == Select::kAllAttributes
+                    ? "Cannot specify the ProjectionExpression when choosing to get ALL_ATTRIBUTES"
+                    : "Cannot specify the ProjectionExpression when choosing to get ALL_PROJECTED_ATTRIBUTES");
+  }
   switch (select) {
-    case Select::kUnset:
+    case Select::kUnset: break;
     case Select::kAllProjectedAttributes:
-      if (select == Select::kAllProjectedAttributes && !src.index) {
-        return Status::Validation(
-            "One or more parameter values were invalid: Select type ALL_PROJECTED_ATTRIBUTES is "
-            "supported only for index queries and scans");
-      }
+      if (!src.index) return fail("ALL_PROJECTED_ATTRIBUTES can be used only when Querying using an IndexName");
       break;
     case Select::kAllAttributes:
       if (partial && src.index->kind == IndexKind::kGlobal) {
@@ -72,9 +79,22 @@ Result<Output> ResolveSelect(Select select, const Source& src) {
       break;
     case Select::kCount: out.count_only = true; break;
     case Select::kSpecificAttributes:
-      return Status::Validation(
-          "One or more parameter values were invalid: Select type SPECIFIC_ATTRIBUTES requires a "
-          "ProjectionExpression");
+      if (!projection) {
+        return fail("Must specify the AttributesToGet or ProjectionExpression when choosing to get SPECIFIC_ATTRIBUTES");
+      }
+      break;
+  }
+  // A projection on an LSI naming attributes the index does not hold reads the base item (at
+  // extra cost, as DynamoDB does). On a GSI such attributes are simply absent: DynamoDB's
+  // behaviour there is not pinned down (reference Appendix D); keyhole chooses omission.
+  if (projection && partial && src.index->kind == IndexKind::kLocal) {
+    for (const auto& path : projection->paths) {
+      const std::string& top = path.elements.front().name;
+      bool held = top == src.key->partition.name || (src.key->sort && top == src.key->sort->name) ||
+                  top == table_key.partition.name || (table_key.sort && top == table_key.sort->name);
+      for (const auto& a : src.index->projection.non_key_attributes) held = held || a == top;
+      if (!held) out.fetch_base = true;
+    }
   }
   return out;
 }
@@ -139,24 +159,34 @@ Result<std::string> StartKey(const TableHandle& h, const Source& src, const Item
   return src.index ? EncodeIndexKey(src.index->key, h.desc.key, esk) : EncodeTableKey(h.desc.key, esk);
 }
 
-// Reads one page of [range) in the given direction, resuming strictly after `start_after`.
-// `accept` re-checks an entry exactly (key conditions, given long-key truncation); entries it
-// rejects are not evaluated. Fills resp and returns the bytes read.
-Result<size_t> ReadPage(Txn& txn, const TableHandle& h, const Source& src, const Range& range, bool forward,
-                        const std::optional<std::string>& start_after, std::optional<int> limit,
-                        const Output& out, const std::function<bool(const Item&)>& accept,
-                        ReadResponse* resp, size_t* fetched_units_bytes, double* fetch_units,
-                        bool consistent) {
+// What one page read needs beyond the range.
+struct PageSpec {
+  bool forward = true;
+  std::optional<std::string> start_after;  // resume strictly after this stored key
+  std::optional<int> limit;
+  Output out;
+  bool consistent = false;
+  // Re-checks an entry exactly (key conditions, given long-key truncation); entries it rejects
+  // are not evaluated at all.
+  std::function<bool(const Item&)> accept;
+  const expr::Condition* filter = nullptr;            // applied after the read
+  const expr::ProjectionExpression* projection = nullptr;
+};
+
+// Reads one page of [range) and fills resp. Returns the bytes read (the capacity basis), and
+// adds the units of LSI base-item fetches to *fetch_units.
+Result<size_t> ReadPage(Txn& txn, const TableHandle& h, const Source& src, const Range& range,
+                        const PageSpec& spec, ReadResponse* resp, double* fetch_units) {
   Cursor c(&txn, src.dbi);
   bool ok;
-  if (forward) {
+  if (spec.forward) {
     std::string start = range.lower;
-    if (start_after && *start_after > start) start = *start_after;
+    if (spec.start_after && *spec.start_after > start) start = *spec.start_after;
     ok = c.Seek(start);
-    if (ok && start_after && c.key() == *start_after) ok = c.Next();
+    if (ok && spec.start_after && c.key() == *spec.start_after) ok = c.Next();
   } else {
     std::optional<std::string> end = range.end;
-    if (start_after && (!end || *start_after < *end)) end = *start_after;
+    if (spec.start_after && (!end || *spec.start_after < *end)) end = spec.start_after;
     if (end) {
       ok = c.Seek(*end) ? c.Prev() : c.SeekLast();
       if (!c.status().ok()) return c.status();
@@ -165,33 +195,34 @@ Result<size_t> ReadPage(Txn& txn, const TableHandle& h, const Source& src, const
     }
   }
   size_t bytes = 0;
-  for (; ok; ok = forward ? c.Next() : c.Prev()) {
+  for (; ok; ok = spec.forward ? c.Next() : c.Prev()) {
     std::string_view k = c.key();
     if (k < range.lower) break;
     if (range.end && k >= *range.end) break;
     KH_ASSIGN_OR_RETURN(Item item, DecodeItem(c.value()));
-    if (!accept(item)) continue;
-    size_t size = EncodedItemSize(c.value());
+    if (spec.accept && !spec.accept(item)) continue;
     ++resp->scanned_count;
-    ++resp->count;
-    bytes += size;
-    if (out.fetch_base) {  // an LSI entry without all attributes: read the base item
+    bytes += EncodedItemSize(c.value());
+    bool stop = (spec.limit && resp->scanned_count >= *spec.limit) || bytes >= kPageBytes;
+    if (stop) resp->last_evaluated_key = PositionKey(h, src, item);
+    if (spec.out.fetch_base) {  // an LSI entry without all attributes: read the base item
       std::string_view base;
       bool found;
       KH_RETURN_IF_ERROR(txn.Get(h.dbi, EncodeTableKey(h.desc.key, item), &base, &found));
       if (found) {
-        KH_ASSIGN_OR_RETURN(Item full, DecodeItem(base));
-        *fetch_units += ReadUnits(EncodedItemSize(base), consistent);
-        item = std::move(full);
+        KH_ASSIGN_OR_RETURN(item, DecodeItem(base));
+        *fetch_units += ReadUnits(EncodedItemSize(base), spec.consistent);
       }
     }
-    bool stop = (limit && resp->scanned_count >= *limit) || bytes >= kPageBytes;
-    if (stop) resp->last_evaluated_key = PositionKey(h, src, item);
-    if (!out.count_only) resp->items.push_back(std::move(item));
+    if (!spec.filter || expr::Evaluate(*spec.filter, item)) {
+      ++resp->count;
+      if (!spec.out.count_only) {
+        resp->items.push_back(spec.projection ? expr::Project(item, spec.projection->paths) : std::move(item));
+      }
+    }
     if (stop) break;
   }
   KH_RETURN_IF_ERROR(c.status());
-  (void)fetched_units_bytes;
   return bytes;
 }
 
@@ -312,18 +343,40 @@ Range QueryRange(const KeyCondition& kc, const Source& src) {
 
 }  // namespace
 
+// Parses a read's expressions and checks the filter and projection statically.
+static Result<expr::ParsedExpressions> ParseReadExpressions(const Database::Impl& impl, const expr::ExpressionInput& in) {
+  KH_ASSIGN_OR_RETURN(expr::ParsedExpressions parsed, impl.ParseExpressions(in));
+  if (parsed.filter) KH_RETURN_IF_ERROR(expr::ValidateCondition(*parsed.filter, expr::Kind::kFilter));
+  if (parsed.key_condition) {
+    KH_RETURN_IF_ERROR(expr::ValidateCondition(*parsed.key_condition, expr::Kind::kKeyCondition));
+  }
+  if (parsed.projection) KH_RETURN_IF_ERROR(expr::ValidateProjection(*parsed.projection));
+  return parsed;
+}
+
 Result<QueryResponse> Database::Query(const QueryRequest& r) {
   KH_RETURN_IF_ERROR(ValidateTableName(r.table_name));
   KH_RETURN_IF_ERROR(CheckLimit(r.limit));
+  KH_ASSIGN_OR_RETURN(expr::ParsedExpressions parsed, ParseReadExpressions(*impl_, r.expressions));
   QueryResponse resp;
   KH_RETURN_IF_ERROR(impl_->WithTable(r.table_name, false, [&](Txn& txn, const TableHandle& h) -> Status {
     KH_ASSIGN_OR_RETURN(Source src, ResolveSource(h, r.index_name, r.consistent_read));
-    KH_ASSIGN_OR_RETURN(Output out, ResolveSelect(r.select, src));
-    const KeyCondition& kc = r.key_condition;
+    PageSpec spec;
+    KH_ASSIGN_OR_RETURN(spec.out, ResolveSelect(r.select, src, h.desc.key, parsed.projection.get(),
+                                                "1 validation error detected: "));
+    KeyCondition kc = r.key_condition;
+    if (parsed.key_condition) {
+      KH_ASSIGN_OR_RETURN(kc, expr::ToKeyCondition(*parsed.key_condition, *src.key));
+    }
     KH_RETURN_IF_ERROR(CheckKeyCondition(kc, *src.key));
-    std::optional<std::string> start;
+    if (parsed.filter) {
+      std::vector<std::string> keys{h.desc.key.partition.name, src.key->partition.name};
+      if (h.desc.key.sort) keys.push_back(h.desc.key.sort->name);
+      if (src.key->sort) keys.push_back(src.key->sort->name);
+      KH_RETURN_IF_ERROR(expr::CheckFilterAvoidsKeys(*parsed.filter, keys));
+    }
     if (r.exclusive_start_key) {
-      KH_ASSIGN_OR_RETURN(start, StartKey(h, src, *r.exclusive_start_key));
+      KH_ASSIGN_OR_RETURN(spec.start_after, StartKey(h, src, *r.exclusive_start_key));
       const Item& esk = *r.exclusive_start_key;
       if (!(esk.at(src.key->partition.name) == kc.partition_value)) {
         return Status::Validation("The provided starting key is outside query boundaries based on provided conditions");
@@ -332,7 +385,12 @@ Result<QueryResponse> Database::Query(const QueryRequest& r) {
         return Status::Validation("The provided starting key does not match the range key predicate");
       }
     }
-    auto accept = [&](const Item& item) {
+    spec.forward = r.scan_index_forward;
+    spec.limit = r.limit;
+    spec.consistent = r.consistent_read;
+    spec.filter = parsed.filter.get();
+    spec.projection = parsed.projection.get();
+    spec.accept = [&](const Item& item) {
       auto pk = item.find(src.key->partition.name);
       if (pk == item.end() || !(pk->second == kc.partition_value)) return false;
       if (kc.op == SortKeyOp::kNone) return true;
@@ -340,9 +398,7 @@ Result<QueryResponse> Database::Query(const QueryRequest& r) {
       return sk != item.end() && SortMatches(kc, sk->second);
     };
     double fetch_units = 0;
-    KH_ASSIGN_OR_RETURN(size_t bytes, ReadPage(txn, h, src, QueryRange(kc, src), r.scan_index_forward, start,
-                                               r.limit, out, accept, &resp, nullptr, &fetch_units,
-                                               r.consistent_read));
+    KH_ASSIGN_OR_RETURN(size_t bytes, ReadPage(txn, h, src, QueryRange(kc, src), spec, &resp, &fetch_units));
     ChargeRead(src, h.desc.name, bytes, r.consistent_read, fetch_units, r.return_consumed_capacity, &resp);
     return Status::OK();
   }));
@@ -391,24 +447,30 @@ Result<ScanResponse> Database::Scan(const ScanRequest& r) {
     range.end.emplace();
     AppendBigEndian64(bound(segment + 1), &*range.end);
   }
+  KH_ASSIGN_OR_RETURN(expr::ParsedExpressions parsed, ParseReadExpressions(*impl_, r.expressions));
+  if (parsed.key_condition) {
+    return Status::Validation("KeyConditionExpression is not a Scan parameter");
+  }
   ScanResponse resp;
   KH_RETURN_IF_ERROR(impl_->WithTable(r.table_name, false, [&](Txn& txn, const TableHandle& h) -> Status {
     KH_ASSIGN_OR_RETURN(Source src, ResolveSource(h, r.index_name, r.consistent_read));
-    KH_ASSIGN_OR_RETURN(Output out, ResolveSelect(r.select, src));
-    std::optional<std::string> start;
+    PageSpec spec;
+    KH_ASSIGN_OR_RETURN(spec.out, ResolveSelect(r.select, src, h.desc.key, parsed.projection.get(), ""));
     if (r.exclusive_start_key) {
-      KH_ASSIGN_OR_RETURN(start, StartKey(h, src, *r.exclusive_start_key));
-      if (*start < range.lower || (range.end && *start >= *range.end)) {
+      KH_ASSIGN_OR_RETURN(spec.start_after, StartKey(h, src, *r.exclusive_start_key));
+      if (*spec.start_after < range.lower || (range.end && *spec.start_after >= *range.end)) {
         return Status::Validation(fmt::format(
             "Invalid ExclusiveStartKey. Please use ExclusiveStartKey with correct Segment. TotalSegments: {} "
             "Segment: {}",
             total, segment));
       }
     }
+    spec.limit = r.limit;
+    spec.consistent = r.consistent_read;
+    spec.filter = parsed.filter.get();
+    spec.projection = parsed.projection.get();
     double fetch_units = 0;
-    KH_ASSIGN_OR_RETURN(size_t bytes, ReadPage(txn, h, src, range, true, start, r.limit, out,
-                                               [](const Item&) { return true; }, &resp, nullptr,
-                                               &fetch_units, r.consistent_read));
+    KH_ASSIGN_OR_RETURN(size_t bytes, ReadPage(txn, h, src, range, spec, &resp, &fetch_units));
     ChargeRead(src, h.desc.name, bytes, r.consistent_read, fetch_units, r.return_consumed_capacity, &resp);
     return Status::OK();
   }));

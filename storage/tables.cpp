@@ -131,6 +131,11 @@ Result<DescribeTableResponse> Database::DescribeTable(const DescribeTableRequest
   return resp;
 }
 
+Result<TableDescription> Database::TableSchema(const std::string& table_name) {
+  KH_ASSIGN_OR_RETURN(auto h, impl_->Resolve(table_name));
+  return h->desc;
+}
+
 Result<ListTablesResponse> Database::ListTables(const ListTablesRequest& r) {
   int limit = r.limit.value_or(100);
   if (limit < 1 || limit > 100) {

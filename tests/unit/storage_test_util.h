@@ -8,9 +8,16 @@
 #include <memory>
 #include <string>
 
+#include "parser/expression_parser.h"
 #include "storage/database.h"
 
 namespace keyhole::testing {
+
+// The native expression parser the shell gives the engine.
+inline const parser::NativeExpressionParser& Parser() {
+  static const parser::NativeExpressionParser p;
+  return p;
+}
 
 // A database file in its own temporary directory, removed at destruction.
 class TempDb {
@@ -29,6 +36,7 @@ class TempDb {
     db_.reset();
     storage::Database::Options o;
     o.sync = false;  // a process crash loses nothing; tests need no fsync
+    o.expression_parser = &Parser();
     auto r = storage::Database::Open(path_, o);
     EXPECT_TRUE(r.ok()) << r.status().ToString();
     if (r.ok()) db_ = std::move(r).value();

@@ -1,0 +1,102 @@
+// The DynamoDB JSON wire form of the operation model (core/operations.h): request bodies as the
+// HTTP API and `aws dynamodb ... --cli-input-json` send them, and response bodies as DynamoDB
+// returns them.
+//
+// Decoders are strict, in DynamoDB's order of checks:
+//  1. Members. A member the API does not define is rejected ("Unknown parameter in input:
+//     \"Foo\", must be one of: ..."). DynamoDB answers that with a SerializationException, which
+//     keyhole has no ErrorCode for; keyhole uses ValidationException with botocore's wording,
+//     which names the member. A member the API defines but keyhole does not implement yet
+//     (Expected, QueryFilter, AttributesToGet, AttributeUpdates, StreamSpecification, Tags,
+//     ...) is rejected with "keyhole does not support the parameter X
+//     yet": never silently ignored.
+//  2. JSON types. A member of the wrong type is, on DynamoDB, a SerializationException; keyhole
+//     reports a ValidationException in botocore's words: "Invalid type for parameter Limit,
+//     value: \"5\", type: string, valid types: integer". Explicit JSON null reads as absent.
+//  3. Constraints (required members, enums, ranges, lengths, name patterns), all reported at
+//     once as DynamoDB does: "2 validation errors detected: Value '' at 'tableName' failed to
+//     satisfy constraint: ...; Value ...". Member paths are DynamoDB's camelCase ones
+//     ('keySchema.1.member.keyType', 'keyConditions.a.member.comparisonOperator').
+//  4. Request rules that need no table: AttributeValues (core/ddb_json.h), ReturnValues allowed
+//     per operation, KeyConditions argument counts and operand types, index list and
+//     GlobalSecondaryIndexUpdates shapes, per-index ProvisionedThroughput against BillingMode.
+// Rules that need the catalog (key schemas, index existence, item size) stay with storage.
+#pragma once
+
+#include <string_view>
+
+#include "core/json.h"
+#include "core/operations.h"
+#include "core/schema.h"
+#include "core/status.h"
+
+namespace keyhole {
+
+// True for the operations this module speaks: CreateTable, DeleteTable, DescribeTable,
+// ListTables, UpdateTable, PutItem, GetItem, DeleteItem, UpdateItem, Query and Scan.
+bool IsKnownOperation(std::string_view name);
+
+// ---- requests ----
+
+// CreateTable. BillingMode defaults to PROVISIONED as in the API (CreateTableRequest's
+// in-process default is PAY_PER_REQUEST), so a body without BillingMode needs
+// ProvisionedThroughput. A GSI's ProvisionedThroughput is validated (both units, >= 1; required
+// when PROVISIONED, refused when PAY_PER_REQUEST) and then dropped: keyhole meters but does not
+// provision, and IndexSpec has no place for it.
+Result<CreateTableRequest> CreateTableRequestFromJson(const json::Value& v);
+Result<DeleteTableRequest> DeleteTableRequestFromJson(const json::Value& v);
+Result<DescribeTableRequest> DescribeTableRequestFromJson(const json::Value& v);
+Result<ListTablesRequest> ListTablesRequestFromJson(const json::Value& v);
+// UpdateTable: AttributeDefinitions and GlobalSecondaryIndexUpdates with one Create or one
+// Delete. Two create/delete actions are LimitExceededException as on DynamoDB ("Subscriber limit
+// exceeded: Only 1 online index can be created or deleted simultaneously per table").
+Result<UpdateTableRequest> UpdateTableRequestFromJson(const json::Value& v);
+// PutItem/DeleteItem accept ReturnItemCollectionMetrics and
+// ReturnValuesOnConditionCheckFailure only with their default NONE.
+Result<PutItemRequest> PutItemRequestFromJson(const json::Value& v);
+Result<GetItemRequest> GetItemRequestFromJson(const json::Value& v);
+Result<DeleteItemRequest> DeleteItemRequestFromJson(const json::Value& v);
+Result<UpdateItemRequest> UpdateItemRequestFromJson(const json::Value& v);
+// Query with the legacy KeyConditions parameter. The terms land in `key_conditions`, in request
+// order; call BindKeyConditions once the table is known, before executing the request.
+Result<QueryRequest> QueryRequestFromJson(const json::Value& v);
+Result<ScanRequest> ScanRequestFromJson(const json::Value& v);
+
+// Resolves QueryRequest::key_conditions against the key schema of the table or index queried:
+// the partition key's EQ term becomes key_condition's partition part, the other term its sort
+// part, and key_conditions is cleared. Errors, as DynamoDB words them: "Query key condition not
+// supported" (a non-EQ partition term, or two terms on a key without a sort key) and "Query
+// condition missed key schema element: <name>". Key types, begins_with on N and empty key
+// values are left to storage's own key-condition check. A request without terms is unchanged.
+Status BindKeyConditions(const KeySchema& key, QueryRequest* r);
+// The same against `table`, using the key schema of r->index_name when set ("The table does not
+// have the specified index: <name>" when the index does not exist).
+Status BindKeyConditions(const TableDescription& table, QueryRequest* r);
+
+// ---- responses ----
+// Shapes as DynamoDB returns them; absent optional members are omitted (GetItem of a missing
+// item is {}). TableDescriptions are TableToJson (core/schema.h) without keyhole's catalog-only
+// member KeyholeTableId.
+
+json::Value CreateTableResponseToJson(const CreateTableResponse& r);      // {"TableDescription":..}
+json::Value DeleteTableResponseToJson(const DeleteTableResponse& r);      // {"TableDescription":..}
+json::Value DescribeTableResponseToJson(const DescribeTableResponse& r);  // {"Table":..}
+json::Value ListTablesResponseToJson(const ListTablesResponse& r);
+json::Value UpdateTableResponseToJson(const UpdateTableResponse& r);  // {"TableDescription":..}
+json::Value PutItemResponseToJson(const PutItemResponse& r);
+json::Value GetItemResponseToJson(const GetItemResponse& r);
+json::Value DeleteItemResponseToJson(const DeleteItemResponse& r);
+json::Value UpdateItemResponseToJson(const UpdateItemResponse& r);
+// Query and Scan: {"Items", "Count", "ScannedCount", "LastEvaluatedKey"?, "ConsumedCapacity"?}.
+// With `select` Select::kCount, Items is omitted as DynamoDB does (pass the request's Select).
+json::Value QueryResponseToJson(const QueryResponse& r, Select select = Select::kUnset);
+json::Value ScanResponseToJson(const ScanResponse& r, Select select = Select::kUnset);
+
+// {"TableName", "CapacityUnits", "ReadCapacityUnits"?, "WriteCapacityUnits"?, "Table"?,
+// "LocalSecondaryIndexes"?, "GlobalSecondaryIndexes"?}. Read/WriteCapacityUnits appear when
+// non-zero. The per-table and per-index detail appears when the request asked for INDEXES, which
+// is recognised by the detail being filled: storage clears it for TOTAL, and every operation
+// consumes something on the table or an index.
+json::Value ConsumedCapacityToJson(const ConsumedCapacity& c);
+
+}  // namespace keyhole

@@ -1,0 +1,160 @@
+// Response encoders of core/api_json.h, and the list of operations it speaks.
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "core/api_json.h"
+#include "core/ddb_json.h"
+
+namespace keyhole {
+
+namespace {
+
+// A capacity figure as DynamoDB writes it: a JSON number with a fraction ("1.0", "0.5").
+json::Value Units(double units) {
+  if (units == std::floor(units) && std::fabs(units) < 1e15) {
+    return json::Value::Number(fmt::format("{:.1f}", units));
+  }
+  return json::Value::Number(fmt::format("{}", units));
+}
+
+// Adds CapacityUnits and, when non-zero, ReadCapacityUnits and WriteCapacityUnits to `o`.
+void AddCapacity(const Capacity& c, json::Value* o) {
+  o->Add("CapacityUnits", Units(c.capacity_units));
+  if (c.read_units != 0) o->Add("ReadCapacityUnits", Units(c.read_units));
+  if (c.write_units != 0) o->Add("WriteCapacityUnits", Units(c.write_units));
+}
+
+// {"<index>": {"CapacityUnits": ..}, ...}
+json::Value IndexCapacities(const std::map<std::string, Capacity>& indexes) {
+  json::Value o = json::Value::MakeObject();
+  for (const auto& [name, c] : indexes) {
+    json::Value entry = json::Value::MakeObject();
+    AddCapacity(c, &entry);
+    o.Add(name, std::move(entry));
+  }
+  return o;
+}
+
+// A TableDescription as the API returns it: TableToJson without the catalog-only member.
+json::Value DescriptionJson(const TableDescription& t) {
+  json::Value o = TableToJson(t);
+  auto& members = o.object();
+  std::erase_if(members, [](const json::Value::Member& m) { return m.first == "KeyholeTableId"; });
+  return o;
+}
+
+// {"<member>": description}
+json::Value Wrap(std::string_view member, const TableDescription& t) {
+  json::Value o = json::Value::MakeObject();
+  o.Add(std::string(member), DescriptionJson(t));
+  return o;
+}
+
+// The shape shared by PutItem, GetItem and DeleteItem: an optional item under `member`, then
+// ConsumedCapacity.
+json::Value ItemResponse(std::string_view member, const std::optional<Item>& item,
+                         const std::optional<ConsumedCapacity>& capacity) {
+  json::Value o = json::Value::MakeObject();
+  if (item) o.Add(std::string(member), ItemToJson(*item));
+  if (capacity) o.Add("ConsumedCapacity", ConsumedCapacityToJson(*capacity));
+  return o;
+}
+
+// Query and Scan.
+json::Value ReadResponseJson(const ReadResponse& r, Select select) {
+  json::Value o = json::Value::MakeObject();
+  if (select != Select::kCount) {
+    json::Value items = json::Value::MakeArray();
+    for (const Item& item : r.items) items.Push(ItemToJson(item));
+    o.Add("Items", std::move(items));
+  }
+  o.Add("Count", json::Value::Int(r.count));
+  o.Add("ScannedCount", json::Value::Int(r.scanned_count));
+  if (r.last_evaluated_key) o.Add("LastEvaluatedKey", ItemToJson(*r.last_evaluated_key));
+  if (r.consumed_capacity) o.Add("ConsumedCapacity", ConsumedCapacityToJson(*r.consumed_capacity));
+  return o;
+}
+
+}  // namespace
+
+bool IsKnownOperation(std::string_view name) {
+  static constexpr std::string_view kOperations[] = {
+      "CreateTable", "DeleteTable", "DescribeTable", "ListTables", "UpdateTable",
+      "PutItem",     "GetItem",     "DeleteItem",    "UpdateItem", "Query", "Scan"};
+  for (std::string_view op : kOperations) {
+    if (op == name) return true;
+  }
+  return false;
+}
+
+json::Value ConsumedCapacityToJson(const ConsumedCapacity& c) {
+  json::Value o = json::Value::MakeObject();
+  o.Add("TableName", json::Value::String(c.table_name));
+  AddCapacity(c.total, &o);
+  bool indexes =
+      c.table.capacity_units != 0 || !c.global_indexes.empty() || !c.local_indexes.empty();
+  if (indexes) {
+    json::Value table = json::Value::MakeObject();
+    AddCapacity(c.table, &table);
+    o.Add("Table", std::move(table));
+    if (!c.local_indexes.empty()) o.Add("LocalSecondaryIndexes", IndexCapacities(c.local_indexes));
+    if (!c.global_indexes.empty()) {
+      o.Add("GlobalSecondaryIndexes", IndexCapacities(c.global_indexes));
+    }
+  }
+  return o;
+}
+
+json::Value CreateTableResponseToJson(const CreateTableResponse& r) {
+  return Wrap("TableDescription", r.table_description);
+}
+
+json::Value DeleteTableResponseToJson(const DeleteTableResponse& r) {
+  return Wrap("TableDescription", r.table_description);
+}
+
+json::Value DescribeTableResponseToJson(const DescribeTableResponse& r) {
+  return Wrap("Table", r.table);
+}
+
+json::Value ListTablesResponseToJson(const ListTablesResponse& r) {
+  json::Value o = json::Value::MakeObject();
+  json::Value names = json::Value::MakeArray();
+  for (const std::string& n : r.table_names) names.Push(json::Value::String(n));
+  o.Add("TableNames", std::move(names));
+  if (r.last_evaluated_table_name) {
+    o.Add("LastEvaluatedTableName", json::Value::String(*r.last_evaluated_table_name));
+  }
+  return o;
+}
+
+json::Value UpdateTableResponseToJson(const UpdateTableResponse& r) {
+  return Wrap("TableDescription", r.table_description);
+}
+
+json::Value PutItemResponseToJson(const PutItemResponse& r) {
+  return ItemResponse("Attributes", r.attributes, r.consumed_capacity);
+}
+
+json::Value GetItemResponseToJson(const GetItemResponse& r) {
+  return ItemResponse("Item", r.item, r.consumed_capacity);
+}
+
+json::Value DeleteItemResponseToJson(const DeleteItemResponse& r) {
+  return ItemResponse("Attributes", r.attributes, r.consumed_capacity);
+}
+
+json::Value UpdateItemResponseToJson(const UpdateItemResponse& r) {
+  return ItemResponse("Attributes", r.attributes, r.consumed_capacity);
+}
+
+json::Value QueryResponseToJson(const QueryResponse& r, Select select) {
+  return ReadResponseJson(r, select);
+}
+
+json::Value ScanResponseToJson(const ScanResponse& r, Select select) {
+  return ReadResponseJson(r, select);
+}
+
+}  // namespace keyhole

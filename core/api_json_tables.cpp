@@ -1,0 +1,338 @@
+// Request decoders of the table operations: CreateTable, DeleteTable, DescribeTable, ListTables,
+// UpdateTable. See core/api_json.h for the order of checks.
+#include <fmt/format.h>
+
+#include <set>
+
+#include "core/api_json.h"
+#include "core/api_json_decode.h"
+
+namespace keyhole {
+
+namespace {
+
+using api_json::CheckRange;
+using api_json::CheckStructure;
+using api_json::CheckTableName;
+using api_json::MemberSpec;
+using api_json::Path;
+using api_json::ReadAttributeDefinitions;
+using api_json::ReadEnum;
+using api_json::ReadInteger;
+using api_json::ReadKeySchema;
+using api_json::ReadList;
+using api_json::ReadObject;
+using api_json::ReadProjection;
+using api_json::ReadString;
+using api_json::ReadTableNameMember;
+using api_json::ReadThroughput;
+using api_json::Violations;
+
+constexpr std::string_view kInvalid = "One or more parameter values were invalid: ";
+constexpr std::string_view kBillingModes[] = {"PROVISIONED", "PAY_PER_REQUEST"};
+
+// A GlobalSecondaryIndex, LocalSecondaryIndex or GSI Create action as decoded.
+struct DecodedIndex {
+  IndexSpec spec;
+  bool has_throughput = false;  // GSIs only; validated, then dropped (see api_json.h)
+};
+
+// Reads one index element at `at`. `global` admits ProvisionedThroughput and names the
+// members keyhole does not support yet.
+Result<DecodedIndex> ReadIndex(const json::Value& v, const Path& at, bool global,
+                               Violations* errs) {
+  static constexpr MemberSpec kGlobal[] = {{"IndexName"},
+                                           {"KeySchema"},
+                                           {"Projection"},
+                                           {"ProvisionedThroughput"},
+                                           {"OnDemandThroughput", false},
+                                           {"WarmThroughput", false}};
+  static constexpr MemberSpec kLocal[] = {{"IndexName"}, {"KeySchema"}, {"Projection"}};
+  if (global) {
+    KH_RETURN_IF_ERROR(CheckStructure(v, at, kGlobal));
+  } else {
+    KH_RETURN_IF_ERROR(CheckStructure(v, at, kLocal));
+  }
+  DecodedIndex out;
+  KH_ASSIGN_OR_RETURN(out.spec.name, ReadTableNameMember(v, "IndexName", at, true, errs));
+  KH_ASSIGN_OR_RETURN(const json::Value* keys, ReadList(v, "KeySchema", at));
+  if (keys) {
+    KH_ASSIGN_OR_RETURN(out.spec.key_schema, ReadKeySchema(*keys, at.Child("KeySchema"), errs));
+  } else {
+    errs->AddNull(at.Child("KeySchema"));
+  }
+  KH_ASSIGN_OR_RETURN(const json::Value* projection, ReadObject(v, "Projection", at));
+  if (projection) {
+    KH_RETURN_IF_ERROR(ReadProjection(*projection, at.Child("Projection"), &out.spec, errs));
+  } else {
+    errs->AddNull(at.Child("Projection"));
+  }
+  if (global) {
+    KH_ASSIGN_OR_RETURN(const json::Value* pt, ReadObject(v, "ProvisionedThroughput", at));
+    if (pt) {
+      std::optional<int64_t> read, write;
+      KH_RETURN_IF_ERROR(
+          ReadThroughput(*pt, at.Child("ProvisionedThroughput"), &read, &write, errs));
+      out.has_throughput = true;
+    }
+  }
+  return out;
+}
+
+// Reads the index list member `name` (absent: nullopt).
+Result<std::optional<std::vector<DecodedIndex>>> ReadIndexList(const json::Value& v,
+                                                               std::string_view name,
+                                                               const Path& at, bool global,
+                                                               Violations* errs) {
+  KH_ASSIGN_OR_RETURN(const json::Value* list, ReadList(v, name, at));
+  if (!list) return std::optional<std::vector<DecodedIndex>>();
+  std::vector<DecodedIndex> out;
+  for (size_t i = 0; i < list->array().size(); ++i) {
+    KH_ASSIGN_OR_RETURN(DecodedIndex idx,
+                        ReadIndex(list->array()[i], at.Child(name).Element(i), global, errs));
+    out.push_back(std::move(idx));
+  }
+  return std::optional<std::vector<DecodedIndex>>(std::move(out));
+}
+
+// Per-index ProvisionedThroughput against the table's billing mode. Runs only when the table's
+// own mode and throughput agree; storage reports the table-level mismatch.
+Status CheckIndexThroughput(const CreateTableRequest& r, const std::vector<DecodedIndex>& gsis) {
+  bool provisioned = r.billing_mode == "PROVISIONED";
+  if (provisioned != r.read_capacity_units.has_value()) return Status::OK();
+  for (const DecodedIndex& g : gsis) {
+    if (provisioned && !g.has_throughput) {
+      return Status::Validation(fmt::format(
+          "{}ProvisionedThroughput is not specified for index: {}", kInvalid, g.spec.name));
+    }
+    if (!provisioned && g.has_throughput) {
+      return Status::Validation(fmt::format(
+          "{}ProvisionedThroughput should not be specified for index: {} when BillingMode is "
+          "PAY_PER_REQUEST",
+          kInvalid, g.spec.name));
+    }
+  }
+  return Status::OK();
+}
+
+// A request whose only member is TableName (DeleteTable, DescribeTable).
+Result<std::string> ReadTableNameOnly(const json::Value& v) {
+  static constexpr MemberSpec kMembers[] = {{"TableName"}};
+  KH_RETURN_IF_ERROR(CheckStructure(v, Path(), kMembers));
+  Violations errs;
+  KH_ASSIGN_OR_RETURN(std::string name, ReadTableNameMember(v, "TableName", Path(), true, &errs));
+  KH_RETURN_IF_ERROR(errs.ToStatus());
+  return name;
+}
+
+// One GlobalSecondaryIndexUpdates element: a Create or a Delete (Update is not supported yet).
+struct IndexAction {
+  std::optional<DecodedIndex> create;
+  std::optional<std::string> remove;
+  int count = 0;  // actions given in the element
+};
+
+Result<IndexAction> ReadIndexAction(const json::Value& v, const Path& at, Violations* errs) {
+  static constexpr MemberSpec kMembers[] = {{"Update", false}, {"Create"}, {"Delete"}};
+  static constexpr MemberSpec kDelete[] = {{"IndexName"}};
+  KH_RETURN_IF_ERROR(CheckStructure(v, at, kMembers));
+  IndexAction a;
+  KH_ASSIGN_OR_RETURN(const json::Value* create, ReadObject(v, "Create", at));
+  if (create) {
+    KH_ASSIGN_OR_RETURN(a.create, ReadIndex(*create, at.Child("Create"), true, errs));
+    ++a.count;
+  }
+  KH_ASSIGN_OR_RETURN(const json::Value* remove, ReadObject(v, "Delete", at));
+  if (remove) {
+    KH_RETURN_IF_ERROR(CheckStructure(*remove, at.Child("Delete"), kDelete));
+    KH_ASSIGN_OR_RETURN(a.remove,
+                        ReadTableNameMember(*remove, "IndexName", at.Child("Delete"), true, errs));
+    ++a.count;
+  }
+  return a;
+}
+
+// The rules on GlobalSecondaryIndexUpdates that need no table, then the one-action limit.
+Status CheckIndexActions(const std::vector<IndexAction>& actions) {
+  if (actions.empty()) {
+    return Status::Validation(
+        fmt::format("{}List of GlobalSecondaryIndexUpdates is empty", kInvalid));
+  }
+  std::set<std::string> names;
+  for (const IndexAction& a : actions) {
+    if (a.count == 0) {
+      return Status::Validation(fmt::format(
+          "{}One of GlobalSecondaryIndexUpdate.Update, GlobalSecondaryIndexUpdate.Create, "
+          "GlobalSecondaryIndexUpdate.Delete must not be null",
+          kInvalid));
+    }
+    if (a.count > 1) {
+      return Status::Validation(fmt::format(
+          "{}Only one global secondary index action is allowed per GlobalSecondaryIndexUpdate "
+          "object",
+          kInvalid));
+    }
+    const std::string& name = a.create ? a.create->spec.name : *a.remove;
+    if (!names.insert(name).second) {
+      return Status::Validation(fmt::format(
+          "{}Only one global secondary index update per index is allowed simultaneously. "
+          "Index: {}",
+          kInvalid, name));
+    }
+  }
+  if (actions.size() > 1) {
+    return Status::LimitExceeded(
+        "Subscriber limit exceeded: Only 1 online index can be created or deleted "
+        "simultaneously per table");
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+Result<CreateTableRequest> CreateTableRequestFromJson(const json::Value& v) {
+  static constexpr MemberSpec kMembers[] = {
+      {"AttributeDefinitions"},
+      {"TableName"},
+      {"KeySchema"},
+      {"LocalSecondaryIndexes"},
+      {"GlobalSecondaryIndexes"},
+      {"BillingMode"},
+      {"ProvisionedThroughput"},
+      {"StreamSpecification", false},
+      {"SSESpecification", false},
+      {"Tags", false},
+      {"TableClass", false},
+      {"DeletionProtectionEnabled", false},
+      {"WarmThroughput", false},
+      {"ResourcePolicy", false},
+      {"OnDemandThroughput", false},
+  };
+  const Path root;
+  KH_RETURN_IF_ERROR(CheckStructure(v, root, kMembers));
+  Violations errs;
+  CreateTableRequest r;
+  KH_ASSIGN_OR_RETURN(const json::Value* defs, ReadList(v, "AttributeDefinitions", root));
+  if (defs) {
+    KH_ASSIGN_OR_RETURN(r.attribute_definitions,
+                        ReadAttributeDefinitions(*defs, root.Child("AttributeDefinitions"), &errs));
+  } else {
+    errs.AddNull(root.Child("AttributeDefinitions"));
+  }
+  KH_ASSIGN_OR_RETURN(r.table_name, ReadTableNameMember(v, "TableName", root, true, &errs));
+  KH_ASSIGN_OR_RETURN(const json::Value* keys, ReadList(v, "KeySchema", root));
+  if (keys) {
+    KH_ASSIGN_OR_RETURN(r.key_schema, ReadKeySchema(*keys, root.Child("KeySchema"), &errs));
+  } else {
+    errs.AddNull(root.Child("KeySchema"));
+  }
+  KH_ASSIGN_OR_RETURN(auto lsis, ReadIndexList(v, "LocalSecondaryIndexes", root, false, &errs));
+  KH_ASSIGN_OR_RETURN(auto gsis, ReadIndexList(v, "GlobalSecondaryIndexes", root, true, &errs));
+  KH_ASSIGN_OR_RETURN(std::optional<size_t> mode,
+                      ReadEnum(v, "BillingMode", root, kBillingModes, &errs));
+  // The API's default billing mode is PROVISIONED.
+  r.billing_mode = std::string(kBillingModes[mode.value_or(0)]);
+  KH_ASSIGN_OR_RETURN(const json::Value* pt, ReadObject(v, "ProvisionedThroughput", root));
+  if (pt) {
+    KH_RETURN_IF_ERROR(ReadThroughput(*pt, root.Child("ProvisionedThroughput"),
+                                      &r.read_capacity_units, &r.write_capacity_units, &errs));
+  }
+  KH_RETURN_IF_ERROR(errs.ToStatus());
+
+  if (lsis && lsis->empty()) {
+    return Status::Validation(fmt::format("{}List of LocalSecondaryIndexes is empty", kInvalid));
+  }
+  if (gsis && gsis->empty()) {
+    return Status::Validation(fmt::format("{}List of GlobalSecondaryIndexes is empty", kInvalid));
+  }
+  if (lsis) {
+    for (DecodedIndex& i : *lsis) r.local_secondary_indexes.push_back(std::move(i.spec));
+  }
+  if (gsis) {
+    KH_RETURN_IF_ERROR(CheckIndexThroughput(r, *gsis));
+    for (DecodedIndex& i : *gsis) r.global_secondary_indexes.push_back(std::move(i.spec));
+  }
+  return r;
+}
+
+Result<DeleteTableRequest> DeleteTableRequestFromJson(const json::Value& v) {
+  DeleteTableRequest r;
+  KH_ASSIGN_OR_RETURN(r.table_name, ReadTableNameOnly(v));
+  return r;
+}
+
+Result<DescribeTableRequest> DescribeTableRequestFromJson(const json::Value& v) {
+  DescribeTableRequest r;
+  KH_ASSIGN_OR_RETURN(r.table_name, ReadTableNameOnly(v));
+  return r;
+}
+
+Result<ListTablesRequest> ListTablesRequestFromJson(const json::Value& v) {
+  static constexpr MemberSpec kMembers[] = {{"ExclusiveStartTableName"}, {"Limit"}};
+  const Path root;
+  KH_RETURN_IF_ERROR(CheckStructure(v, root, kMembers));
+  Violations errs;
+  ListTablesRequest r;
+  KH_ASSIGN_OR_RETURN(r.exclusive_start_table_name, ReadString(v, "ExclusiveStartTableName", root));
+  if (r.exclusive_start_table_name) {
+    CheckTableName(*r.exclusive_start_table_name, root.Child("ExclusiveStartTableName"), &errs);
+  }
+  KH_ASSIGN_OR_RETURN(std::optional<int64_t> limit, ReadInteger(v, "Limit", root));
+  if (limit) {
+    CheckRange(*limit, 1, 100, root.Child("Limit"), &errs);
+    r.limit = static_cast<int>(*limit);
+  }
+  KH_RETURN_IF_ERROR(errs.ToStatus());
+  return r;
+}
+
+Result<UpdateTableRequest> UpdateTableRequestFromJson(const json::Value& v) {
+  static constexpr MemberSpec kMembers[] = {
+      {"AttributeDefinitions"},
+      {"TableName"},
+      {"BillingMode", false},
+      {"ProvisionedThroughput", false},
+      {"GlobalSecondaryIndexUpdates"},
+      {"StreamSpecification", false},
+      {"SSESpecification", false},
+      {"ReplicaUpdates", false},
+      {"TableClass", false},
+      {"DeletionProtectionEnabled", false},
+      {"MultiRegionConsistency", false},
+      {"GlobalTableWitnessUpdates", false},
+      {"OnDemandThroughput", false},
+      {"WarmThroughput", false},
+  };
+  const Path root;
+  KH_RETURN_IF_ERROR(CheckStructure(v, root, kMembers));
+  Violations errs;
+  UpdateTableRequest r;
+  KH_ASSIGN_OR_RETURN(const json::Value* defs, ReadList(v, "AttributeDefinitions", root));
+  if (defs) {
+    KH_ASSIGN_OR_RETURN(r.attribute_definitions,
+                        ReadAttributeDefinitions(*defs, root.Child("AttributeDefinitions"), &errs));
+  }
+  KH_ASSIGN_OR_RETURN(r.table_name, ReadTableNameMember(v, "TableName", root, true, &errs));
+  KH_ASSIGN_OR_RETURN(const json::Value* updates, ReadList(v, "GlobalSecondaryIndexUpdates", root));
+  std::vector<IndexAction> actions;
+  if (updates) {
+    Path at = root.Child("GlobalSecondaryIndexUpdates");
+    for (size_t i = 0; i < updates->array().size(); ++i) {
+      KH_ASSIGN_OR_RETURN(IndexAction a,
+                          ReadIndexAction(updates->array()[i], at.Element(i), &errs));
+      actions.push_back(std::move(a));
+    }
+  }
+  KH_RETURN_IF_ERROR(errs.ToStatus());
+  if (updates) {
+    KH_RETURN_IF_ERROR(CheckIndexActions(actions));
+    if (actions[0].create) {
+      r.create_global_index = std::move(actions[0].create->spec);
+    } else {
+      r.delete_global_index = std::move(actions[0].remove);
+    }
+  }
+  return r;
+}
+
+}  // namespace keyhole

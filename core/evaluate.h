@@ -1,0 +1,80 @@
+// Validation and evaluation of expression ASTs (core/expression.h) over items.
+//
+// Validation is static: it needs the AST (and, for some checks, the table's key schema) but no
+// item, and runs before any data is read, so a bad expression changes nothing. Evaluation runs
+// on one item inside the storage engine's transaction. Messages follow DynamoDB exactly
+// (reference §3); each is prefixed with ErrorPrefix(kind) where DynamoDB prefixes it.
+#pragma once
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "core/attribute_value.h"
+#include "core/expression.h"
+#include "core/operations.h"
+#include "core/schema.h"
+#include "core/status.h"
+
+namespace keyhole::expr {
+
+// ---- paths ----
+
+// The value at `path` in `item`, or nullptr when it does not resolve (missing attribute,
+// wrong container type, index past the end).
+const AttributeValue* Resolve(const Item& item, const Path& path);
+
+// Overlap: one path equals or is a prefix of the other. Conflict: at the first differing
+// position one has a name and the other an index.
+bool PathsOverlap(const Path& a, const Path& b);
+bool PathsConflict(const Path& a, const Path& b);
+
+// ---- conditions (ConditionExpression, FilterExpression, KeyConditionExpression) ----
+
+// Checks a condition: function names (case-sensitive) and arity, which functions may appear
+// where, operand types of constants, `size` only as an operand, boolean functions only as
+// conditions, the first operand distinct from the others, BETWEEN bounds given as constants,
+// redundant parentheses, IN with at most 100 operands, at most 300 operators.
+Status ValidateCondition(const Condition& c, Kind kind);
+
+// Evaluates a validated condition on `item` (an absent item is an empty Item). Never fails:
+// type mismatches coming from the item make a comparison false (reference §1.10).
+bool Evaluate(const Condition& c, const Item& item);
+
+// In a Query, a FilterExpression may not name key attributes of the table or queried index:
+// "Filter Expression can only contain non-primary key attributes: Primary key attribute: <k>".
+Status CheckFilterAvoidsKeys(const Condition& filter, const std::vector<std::string>& key_names);
+
+// Turns a KeyConditionExpression into the structured KeyCondition, with the messages of
+// reference §3.5 ("Query condition missed key schema element: pk", "KeyConditionExpressions
+// must only contain one condition per key", ...). `key` is the table's or index's key schema.
+Result<KeyCondition> ToKeyCondition(const Condition& c, const KeySchema& key);
+
+// ---- projections ----
+
+// Checks overlap/conflict between the paths ("Two document paths overlap ...").
+Status ValidateProjection(const ProjectionExpression& p);
+// The parts of `item` the paths name, in DynamoDB's shape: `a.b` -> {"a":{"b":..}},
+// `a[1]` -> {"a":[element 1]}; paths that do not resolve are omitted.
+Item Project(const Item& item, const std::vector<Path>& paths);
+
+// ---- updates ----
+
+// Static checks of an UpdateExpression (the parser already refused a clause used twice):
+// function names/arity/operand types, overlapping and conflicting target paths, key attributes
+// as targets ("Cannot update attribute <k>. This attribute is part of the key").
+Status ValidateUpdate(const UpdateExpression& u, const KeySchema& table_key);
+
+// Applies a validated update to `item` (the current item, or an Item holding just the key when
+// the item does not exist; `existed` tells which). Runtime errors, all ValidationException:
+// "The document path provided in the update expression is invalid for update",
+// "The provided expression refers to an attribute that does not exist in the item",
+// "An operand in the update expression has an incorrect data type", number overflow texts,
+// empty-set results of SET. On error *item is unspecified (callers work on a copy).
+Status ApplyUpdate(const UpdateExpression& u, bool existed, Item* item);
+
+// The top-level-rooted paths an update touched, for ReturnValues UPDATED_OLD/UPDATED_NEW:
+// Project(old or new item, UpdatedPaths(u)).
+std::vector<Path> UpdatedPaths(const UpdateExpression& u);
+
+}  // namespace keyhole::expr
