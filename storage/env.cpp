@@ -114,6 +114,9 @@ Result<std::unique_ptr<Env>> Env::Open(const std::string& path, const Options& o
   if (!options.sync) flags |= MDB_NOSYNC;
   rc = mdb_env_open(env->env_, path.c_str(), flags, 0644);
   if (rc) return LmdbError(rc, path);
+  // A process killed inside a read keeps its reader slot until someone clears it.
+  int dead = 0;
+  mdb_reader_check(env->env_, &dead);
   return env;
 }
 
@@ -128,11 +131,15 @@ size_t Env::map_size() const {
 }
 
 Status Env::Begin(bool write, MDB_txn** txn) {
-  for (int attempt = 0; attempt < 3; ++attempt) {
+  for (int attempt = 0; attempt < 4; ++attempt) {
     int rc = mdb_txn_begin(env_, nullptr, write ? 0 : MDB_RDONLY, txn);
     if (rc == MDB_MAP_RESIZED) {  // another process grew the map: adopt its size
       mdb_env_set_mapsize(env_, 0);
       continue;
+    }
+    if (rc == MDB_READERS_FULL) {  // slots of processes that died inside a read: reclaim them
+      int dead = 0;
+      if (mdb_reader_check(env_, &dead) == 0 && dead > 0) continue;
     }
     return rc ? LmdbError(rc, "begin transaction") : Status::OK();
   }

@@ -5,6 +5,7 @@
 // map under each other's feet.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <set>
@@ -700,6 +701,69 @@ TEST(StorageConcurrencyTest, SchemaChangesInAnotherProcessAreSeen) {
   auto tables = (*db)->ListTables({});
   ASSERT_TRUE(tables.ok());
   EXPECT_EQ(tables->table_names, std::vector<std::string>{"Schema"});
+}
+
+// ---- racing to create the file and the table ----
+
+// Four processes open a file that does not exist yet and create the same table at the same
+// moment: the file is created once, exactly one CreateTable succeeds, the others get
+// ResourceInUseException, and every process can then write.
+constexpr int kRacers = 4;
+constexpr int kRacerItems = 50;
+
+int RacerChild(const std::string& path, int id, Pipe* go, int result_fd) {
+  AwaitStart(go);
+  auto db = Database::Open(path, Opts());
+  CHILD_CHECK(db.ok(), "open: %s", db.status().ToString().c_str());
+  Status s = CreateTable(db->get(), "Race");
+  CHILD_CHECK(s.ok() || s.code() == ErrorCode::kResourceInUse, "create: %s", s.ToString().c_str());
+  char won = s.ok() ? 1 : 0;
+  for (int i = 0; i < kRacerItems; ++i) {
+    s = Put(db->get(), "Race",
+            {{"pk", S("r" + std::to_string(id))}, {"sk", N(i)}, {"g", S("g")}, {"gs", N(id)}});
+    CHILD_CHECK(s.ok(), "put: %s", s.ToString().c_str());
+  }
+  WriteAll(result_fd, &won, 1);
+  return 0;
+}
+
+TEST(StorageConcurrencyTest, ProcessesRacingToCreateFileAndTable) {
+  TempDir dir("concurrency");
+  ASSERT_TRUE(dir.ok());
+  const std::string path = dir.path() + "/race.kh";
+  Pipe go, results;
+  ASSERT_TRUE(go.ok() && results.ok());
+  std::vector<pid_t> pids;
+  for (int id = 0; id < kRacers; ++id) {
+    pid_t pid = ForkChild([&] {
+      results.CloseRead();
+      return RacerChild(path, id, &go, results.write_fd());
+    });
+    ASSERT_GT(pid, 0);
+    pids.push_back(pid);
+  }
+  results.CloseWrite();
+  go.CloseWrite();  // start all
+  go.CloseRead();
+  for (pid_t pid : pids) {
+    int status = WaitChild(pid);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << DescribeStatus(status);
+  }
+  std::string won;
+  while (ReadSome(results.read_fd(), -1, &won)) {
+  }
+  ASSERT_EQ(won.size(), static_cast<size_t>(kRacers));
+  EXPECT_EQ(std::count(won.begin(), won.end(), 1), 1) << "CreateTable must succeed exactly once";
+
+  auto db = Database::Open(path, Opts());
+  ASSERT_TRUE(db.ok()) << db.status().ToString();
+  DescribeTableRequest d;
+  d.table_name = "Race";
+  auto desc = (*db)->DescribeTable(d);
+  ASSERT_TRUE(desc.ok()) << desc.status().ToString();
+  EXPECT_EQ(desc->table.item_count, kRacers * kRacerItems);
+  Status v = (*db)->VerifyIntegrity();
+  EXPECT_TRUE(v.ok()) << v.ToString();
 }
 
 }  // namespace

@@ -3,7 +3,8 @@
 // checks that every acknowledged write is there (and at most the one write in flight beyond),
 // that indexes agree with their table (VerifyIntegrity), and that the statistics are right.
 // Twenty rounds continue on the same file. The write sequence is a pure function of (seed,
-// sequence number), so the parent replays exactly what the child did.
+// sequence number), so the parent replays exactly what the child did. A second test kills
+// processes in the middle of reads while another process keeps the file open.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -237,6 +238,41 @@ TEST_P(StorageCrashTest, AcknowledgedWritesSurviveSigkill) {
     ASSERT_TRUE(s.ok()) << s.ToString();
   }  // closed before the first fork
 
+  // With an even seed, a "holder" process keeps the file open through all rounds. Then LMDB's
+  // lock file is never reset between rounds: a writer killed inside a commit leaves the write
+  // lock to be recovered by the next writer (a robust mutex), and its reader slots stay behind.
+  // At the end the holder, which saw all of it, must still read and write.
+  const bool with_holder = seed % 2 == 0;
+  Pipe holder_ready, holder_release;
+  ASSERT_TRUE(holder_ready.ok() && holder_release.ok());
+  pid_t holder = -1;
+  if (with_holder) {
+    holder = ForkChild([&] {
+      holder_ready.CloseRead();
+      holder_release.CloseWrite();
+      auto db = Database::Open(path, Opts(false));
+      if (!db.ok()) return 2;
+      char one = 1;
+      WriteAll(holder_ready.write_fd(), &one, 1);
+      std::string ignored;
+      forktest::ReadToEnd(holder_release.read_fd(), &ignored);
+      PutItemRequest p;
+      p.table_name = kTable;
+      p.item = {{"pk", S("holder")}, {"sk", N(0)}, {"g", S("g0")}, {"gs", N(0)}};
+      Status s = (*db)->PutItem(p).status();
+      if (s.ok()) s = (*db)->VerifyIntegrity();
+      if (!s.ok()) fprintf(stderr, "holder: %s\n", s.ToString().c_str());
+      return s.ok() ? 0 : 1;
+    });
+    ASSERT_GT(holder, 0);
+    holder_ready.CloseWrite();
+    std::string buf;
+    while (buf.empty() && ReadSome(holder_ready.read_fd(), 5000, &buf)) {
+    }
+    ASSERT_FALSE(buf.empty()) << "the holder did not start";
+  }
+  holder_release.CloseRead();
+
   std::mt19937_64 timing(seed * 7919);
   State state;        // after every write before `next`
   int64_t next = 0;   // the first write not known to be durable
@@ -302,12 +338,159 @@ TEST_P(StorageCrashTest, AcknowledgedWritesSurviveSigkill) {
       // The next child redoes write `next`; writes are idempotent, so the model stays as is.
     }
   }
+  if (with_holder) {
+    holder_release.CloseWrite();
+    int status = WaitChild(holder);
+    ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
+        << "the holder failed after the crashes: " << DescribeStatus(status);
+    auto db = Database::Open(path, Opts(false));
+    ASSERT_TRUE(db.ok()) << db.status().ToString();
+    GetItemRequest g;
+    g.table_name = kTable;
+    g.key = {{"pk", S("holder")}, {"sk", N(0)}};
+    auto got = (*db)->GetItem(g);
+    ASSERT_TRUE(got.ok()) << got.status().ToString();
+    EXPECT_TRUE(got->item.has_value()) << "the holder's write is missing";
+  }
   EXPECT_GT(acked, 100) << "the writers hardly wrote anything: the test proved little";
   RecordProperty("acknowledged_writes", std::to_string(acked));
   RecordProperty("unacknowledged_commits", std::to_string(in_flight_committed));
 }
 
 INSTANTIATE_TEST_SUITE_P(Seeds, StorageCrashTest, ::testing::Values(1, 2));
+
+// ---- processes killed inside a read transaction ----
+
+// Every read takes an LMDB reader slot (254 per file) and gives it back when it ends. A process
+// killed inside a read transaction cannot give its slot back; while any other process keeps
+// the file open, the lock file is not reset, so the slot stays taken (and pins the pages of its
+// snapshot) unless someone clears slots of dead processes (mdb_reader_check). Here 320 reader
+// processes are killed mid-read while a long-lived process holds the file open; afterwards a
+// new process, and the long-lived one, must still be able to read.
+int ReadForever(const std::string& path, int started_fd) {
+  auto db = Database::Open(path, Opts(false));
+  if (!db.ok()) {
+    fprintf(stderr, "reader: open: %s\n", db.status().ToString().c_str());
+    return 2;
+  }
+  bool told = false;
+  for (;;) {
+    ScanRequest r;
+    r.table_name = kTable;
+    r.select = Select::kCount;  // nothing to free after the transaction: almost always inside
+    auto page = (*db)->Scan(r);
+    if (!page.ok()) {
+      fprintf(stderr, "reader: %s\n", page.status().ToString().c_str());
+      return 3;
+    }
+    if (!told) {
+      char one = 1;
+      told = WriteAll(started_fd, &one, 1);
+    }
+  }
+}
+
+// Opens the file (or uses `db`) and reads one item; "" when that works, else the error.
+std::string ReadOnce(Database* db) {
+  GetItemRequest g;
+  g.table_name = kTable;
+  g.key = {{"pk", S("k1")}, {"sk", N(1)}};
+  auto r = db->GetItem(g);
+  if (!r.ok()) return r.status().ToString();
+  if (!r->item) return "the item is missing";
+  return "";
+}
+
+TEST(StorageKilledReaderTest, KilledReadersDoNotExhaustReaderSlots) {
+  TempDir dir("killed-readers");
+  ASSERT_TRUE(dir.ok());
+  const std::string path = dir.path() + "/readers.kh";
+  {
+    auto db = Database::Open(path, Opts(false));
+    ASSERT_TRUE(db.ok()) << db.status().ToString();
+    ASSERT_TRUE(CreateCrashTable(db->get()).ok());
+    // Enough that a reader spends nearly all its time inside a read transaction.
+    for (int i = 0; i < 1000; ++i) {
+      PutItemRequest p;
+      p.table_name = kTable;
+      p.item = {
+          {"pk", S("k" + std::to_string(i))}, {"sk", N(1)}, {"pad", S(std::string(400, 'p'))}};
+      ASSERT_TRUE(db.value()->PutItem(p).ok());
+    }
+  }
+  // The holder keeps the file open until `release` is closed, then reads once more.
+  Pipe ready, release;
+  ASSERT_TRUE(ready.ok() && release.ok());
+  pid_t holder = ForkChild([&] {
+    ready.CloseRead();
+    release.CloseWrite();
+    auto db = Database::Open(path, Opts(false));
+    if (!db.ok()) return 2;
+    std::string err = ReadOnce(db->get());
+    char one = 1;
+    WriteAll(ready.write_fd(), &one, 1);
+    std::string ignored;
+    forktest::ReadToEnd(release.read_fd(), &ignored);
+    err = ReadOnce(db->get());
+    if (!err.empty()) fprintf(stderr, "holder: %s\n", err.c_str());
+    return err.empty() ? 0 : 1;
+  });
+  ASSERT_GT(holder, 0);
+  ready.CloseWrite();
+  release.CloseRead();
+  std::string buf;
+  while (buf.empty() && ReadSome(ready.read_fd(), 5000, &buf)) {
+  }
+  ASSERT_FALSE(buf.empty()) << "the holder did not start";
+
+  std::mt19937_64 rng(99);
+  int killed = 0;
+  std::string failure;  // the first reader that could not read
+  for (int k = 0; k < 320 && failure.empty(); ++k) {
+    Pipe started;
+    ASSERT_TRUE(started.ok());
+    pid_t reader = ForkChild([&] {
+      started.CloseRead();
+      return ReadForever(path, started.write_fd());
+    });
+    ASSERT_GT(reader, 0);
+    started.CloseWrite();
+    std::string got;
+    bool alive = true;
+    while (got.empty() && alive) alive = ReadSome(started.read_fd(), 5000, &got);
+    ::usleep(static_cast<useconds_t>(rng() % 300));
+    ::kill(reader, SIGKILL);
+    int status = WaitChild(reader);
+    if (got.empty()) {
+      failure = "reader process #" + std::to_string(k) + " could not read (" +
+                DescribeStatus(status) + "; its error is on stderr)";
+    }
+    killed += WIFSIGNALED(status);
+  }
+  EXPECT_EQ(failure, "") << "after " << killed << " readers were killed";
+
+  // A new process must be able to read.
+  pid_t checker = ForkChild([&] {
+    auto db = Database::Open(path, Opts(false));
+    if (!db.ok()) {
+      fprintf(stderr, "checker: open: %s\n", db.status().ToString().c_str());
+      return 2;
+    }
+    std::string err = ReadOnce(db->get());
+    if (!err.empty()) fprintf(stderr, "checker: %s\n", err.c_str());
+    return err.empty() ? 0 : 1;
+  });
+  ASSERT_GT(checker, 0);
+  int checker_status = WaitChild(checker);
+  release.CloseWrite();
+  int holder_status = WaitChild(holder);
+  EXPECT_TRUE(WIFEXITED(checker_status) && WEXITSTATUS(checker_status) == 0)
+      << "a new process cannot read after " << killed
+      << " readers were killed: " << DescribeStatus(checker_status);
+  EXPECT_TRUE(WIFEXITED(holder_status) && WEXITSTATUS(holder_status) == 0)
+      << "the long-lived process cannot read after " << killed
+      << " readers were killed: " << DescribeStatus(holder_status);
+}
 
 }  // namespace
 }  // namespace keyhole::storage

@@ -3,14 +3,15 @@
 // with a plain std::map model. Reads follow LastEvaluatedKey to the end, so paging, Limit,
 // sparse indexes, projections and parallel-scan segments are checked on every step.
 //
-// A failure names its seed (SCOPED_TRACE) and the operation number: rerun with
-// --gtest_filter='*Randomized*' to reproduce it exactly.
+// Runs are deterministic: a failure names its seed and operation number (SCOPED_TRACE), and
+// rerunning that instance (e.g. --gtest_filter='*Randomized/KeysOnly_seed4') reproduces it.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <functional>
 #include <map>
 #include <optional>
+#include <ostream>
 #include <random>
 #include <set>
 #include <string>
@@ -34,8 +35,6 @@ constexpr size_t kTableSortBound = 272;
 constexpr size_t kIndexSortBound = 160;
 
 std::string Dump(const Item& item) { return ItemToJsonText(item); }
-
-::testing::AssertionResult SameItem(const Item& expected, const Item& actual);
 
 // Dump for failure messages: long strings shortened to their head and length.
 std::string Brief(const Item& item) {
@@ -339,7 +338,7 @@ void CheckScan(Database* db, const TableInfo& t, const SourceInfo& src, const Mo
   EXPECT_TRUE(SameItems(want, got));
 }
 
-// Compares the whole table and both indexes with the model, the statistics of DescribeTable,
+// Compares the whole table and every index with the model, the statistics of DescribeTable,
 // and runs VerifyIntegrity.
 void CheckEverything(Database* db, const TableInfo& t, const Model& model) {
   for (const SourceInfo& src : t.sources) {
@@ -364,9 +363,15 @@ void CheckEverything(Database* db, const TableInfo& t, const Model& model) {
       if (s.index == idx.name) src = &s;
     }
     ASSERT_NE(src, nullptr) << idx.name;
-    int64_t n = 0;
-    for (const auto& [k, item] : model) n += Project(t, *src, item).has_value();
+    int64_t n = 0, index_bytes = 0;
+    for (const auto& [k, item] : model) {
+      if (std::optional<Item> p = Project(t, *src, item)) {
+        ++n;
+        index_bytes += static_cast<int64_t>(ItemSize(*p));
+      }
+    }
     EXPECT_EQ(idx.item_count, n) << idx.name;
+    EXPECT_EQ(idx.size_bytes, index_bytes) << idx.name;
   }
   Status v = db->VerifyIntegrity();
   EXPECT_TRUE(v.ok()) << v.ToString();
@@ -380,6 +385,10 @@ struct ModelParam {
   GsiProjection projection;
   uint64_t seed;
 };
+
+void PrintTo(const ModelParam& p, std::ostream* os) {
+  *os << (p.projection == GsiProjection::kInclude ? "INCLUDE" : "KEYS_ONLY") << " seed " << p.seed;
+}
 
 std::string PrintParam(const ::testing::TestParamInfo<ModelParam>& info) {
   return std::string(info.param.projection == GsiProjection::kInclude ? "Include" : "KeysOnly") +
@@ -488,6 +497,9 @@ class Runner {
         if (::testing::Test::HasFailure()) return;
       }
       if (op % 1000 == 999) db_.Reopen();  // everything must survive close and reopen
+      if (op == ops / 3) AddSecondGsi();
+      if (op == 2 * ops / 3) DropSecondGsi();
+      if (::testing::Test::HasFailure()) return;
     }
     CheckEverything(&*db_, t_, model_);
     const Coverage& cov = coverage;
@@ -673,12 +685,14 @@ class Runner {
   }
 
   void Query() {
-    const SourceInfo& src = t_.sources[Uniform(3)];
+    const SourceInfo& src = t_.sources[Uniform(static_cast<int>(t_.sources.size()))];
     QueryRequest q;
     q.table_name = t_.name;
     q.index_name = src.index;
     q.key_condition.partition_name = src.partition;
-    q.key_condition.partition_value = S(src.global ? Pick(d_.g) : RandomPk());
+    q.key_condition.partition_value = S(src.partition == "g"   ? Pick(d_.g)
+                                        : src.partition == "l" ? Pick(d_.l)
+                                                               : RandomPk());
     RandomSortCondition(src, &q.key_condition);
     q.scan_index_forward = OneIn(2);
     q.limit = RandomLimit();
@@ -706,7 +720,7 @@ class Runner {
   }
 
   void Scan() {
-    const SourceInfo& src = t_.sources[Uniform(3)];
+    const SourceInfo& src = t_.sources[Uniform(static_cast<int>(t_.sources.size()))];
     ScanRequest r;
     r.table_name = t_.name;
     r.index_name = src.index;
@@ -719,6 +733,44 @@ class Runner {
                  std::to_string(r.total_segments.value_or(0)));
     CheckScan(&*db_, t_, src, model_, r, MaybeDeleteBetweenPages());
     ForgetDeleted();
+  }
+
+  // UpdateTable adds "gsi2" (l S, sk N) KEYS_ONLY mid-run: its backfill must index exactly the
+  // items with an `l`, its sort key is a table key attribute (so its LastEvaluatedKey has three
+  // attributes), and later writes maintain it. It is dropped again at two thirds of the run.
+  void AddSecondGsi() {
+    UpdateTableRequest u;
+    u.table_name = t_.name;
+    u.attribute_definitions = {{"l", "S"}, {"sk", "N"}};
+    u.create_global_index = IndexSpec{"gsi2", {{"l", "HASH"}, {"sk", "RANGE"}}, "KEYS_ONLY", {}};
+    auto r = db_->UpdateTable(u);
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    SourceInfo gsi2;
+    gsi2.index = "gsi2";
+    gsi2.global = true;
+    gsi2.partition = "l";
+    gsi2.sort = "sk";
+    gsi2.sort_bound = kIndexSortBound;
+    gsi2.include = std::vector<std::string>{};
+    t_.sources.push_back(gsi2);
+    SCOPED_TRACE("after adding gsi2");
+    CheckEverything(&*db_, t_, model_);
+  }
+  void DropSecondGsi() {
+    UpdateTableRequest u;
+    u.table_name = t_.name;
+    u.delete_global_index = "gsi2";
+    auto r = db_->UpdateTable(u);
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    t_.sources.pop_back();
+    QueryRequest q;
+    q.table_name = t_.name;
+    q.index_name = "gsi2";
+    q.key_condition.partition_name = "l";
+    q.key_condition.partition_value = S("a");
+    EXPECT_TRUE(db_->Query(q).status().IsValidation());
+    SCOPED_TRACE("after dropping gsi2");
+    CheckEverything(&*db_, t_, model_);
   }
 
   // Sometimes deletes, between two pages, the item the LastEvaluatedKey names (already
