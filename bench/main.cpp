@@ -4,6 +4,7 @@
 // Pairing is by name: BM_<Op>_Keyhole[/arg] against every BM_<Op>_Lmdb<Variant>[/arg]. The
 // ratio is raw items/s over keyhole items/s: how many times slower keyhole is than LMDB
 // doing the equivalent work. With --benchmark_repetitions the medians are paired.
+#include <malloc.h>
 #include <benchmark/benchmark.h>
 
 #include <cstdio>
@@ -89,6 +90,9 @@ class SummaryReporter : public benchmark::ConsoleReporter {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // The same allocator settings as the keyhole executable (shell/malloc_tuning.h).
+  mallopt(M_TRIM_THRESHOLD, 256 << 20);
+  mallopt(M_TOP_PAD, 16 << 20);
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   SummaryReporter reporter(benchmark::ConsoleReporter::OO_Tabular);

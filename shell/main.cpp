@@ -13,6 +13,7 @@
 
 #include "core/json.h"
 #include "parser/expression_parser.h"
+#include "shell/malloc_tuning.h"
 #include "shell/api_call.h"
 #include "storage/database.h"
 
@@ -48,6 +49,7 @@ bool RunStatement(keyhole::storage::Database& db, const std::string& text) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  keyhole::TuneMalloc();
   std::string path = argc > 1 ? argv[1] : "keyhole.kh";
   static const keyhole::parser::NativeExpressionParser parser;
   keyhole::storage::Database::Options options;

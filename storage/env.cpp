@@ -121,6 +121,7 @@ Result<std::unique_ptr<Env>> Env::Open(const std::string& path, const Options& o
 }
 
 Env::~Env() {
+  if (reader_) mdb_txn_abort(reader_);
   if (env_) mdb_env_close(env_);
 }
 
@@ -174,10 +175,21 @@ Status Env::Write(const std::function<Status(Txn&)>& fn) {
 }
 
 Status Env::Read(const std::function<Status(Txn&)>& fn) {
-  MDB_txn* raw;
-  KH_RETURN_IF_ERROR(Begin(false, &raw));
+  MDB_txn* raw = nullptr;
+  if (reader_) {
+    if (mdb_txn_renew(reader_) == 0) {
+      raw = reader_;
+    } else {  // e.g. MDB_MAP_RESIZED: start afresh through Begin, which handles it
+      mdb_txn_abort(reader_);
+    }
+    reader_ = nullptr;
+  }
+  if (!raw) KH_RETURN_IF_ERROR(Begin(false, &raw));
   Txn txn(raw, false);
-  return fn(txn);
+  Status s = fn(txn);
+  reader_ = txn.Release();
+  mdb_txn_reset(reader_);
+  return s;
 }
 
 Result<MDB_dbi> Env::OpenDbi(const std::string& name) {

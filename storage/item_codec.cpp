@@ -1,5 +1,7 @@
 #include "storage/item_codec.h"
 
+#include <iterator>
+
 namespace keyhole::storage {
 
 namespace {
@@ -89,9 +91,12 @@ bool Reader::Attrs(Map* m) {
   if (!Count(&n)) return false;
   for (uint64_t i = 0; i < n; ++i) {
     std::string name;
-    AttributeValue v;
-    if (!Str(&name) || !Value(&v)) return false;
-    m->emplace(std::move(name), std::move(v));
+    if (!Str(&name)) return false;
+    // Names are stored in order: appending at the end needs no tree search. A name out of
+    // order (corruption) still lands in its place, and a duplicate is rejected.
+    auto it = m->emplace_hint(m->end(), std::move(name), AttributeValue());
+    if (std::next(it) != m->end() || m->size() != i + 1) return ok = false;
+    if (!Value(&it->second)) return false;
   }
   return true;
 }
