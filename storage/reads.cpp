@@ -47,13 +47,25 @@ Result<Source> ResolveSource(const TableHandle& h, const std::optional<std::stri
 // Resolves Select: COUNT, whole items, or index entries (possibly fetching base items).
 struct Output {
   bool count_only = false;
-  bool fetch_base = false;  // LSI with ALL_ATTRIBUTES and a partial projection
+  bool fetch_base = false;      // LSI with a partial projection: read base items too
+  bool all_attributes = false;  // Select ALL_ATTRIBUTES: return the whole base item
 };
+
+// The top-level attribute names a condition reads.
+void CollectTopNames(const expr::Operand& o, std::vector<std::string>* out) {
+  if (o.kind == expr::OperandKind::kPath) out->push_back(o.path.elements.front().name);
+  for (const auto& a : o.args) CollectTopNames(a, out);
+}
+void CollectTopNames(const expr::Condition& c, std::vector<std::string>* out) {
+  for (const auto& o : c.operands) CollectTopNames(o, out);
+  for (const auto& child : c.children) CollectTopNames(child, out);
+}
 
 // Select and ProjectionExpression rules (reference §3.9). `prefix` is "1 validation error
 // detected: " for Query, as DynamoDB words it there.
 Result<Output> ResolveSelect(Select select, const Source& src, const KeySchema& table_key,
-                             const expr::ProjectionExpression* projection, std::string_view prefix) {
+                             const expr::ProjectionExpression* projection, const expr::Condition* filter,
+                             std::string_view prefix) {
   Output out;
   bool partial = src.index && src.index->projection.type != ProjectionType::kAll;
   auto fail = [&](std::string_view msg) { return Status::Validation(std::string(prefix) + std::string(msg)); };
@@ -76,6 +88,7 @@ Result<Output> ResolveSelect(Select select, const Source& src, const KeySchema& 
             src.index->name));
       }
       out.fetch_base = partial;
+      out.all_attributes = true;
       break;
     case Select::kCount: out.count_only = true; break;
     case Select::kSpecificAttributes:
@@ -84,12 +97,17 @@ Result<Output> ResolveSelect(Select select, const Source& src, const KeySchema& 
       }
       break;
   }
-  // A projection on an LSI naming attributes the index does not hold reads the base item (at
-  // extra cost, as DynamoDB does). On a GSI such attributes are simply absent: DynamoDB's
-  // behaviour there is not pinned down (reference Appendix D); keyhole chooses omission.
-  if (projection && partial && src.index->kind == IndexKind::kLocal) {
-    for (const auto& path : projection->paths) {
-      const std::string& top = path.elements.front().name;
+  // A projection or filter on an LSI naming attributes the index does not hold reads the base
+  // item (at extra cost, as DynamoDB does), so results never depend on what was projected. On a
+  // GSI such attributes are simply absent: DynamoDB's behaviour there is not pinned down
+  // (reference Appendix D); keyhole chooses omission.
+  if (partial && src.index->kind == IndexKind::kLocal) {
+    std::vector<std::string> names;
+    if (projection) {
+      for (const auto& path : projection->paths) names.push_back(path.elements.front().name);
+    }
+    if (filter) CollectTopNames(*filter, &names);
+    for (const auto& top : names) {
       bool held = top == src.key->partition.name || (src.key->sort && top == src.key->sort->name) ||
                   top == table_key.partition.name || (table_key.sort && top == table_key.sort->name);
       for (const auto& a : src.index->projection.non_key_attributes) held = held || a == top;
@@ -205,19 +223,28 @@ Result<size_t> ReadPage(Txn& txn, const TableHandle& h, const Source& src, const
     bytes += EncodedItemSize(c.value());
     bool stop = (spec.limit && resp->scanned_count >= *spec.limit) || bytes >= kPageBytes;
     if (stop) resp->last_evaluated_key = PositionKey(h, src, item);
-    if (spec.out.fetch_base) {  // an LSI entry without all attributes: read the base item
+    // An LSI entry without all the attributes asked for (or filtered on): read the base item.
+    std::optional<Item> full;
+    if (spec.out.fetch_base) {
       std::string_view base;
       bool found;
       KH_RETURN_IF_ERROR(txn.Get(h.dbi, EncodeTableKey(h.desc.key, item), &base, &found));
       if (found) {
-        KH_ASSIGN_OR_RETURN(item, DecodeItem(base));
+        KH_ASSIGN_OR_RETURN(full, DecodeItem(base));
         *fetch_units += ReadUnits(EncodedItemSize(base), spec.consistent);
       }
     }
-    if (!spec.filter || expr::Evaluate(*spec.filter, item)) {
+    const Item& subject = full ? *full : item;
+    if (!spec.filter || expr::Evaluate(*spec.filter, subject)) {
       ++resp->count;
       if (!spec.out.count_only) {
-        resp->items.push_back(spec.projection ? expr::Project(item, spec.projection->paths) : std::move(item));
+        if (spec.projection) {
+          resp->items.push_back(expr::Project(subject, spec.projection->paths));
+        } else if (full && spec.out.all_attributes) {
+          resp->items.push_back(std::move(*full));
+        } else {
+          resp->items.push_back(std::move(item));  // the index's projected attributes
+        }
       }
     }
     if (stop) break;
@@ -363,7 +390,7 @@ Result<QueryResponse> Database::Query(const QueryRequest& r) {
     KH_ASSIGN_OR_RETURN(Source src, ResolveSource(h, r.index_name, r.consistent_read));
     PageSpec spec;
     KH_ASSIGN_OR_RETURN(spec.out, ResolveSelect(r.select, src, h.desc.key, parsed.projection.get(),
-                                                "1 validation error detected: "));
+                                                parsed.filter.get(), "1 validation error detected: "));
     KeyCondition kc = r.key_condition;
     if (parsed.key_condition) {
       KH_ASSIGN_OR_RETURN(kc, expr::ToKeyCondition(*parsed.key_condition, *src.key));
@@ -455,7 +482,8 @@ Result<ScanResponse> Database::Scan(const ScanRequest& r) {
   KH_RETURN_IF_ERROR(impl_->WithTable(r.table_name, false, [&](Txn& txn, const TableHandle& h) -> Status {
     KH_ASSIGN_OR_RETURN(Source src, ResolveSource(h, r.index_name, r.consistent_read));
     PageSpec spec;
-    KH_ASSIGN_OR_RETURN(spec.out, ResolveSelect(r.select, src, h.desc.key, parsed.projection.get(), ""));
+    KH_ASSIGN_OR_RETURN(spec.out, ResolveSelect(r.select, src, h.desc.key, parsed.projection.get(),
+                                                parsed.filter.get(), ""));
     if (r.exclusive_start_key) {
       KH_ASSIGN_OR_RETURN(spec.start_after, StartKey(h, src, *r.exclusive_start_key));
       if (*spec.start_after < range.lower || (range.end && *spec.start_after >= *range.end)) {

@@ -203,6 +203,37 @@ TEST(Reads, KeyConditionFilterAndProjection) {
   EXPECT_TRUE(gr->item->empty());
 }
 
+TEST(Reads, LsiFilterOnUnprojectedAttributeReadsTheBaseItem) {
+  TempDb db;
+  CreateTableRequest c;
+  c.table_name = "Lsi";
+  c.attribute_definitions = {{"pk", "S"}, {"sk", "N"}, {"l1", "S"}};
+  c.key_schema = {{"pk", "HASH"}, {"sk", "RANGE"}};
+  c.local_secondary_indexes = {{"byL", {{"pk", "HASH"}, {"l1", "RANGE"}}, "KEYS_ONLY", std::nullopt}};
+  ASSERT_TRUE(db->CreateTable(c).ok());
+  PutItemRequest p;
+  p.table_name = "Lsi";
+  p.item = {{"pk", S("p")}, {"sk", N(1)}, {"l1", S("a")}, {"a1", N(5)}};
+  ASSERT_TRUE(db->PutItem(p).ok());
+  QueryRequest q;
+  q.table_name = "Lsi";
+  q.index_name = "byL";
+  q.expressions.key_condition = "pk = :p";
+  q.expressions.filter = "a1 = :five";
+  q.expressions.values = std::map<std::string, AttributeValue>{{":p", S("p")}, {":five", N(5)}};
+  // The result must not depend on the projection: the filter sees the whole item...
+  for (std::optional<std::string> projection : {std::optional<std::string>(), std::optional<std::string>("pk"),
+                                                std::optional<std::string>("a1")}) {
+    q.expressions.projection = projection;
+    auto r = db->Query(q);
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    EXPECT_EQ(r->count, 1) << projection.value_or("(none)");
+  }
+  // ...while the default Select still returns the index's attributes.
+  q.expressions.projection.reset();
+  EXPECT_EQ(db->Query(q)->items[0], (Item{{"pk", S("p")}, {"sk", N(1)}, {"l1", S("a")}}));
+}
+
 TEST(Reads, ExpressionsNeedAParser) {
   char tmpl[] = "/tmp/keyhole-test-XXXXXX";
   std::string dir = ::mkdtemp(tmpl);
