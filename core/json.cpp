@@ -434,7 +434,7 @@ class Parser {
       if (*p_ != '"') {
         return Fail(p_, "expected a member name in double quotes but found " + Describe(p_, end_));
       }
-      members.emplace_back();
+      members.emplace_back(std::string(), Value());  // clang rejects emplace_back() here
       Value::Member& m = members.back();
       if (!ParseString(&m.first)) return false;
       SkipWhitespace();

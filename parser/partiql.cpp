@@ -1,0 +1,126 @@
+// ParseStatement's pipeline (length, lexical check, syntax, parameters, translation) and the
+// small public helpers of partiql.h.
+#include "parser/partiql.h"
+
+#include <functional>
+#include <string>
+#include <utility>
+
+#include "parser/partiql_lexer.h"
+#include "parser/partiql_syntax.h"
+#include "parser/partiql_translate.h"
+
+namespace keyhole::parser {
+namespace {
+
+// The begin offsets of the `?` nodes of a tree, in source order.
+void CollectParameters(const syntax::Node& n, std::vector<size_t>* out) {
+  if (n.kind == syntax::Kind::kParam) out->push_back(n.begin);
+  for (const syntax::Node& child : n.children) CollectParameters(child, out);
+}
+
+// The offset of the first character past kMaxStatementChars, or npos.
+size_t FirstCharPastLimit(std::string_view text) {
+  size_t chars = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if ((static_cast<unsigned char>(text[i]) & 0xC0) == 0x80) continue;
+    if (++chars > kMaxStatementChars) return i;
+  }
+  return std::string_view::npos;
+}
+
+}  // namespace
+
+std::string_view StatementKindName(StatementKind k) {
+  static constexpr std::string_view kNames[] = {"SELECT",
+                                                "INSERT",
+                                                "UPDATE",
+                                                "DELETE",
+                                                "EXISTS",
+                                                "CREATE TABLE",
+                                                "DROP TABLE",
+                                                "ALTER TABLE",
+                                                "SHOW TABLES",
+                                                "DESCRIBE",
+                                                "SHOW CREATE TABLE",
+                                                "BEGIN",
+                                                "COMMIT",
+                                                "ROLLBACK",
+                                                "CALL",
+                                                "NEXT"};
+  static_assert(std::size(kNames) == std::variant_size_v<StatementBody>);
+  return kNames[static_cast<size_t>(k)];
+}
+
+ParseResult ParseStatement(std::string_view text, const std::vector<AttributeValue>& parameters) {
+  auto error = [&](std::string message, size_t offset) {
+    return ParseError{Status::Validation(std::move(message)), PositionOf(text, offset)};
+  };
+  if (!lexer::FirstWordIs(text, "CALL")) {
+    if (const size_t past = FirstCharPastLimit(text); past != std::string_view::npos) {
+      return error(
+          "1 validation error detected: Value at 'statement' failed to satisfy "
+          "constraint: Member must have length less than or equal to " +
+              std::to_string(kMaxStatementChars),
+          past);
+    }
+    if (const auto bad = lexer::FindLexicalError(text)) {
+      return error(std::string(syntax::kEnvelope), *bad);
+    }
+  }
+  std::variant<syntax::Node, syntax::Failure> tree = syntax::Parse(text);
+  if (const auto* failure = std::get_if<syntax::Failure>(&tree)) {
+    return error(failure->message, failure->offset);
+  }
+  const syntax::Node& root = std::get<syntax::Node>(tree);
+  std::vector<size_t> offsets;
+  CollectParameters(root, &offsets);
+  if (offsets.size() != parameters.size()) {
+    return error("Number of parameters in request and statement don't match.",
+                 offsets.size() > parameters.size() ? offsets[parameters.size()] : 0);
+  }
+  const translate::Translator translator(text, parameters, std::move(offsets));
+  try {
+    return translate::BuildStatement(root, translator);
+  } catch (const translate::Error& e) {
+    return error(e.message, e.offset);
+  }
+}
+
+CreateTableRequest ToCreateTableRequest(const CreateTableStatement& s) {
+  CreateTableRequest r;
+  r.table_name = s.table;
+  auto define = [&](const KeyAttribute& a) {
+    for (const AttributeDefinition& d : r.attribute_definitions) {
+      if (d.name == a.name) return;
+    }
+    r.attribute_definitions.push_back({a.name, std::string(TypeName(a.type))});
+  };
+  auto key_schema = [&](const KeySchema& key) {
+    define(key.partition);
+    std::vector<KeySchemaElement> elements = {{key.partition.name, "HASH"}};
+    if (key.sort) {
+      define(*key.sort);
+      elements.push_back({key.sort->name, "RANGE"});
+    }
+    return elements;
+  };
+  r.key_schema = key_schema(s.key);
+  for (const IndexDefinition& index : s.indexes) {
+    IndexSpec spec;
+    spec.name = index.name;
+    spec.key_schema = key_schema(index.key);
+    spec.projection_type = std::string(ProjectionTypeName(index.projection.type));
+    if (index.projection.type == ProjectionType::kInclude) {
+      spec.non_key_attributes = index.projection.non_key_attributes;
+    }
+    (index.kind == IndexKind::kGlobal ? r.global_secondary_indexes : r.local_secondary_indexes)
+        .push_back(std::move(spec));
+  }
+  r.billing_mode = s.billing_mode;
+  r.read_capacity_units = s.read_capacity_units;
+  r.write_capacity_units = s.write_capacity_units;
+  return r;
+}
+
+}  // namespace keyhole::parser

@@ -1,0 +1,290 @@
+// PartiQL lexical checks, positions and script splitting (contracts in partiql_lexer.h and
+// partiql.h). No PEGTL: these are single passes over the text.
+#include "parser/partiql_lexer.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "parser/partiql.h"
+#include "parser/partiql_words.h"
+
+namespace keyhole::parser {
+namespace lexer {
+namespace {
+
+constexpr size_t kNone = std::string_view::npos;
+
+bool IsSpace(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+using words::IsIdentChar;
+using words::IsIdentStart;
+char Upper(char c) { return c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c; }
+
+bool At(std::string_view text, size_t i, std::string_view s) {
+  return text.substr(i, s.size()) == s;
+}
+bool AtComment(std::string_view text, size_t i) { return At(text, i, "--") || At(text, i, "/*"); }
+
+// REQUIRES: AtComment(text, i). The offset past the comment; kNone for an unterminated /*.
+size_t SkipComment(std::string_view text, size_t i) {
+  if (text[i] == '-') {
+    const size_t nl = text.find('\n', i);
+    return nl == kNone ? text.size() : nl + 1;
+  }
+  const size_t close = text.find("*/", i + 2);
+  return close == kNone ? kNone : close + 2;
+}
+
+// REQUIRES: text[i] == quote. A run quoted with `quote`, where a doubled quote stands for one.
+// The offset past the closing quote; kNone when unterminated.
+size_t SkipQuoted(std::string_view text, size_t i, char quote) {
+  for (size_t j = i + 1; j < text.size(); ++j) {
+    if (text[j] != quote) continue;
+    if (j + 1 < text.size() && text[j + 1] == quote) {
+      ++j;
+      continue;
+    }
+    return j + 1;
+  }
+  return kNone;
+}
+
+// REQUIRES: text[i] == '"'. A JSON string with backslash escapes; kNone when unterminated.
+size_t SkipJsonString(std::string_view text, size_t i) {
+  for (size_t j = i + 1; j < text.size(); ++j) {
+    if (text[j] == '\\') {
+      ++j;
+    } else if (text[j] == '"') {
+      return j + 1;
+    }
+  }
+  return kNone;
+}
+
+// REQUIRES: a digit at i, or '.' followed by a digit. The offset past the number; kNone when the
+// exponent has no digits or its value does not fit in a 32-bit int.
+size_t SkipNumber(std::string_view text, size_t i) {
+  const size_t n = text.size();
+  while (i < n && IsDigit(text[i])) ++i;
+  if (i < n && text[i] == '.') {
+    ++i;
+    while (i < n && IsDigit(text[i])) ++i;
+  }
+  if (i < n && (text[i] == 'e' || text[i] == 'E')) {
+    ++i;
+    bool negative = false;
+    if (i < n && (text[i] == '+' || text[i] == '-')) negative = text[i++] == '-';
+    if (i >= n || !IsDigit(text[i])) return kNone;
+    const int64_t limit = negative ? int64_t{INT32_MAX} + 1 : int64_t{INT32_MAX};
+    int64_t value = 0;
+    for (; i < n && IsDigit(text[i]); ++i) {
+      value = value * 10 + (text[i] - '0');
+      if (value > limit) return kNone;
+    }
+  }
+  return i;
+}
+
+// The length of the operator or punctuation token at i, or 0 when none starts there.
+size_t OperatorLength(std::string_view text, size_t i) {
+  static constexpr std::string_view kTwo[] = {"<=", ">=", "<>", "!=", "||", "<<", ">>"};
+  for (std::string_view op : kTwo) {
+    if (At(text, i, op)) return 2;
+  }
+  static constexpr std::string_view kOne = "<>=+-*/%@()[]{},.:;?";
+  return kOne.find(text[i]) != kNone ? 1 : 0;
+}
+
+}  // namespace
+
+size_t SkipSpace(std::string_view text, size_t i) {
+  while (i < text.size()) {
+    if (IsSpace(text[i])) {
+      ++i;
+    } else if (AtComment(text, i)) {
+      const size_t next = SkipComment(text, i);
+      if (next == kNone) return i;
+      i = next;
+    } else {
+      break;
+    }
+  }
+  return i;
+}
+
+bool FirstWordIs(std::string_view text, std::string_view word) {
+  size_t i = SkipSpace(text, 0);
+  for (char w : word) {
+    if (i >= text.size() || Upper(text[i]) != w) return false;
+    ++i;
+  }
+  return i >= text.size() || !IsIdentChar(text[i]);
+}
+
+namespace {
+
+// Walks the tokens of `text`: returns the offset of the first lexical error (kNone when there is
+// none) and, when `ends` is not null, appends the end offset of every token before it.
+size_t Tokenize(std::string_view text, std::vector<size_t>* ends) {
+  const size_t n = text.size();
+  size_t i = 0;
+  while (i < n) {
+    const char c = text[i];
+    size_t next = kNone;
+    bool token = true;
+    if (IsSpace(c)) {
+      next = i + 1;
+      token = false;
+    } else if (AtComment(text, i)) {
+      next = SkipComment(text, i);
+      token = false;
+    } else if (c == '\'' || c == '"') {
+      next = SkipQuoted(text, i, c);
+    } else if (IsDigit(c) || (c == '.' && i + 1 < n && IsDigit(text[i + 1]))) {
+      next = SkipNumber(text, i);
+    } else if (IsIdentStart(c)) {
+      next = i + 1;
+      while (next < n && IsIdentChar(text[next])) ++next;
+    } else if (const size_t len = OperatorLength(text, i); len > 0) {
+      next = i + len;
+    }
+    if (next == kNone) return i;
+    if (token && ends != nullptr) ends->push_back(next);
+    i = next;
+  }
+  return kNone;
+}
+
+}  // namespace
+
+std::optional<size_t> FindLexicalError(std::string_view text) {
+  const size_t error = Tokenize(text, nullptr);
+  if (error == kNone) return std::nullopt;
+  return error;
+}
+
+std::vector<size_t> TokenEnds(std::string_view text) {
+  std::vector<size_t> ends;
+  Tokenize(text, &ends);
+  return ends;
+}
+
+}  // namespace lexer
+
+// ---- positions ----
+
+namespace {
+
+// Computes positions for increasing offsets of one text in a single pass overall.
+class PositionTracker {
+ public:
+  explicit PositionTracker(std::string_view text) : text_(text) {}
+  // REQUIRES: offsets passed in non-decreasing order.
+  SourcePosition At(size_t offset) {
+    if (offset > text_.size()) offset = text_.size();
+    for (; pos_.offset < offset; ++pos_.offset) {
+      const auto byte = static_cast<unsigned char>(text_[pos_.offset]);
+      if (byte == '\n') {
+        ++pos_.line;
+        pos_.column = 1;
+      } else if ((byte & 0xC0) != 0x80) {
+        ++pos_.column;
+      }
+    }
+    return pos_;
+  }
+
+ private:
+  std::string_view text_;
+  SourcePosition pos_;
+};
+
+// A scan of a script: its statements, and whether it ends inside nothing unfinished.
+struct ScriptScan {
+  std::vector<ScriptStatement> statements;
+  bool complete = true;
+};
+
+// The end of the statement starting at `start` (the offset of its `;`, or the end of the
+// script), skipping semicolons inside strings, identifiers, comments and CALL's JSON body.
+// *terminated is true when a `;` ends it.
+size_t StatementEnd(std::string_view script, size_t start, bool* terminated) {
+  using lexer::kNone;
+  const bool call = lexer::FirstWordIs(script.substr(start), "CALL");
+  int depth = 0;  // JSON nesting, CALL only
+  size_t i = start;
+  *terminated = false;
+  while (i < script.size()) {
+    const char c = script[i];
+    size_t next = i + 1;
+    if (lexer::AtComment(script, i)) {
+      next = lexer::SkipComment(script, i);
+    } else if (c == '"') {
+      next = call ? lexer::SkipJsonString(script, i) : lexer::SkipQuoted(script, i, '"');
+    } else if (c == '\'' && !call) {
+      next = lexer::SkipQuoted(script, i, '\'');
+    } else if (call && (c == '{' || c == '[')) {
+      ++depth;
+    } else if (call && (c == '}' || c == ']') && depth > 0) {
+      --depth;
+    } else if (c == ';' && depth == 0) {
+      *terminated = true;
+      return i;
+    }
+    if (next == kNone) return script.size();
+    i = next;
+  }
+  return i;
+}
+
+ScriptScan ScanScript(std::string_view script) {
+  ScriptScan scan;
+  PositionTracker positions(script);
+  size_t i = 0;
+  while (true) {
+    // Leading whitespace, comments and empty statements.
+    while (true) {
+      i = lexer::SkipSpace(script, i);
+      if (i < script.size() && script[i] == ';') {
+        ++i;
+        continue;
+      }
+      break;
+    }
+    if (i >= script.size()) break;
+    if (lexer::AtComment(script, i)) {  // an unterminated /* ... to the end
+      scan.complete = false;
+      break;
+    }
+    ScriptStatement st;
+    const size_t end = StatementEnd(script, i, &st.terminated);
+    size_t trimmed = end;
+    while (trimmed > i && lexer::IsSpace(script[trimmed - 1])) --trimmed;
+    st.text = std::string(script.substr(i, trimmed - i));
+    st.start = positions.At(i);
+    scan.statements.push_back(std::move(st));
+    if (!scan.statements.back().terminated) {
+      scan.complete = false;
+      break;
+    }
+    i = end + 1;
+  }
+  return scan;
+}
+
+}  // namespace
+
+SourcePosition PositionOf(std::string_view text, size_t offset) {
+  return PositionTracker(text).At(offset);
+}
+
+std::vector<ScriptStatement> SplitScript(std::string_view script) {
+  return ScanScript(script).statements;
+}
+
+bool IsComplete(std::string_view buffer) { return ScanScript(buffer).complete; }
+
+}  // namespace keyhole::parser
