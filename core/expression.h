@@ -120,13 +120,17 @@ struct ParsedExpressions {
   std::shared_ptr<const UpdateExpression> update;
 };
 
-// The raw expression parameters of one request, as the API sends them.
+// The expression parameters of one request: as the API sends them (strings and placeholder
+// maps), or already parsed (`parsed`, set by a front end such as the PartiQL planner that builds
+// resolved ASTs itself; the strings are then ignored and no parser is needed).
 struct ExpressionInput {
   std::optional<std::string> condition, filter, key_condition, projection, update;
   std::optional<std::map<std::string, std::string>> names;      // ExpressionAttributeNames
   std::optional<std::map<std::string, AttributeValue>> values;  // ExpressionAttributeValues
+  std::shared_ptr<const ParsedExpressions> parsed;
   bool empty() const {
-    return !condition && !filter && !key_condition && !projection && !update && !names && !values;
+    return !condition && !filter && !key_condition && !projection && !update && !names && !values &&
+           !parsed;
   }
 };
 

@@ -84,6 +84,7 @@ Result<std::unique_ptr<Database>> Database::Open(const std::string& path, const 
 
 Result<expr::ParsedExpressions> Database::Impl::ParseExpressions(const expr::ExpressionInput& input) const {
   if (input.empty()) return expr::ParsedExpressions{};
+  if (input.parsed) return *input.parsed;
   if (!parser) {
     return Status::Validation("This keyhole database was opened without an expression parser: expression "
                               "parameters are not available");

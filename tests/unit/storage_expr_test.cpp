@@ -234,6 +234,32 @@ TEST(Reads, LsiFilterOnUnprojectedAttributeReadsTheBaseItem) {
   EXPECT_EQ(db->Query(q)->items[0], (Item{{"pk", S("p")}, {"sk", N(1)}, {"l1", S("a")}}));
 }
 
+TEST(ConditionalWrites, PreParsedExpressionsNeedNoParser) {
+  char tmpl[] = "/tmp/keyhole-test-XXXXXX";
+  std::string dir = ::mkdtemp(tmpl);
+  auto db = Database::Open(dir + "/p.kh");  // no expression parser
+  ASSERT_TRUE(db.ok());
+  CreateTableRequest c;
+  c.table_name = "App";
+  c.attribute_definitions = {{"pk", "S"}};
+  c.key_schema = {{"pk", "HASH"}};
+  ASSERT_TRUE((*db)->CreateTable(c).ok());
+  // attribute_not_exists(pk), built the way the PartiQL front end builds it.
+  expr::Condition cond;
+  cond.kind = expr::ConditionKind::kFunction;
+  cond.function = "attribute_not_exists";
+  cond.operands.push_back(expr::Operand::MakePath(expr::Path{{expr::PathElement{"pk"}}}));
+  auto parsed = std::make_shared<expr::ParsedExpressions>();
+  parsed->condition = std::make_shared<const expr::Condition>(cond);
+  PutItemRequest p;
+  p.table_name = "App";
+  p.item = {{"pk", S("a")}};
+  p.expressions.parsed = parsed;
+  EXPECT_TRUE((*db)->PutItem(p).ok());
+  EXPECT_EQ((*db)->PutItem(p).status().code(), ErrorCode::kConditionalCheckFailed);
+  std::filesystem::remove_all(dir);
+}
+
 TEST(Reads, ExpressionsNeedAParser) {
   char tmpl[] = "/tmp/keyhole-test-XXXXXX";
   std::string dir = ::mkdtemp(tmpl);
