@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "core/evaluate.h"
+#include "parser/fuzz_ast_checks.h"
 #include "parser/partiql.h"
 
 namespace {
@@ -24,66 +25,12 @@ using keyhole::Number;
 using namespace keyhole::expr;    // NOLINT: a fuzz driver
 using namespace keyhole::parser;  // NOLINT
 
-void Check(bool ok, const char* what) {
-  if (!ok) {
-    std::fprintf(stderr, "invariant violated: %s\n", what);
-    std::abort();
-  }
-}
+using keyhole::fuzz::Check;
+using keyhole::fuzz::CheckPath;
 
-void CheckPath(const Path& p) {
-  Check(!p.elements.empty() && p.elements.size() <= 32, "path length");
-  Check(!p.elements[0].is_index, "path starts with a name");
-  for (const PathElement& e : p.elements) {
-    Check(!e.is_index || (e.index >= 0 && e.index <= INT32_MAX), "index range");
-    Check(e.is_index || !e.name.empty(), "empty path element");
-  }
-}
-
-void CheckOperand(const Operand& o, size_t size) {
-  Check(o.position < size, "operand position");
-  switch (o.kind) {
-    case OperandKind::kPath:
-      CheckPath(o.path);
-      break;
-    case OperandKind::kFunction:
-      Check(!o.function.empty(), "function name");
-      break;
-    case OperandKind::kPlus:
-    case OperandKind::kMinus:
-      Check(o.args.size() == 2, "arithmetic operands");
-      break;
-    case OperandKind::kValue:
-      break;
-  }
-  for (const Operand& a : o.args) CheckOperand(a, size);
-}
-
+void CheckOperand(const Operand& o, size_t size) { keyhole::fuzz::CheckOperand(o, size, false); }
 void CheckCondition(const Condition& c, size_t size) {
-  Check(c.position < size, "condition position");
-  switch (c.kind) {
-    case ConditionKind::kCompare:
-      Check(c.operands.size() == 2 && c.children.empty(), "comparison");
-      break;
-    case ConditionKind::kBetween:
-      Check(c.operands.size() == 3 && c.children.empty(), "between");
-      break;
-    case ConditionKind::kIn:
-      Check(c.operands.size() >= 2 && c.children.empty(), "in");
-      break;
-    case ConditionKind::kFunction:
-      Check(!c.function.empty() && !c.operands.empty(), "function condition");
-      break;
-    case ConditionKind::kAnd:
-    case ConditionKind::kOr:
-      Check(c.children.size() >= 2 && c.operands.empty(), "and/or");
-      break;
-    case ConditionKind::kNot:
-      Check(c.children.size() == 1 && c.operands.empty(), "not");
-      break;
-  }
-  for (const Operand& o : c.operands) CheckOperand(o, size);
-  for (const Condition& child : c.children) CheckCondition(child, size);
+  keyhole::fuzz::CheckCondition(c, size, false);
 }
 
 void CheckWhere(const std::optional<Condition>& where, size_t size) {
