@@ -5,6 +5,7 @@
 #include <set>
 
 #include "core/item.h"
+#include "storage/env.h"
 #include "storage_test_util.h"
 
 namespace keyhole::storage {
@@ -522,6 +523,42 @@ TEST(Files, RefusesWhatIsNotAKeyholeDatabase) {
   Database::Options o;
   o.create_if_missing = false;
   EXPECT_EQ(Database::Open(dir + "/missing.kh", o).status().code(), ErrorCode::kResourceNotFound);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Files, RefusesANewerFormatAndAnLmdbFileWithoutCatalog) {
+  char tmpl[] = "/tmp/keyhole-test-XXXXXX";
+  std::string dir = ::mkdtemp(tmpl);
+  std::string path = dir + "/newer.kh";
+  ASSERT_TRUE(Database::Open(path).ok());
+  {  // Pretend a future keyhole wrote the file.
+    auto env = Env::Open(path, Env::Options{});
+    ASSERT_TRUE(env.ok());
+    ASSERT_TRUE((*env)->Write([&](Txn& txn) -> Status {
+                        MDB_dbi dbi;
+                        if (mdb_dbi_open(txn.get(), "__catalog", 0, &dbi)) return Status::Internal("open");
+                        return txn.Put(dbi, "format", "keyhole 99");
+                      }).ok());
+  }
+  auto r = Database::Open(path);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), ErrorCode::kDatabaseFormat);
+  EXPECT_NE(r.status().message().find("written by a newer keyhole (format 99"), std::string::npos)
+      << r.status().message();
+  // A plain LMDB file with data but no keyhole catalog.
+  std::string plain = dir + "/plain.mdb";
+  {
+    auto env = Env::Open(plain, Env::Options{});
+    ASSERT_TRUE(env.ok());
+    ASSERT_TRUE((*env)->Write([&](Txn& txn) -> Status {
+                        MDB_dbi dbi;
+                        if (mdb_dbi_open(txn.get(), nullptr, 0, &dbi)) return Status::Internal("open");
+                        return txn.Put(dbi, "somebody", "else's data");
+                      }).ok());
+  }
+  r = Database::Open(plain);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), ErrorCode::kDatabaseFormat);
   std::filesystem::remove_all(dir);
 }
 

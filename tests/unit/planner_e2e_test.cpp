@@ -1,0 +1,133 @@
+// Planner end to end: statements planned and executed over a real storage::Database.
+#include <gtest/gtest.h>
+
+#include "planner_test_util.h"
+
+namespace keyhole::testing {
+namespace {
+
+class PlannerE2eTest : public PlannerTest {
+ protected:
+  void SetUp() override {
+    PlannerTest::SetUp();
+    for (const char* s : {
+             "INSERT INTO \"App\" VALUE {'pk': 'a', 'sk': '1', 'n': 1, 'color': 'red', "
+             "'created': 10, 'title': 't1', 'email': 'x@a'}",
+             "INSERT INTO \"App\" VALUE {'pk': 'a', 'sk': '2', 'n': 2, 'color': 'red', "
+             "'created': 20}",
+             "INSERT INTO \"App\" VALUE {'pk': 'a', 'sk': '3', 'n': 3}",
+             "INSERT INTO \"App\" VALUE {'pk': 'b', 'sk': '1', 'n': 4, 'color': 'blue', "
+             "'created': 5}",
+             "INSERT INTO \"App\" VALUE {'pk': 'c', 'sk': '0', 'n': 5}",
+         }) {
+      MustRun(s);
+    }
+  }
+  static std::string Keys(const planner::ExecuteResult& r) {
+    std::string out;
+    for (const auto& item : r.items) {
+      out += (out.empty() ? "" : " ") + item.at("pk").s() + item.at("sk").s();
+    }
+    return out;
+  }
+};
+
+TEST_F(PlannerE2eTest, GetItemAndQuery) {
+  auto g = MustRun("SELECT * FROM \"App\" WHERE pk = 'a' AND sk = '2'");
+  EXPECT_EQ(Keys(g), "a2");
+  EXPECT_EQ(g.count, 1);
+  EXPECT_GT(g.capacity_units, 0);
+  EXPECT_EQ(MustRun("SELECT * FROM \"App\" WHERE pk = 'a' AND sk = '9'").count, 0);
+
+  EXPECT_EQ(Keys(MustRun("SELECT * FROM \"App\" WHERE pk = 'a'")), "a1 a2 a3");
+  EXPECT_EQ(Keys(MustRun("SELECT * FROM \"App\" WHERE pk = 'a' AND sk > '1'")), "a2 a3");
+  EXPECT_EQ(Keys(MustRun("SELECT * FROM \"App\" WHERE pk = 'a' ORDER BY sk DESC")), "a3 a2 a1");
+
+  auto f = MustRun("SELECT * FROM \"App\" WHERE pk = 'a' AND n >= 2");
+  EXPECT_EQ(Keys(f), "a2 a3");
+  EXPECT_EQ(f.count, 2);
+  EXPECT_EQ(f.scanned_count, 3);  // the filter is applied after the read
+
+  auto one = MustRun("SELECT * FROM \"App\" WHERE pk = 'a' AND sk = '2' AND n = 99");
+  EXPECT_EQ(one.count, 0);
+  EXPECT_EQ(one.scanned_count, 1);
+
+  auto proj = MustRun("SELECT n FROM \"App\" WHERE pk = 'b' AND sk = '1'");
+  ASSERT_EQ(proj.items.size(), 1u);
+  EXPECT_EQ(proj.items[0].size(), 1u);
+  EXPECT_EQ(proj.items[0].at("n"), N(4));
+}
+
+TEST_F(PlannerE2eTest, SeveralQueriesMergeInOrder) {
+  EXPECT_EQ(Keys(MustRun("SELECT * FROM \"App\" WHERE pk IN ['c', 'a']")), "c0 a1 a2 a3");
+  EXPECT_EQ(Keys(MustRun("SELECT * FROM \"App\" WHERE pk IN ['c', 'a', 'b'] ORDER BY pk")),
+            "a1 a2 a3 b1 c0");
+  EXPECT_EQ(Keys(MustRun("SELECT * FROM \"App\" WHERE pk IN ['c', 'a', 'b'] ORDER BY pk DESC, "
+                         "sk DESC")),
+            "c0 b1 a3 a2 a1");
+  EXPECT_EQ(Keys(MustRun("SELECT * FROM \"App\" WHERE pk IN ['c', 'a', 'b'] ORDER BY sk, pk")),
+            "c0 a1 b1 a2 a3");
+  EXPECT_EQ(Keys(MustRun("SELECT * FROM \"App\" WHERE pk = 'a' AND sk = '3' OR pk = 'b'")),
+            "a3 b1");
+}
+
+TEST_F(PlannerE2eTest, IndexesAndScan) {
+  auto g = MustRun("SELECT * FROM \"App\".\"byColor\" WHERE color = 'red' AND created > 10");
+  EXPECT_EQ(Keys(g), "a2");
+  EXPECT_EQ(MustRun("SELECT pk, sk FROM \"App\".\"byEmail\" WHERE email = 'x@a'").count, 1);
+  EXPECT_EQ(Keys(MustRun("SELECT * FROM \"App\".\"byDate\" WHERE pk = 'a' ORDER BY created "
+                         "DESC")),
+            "a2 a1");
+  auto s = MustRun("SCAN SELECT * FROM \"App\" WHERE n > 2");
+  EXPECT_EQ(s.count, 3);
+  EXPECT_EQ(s.scanned_count, 5);
+  EXPECT_NE(Error("SELECT * FROM \"App\" WHERE n > 2").find("keyhole refuses to scan"),
+            std::string::npos);
+}
+
+TEST_F(PlannerE2eTest, InsertDuplicateIsDuplicateItemException) {
+  auto r = Run("INSERT INTO \"App\" VALUE {'pk': 'a', 'sk': '1'}");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), ErrorCode::kDuplicateItem);
+  EXPECT_EQ(r.status().message(), "Duplicate primary key exists in table");
+  // The original item is untouched.
+  EXPECT_EQ(MustRun("SELECT * FROM \"App\" WHERE pk = 'a' AND sk = '1'").items.at(0).at("n"),
+            N(1));
+}
+
+TEST_F(PlannerE2eTest, UpdateSemanticsAndReturning) {
+  auto u = MustRun("UPDATE \"App\" SET n = n + 10 WHERE pk = 'a' AND sk = '1' RETURNING "
+                   "MODIFIED NEW *");
+  ASSERT_EQ(u.items.size(), 1u);
+  EXPECT_EQ(u.items[0].at("n"), N(11));
+  EXPECT_EQ(u.items[0].size(), 1u);
+  auto old = MustRun("UPDATE \"App\" SET n = 0 WHERE pk = 'a' AND sk = '1' RETURNING ALL OLD *");
+  ASSERT_EQ(old.items.size(), 1u);
+  EXPECT_EQ(old.items[0].at("n"), N(11));
+  EXPECT_EQ(MustRun("UPDATE \"App\" SET n = 1 WHERE pk = 'a' AND sk = '1'").items.size(), 0u);
+
+  // A missing item is not created: attribute_exists(pk) fails.
+  auto missing = Run("UPDATE \"App\" SET n = 1 WHERE pk = 'zz' AND sk = '1'");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_TRUE(missing.status().IsConditionFailed());
+  EXPECT_EQ(MustRun("SELECT * FROM \"App\" WHERE pk = 'zz' AND sk = '1'").count, 0);
+  // A false extra condition fails too.
+  auto cond = Run("UPDATE \"App\" SET n = 1 WHERE pk = 'a' AND sk = '1' AND n > 100");
+  ASSERT_FALSE(cond.ok());
+  EXPECT_TRUE(cond.status().IsConditionFailed());
+}
+
+TEST_F(PlannerE2eTest, DeleteSemantics) {
+  // A missing key with no extra condition succeeds and deletes nothing.
+  EXPECT_EQ(MustRun("DELETE FROM \"App\" WHERE pk = 'zz' AND sk = '1'").items.size(), 0u);
+  auto cond = Run("DELETE FROM \"App\" WHERE pk = 'a' AND sk = '1' AND n = 42");
+  ASSERT_FALSE(cond.ok());
+  EXPECT_TRUE(cond.status().IsConditionFailed());
+  auto d = MustRun("DELETE FROM \"App\" WHERE pk = 'a' AND sk = '1' RETURNING ALL OLD *");
+  ASSERT_EQ(d.items.size(), 1u);
+  EXPECT_EQ(d.items[0].at("n"), N(1));
+  EXPECT_EQ(Keys(MustRun("SELECT * FROM \"App\" WHERE pk = 'a'")), "a2 a3");
+}
+
+}  // namespace
+}  // namespace keyhole::testing
