@@ -67,6 +67,14 @@ TEST_F(PlannerE2eTest, SeveralQueriesMergeInOrder) {
             "c0 b1 a3 a2 a1");
   EXPECT_EQ(Keys(MustRun("SELECT * FROM \"App\" WHERE pk IN ['c', 'a', 'b'] ORDER BY sk, pk")),
             "c0 a1 b1 a2 a3");
+  // Sorting merged items by a key the statement does not select still works.
+  auto n = MustRun("SELECT n FROM \"App\" WHERE pk IN ['c', 'a', 'b'] ORDER BY sk DESC, pk");
+  std::string ns;
+  for (const auto& item : n.items) {
+    EXPECT_EQ(item.size(), 1u);
+    ns += item.at("n").n().ToString();
+  }
+  EXPECT_EQ(ns, "32145");
   EXPECT_EQ(Keys(MustRun("SELECT * FROM \"App\" WHERE pk = 'a' AND sk = '3' OR pk = 'b'")),
             "a3 b1");
 }
@@ -91,13 +99,13 @@ TEST_F(PlannerE2eTest, InsertDuplicateIsDuplicateItemException) {
   EXPECT_EQ(r.status().code(), ErrorCode::kDuplicateItem);
   EXPECT_EQ(r.status().message(), "Duplicate primary key exists in table");
   // The original item is untouched.
-  EXPECT_EQ(MustRun("SELECT * FROM \"App\" WHERE pk = 'a' AND sk = '1'").items.at(0).at("n"),
-            N(1));
+  EXPECT_EQ(MustRun("SELECT * FROM \"App\" WHERE pk = 'a' AND sk = '1'").items.at(0).at("n"), N(1));
 }
 
 TEST_F(PlannerE2eTest, UpdateSemanticsAndReturning) {
-  auto u = MustRun("UPDATE \"App\" SET n = n + 10 WHERE pk = 'a' AND sk = '1' RETURNING "
-                   "MODIFIED NEW *");
+  auto u = MustRun(
+      "UPDATE \"App\" SET n = n + 10 WHERE pk = 'a' AND sk = '1' RETURNING "
+      "MODIFIED NEW *");
   ASSERT_EQ(u.items.size(), 1u);
   EXPECT_EQ(u.items[0].at("n"), N(11));
   EXPECT_EQ(u.items[0].size(), 1u);
@@ -127,6 +135,35 @@ TEST_F(PlannerE2eTest, DeleteSemantics) {
   ASSERT_EQ(d.items.size(), 1u);
   EXPECT_EQ(d.items[0].at("n"), N(1));
   EXPECT_EQ(Keys(MustRun("SELECT * FROM \"App\" WHERE pk = 'a'")), "a2 a3");
+}
+
+TEST_F(PlannerE2eTest, ConditionsOnKeyAttributesOutsideTheKeyCondition) {
+  auto ne = MustRun("SELECT * FROM \"App\" WHERE pk = 'a' AND sk <> '2'");
+  EXPECT_EQ(Keys(ne), "a1 a3");
+  EXPECT_EQ(ne.count, 2);
+  EXPECT_EQ(ne.scanned_count, 3);
+  auto idx = MustRun(
+      "SELECT sk FROM \"App\".\"byColor\" WHERE color = 'red' AND pk = 'a' AND "
+      "sk = '2'");
+  ASSERT_EQ(idx.items.size(), 1u);
+  EXPECT_EQ(idx.items[0].size(), 1u);  // re-projected after the post-filter
+  EXPECT_EQ(idx.items[0].at("sk"), S("2"));
+  EXPECT_EQ(MustRun("SELECT * FROM \"App\" WHERE pk = 'a' AND sk > '1' AND sk < '3'").count, 1);
+}
+
+TEST_F(PlannerE2eTest, ScanUpdateAndScanDelete) {
+  auto u = MustRun("SCAN UPDATE \"App\" SET tag = 'hot' WHERE n >= 3 RETURNING MODIFIED NEW *");
+  EXPECT_EQ(u.count, 3);  // a3, b1, c0
+  EXPECT_EQ(u.scanned_count, 5);
+  ASSERT_EQ(u.items.size(), 3u);
+  EXPECT_EQ(u.items[0].at("tag"), S("hot"));
+  EXPECT_EQ(MustRun("SCAN SELECT * FROM \"App\" WHERE tag = 'hot'").count, 3);
+
+  auto d = MustRun("SCAN DELETE FROM \"App\" WHERE pk = 'a'");
+  EXPECT_EQ(d.count, 3);
+  EXPECT_EQ(d.items.size(), 0u);
+  EXPECT_EQ(MustRun("SCAN SELECT * FROM \"App\" WHERE n > 0").count, 2);
+  EXPECT_EQ(MustRun("SCAN DELETE FROM \"Users\"").count, 0);
 }
 
 }  // namespace

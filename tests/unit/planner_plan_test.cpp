@@ -222,8 +222,9 @@ TEST_F(PlannerTest, InsertPlansAConditionalPut) {
 }
 
 TEST_F(PlannerTest, UpdateAndDeleteNeedTheFullKey) {
-  auto u = PlanOf("UPDATE \"App\" SET n = 1 WHERE pk = 'a' AND sk = 'b' AND n < 5 RETURNING "
-                  "ALL NEW *");
+  auto u = PlanOf(
+      "UPDATE \"App\" SET n = 1 WHERE pk = 'a' AND sk = 'b' AND n < 5 RETURNING "
+      "ALL NEW *");
   ASSERT_TRUE(u.ok()) << u.status().ToString();
   EXPECT_EQ(u->operation_name, "UpdateItem");
   const auto& r = Op<UpdateItemRequest>(*u);
@@ -260,10 +261,29 @@ TEST_F(PlannerTest, UpdateAndDeleteNeedTheFullKey) {
             "Key attribute's data type should match its data type in table's schema: Key id");
   EXPECT_NE(e("UPDATE \"Users\" SET id = 2 WHERE id = 1").find("Cannot update attribute id"),
             std::string::npos);
-  EXPECT_NE(e("SCAN DELETE FROM \"Users\" WHERE x = 1").find("does not support SCAN DELETE yet"),
+  EXPECT_NE(e("SCAN UPDATE \"Users\" SET id = 2").find("Cannot update attribute id"),
             std::string::npos);
-  EXPECT_NE(e("SCAN UPDATE \"Users\" SET x = 1").find("does not support SCAN UPDATE yet"),
-            std::string::npos);
+}
+
+TEST_F(PlannerTest, ScanUpdateAndDeletePlanAScanAndAPerItemWrite) {
+  auto u = PlanOf("SCAN UPDATE \"App\" SET n = 1 WHERE x = 2 RETURNING ALL NEW *");
+  ASSERT_TRUE(u.ok()) << u.status().ToString();
+  EXPECT_EQ(u->operation_name, "UpdateItem");
+  ASSERT_EQ(u->operations.size(), 1u);
+  const auto& scan = Op<ScanRequest>(*u);
+  EXPECT_EQ(scan.expressions.parsed->projection->paths.size(), 2u);  // pk, sk
+  EXPECT_TRUE(scan.expressions.parsed->filter);
+  ASSERT_TRUE(u->per_item_write);
+  const auto& w = std::get<UpdateItemRequest>(*u->per_item_write);
+  EXPECT_EQ(w.return_values, ReturnValues::kAllNew);
+  ASSERT_TRUE(w.expressions.parsed->condition && w.expressions.parsed->update);
+  EXPECT_EQ(w.expressions.parsed->condition->children.back().function, "attribute_exists");
+
+  auto d = PlanOf("SCAN DELETE FROM \"Users\"");
+  ASSERT_TRUE(d.ok()) << d.status().ToString();
+  ASSERT_TRUE(d->per_item_write);
+  EXPECT_FALSE(std::get<DeleteItemRequest>(*d->per_item_write).expressions.parsed);
+  EXPECT_FALSE(Op<ScanRequest>(*d).expressions.parsed->filter);
 }
 
 TEST_F(PlannerTest, UnknownTableAndNonDml) {

@@ -1,0 +1,149 @@
+// The planner: turns a parsed PartiQL DML statement (parser/partiql.h) into DynamoDB operations
+// (core/operations.h), applying design.md's key-addressability rule, and runs such a plan
+// through an Executor. The planner never includes storage: it sees schemas through
+// SchemaSource and executes through Executor, both implemented by the caller (the shell, or a
+// test) over storage::Database.
+//
+// ==== How statements are planned ====
+//
+// SELECT (without SCAN), on the table or on the index named in FROM "T"."Index":
+//  - GetItem when the WHERE is a single AND of `=` predicates that pin the full primary key of
+//    the table and nothing else (not when reading an index).
+//  - Query(s) when every OR branch pins the target's partition key with `=` or IN: one Query per
+//    (branch, partition value). A sort-key predicate (=, <, <=, >, >=, BETWEEN, begins_with) of
+//    a branch becomes the Query's KeyCondition (structured, QueryRequest::key_condition); all
+//    other conjuncts of the branch become its FilterExpression (ExpressionInput::parsed).
+//    Decision: a WHERE that pins the full key AND has extra conjuncts is a one-item Query with
+//    a filter (not GetItem + post-filter), so Count/ScannedCount/capacity are faithful.
+//    A conjunct that names a key attribute of the table or of the read index outside the key
+//    condition (`sk <> 'x'`, a second sort-key predicate, `pk = ..` on a GSI read) cannot be a
+//    Query FilterExpression (DynamoDB refuses key attributes there), so it becomes the Query's
+//    post-filter (Plan::post_filters), evaluated by Execute after the read; when the statement
+//    projects, the Query also fetches the attributes the post-filter needs and Execute
+//    re-projects (Plan::reproject).
+//    Two reads of the same partition value are refused with DynamoDB's
+//    "Overlapping conditions with range keys are not supported in where clause" (keyhole is
+//    stricter than DynamoDB here: it refuses every repeated partition value, not only
+//    overlapping sort ranges).
+//  - Otherwise refused (ValidationException) with a message naming the missing key, an index
+//    (or the base table) whose partition key the WHERE does pin, and `SCAN SELECT`.
+// SCAN SELECT: one Scan of the table or index with the whole WHERE as the filter.
+// Projection paths become a parsed ProjectionExpression. Reading a GSI whose projection does not
+// include a selected attribute is refused: "One or more parameter values were invalid: Global
+// secondary index <idx> does not project [a, b]" (top-level names, statement order). An unknown
+// index is "The table does not have the specified index".
+// ORDER BY (reference §2.6, DynamoDB's messages): only target key attributes; the sort key's
+// direction sets ScanIndexForward; several partition values need the partition key in ORDER BY,
+// whose direction orders the Queries (by CompareKey). When the sort key is ordered before the
+// partition key across several partitions, Plan::sort_merged asks Execute to sort the merged
+// items by (sort key, partition key).
+//
+// INSERT: PutItem with ConditionExpression attribute_not_exists(<pk>); key attributes must be
+// present and of the declared type (reference §2.7). Execute maps its
+// ConditionalCheckFailedException to DuplicateItemException "Duplicate primary key exists in
+// table".
+// UPDATE: UpdateItem. The WHERE must be an AND with one `=` on every key attribute (reference
+// §2.8 messages); the other conjuncts AND attribute_exists(<pk>) are the ConditionExpression;
+// the actions are the UpdateExpression (checked with expr::ValidateUpdate); RETURNING ->
+// ReturnValues.
+// DELETE: DeleteItem, the same WHERE rules, no attribute_exists added.
+// SCAN UPDATE / SCAN DELETE: a Scan of the table (filter: the WHERE, projection: the key) and
+// Plan::per_item_write, an UpdateItem / DeleteItem template applied to each item found, guarded
+// by the WHERE again (UPDATE also by attribute_exists(<pk>)), so an item changed since the Scan
+// is skipped rather than wrongly written. Items are written one by one, each its own operation
+// (not one transaction). RETURNING applies per item.
+// EXISTS and non-DML statements are refused (they are the shell's or a transaction's business).
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "core/expression.h"
+#include "core/operations.h"
+#include "core/schema.h"
+#include "core/status.h"
+#include "parser/partiql.h"
+
+namespace keyhole::planner {
+
+// Where the planner gets table schemas. Implementations must answer a missing table with
+// ResourceNotFoundException (storage::Database::TableSchema does).
+class SchemaSource {
+ public:
+  virtual ~SchemaSource() = default;
+  virtual Result<TableDescription> TableSchema(const std::string& table_name) const = 0;
+};
+
+using Operation = std::variant<GetItemRequest, QueryRequest, ScanRequest, PutItemRequest,
+                               UpdateItemRequest, DeleteItemRequest>;
+
+// A planned statement: operations to run in order, plus what presentation needs.
+struct Plan {
+  parser::StatementKind kind = parser::StatementKind::kSelect;
+  std::string operation_name;  // "GetItem", "Query", "Scan", "PutItem", "UpdateItem", ...
+  std::string table;
+  std::optional<std::string> index;  // the index read, if any
+  std::vector<Operation> operations;
+  // Several Queries whose items are concatenated in operation order (IN / OR branches).
+  bool merged = false;
+  // Sort the merged items by the target's sort key (descending when sort_descending), then by
+  // partition key (descending when partition_descending): ORDER BY <sk> before <pk> across
+  // several partitions.
+  bool sort_merged = false;
+  bool sort_descending = false;
+  bool partition_descending = false;
+  std::string sort_key_name, partition_key_name;  // the target's key attributes
+  // INSERT: a ConditionalCheckFailedException means the key exists -> DuplicateItemException.
+  bool duplicate_on_condition_failure = false;
+  // Per operation (empty, or one entry per operation; null = none): a condition Execute applies
+  // to the operation's items after the read. See "post-filter" above.
+  std::vector<std::shared_ptr<const expr::Condition>> post_filters;
+  // When set, Execute projects every returned item to these paths (after post-filtering).
+  std::optional<std::vector<expr::Path>> reproject;
+  // SCAN UPDATE / SCAN DELETE: the write applied to every item operations[0] (a Scan) returns;
+  // its key is filled from the item. Only UpdateItemRequest or DeleteItemRequest.
+  std::optional<Operation> per_item_write;
+  bool explain = false;  // EXPLAIN: the caller shows the plan instead of (or besides) running it
+  bool analyze = false;
+};
+
+// Plans one statement (SELECT, INSERT, UPDATE, DELETE, optionally SCAN-prefixed). Errors are
+// ValidationExceptions (texts above), or the SchemaSource's error for an unknown table.
+// Thread-safe; reads only the schemas it asks `schemas` for.
+Result<Plan> PlanStatement(const parser::Statement& statement, const SchemaSource& schemas);
+
+// Runs operations; implemented by the caller over storage::Database (or a remote endpoint).
+class Executor {
+ public:
+  virtual ~Executor() = default;
+  virtual Result<GetItemResponse> GetItem(const GetItemRequest& r) = 0;
+  virtual Result<QueryResponse> Query(const QueryRequest& r) = 0;
+  virtual Result<ScanResponse> Scan(const ScanRequest& r) = 0;
+  virtual Result<PutItemResponse> PutItem(const PutItemRequest& r) = 0;
+  virtual Result<UpdateItemResponse> UpdateItem(const UpdateItemRequest& r) = 0;
+  virtual Result<DeleteItemResponse> DeleteItem(const DeleteItemRequest& r) = 0;
+};
+
+// What a statement returned, shaped like ExecuteStatement's response.
+struct ExecuteResult {
+  std::vector<Item> items;                 // read items, or the RETURNING item of a write
+  int64_t count = 0;                       // items returned
+  int64_t scanned_count = 0;               // items evaluated (GetItem: 1 when found)
+  std::optional<Item> last_evaluated_key;  // the last operation's, when it had one
+  double capacity_units = 0;               // summed over all operations
+};
+
+// Runs the plan's operations in order (stopping at the first error), merges the items, sums the
+// consumed capacity (Plan operations ask for TOTAL), keeps the last LastEvaluatedKey, applies
+// sort_merged, and maps INSERT's ConditionalCheckFailedException to DuplicateItemException.
+// Each Query/Scan of a SELECT runs ONE page (storage's 1 MB limit): with several Queries, an
+// earlier Query's LastEvaluatedKey is lost (paging merged Queries is not supported yet).
+// With per_item_write: pages through the whole Scan, then writes each item found; an item whose
+// condition fails at write time is skipped; count is the number of items written, items the
+// RETURNING items, scanned_count the Scan's; the first other error stops (earlier writes stay).
+Result<ExecuteResult> Execute(const Plan& plan, Executor& executor);
+
+}  // namespace keyhole::planner

@@ -1,0 +1,47 @@
+// Internal to planner/: WHERE analysis helpers and the per-statement planners that plan.cpp
+// dispatches to. Not part of the library's interface.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/expression.h"
+#include "core/operations.h"
+#include "core/schema.h"
+#include "parser/partiql.h"
+#include "planner/plan.h"
+
+namespace keyhole::planner::internal {
+
+// The OR branches of `c` (nested top-level ORs flattened); `c` itself when it is not an OR.
+std::vector<const expr::Condition*> OrBranches(const expr::Condition& c);
+// The AND conjuncts of `c` (nested ANDs flattened); `c` itself when it is not an AND.
+std::vector<const expr::Condition*> AndConjuncts(const expr::Condition& c);
+
+// The top-level attribute name of a one-element path operand, or nullopt.
+std::optional<std::string> TopName(const expr::Operand& o);
+// The top-level names a condition mentions (every path's first element), in order.
+void MentionedNames(const expr::Condition& c, std::vector<std::string>* out);
+
+// `name = v` / `v = name`: the value; nullopt for any other shape.
+std::optional<AttributeValue> EqualityValue(const expr::Condition& c, const std::string& name);
+// `name = v` (one value) or `name IN (v, ...)` (the values); nullopt for any other shape.
+std::optional<std::vector<AttributeValue>> PinnedValues(const expr::Condition& c,
+                                                        const std::string& name);
+// A sort-key predicate on `name` usable as a key condition (=, <, <=, >, >=, BETWEEN,
+// begins_with with constant operands); fills kc's sort fields. False for any other shape.
+bool SortKeyPredicate(const expr::Condition& c, const std::string& name, KeyCondition* kc);
+
+// AND of `parts` (the single part itself when there is one). REQUIRES: !parts.empty().
+expr::Condition AndOf(std::vector<expr::Condition> parts);
+// function(name), e.g. attribute_exists(pk).
+expr::Condition PathFunction(const std::string& function, const std::string& name);
+
+// The per-statement planners (plan_select.cpp, plan_write.cpp).
+Result<Plan> PlanSelect(const parser::Statement& st, const TableDescription& table);
+Result<Plan> PlanInsert(const parser::InsertStatement& s, const TableDescription& table);
+Result<Plan> PlanUpdate(const parser::Statement& st, const TableDescription& table);
+Result<Plan> PlanDelete(const parser::Statement& st, const TableDescription& table);
+
+}  // namespace keyhole::planner::internal

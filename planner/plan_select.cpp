@@ -1,0 +1,346 @@
+// SELECT -> GetItem / Query(s) / Scan, or a refusal (design.md's key-addressability rule;
+// reference §2.5 and §2.6). See plan.h for the rules.
+#include <algorithm>
+#include <memory>
+#include <set>
+#include <utility>
+
+#include "core/evaluate.h"
+#include "planner/plan_internal.h"
+
+namespace keyhole::planner::internal {
+
+namespace {
+
+using parser::SelectStatement;
+
+// What is read: the table or one of its indexes.
+struct Target {
+  const KeySchema* key = nullptr;
+  const IndexDescription* index = nullptr;  // null: the base table
+};
+
+std::string Quoted(const std::string& s) { return "\"" + s + "\""; }
+
+// Whether every OR branch pins `name` with = or IN.
+bool PinnedEverywhere(const std::vector<const expr::Condition*>& branches,
+                      const std::string& name) {
+  for (const auto* b : branches) {
+    bool pinned = false;
+    for (const auto* c : AndConjuncts(*b)) pinned = pinned || PinnedValues(*c, name).has_value();
+    if (!pinned) return false;
+  }
+  return true;
+}
+
+// The refusal of a SELECT that is not key-addressable and has no SCAN prefix: what is missing,
+// which table or index would serve, and SCAN.
+Status Refusal(const SelectStatement& s, const TableDescription& table, const Target& t) {
+  const std::string& pk = t.key->partition.name;
+  std::string what = Quoted(s.table) + (t.index ? "." + Quoted(t.index->name) : "");
+  std::string whole = t.index ? "index" : "table";
+  std::string of_index = t.index ? " of index " + Quoted(t.index->name) : "";
+  if (!s.where) {
+    return Status::Validation("keyhole refuses to scan " + what +
+                              ": the statement has no WHERE clause to pin the partition key " + pk +
+                              of_index + ". Add WHERE " + pk +
+                              " = <value>, or write SCAN SELECT ... to read the whole " + whole +
+                              ".");
+  }
+  auto branches = OrBranches(*s.where);
+  std::vector<std::string> alternatives;
+  if (t.index && PinnedEverywhere(branches, table.key.partition.name)) {
+    alternatives.push_back("query the table " + Quoted(table.name) + " whose partition key is " +
+                           table.key.partition.name);
+  }
+  for (const auto& idx : table.indexes) {
+    if (t.index && t.index->name == idx.name) continue;
+    if (PinnedEverywhere(branches, idx.key.partition.name)) {
+      alternatives.push_back("query the index " + Quoted(idx.name) + " whose partition key is " +
+                             idx.key.partition.name);
+    }
+  }
+  std::string fix = "Add " + pk + " = <value>, ";
+  for (const auto& a : alternatives) fix += a + ", ";
+  fix += "or write SCAN SELECT ... to read the whole " + whole + ".";
+  return Status::Validation("keyhole refuses to scan " + what +
+                            ": the WHERE does not pin the partition key " + pk + of_index +
+                            " with = or IN. " + fix);
+}
+
+// Refuses selecting attributes a GSI does not project (reference §2.5, §4.4).
+Status CheckGsiProjection(const SelectStatement& s, const TableDescription& table,
+                          const Target& t) {
+  if (!t.index || t.index->kind != IndexKind::kGlobal || s.select_all ||
+      t.index->projection.type == ProjectionType::kAll) {
+    return Status::OK();
+  }
+  std::set<std::string> projected = {table.key.partition.name, t.key->partition.name};
+  if (table.key.sort) projected.insert(table.key.sort->name);
+  if (t.key->sort) projected.insert(t.key->sort->name);
+  for (const auto& a : t.index->projection.non_key_attributes) projected.insert(a);
+  std::vector<std::string> missing;
+  for (const auto& p : s.projection) {
+    const std::string& name = p.elements.front().name;
+    if (!projected.count(name) &&
+        std::find(missing.begin(), missing.end(), name) == missing.end()) {
+      missing.push_back(name);
+    }
+  }
+  if (missing.empty()) return Status::OK();
+  std::string list;
+  for (const auto& m : missing) list += (list.empty() ? "" : ", ") + m;
+  return Status::Validation("One or more parameter values were invalid: Global secondary index " +
+                            t.index->name + " does not project [" + list + "]");
+}
+
+Status CheckKeyType(const AttributeValue& v, const KeyAttribute& k) {
+  if (v.type() == k.type) return Status::OK();
+  return Status::Validation(
+      "Key attribute's data type should match its data type in table's schema: Key " + k.name);
+}
+
+// One Query of the plan before it becomes a request.
+struct Read {
+  KeyCondition kc;
+  std::vector<expr::Condition> filter;       // the FilterExpression's conjuncts
+  std::vector<expr::Condition> post_filter;  // conjuncts naming key attributes
+};
+
+bool MentionsAny(const expr::Condition& c, const std::set<std::string>& names) {
+  std::vector<std::string> mentioned;
+  MentionedNames(c, &mentioned);
+  for (const auto& m : mentioned) {
+    if (names.count(m)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+Result<Plan> PlanSelect(const parser::Statement& st, const TableDescription& table) {
+  const auto& s = st.as<SelectStatement>();
+  Target t{&table.key, nullptr};
+  if (s.index) {
+    t.index = table.FindIndex(*s.index);
+    if (!t.index) return Status::Validation("The table does not have the specified index");
+    t.key = &t.index->key;
+  }
+  KH_RETURN_IF_ERROR(CheckGsiProjection(s, table, t));
+  const std::string& pk = t.key->partition.name;
+  const std::string sk = t.key->sort ? t.key->sort->name : "";
+
+  Plan plan;
+  plan.kind = parser::StatementKind::kSelect;
+  plan.table = s.table;
+  plan.index = s.index;
+  plan.partition_key_name = pk;
+  plan.sort_key_name = sk;
+  plan.explain = st.explain;
+  plan.analyze = st.analyze;
+
+  auto parsed_base = [&] {
+    auto p = std::make_shared<expr::ParsedExpressions>();
+    if (!s.select_all) {
+      auto proj = std::make_shared<expr::ProjectionExpression>();
+      proj->paths = s.projection;
+      p->projection = proj;
+    }
+    return p;
+  };
+
+  // ORDER BY checks that do not depend on the access path (reference §2.6).
+  if (!s.order_by.empty()) {
+    if (!s.where) {
+      return Status::Validation(
+          "Must have WHERE clause in the statement when using ORDER BY clause.");
+    }
+  }
+
+  if (st.scan) {
+    if (!s.order_by.empty()) {
+      return Status::Validation(
+          "Must have at least one non-optional hash key condition in WHERE clause when using "
+          "ORDER BY clause.");
+    }
+    ScanRequest r;
+    r.table_name = s.table;
+    r.index_name = s.index;
+    r.return_consumed_capacity = ReturnConsumedCapacity::kTotal;
+    auto p = parsed_base();
+    if (s.where) p->filter = std::make_shared<expr::Condition>(*s.where);
+    if (p->filter || p->projection) r.expressions.parsed = p;
+    plan.operation_name = "Scan";
+    plan.operations.push_back(std::move(r));
+    return plan;
+  }
+
+  if (!s.where) return Refusal(s, table, t);
+
+  // Key attributes may not appear in a Query's FilterExpression.
+  std::set<std::string> key_names = {table.key.partition.name, pk};
+  if (table.key.sort) key_names.insert(table.key.sort->name);
+  if (!sk.empty()) key_names.insert(sk);
+
+  // Every OR branch must pin the partition key; its sort-key predicate is the key condition.
+  std::vector<Read> reads;
+  for (const auto* branch : OrBranches(*s.where)) {
+    auto conjuncts = AndConjuncts(*branch);
+    std::optional<std::vector<AttributeValue>> values;
+    const expr::Condition* pin = nullptr;
+    for (const auto* c : conjuncts) {
+      if ((values = PinnedValues(*c, pk))) {
+        pin = c;
+        break;
+      }
+    }
+    if (!pin) {
+      if (!s.order_by.empty()) {
+        return Status::Validation(
+            "Must have at least one non-optional hash key condition in WHERE clause when using "
+            "ORDER BY clause.");
+      }
+      return Refusal(s, table, t);
+    }
+    Read base;
+    bool have_sort = false;
+    for (const auto* c : conjuncts) {
+      if (c == pin) continue;
+      if (!have_sort && !sk.empty() && SortKeyPredicate(*c, sk, &base.kc)) {
+        have_sort = true;
+        continue;
+      }
+      if (MentionsAny(*c, key_names)) {
+        KH_RETURN_IF_ERROR(expr::ValidateCondition(*c, expr::Kind::kFilter));
+        base.post_filter.push_back(*c);
+      } else {
+        base.filter.push_back(*c);
+      }
+    }
+    if (have_sort) {
+      KH_RETURN_IF_ERROR(CheckKeyType(base.kc.sort_value, *t.key->sort));
+      if (base.kc.op == SortKeyOp::kBetween) {
+        KH_RETURN_IF_ERROR(CheckKeyType(base.kc.sort_value2, *t.key->sort));
+      }
+    }
+    for (const auto& v : *values) {
+      KH_RETURN_IF_ERROR(CheckKeyType(v, t.key->partition));
+      for (const auto& r : reads) {
+        if (r.kc.partition_value == v) {
+          return Status::Validation(
+              "Overlapping conditions with range keys are not supported in where clause");
+        }
+      }
+      Read r = base;
+      r.kc.partition_name = pk;
+      r.kc.partition_value = v;
+      reads.push_back(std::move(r));
+    }
+  }
+
+  // ORDER BY: key attributes only; the partition key when there are several partitions.
+  bool forward = true;
+  int pk_pos = -1, sk_pos = -1;
+  for (size_t i = 0; i < s.order_by.size(); ++i) {
+    const auto& o = s.order_by[i];
+    if (o.name == pk) {
+      pk_pos = static_cast<int>(i);
+    } else if (!sk.empty() && o.name == sk) {
+      sk_pos = static_cast<int>(i);
+      forward = !o.descending;
+    } else {
+      return Status::Validation("Variable reference " + o.name +
+                                " in ORDER BY clause must be part of the primary key");
+    }
+  }
+  if (reads.size() > 1 && !s.order_by.empty() && pk_pos < 0) {
+    return Status::Validation(
+        "Must have hash key in ORDER BY clause when more than one hash key condition specified "
+        "in WHERE clause.");
+  }
+  if (pk_pos >= 0) {
+    bool desc = s.order_by[pk_pos].descending;
+    std::stable_sort(reads.begin(), reads.end(), [desc](const Read& a, const Read& b) {
+      int c = a.kc.partition_value.CompareKey(b.kc.partition_value);
+      return desc ? c > 0 : c < 0;
+    });
+  }
+  if (reads.size() > 1 && sk_pos >= 0 && sk_pos < pk_pos) {
+    plan.sort_merged = true;
+    plan.sort_descending = !forward;
+    plan.partition_descending = s.order_by[pk_pos].descending;
+  }
+
+  // GetItem: the full primary key of the table, and nothing else.
+  if (reads.size() == 1 && !t.index && reads[0].filter.empty() && reads[0].post_filter.empty() &&
+      (!table.key.sort || reads[0].kc.op == SortKeyOp::kEq)) {
+    GetItemRequest g;
+    g.table_name = s.table;
+    g.key[pk] = reads[0].kc.partition_value;
+    if (table.key.sort) g.key[sk] = reads[0].kc.sort_value;
+    g.return_consumed_capacity = ReturnConsumedCapacity::kTotal;
+    auto p = parsed_base();
+    if (p->projection) g.expressions.parsed = p;
+    plan.operation_name = "GetItem";
+    plan.operations.push_back(std::move(g));
+    return plan;
+  }
+
+  bool any_post =
+      std::any_of(reads.begin(), reads.end(), [](const Read& r) { return !r.post_filter.empty(); });
+  // A post-filter, and sorting merged items, need attributes the statement may not select:
+  // fetch them too, then re-project.
+  std::vector<expr::Path> fetched = s.projection;
+  if ((any_post || plan.sort_merged) && !s.select_all) {
+    plan.reproject = s.projection;
+    std::vector<std::string> needed;
+    for (const auto& r : reads) {
+      for (const auto& c : r.post_filter) MentionedNames(c, &needed);
+    }
+    if (plan.sort_merged) {
+      needed.push_back(pk);
+      needed.push_back(sk);
+    }
+    for (const auto& name : needed) {
+      bool covered = std::any_of(fetched.begin(), fetched.end(), [&](const expr::Path& p) {
+        return p.elements.size() == 1 && p.elements[0].name == name;
+      });
+      if (covered) continue;
+      // Drop paths inside `name` (they would overlap), then fetch all of `name`.
+      std::erase_if(fetched, [&](const expr::Path& p) { return p.elements.front().name == name; });
+      expr::Path path;
+      path.elements.push_back(expr::PathElement{name, 0, false});
+      fetched.push_back(std::move(path));
+    }
+  }
+  for (auto& read : reads) {
+    if (any_post) {
+      plan.post_filters.push_back(
+          read.post_filter.empty()
+              ? nullptr
+              : std::make_shared<expr::Condition>(AndOf(std::move(read.post_filter))));
+    }
+    QueryRequest q;
+    q.table_name = s.table;
+    q.index_name = s.index;
+    q.key_condition = std::move(read.kc);
+    q.scan_index_forward = forward;
+    q.return_consumed_capacity = ReturnConsumedCapacity::kTotal;
+    auto p = parsed_base();
+    if (plan.reproject) {
+      auto proj = std::make_shared<expr::ProjectionExpression>();
+      proj->paths = fetched;
+      p->projection = proj;
+    }
+    if (!read.filter.empty()) {
+      p->filter = std::make_shared<expr::Condition>(AndOf(std::move(read.filter)));
+    }
+    if (p->filter || p->projection) q.expressions.parsed = p;
+    plan.operations.push_back(std::move(q));
+  }
+  plan.operation_name = "Query";
+  plan.merged = plan.operations.size() > 1;
+  return plan;
+}
+
+}  // namespace keyhole::planner::internal
