@@ -10,8 +10,10 @@ namespace {
 
 // Decode, execute, encode: the shape of every operation.
 template <typename Req, typename Resp>
-Result<json::Value> Run(Result<Req> (*decode)(const json::Value&), Result<Resp> (storage::Database::*exec)(const Req&),
-                        json::Value (*encode)(const Resp&), storage::Database& db, const json::Value& body) {
+Result<json::Value> Run(Result<Req> (*decode)(const json::Value&),
+                        Result<Resp> (storage::Database::*exec)(const Req&),
+                        json::Value (*encode)(const Resp&), storage::Database& db,
+                        const json::Value& body) {
   KH_ASSIGN_OR_RETURN(Req req, decode(body));
   KH_ASSIGN_OR_RETURN(Resp resp, (db.*exec)(req));
   return encode(resp);
@@ -19,17 +21,34 @@ Result<json::Value> Run(Result<Req> (*decode)(const json::Value&), Result<Resp> 
 
 }  // namespace
 
-Result<json::Value> CallOperation(storage::Database& db, std::string_view op, const json::Value& body) {
+Result<json::Value> CallOperation(storage::Database& db, std::string_view op,
+                                  const json::Value& body) {
   using storage::Database;
-  if (op == "CreateTable") return Run(&CreateTableRequestFromJson, &Database::CreateTable, &CreateTableResponseToJson, db, body);
-  if (op == "DeleteTable") return Run(&DeleteTableRequestFromJson, &Database::DeleteTable, &DeleteTableResponseToJson, db, body);
-  if (op == "DescribeTable") return Run(&DescribeTableRequestFromJson, &Database::DescribeTable, &DescribeTableResponseToJson, db, body);
-  if (op == "ListTables") return Run(&ListTablesRequestFromJson, &Database::ListTables, &ListTablesResponseToJson, db, body);
-  if (op == "UpdateTable") return Run(&UpdateTableRequestFromJson, &Database::UpdateTable, &UpdateTableResponseToJson, db, body);
-  if (op == "PutItem") return Run(&PutItemRequestFromJson, &Database::PutItem, &PutItemResponseToJson, db, body);
-  if (op == "GetItem") return Run(&GetItemRequestFromJson, &Database::GetItem, &GetItemResponseToJson, db, body);
-  if (op == "DeleteItem") return Run(&DeleteItemRequestFromJson, &Database::DeleteItem, &DeleteItemResponseToJson, db, body);
-  if (op == "UpdateItem") return Run(&UpdateItemRequestFromJson, &Database::UpdateItem, &UpdateItemResponseToJson, db, body);
+  if (op == "CreateTable")
+    return Run(&CreateTableRequestFromJson, &Database::CreateTable, &CreateTableResponseToJson, db,
+               body);
+  if (op == "DeleteTable")
+    return Run(&DeleteTableRequestFromJson, &Database::DeleteTable, &DeleteTableResponseToJson, db,
+               body);
+  if (op == "DescribeTable")
+    return Run(&DescribeTableRequestFromJson, &Database::DescribeTable,
+               &DescribeTableResponseToJson, db, body);
+  if (op == "ListTables")
+    return Run(&ListTablesRequestFromJson, &Database::ListTables, &ListTablesResponseToJson, db,
+               body);
+  if (op == "UpdateTable")
+    return Run(&UpdateTableRequestFromJson, &Database::UpdateTable, &UpdateTableResponseToJson, db,
+               body);
+  if (op == "PutItem")
+    return Run(&PutItemRequestFromJson, &Database::PutItem, &PutItemResponseToJson, db, body);
+  if (op == "GetItem")
+    return Run(&GetItemRequestFromJson, &Database::GetItem, &GetItemResponseToJson, db, body);
+  if (op == "DeleteItem")
+    return Run(&DeleteItemRequestFromJson, &Database::DeleteItem, &DeleteItemResponseToJson, db,
+               body);
+  if (op == "UpdateItem")
+    return Run(&UpdateItemRequestFromJson, &Database::UpdateItem, &UpdateItemResponseToJson, db,
+               body);
   if (op == "Query") {
     KH_ASSIGN_OR_RETURN(QueryRequest req, QueryRequestFromJson(body));
     if (!req.key_conditions.empty()) {

@@ -12,6 +12,7 @@ namespace keyhole::shell {
 
 // `operation` is the API name ("PutItem", "Query", ...). Errors: ValidationException for an
 // unknown operation or a malformed request, and whatever the operation itself returns.
-Result<json::Value> CallOperation(storage::Database& db, std::string_view operation, const json::Value& body);
+Result<json::Value> CallOperation(storage::Database& db, std::string_view operation,
+                                  const json::Value& body);
 
 }  // namespace keyhole::shell
