@@ -9,9 +9,12 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <fstream>
 #include <iostream>
 #include <iterator>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "parser/expression_parser.h"
 #include "parser/partiql.h"
@@ -30,25 +33,50 @@ constexpr char kHelp[] =
     "  .tables  .help  .quit\n"
     "The full REPL (line editing, output modes, EXPLAIN, NEXT, transactions) is not built yet.\n";
 
-// Runs every complete statement of `buffer`; returns false if one failed.
-bool RunScript(keyhole::storage::Database& db, const std::string& buffer) {
+// Runs every statement of `buffer`; returns false if one failed (stopping at it with --bail).
+bool RunScript(keyhole::storage::Database& db, const std::string& buffer, bool bail) {
   bool ok = true;
+  // A last statement without its ';' still runs (an unterminated string or comment in it is
+  // reported by the parser).
   for (const auto& st : keyhole::parser::SplitScript(buffer)) {
-    if (!st.terminated) {
-      std::fflush(stdout);
-      std::fprintf(stderr, "Error: incomplete statement at end of input (missing ';')\n");
-      return false;
-    }
     ok &= keyhole::shell::RunStatement(db, st.text, st.start.line);
+    if (!ok && bail) break;
   }
   return ok;
 }
+
+constexpr char kUsage[] =
+    "usage: keyhole [FILE] [-f SCRIPT]... [-c STATEMENT]... [--bail]\n"
+    "  FILE          the database (default keyhole.kh, created when missing)\n"
+    "  -f SCRIPT     run the statements of SCRIPT\n"
+    "  -c STATEMENT  run STATEMENT (a trailing ';' is optional)\n"
+    "  --bail        stop at the first failing statement\n"
+    "Without -f/-c: an interactive prompt on a terminal, else a script on standard input.\n";
 
 }  // namespace
 
 int main(int argc, char** argv) {
   keyhole::TuneMalloc();
-  std::string path = argc > 1 ? argv[1] : "keyhole.kh";
+  std::string path = "keyhole.kh";
+  std::vector<std::pair<char, std::string>> actions;  // ('f', file) or ('c', statement)
+  bool bail = false, have_path = false;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if ((a == "-f" || a == "-c") && i + 1 < argc) {
+      actions.emplace_back(a[1], argv[++i]);
+    } else if (a == "--bail") {
+      bail = true;
+    } else if (a == "-h" || a == "--help") {
+      std::printf("%s", kUsage);
+      return 0;
+    } else if (!a.empty() && a[0] != '-' && !have_path) {
+      path = a;
+      have_path = true;
+    } else {
+      std::fprintf(stderr, "keyhole: unexpected argument '%s'\n%s", a.c_str(), kUsage);
+      return 2;
+    }
+  }
   static const keyhole::parser::NativeExpressionParser parser;
   keyhole::storage::Database::Options options;
   options.expression_parser = &parser;
@@ -57,9 +85,26 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "keyhole: %s\n", db.status().ToString().c_str());
     return 1;
   }
+  if (!actions.empty()) {
+    bool ok = true;
+    for (const auto& [kind, arg] : actions) {
+      std::string script = arg;
+      if (kind == 'f') {
+        std::ifstream in(arg);
+        if (!in) {
+          std::fprintf(stderr, "keyhole: cannot read %s\n", arg.c_str());
+          return 1;
+        }
+        script.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+      }
+      ok &= RunScript(**db, script, bail);
+      if (!ok && bail) break;
+    }
+    return ok ? 0 : 1;
+  }
   if (!::isatty(0)) {  // a script on standard input
     std::string script{std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>()};
-    return RunScript(**db, script) ? 0 : 1;
+    return RunScript(**db, script, bail) ? 0 : 1;
   }
   std::printf("keyhole 0.1 — %s\n%s", path.c_str(), kHelp);
   bool failed = false;
@@ -82,7 +127,7 @@ int main(int argc, char** argv) {
     }
     pending += line + "\n";
     if (keyhole::parser::IsComplete(pending)) {
-      failed |= !RunScript(**db, pending);
+      failed |= !RunScript(**db, pending, false);
       pending.clear();
     }
   }
