@@ -73,6 +73,22 @@ Status BindKeyConditions(const KeySchema& key, QueryRequest* r);
 // have the specified index: <name>" when the index does not exist).
 Status BindKeyConditions(const TableDescription& table, QueryRequest* r);
 
+// ---- request encoders ----
+// The inverse of the decoders above for the six item/read requests: DynamoDB's request body
+// (TableName, Key/Item, IndexName, the expressions with ExpressionAttributeNames/Values, Limit,
+// ExclusiveStartKey, Select, Segment/TotalSegments, ReturnValues, ReturnConsumedCapacity, ...).
+// Members at their default are omitted (ScanIndexForward appears only when false,
+// ConsistentRead only when true, ReturnValues only when not NONE). Expressions given as parsed
+// ASTs (ExpressionInput::parsed) and a Query's structured KeyCondition are rendered to text with
+// `#n<k>`/`:v<k>` placeholders (core/expression_text.h); strings are copied with their maps.
+// A Query's unbound legacy terms (key_conditions) are written as KeyConditions.
+json::Value GetItemRequestToJson(const GetItemRequest& r);
+json::Value QueryRequestToJson(const QueryRequest& r);
+json::Value ScanRequestToJson(const ScanRequest& r);
+json::Value PutItemRequestToJson(const PutItemRequest& r);
+json::Value UpdateItemRequestToJson(const UpdateItemRequest& r);
+json::Value DeleteItemRequestToJson(const DeleteItemRequest& r);
+
 // ---- responses ----
 // Shapes as DynamoDB returns them; absent optional members are omitted (GetItem of a missing
 // item is {}). TableDescriptions are TableToJson (core/schema.h) without keyhole's catalog-only

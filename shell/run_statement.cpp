@@ -3,7 +3,10 @@
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <optional>
 #include <string>
+#include <variant>
+#include <vector>
 
 #include "core/api_json.h"
 #include "core/ddb_json.h"
@@ -82,13 +85,80 @@ bool PrintJson(const Result<json::Value>& r) {
   return true;
 }
 
+// One planned operation for EXPLAIN: its name, target, request body and estimated capacity.
+struct ExplainedOperation {
+  std::string name, target;
+  json::Value request;
+  const char* estimate = "";
+  bool write = false;
+};
+
+ExplainedOperation Explain(const planner::Operation& op) {
+  // Estimates are lower bounds: reads cost 0.5 RCU per 4 KB eventually consistent (1 RCU
+  // strongly consistent), writes 1 WCU per 1 KB plus one write per affected index.
+  constexpr const char* kItemRead = "at least 0.5 RCU";
+  constexpr const char* kPageRead = "at least 0.5 RCU (1 MB page at most 128 RCU)";
+  constexpr const char* kWrite = "at least 1 WCU (+ index writes)";
+  auto target = [](const std::string& table, const std::optional<std::string>& index) {
+    return index ? table + "." + *index : table;
+  };
+  if (const auto* r = std::get_if<GetItemRequest>(&op)) {
+    return {"GetItem", r->table_name, GetItemRequestToJson(*r), kItemRead};
+  }
+  if (const auto* r = std::get_if<QueryRequest>(&op)) {
+    return {"Query", target(r->table_name, r->index_name), QueryRequestToJson(*r), kPageRead};
+  }
+  if (const auto* r = std::get_if<ScanRequest>(&op)) {
+    return {"Scan", target(r->table_name, r->index_name), ScanRequestToJson(*r), kPageRead};
+  }
+  if (const auto* r = std::get_if<PutItemRequest>(&op)) {
+    return {"PutItem", r->table_name, PutItemRequestToJson(*r), kWrite, true};
+  }
+  if (const auto* r = std::get_if<UpdateItemRequest>(&op)) {
+    return {"UpdateItem", r->table_name, UpdateItemRequestToJson(*r), kWrite, true};
+  }
+  const auto& r = std::get<DeleteItemRequest>(op);
+  return {"DeleteItem", r.table_name, DeleteItemRequestToJson(r), kWrite, true};
+}
+
+// EXPLAIN: prints each operation's request and estimated capacity without running anything.
+// EXPLAIN ANALYZE: the same, then runs the plan (reads only) and prints what it actually did.
+bool RunExplain(storage::Database& db, const planner::Plan& plan) {
+  std::vector<ExplainedOperation> ops;
+  for (const planner::Operation& op : plan.operations) ops.push_back(Explain(op));
+  bool writes = false;
+  for (const ExplainedOperation& e : ops) writes = writes || e.write;
+  if (plan.per_item_write) writes = true;
+  if (plan.analyze && writes) {
+    return Fail(Status::Validation(
+        "EXPLAIN ANALYZE runs the statement and is only supported for reads; use EXPLAIN"));
+  }
+  for (const ExplainedOperation& e : ops) {
+    std::printf("-- %s on %s\n%s\n-- estimated: %s\n", e.name.c_str(), e.target.c_str(),
+                json::Write(e.request).c_str(), e.estimate);
+  }
+  if (plan.per_item_write) {
+    ExplainedOperation e = Explain(*plan.per_item_write);
+    std::printf(
+        "-- then for each item found: %s on %s (Key from the item)\n%s\n"
+        "-- estimated: %s per item\n",
+        e.name.c_str(), e.target.c_str(), json::Write(e.request).c_str(), e.estimate);
+  }
+  if (!plan.analyze) return true;
+  Engine engine(db);
+  Result<planner::ExecuteResult> r = planner::Execute(plan, engine);
+  if (!r.ok()) return Fail(r.status());
+  std::printf("-- actual: %lld returned, %lld read, %g capacity units\n",
+              static_cast<long long>(r->count), static_cast<long long>(r->scanned_count),
+              r->capacity_units);
+  return true;
+}
+
 bool RunDml(storage::Database& db, const parser::Statement& st) {
   Schemas schemas(db);
   Result<planner::Plan> plan = planner::PlanStatement(st, schemas);
   if (!plan.ok()) return Fail(plan.status());
-  if (plan->explain) {
-    return Fail(Status::Validation("EXPLAIN is not supported by this shell yet"));
-  }
+  if (plan->explain) return RunExplain(db, *plan);
   Engine engine(db);
   Result<planner::ExecuteResult> r = planner::Execute(*plan, engine);
   if (!r.ok()) return Fail(r.status());

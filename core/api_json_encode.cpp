@@ -1,0 +1,222 @@
+// Request encoders of core/api_json.h: the six item/read requests as DynamoDB's JSON bodies.
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "core/api_json.h"
+#include "core/ddb_json.h"
+#include "core/expression_text.h"
+
+namespace keyhole {
+
+namespace {
+
+const char* ReturnValuesName(ReturnValues v) {
+  switch (v) {
+    case ReturnValues::kNone:
+      return "NONE";
+    case ReturnValues::kAllOld:
+      return "ALL_OLD";
+    case ReturnValues::kUpdatedOld:
+      return "UPDATED_OLD";
+    case ReturnValues::kAllNew:
+      return "ALL_NEW";
+    case ReturnValues::kUpdatedNew:
+      return "UPDATED_NEW";
+  }
+  return "NONE";
+}
+
+const char* SelectName(Select s) {
+  switch (s) {
+    case Select::kUnset:
+      return "";
+    case Select::kAllAttributes:
+      return "ALL_ATTRIBUTES";
+    case Select::kAllProjectedAttributes:
+      return "ALL_PROJECTED_ATTRIBUTES";
+    case Select::kSpecificAttributes:
+      return "SPECIFIC_ATTRIBUTES";
+    case Select::kCount:
+      return "COUNT";
+  }
+  return "";
+}
+
+const char* SortKeyOpName(SortKeyOp op) {
+  switch (op) {
+    case SortKeyOp::kNone:
+    case SortKeyOp::kEq:
+      return "EQ";
+    case SortKeyOp::kLt:
+      return "LT";
+    case SortKeyOp::kLe:
+      return "LE";
+    case SortKeyOp::kGt:
+      return "GT";
+    case SortKeyOp::kGe:
+      return "GE";
+    case SortKeyOp::kBetween:
+      return "BETWEEN";
+    case SortKeyOp::kBeginsWith:
+      return "BEGINS_WITH";
+  }
+  return "EQ";
+}
+
+void AddReturnValues(ReturnValues v, json::Value* body) {
+  if (v != ReturnValues::kNone) body->Add("ReturnValues", json::Value::String(ReturnValuesName(v)));
+}
+
+void AddOnFailure(ReturnValues v, json::Value* body) {
+  if (v != ReturnValues::kNone) {
+    body->Add("ReturnValuesOnConditionCheckFailure", json::Value::String(ReturnValuesName(v)));
+  }
+}
+
+void AddCapacity(ReturnConsumedCapacity c, json::Value* body) {
+  if (c == ReturnConsumedCapacity::kTotal) {
+    body->Add("ReturnConsumedCapacity", json::Value::String("TOTAL"));
+  } else if (c == ReturnConsumedCapacity::kIndexes) {
+    body->Add("ReturnConsumedCapacity", json::Value::String("INDEXES"));
+  }
+}
+
+// Adds the expression members of `in` (and, when given and no KeyConditionExpression is,
+// the structured key condition `key`). Parsed ASTs are rendered with fresh placeholders;
+// strings are copied with their maps.
+void AddExpressions(const expr::ExpressionInput& in, const KeyCondition* key, json::Value* body) {
+  std::optional<std::string> condition, filter, key_condition, projection, update;
+  expr::Placeholders p(in.parsed ? std::map<std::string, std::string>{}
+                                 : in.names.value_or(std::map<std::string, std::string>{}),
+                       in.parsed ? std::map<std::string, AttributeValue>{}
+                                 : in.values.value_or(std::map<std::string, AttributeValue>{}));
+  bool any_placeholder_use = false;
+  // A structured key condition is rendered first, so that its placeholders come first.
+  bool has_key_expression =
+      in.parsed ? in.parsed->key_condition != nullptr : in.key_condition.has_value();
+  if (!has_key_expression && key != nullptr && !key->partition_name.empty()) {
+    key_condition = expr::RenderKeyCondition(*key, &p);
+    any_placeholder_use = true;
+  }
+  if (in.parsed) {
+    const expr::ParsedExpressions& e = *in.parsed;
+    if (e.key_condition) key_condition = expr::RenderCondition(*e.key_condition, &p);
+    if (e.update) update = expr::RenderUpdate(*e.update, &p);
+    if (e.condition) condition = expr::RenderCondition(*e.condition, &p);
+    if (e.filter) filter = expr::RenderCondition(*e.filter, &p);
+    if (e.projection) projection = expr::RenderProjection(*e.projection, &p);
+    any_placeholder_use = true;
+  } else {
+    condition = in.condition;
+    filter = in.filter;
+    if (has_key_expression) key_condition = in.key_condition;
+    projection = in.projection;
+    update = in.update;
+  }
+  if (key_condition) body->Add("KeyConditionExpression", json::Value::String(*key_condition));
+  if (filter) body->Add("FilterExpression", json::Value::String(*filter));
+  if (projection) body->Add("ProjectionExpression", json::Value::String(*projection));
+  if (condition) body->Add("ConditionExpression", json::Value::String(*condition));
+  if (update) body->Add("UpdateExpression", json::Value::String(*update));
+  // Copied maps keep their presence as given; rendered ones appear when not empty.
+  if (in.names || (any_placeholder_use && !p.names().empty())) {
+    json::Value names = json::Value::MakeObject();
+    for (const auto& [k, v] : p.names()) names.Add(k, json::Value::String(v));
+    body->Add("ExpressionAttributeNames", std::move(names));
+  }
+  if (in.values || (any_placeholder_use && !p.values().empty())) {
+    json::Value values = json::Value::MakeObject();
+    for (const auto& [k, v] : p.values()) values.Add(k, ValueToJson(v));
+    body->Add("ExpressionAttributeValues", std::move(values));
+  }
+}
+
+json::Value Start(const std::string& table) {
+  json::Value body = json::Value::MakeObject();
+  body.Add("TableName", json::Value::String(table));
+  return body;
+}
+
+}  // namespace
+
+json::Value GetItemRequestToJson(const GetItemRequest& r) {
+  json::Value body = Start(r.table_name);
+  body.Add("Key", ItemToJson(r.key));
+  AddExpressions(r.expressions, nullptr, &body);
+  if (r.consistent_read) body.Add("ConsistentRead", json::Value::Bool(true));
+  AddCapacity(r.return_consumed_capacity, &body);
+  return body;
+}
+
+json::Value QueryRequestToJson(const QueryRequest& r) {
+  json::Value body = Start(r.table_name);
+  if (r.index_name) body.Add("IndexName", json::Value::String(*r.index_name));
+  AddExpressions(r.expressions, &r.key_condition, &body);
+  if (!r.key_conditions.empty()) {
+    json::Value terms = json::Value::MakeObject();
+    for (const KeyConditionTerm& t : r.key_conditions) {
+      json::Value term = json::Value::MakeObject();
+      term.Add("ComparisonOperator", json::Value::String(SortKeyOpName(t.op)));
+      json::Value list = json::Value::MakeArray();
+      for (const AttributeValue& v : t.values) list.Push(ValueToJson(v));
+      term.Add("AttributeValueList", std::move(list));
+      terms.Add(t.name, std::move(term));
+    }
+    body.Add("KeyConditions", std::move(terms));
+  }
+  if (!r.scan_index_forward) body.Add("ScanIndexForward", json::Value::Bool(false));
+  if (r.limit) body.Add("Limit", json::Value::Int(*r.limit));
+  if (r.exclusive_start_key) body.Add("ExclusiveStartKey", ItemToJson(*r.exclusive_start_key));
+  if (r.select != Select::kUnset) body.Add("Select", json::Value::String(SelectName(r.select)));
+  if (r.consistent_read) body.Add("ConsistentRead", json::Value::Bool(true));
+  AddCapacity(r.return_consumed_capacity, &body);
+  return body;
+}
+
+json::Value ScanRequestToJson(const ScanRequest& r) {
+  json::Value body = Start(r.table_name);
+  if (r.index_name) body.Add("IndexName", json::Value::String(*r.index_name));
+  AddExpressions(r.expressions, nullptr, &body);
+  if (r.limit) body.Add("Limit", json::Value::Int(*r.limit));
+  if (r.exclusive_start_key) body.Add("ExclusiveStartKey", ItemToJson(*r.exclusive_start_key));
+  if (r.select != Select::kUnset) body.Add("Select", json::Value::String(SelectName(r.select)));
+  if (r.consistent_read) body.Add("ConsistentRead", json::Value::Bool(true));
+  if (r.segment) body.Add("Segment", json::Value::Int(*r.segment));
+  if (r.total_segments) body.Add("TotalSegments", json::Value::Int(*r.total_segments));
+  AddCapacity(r.return_consumed_capacity, &body);
+  return body;
+}
+
+json::Value PutItemRequestToJson(const PutItemRequest& r) {
+  json::Value body = Start(r.table_name);
+  body.Add("Item", ItemToJson(r.item));
+  AddExpressions(r.expressions, nullptr, &body);
+  AddReturnValues(r.return_values, &body);
+  AddCapacity(r.return_consumed_capacity, &body);
+  AddOnFailure(r.return_values_on_condition_check_failure, &body);
+  return body;
+}
+
+json::Value UpdateItemRequestToJson(const UpdateItemRequest& r) {
+  json::Value body = Start(r.table_name);
+  body.Add("Key", ItemToJson(r.key));
+  AddExpressions(r.expressions, nullptr, &body);
+  AddReturnValues(r.return_values, &body);
+  AddCapacity(r.return_consumed_capacity, &body);
+  AddOnFailure(r.return_values_on_condition_check_failure, &body);
+  return body;
+}
+
+json::Value DeleteItemRequestToJson(const DeleteItemRequest& r) {
+  json::Value body = Start(r.table_name);
+  body.Add("Key", ItemToJson(r.key));
+  AddExpressions(r.expressions, nullptr, &body);
+  AddReturnValues(r.return_values, &body);
+  AddCapacity(r.return_consumed_capacity, &body);
+  AddOnFailure(r.return_values_on_condition_check_failure, &body);
+  return body;
+}
+
+}  // namespace keyhole
