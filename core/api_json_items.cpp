@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <span>
 
 #include "core/api_json.h"
 #include "core/api_json_decode.h"
@@ -308,8 +309,8 @@ Status ReadExpressions(const json::Value& v, const Path& at, expr::ExpressionInp
     for (const auto& [key, value] : names->object()) {
       if (!value.IsString()) {
         return Status::Validation(fmt::format(
-            "Invalid type for parameter ExpressionAttributeNames.{}, type: {}, valid types: string", key,
-            value.IsNull() ? "null" : "non-string"));
+            "Invalid type for parameter ExpressionAttributeNames.{}, type: {}, valid types: string",
+            key, value.IsNull() ? "null" : "non-string"));
       }
       n[key] = value.str();
     }
@@ -321,8 +322,9 @@ Status ReadExpressions(const json::Value& v, const Path& at, expr::ExpressionInp
     for (const auto& [key, value] : values->object()) {
       Result<AttributeValue> av = ValueFromJson(value);
       if (!av.ok()) {
-        return Status::Validation(fmt::format("ExpressionAttributeValues contains invalid value: {} for key {}",
-                                              av.status().message(), key));
+        return Status::Validation(
+            fmt::format("ExpressionAttributeValues contains invalid value: {} for key {}",
+                        av.status().message(), key));
       }
       m[key] = std::move(av).value();
     }
@@ -333,9 +335,30 @@ Status ReadExpressions(const json::Value& v, const Path& at, expr::ExpressionInp
 
 // ReturnValuesOnConditionCheckFailure (default NONE).
 Result<ReturnValues> ReadOnFailure(const json::Value& v, const Path& at, Violations* errs) {
-  KH_ASSIGN_OR_RETURN(std::optional<size_t> i,
-                      ReadEnum(v, "ReturnValuesOnConditionCheckFailure", at, kOnFailureNames, errs));
+  KH_ASSIGN_OR_RETURN(std::optional<size_t> i, ReadEnum(v, "ReturnValuesOnConditionCheckFailure",
+                                                        at, kOnFailureNames, errs));
   return i && kOnFailureNames[*i] == "ALL_OLD" ? ReturnValues::kAllOld : ReturnValues::kNone;
+}
+
+// The members PutItem, DeleteItem and UpdateItem read alike: TableName, the item or key map
+// (`map_member`), ReturnValues, ReturnConsumedCapacity, ReturnItemCollectionMetrics,
+// ReturnValuesOnConditionCheckFailure and the expressions. Decodes the map into *map.
+template <typename Req>
+Status ReadWriteRequest(const json::Value& v, std::span<const MemberSpec> members,
+                        std::string_view map_member, Req* r, Item* map) {
+  const Path root;
+  KH_RETURN_IF_ERROR(CheckStructure(v, root, members));
+  Violations errs;
+  KH_ASSIGN_OR_RETURN(r->table_name, ReadTableNameMember(v, "TableName", root, true, &errs));
+  KH_ASSIGN_OR_RETURN(const json::Value* m, ReadRequiredMap(v, map_member, root, &errs));
+  KH_ASSIGN_OR_RETURN(r->return_values, ReadReturnValues(v, root, &errs));
+  KH_ASSIGN_OR_RETURN(r->return_consumed_capacity, ReadCapacity(v, root, &errs));
+  KH_RETURN_IF_ERROR(ReadNoneOnly(v, "ReturnItemCollectionMetrics", kMetricsNames, root, &errs));
+  KH_ASSIGN_OR_RETURN(r->return_values_on_condition_check_failure, ReadOnFailure(v, root, &errs));
+  KH_RETURN_IF_ERROR(errs.ToStatus());
+  KH_RETURN_IF_ERROR(ReadExpressions(v, root, &r->expressions));
+  KH_ASSIGN_OR_RETURN(*map, ItemFromJson(*m));
+  return Status::OK();
 }
 
 }  // namespace
@@ -354,19 +377,8 @@ Result<PutItemRequest> PutItemRequestFromJson(const json::Value& v) {
       {"ExpressionAttributeValues"},
       {"ReturnValuesOnConditionCheckFailure"},
   };
-  const Path root;
-  KH_RETURN_IF_ERROR(CheckStructure(v, root, kMembers));
-  Violations errs;
   PutItemRequest r;
-  KH_ASSIGN_OR_RETURN(r.table_name, ReadTableNameMember(v, "TableName", root, true, &errs));
-  KH_ASSIGN_OR_RETURN(const json::Value* item, ReadRequiredMap(v, "Item", root, &errs));
-  KH_ASSIGN_OR_RETURN(r.return_values, ReadReturnValues(v, root, &errs));
-  KH_ASSIGN_OR_RETURN(r.return_consumed_capacity, ReadCapacity(v, root, &errs));
-  KH_RETURN_IF_ERROR(ReadNoneOnly(v, "ReturnItemCollectionMetrics", kMetricsNames, root, &errs));
-  KH_ASSIGN_OR_RETURN(r.return_values_on_condition_check_failure, ReadOnFailure(v, root, &errs));
-  KH_RETURN_IF_ERROR(errs.ToStatus());
-  KH_RETURN_IF_ERROR(ReadExpressions(v, root, &r.expressions));
-  KH_ASSIGN_OR_RETURN(r.item, ItemFromJson(*item));
+  KH_RETURN_IF_ERROR(ReadWriteRequest(v, kMembers, "Item", &r, &r.item));
   KH_RETURN_IF_ERROR(CheckOldOrNone(r.return_values));
   return r;
 }
@@ -410,19 +422,8 @@ Result<DeleteItemRequest> DeleteItemRequestFromJson(const json::Value& v) {
       {"ExpressionAttributeValues"},
       {"ReturnValuesOnConditionCheckFailure"},
   };
-  const Path root;
-  KH_RETURN_IF_ERROR(CheckStructure(v, root, kMembers));
-  Violations errs;
   DeleteItemRequest r;
-  KH_ASSIGN_OR_RETURN(r.table_name, ReadTableNameMember(v, "TableName", root, true, &errs));
-  KH_ASSIGN_OR_RETURN(const json::Value* key, ReadRequiredMap(v, "Key", root, &errs));
-  KH_ASSIGN_OR_RETURN(r.return_values, ReadReturnValues(v, root, &errs));
-  KH_ASSIGN_OR_RETURN(r.return_consumed_capacity, ReadCapacity(v, root, &errs));
-  KH_RETURN_IF_ERROR(ReadNoneOnly(v, "ReturnItemCollectionMetrics", kMetricsNames, root, &errs));
-  KH_ASSIGN_OR_RETURN(r.return_values_on_condition_check_failure, ReadOnFailure(v, root, &errs));
-  KH_RETURN_IF_ERROR(errs.ToStatus());
-  KH_RETURN_IF_ERROR(ReadExpressions(v, root, &r.expressions));
-  KH_ASSIGN_OR_RETURN(r.key, ItemFromJson(*key));
+  KH_RETURN_IF_ERROR(ReadWriteRequest(v, kMembers, "Key", &r, &r.key));
   KH_RETURN_IF_ERROR(CheckOldOrNone(r.return_values));
   return r;
 }
@@ -443,19 +444,8 @@ Result<UpdateItemRequest> UpdateItemRequestFromJson(const json::Value& v) {
       {"ExpressionAttributeValues"},
       {"ReturnValuesOnConditionCheckFailure"},
   };
-  const Path root;
-  KH_RETURN_IF_ERROR(CheckStructure(v, root, kMembers));
-  Violations errs;
   UpdateItemRequest r;
-  KH_ASSIGN_OR_RETURN(r.table_name, ReadTableNameMember(v, "TableName", root, true, &errs));
-  KH_ASSIGN_OR_RETURN(const json::Value* key, ReadRequiredMap(v, "Key", root, &errs));
-  KH_ASSIGN_OR_RETURN(r.return_values, ReadReturnValues(v, root, &errs));
-  KH_ASSIGN_OR_RETURN(r.return_consumed_capacity, ReadCapacity(v, root, &errs));
-  KH_RETURN_IF_ERROR(ReadNoneOnly(v, "ReturnItemCollectionMetrics", kMetricsNames, root, &errs));
-  KH_ASSIGN_OR_RETURN(r.return_values_on_condition_check_failure, ReadOnFailure(v, root, &errs));
-  KH_RETURN_IF_ERROR(errs.ToStatus());
-  KH_RETURN_IF_ERROR(ReadExpressions(v, root, &r.expressions));
-  KH_ASSIGN_OR_RETURN(r.key, ItemFromJson(*key));
+  KH_RETURN_IF_ERROR(ReadWriteRequest(v, kMembers, "Key", &r, &r.key));
   return r;
 }
 
@@ -508,7 +498,8 @@ Result<QueryRequest> QueryRequestFromJson(const json::Value& v) {
   if (conditions && r.expressions.key_condition) {
     return Status::Validation(
         "Can not use both expression and non-expression parameters in the same request: "
-        "Non-expression parameters: {KeyConditions} Expression parameters: {KeyConditionExpression}");
+        "Non-expression parameters: {KeyConditions} Expression parameters: "
+        "{KeyConditionExpression}");
   }
   if (conditions) {
     KH_ASSIGN_OR_RETURN(r.key_conditions, DecodeKeyConditions(raw));
