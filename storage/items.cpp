@@ -32,15 +32,54 @@ Status CheckKeyValue(const AttributeValue& v, const std::string& name, bool part
   return Status::OK();
 }
 
-Status MismatchedKey() { return Status::Validation("The provided key element does not match the schema"); }
+Status MismatchedKey() {
+  return Status::Validation("The provided key element does not match the schema");
+}
 
 // On a table with LSIs the 400 KB limit covers the item plus its projected copies in the LSIs
 // (reference §1.9).
 size_t SizeWithLocalIndexes(const TableDescription& t, const Item& item, size_t size) {
   for (const auto& idx : t.indexes) {
-    if (idx.kind == IndexKind::kLocal && InIndex(idx, item)) size += ItemSize(ProjectItem(idx, t.key, item));
+    if (idx.kind == IndexKind::kLocal && InIndex(idx, item))
+      size += ItemSize(ProjectItem(idx, t.key, item));
   }
   return size;
+}
+
+// Checks the index key attributes an item has (sparse: absent ones are fine): declared type,
+// non-empty, and the key byte limits. DynamoDB words the empty-value error differently for
+// PutItem and for an UpdateExpression (`from_update`).
+Status CheckIndexKeys(const TableDescription& t, const Item& item, bool from_update) {
+  for (const auto& idx : t.indexes) {
+    for (const KeyAttribute* a : {&idx.key.partition, idx.key.sort ? &*idx.key.sort : nullptr}) {
+      if (!a) continue;
+      auto it = item.find(a->name);
+      if (it == item.end()) continue;
+      const AttributeValue& v = it->second;
+      if (v.type() != a->type) {
+        return Status::Validation(
+            fmt::format("{}Type mismatch for Index Key {} Expected: {} Actual: {} IndexName: {}",
+                        kInvalid, a->name, TypeName(a->type), TypeName(v.type()), idx.name));
+      }
+      if (!v.is(ValueType::kN) && v.s().empty()) {
+        const char* kind = v.is(ValueType::kS) ? "string" : "binary";
+        if (from_update) {
+          return Status::Validation(fmt::format(
+              "{}The update expression attempted to update a secondary index key to a value that "
+              "is not "
+              "supported. The AttributeValue for a key attribute cannot contain an empty {} value.",
+              kNotValid, kind));
+        }
+        return Status::Validation(fmt::format(
+            "{}A value specified for a secondary index key is not supported. The AttributeValue "
+            "for a "
+            "key attribute cannot contain an empty {} value. IndexName: {}, IndexKey: {}",
+            kNotValid, kind, idx.name, a->name));
+      }
+      KH_RETURN_IF_ERROR(CheckKeyValue(v, a->name, a == &idx.key.partition));
+    }
+  }
+  return Status::OK();
 }
 
 Status ReturnValuesNoneOrAllOld(ReturnValues rv) {
@@ -66,34 +105,16 @@ Status ValidatePutKeys(const TableDescription& t, const Item& item) {
   for (const KeyAttribute* a : {&t.key.partition, t.key.sort ? &*t.key.sort : nullptr}) {
     if (!a) continue;
     auto it = item.find(a->name);
-    if (it == item.end()) return Status::Validation(fmt::format("{}Missing the key {} in the item", kInvalid, a->name));
+    if (it == item.end())
+      return Status::Validation(fmt::format("{}Missing the key {} in the item", kInvalid, a->name));
     if (it->second.type() != a->type) {
-      return Status::Validation(fmt::format("{}Type mismatch for key {} expected: {} actual: {}", kInvalid,
-                                            a->name, TypeName(a->type), TypeName(it->second.type())));
+      return Status::Validation(fmt::format("{}Type mismatch for key {} expected: {} actual: {}",
+                                            kInvalid, a->name, TypeName(a->type),
+                                            TypeName(it->second.type())));
     }
     KH_RETURN_IF_ERROR(CheckKeyValue(it->second, a->name, a == &t.key.partition));
   }
-  for (const auto& idx : t.indexes) {
-    for (const KeyAttribute* a : {&idx.key.partition, idx.key.sort ? &*idx.key.sort : nullptr}) {
-      if (!a) continue;
-      auto it = item.find(a->name);
-      if (it == item.end()) continue;  // sparse: not in this index
-      if (it->second.type() != a->type) {
-        return Status::Validation(fmt::format(
-            "{}Type mismatch for Index Key {} Expected: {} Actual: {} IndexName: {}", kInvalid, a->name,
-            TypeName(a->type), TypeName(it->second.type()), idx.name));
-      }
-      const AttributeValue& v = it->second;
-      if (!v.is(ValueType::kN) && v.s().empty()) {
-        return Status::Validation(fmt::format(
-            "{}A value specified for a secondary index key is not supported. The AttributeValue for a "
-            "key attribute cannot contain an empty {} value. IndexName: {}, IndexKey: {}",
-            kNotValid, v.is(ValueType::kS) ? "string" : "binary", idx.name, a->name));
-      }
-      KH_RETURN_IF_ERROR(CheckKeyValue(v, a->name, a == &idx.key.partition));
-    }
-  }
-  return Status::OK();
+  return CheckIndexKeys(t, item, /*from_update=*/false);
 }
 
 Item ExtractKey(const KeySchema& schema, const Item& item) {
@@ -104,7 +125,8 @@ Item ExtractKey(const KeySchema& schema, const Item& item) {
 }
 
 bool InIndex(const IndexDescription& index, const Item& item) {
-  for (const KeyAttribute* a : {&index.key.partition, index.key.sort ? &*index.key.sort : nullptr}) {
+  for (const KeyAttribute* a :
+       {&index.key.partition, index.key.sort ? &*index.key.sort : nullptr}) {
     if (!a) continue;
     auto it = item.find(a->name);
     if (it == item.end() || it->second.type() != a->type) return false;
@@ -138,7 +160,8 @@ Status MaintainIndexes(Txn& txn, const TableHandle& h, const Item* old_item, con
     Item old_p = was ? ProjectItem(idx, h.desc.key, *old_item) : Item();
     Item new_p = is ? ProjectItem(idx, h.desc.key, *new_item) : Item();
     if (was && is && old_key == new_key && old_p == new_p) continue;  // nothing projected changed
-    Capacity& units = idx.kind == IndexKind::kGlobal ? cc->global_indexes[idx.name] : cc->local_indexes[idx.name];
+    Capacity& units =
+        idx.kind == IndexKind::kGlobal ? cc->global_indexes[idx.name] : cc->local_indexes[idx.name];
     if (was && (!is || old_key != new_key)) {
       KH_RETURN_IF_ERROR(txn.Del(h.index_dbis[i], old_key));
       units.AddWrite(WriteUnits(ItemSize(old_p)));
@@ -156,10 +179,10 @@ namespace {
 
 // The item stored under a key, read inside a write transaction.
 struct Current {
-  std::string key;          // the stored key
+  std::string key;  // the stored key
   bool found = false;
-  size_t size = 0;          // its DynamoDB size (0 when absent)
-  std::optional<Item> item; // decoded when asked for
+  size_t size = 0;           // its DynamoDB size (0 when absent)
+  std::optional<Item> item;  // decoded when asked for
 };
 
 // Reads the item with the primary key of `key_attrs`. Decodes it when `decode` (or when the key
@@ -183,52 +206,33 @@ Result<Current> ReadCurrent(Txn& txn, const TableHandle& h, const Item& key_attr
 
 // ConditionalCheckFailedException when `condition` is false on the current item (an absent item
 // is evaluated as an empty one).
-Status CheckCondition(const expr::Condition* condition, const Current& cur, ReturnValues on_failure) {
+Status CheckCondition(const expr::Condition* condition, const Current& cur,
+                      ReturnValues on_failure) {
   if (!condition) return Status::OK();
   static const Item kEmpty;
   if (expr::Evaluate(*condition, cur.item ? *cur.item : kEmpty)) return Status::OK();
   Status s = Status::ConditionFailed("The conditional request failed");
-  if (on_failure == ReturnValues::kAllOld && cur.item) s.WithItem(std::make_shared<const Item>(*cur.item));
+  if (on_failure == ReturnValues::kAllOld && cur.item)
+    s.WithItem(std::make_shared<const Item>(*cur.item));
   return s;
 }
 
 Status OnFailureNoneOrAllOld(ReturnValues rv) {
   if (rv == ReturnValues::kNone || rv == ReturnValues::kAllOld) return Status::OK();
   return Status::Validation(
-      "1 validation error detected: Value at 'returnValuesOnConditionCheckFailure' failed to satisfy "
+      "1 validation error detected: Value at 'returnValuesOnConditionCheckFailure' failed to "
+      "satisfy "
       "constraint: Member must satisfy enum value set: [ALL_OLD, NONE]");
 }
 
 // Parses the request's expressions and checks the condition statically.
-Result<expr::ParsedExpressions> ParseWithCondition(const Database::Impl& impl, const expr::ExpressionInput& in) {
+Result<expr::ParsedExpressions> ParseWithCondition(const Database::Impl& impl,
+                                                   const expr::ExpressionInput& in) {
   KH_ASSIGN_OR_RETURN(expr::ParsedExpressions parsed, impl.ParseExpressions(in));
-  if (parsed.condition) KH_RETURN_IF_ERROR(expr::ValidateCondition(*parsed.condition, expr::Kind::kCondition));
+  if (parsed.condition)
+    KH_RETURN_IF_ERROR(expr::ValidateCondition(*parsed.condition, expr::Kind::kCondition));
   if (parsed.projection) KH_RETURN_IF_ERROR(expr::ValidateProjection(*parsed.projection));
   return parsed;
-}
-
-// After an update: index keys must keep their declared types and be non-empty.
-Status CheckUpdatedIndexKeys(const TableDescription& t, const Item& item) {
-  for (const auto& idx : t.indexes) {
-    for (const KeyAttribute* a : {&idx.key.partition, idx.key.sort ? &*idx.key.sort : nullptr}) {
-      if (!a) continue;
-      auto it = item.find(a->name);
-      if (it == item.end()) continue;
-      if (it->second.type() != a->type) {
-        return Status::Validation(fmt::format(
-            "{}Type mismatch for Index Key {} Expected: {} Actual: {} IndexName: {}", kInvalid, a->name,
-            TypeName(a->type), TypeName(it->second.type()), idx.name));
-      }
-      if (!it->second.is(ValueType::kN) && it->second.s().empty()) {
-        return Status::Validation(fmt::format(
-            "{}The update expression attempted to update a secondary index key to a value that is not "
-            "supported. The AttributeValue for a key attribute cannot contain an empty {} value.",
-            kNotValid, it->second.is(ValueType::kS) ? "string" : "binary"));
-      }
-      KH_RETURN_IF_ERROR(CheckKeyValue(it->second, a->name, a == &idx.key.partition));
-    }
-  }
-  return Status::OK();
 }
 
 }  // namespace
@@ -246,9 +250,11 @@ Result<PutItemResponse> Database::PutItem(const PutItemRequest& r) {
     if (SizeWithLocalIndexes(h.desc, r.item, size) > kMaxItemSize) {
       return Status::Validation("Item size has exceeded the maximum allowed size");
     }
-    bool decode = !h.desc.indexes.empty() || r.return_values == ReturnValues::kAllOld || parsed.condition;
+    bool decode =
+        !h.desc.indexes.empty() || r.return_values == ReturnValues::kAllOld || parsed.condition;
     KH_ASSIGN_OR_RETURN(Current cur, ReadCurrent(txn, h, r.item, decode));
-    KH_RETURN_IF_ERROR(CheckCondition(parsed.condition.get(), cur, r.return_values_on_condition_check_failure));
+    KH_RETURN_IF_ERROR(
+        CheckCondition(parsed.condition.get(), cur, r.return_values_on_condition_check_failure));
     KH_RETURN_IF_ERROR(txn.Put(h.dbi, cur.key, EncodeItem(r.item, size)));
     ConsumedCapacity cc;
     cc.table_name = h.desc.name;
@@ -266,26 +272,22 @@ Result<GetItemResponse> Database::GetItem(const GetItemRequest& r) {
   KH_RETURN_IF_ERROR(ValidateTableName(r.table_name));
   KH_ASSIGN_OR_RETURN(expr::ParsedExpressions parsed, ParseWithCondition(*impl_, r.expressions));
   GetItemResponse resp;
-  KH_RETURN_IF_ERROR(impl_->WithTable(r.table_name, false, [&](Txn& txn, const TableHandle& h) -> Status {
-    KH_RETURN_IF_ERROR(ValidateKey(h.desc.key, r.key, true));
-    std::string_view bytes;
-    bool found;
-    KH_RETURN_IF_ERROR(txn.Get(h.dbi, EncodeTableKey(h.desc.key, r.key), &bytes, &found));
-    size_t size = 0;
-    if (found) {
-      KH_ASSIGN_OR_RETURN(Item item, DecodeItem(bytes));
-      if (ExtractKey(h.desc.key, item) == r.key) {
-        size = EncodedItemSize(bytes);
-        // An existing item with none of the projected attributes is returned as {}.
-        resp.item = parsed.projection ? expr::Project(item, parsed.projection->paths) : std::move(item);
-      }
-    }
-    ConsumedCapacity cc;
-    cc.table_name = h.desc.name;
-    cc.table.AddRead(ReadUnits(size, r.consistent_read));
-    resp.consumed_capacity = Report(r.return_consumed_capacity, std::move(cc));
-    return Status::OK();
-  }));
+  KH_RETURN_IF_ERROR(
+      impl_->WithTable(r.table_name, false, [&](Txn& txn, const TableHandle& h) -> Status {
+        KH_RETURN_IF_ERROR(ValidateKey(h.desc.key, r.key, true));
+        KH_ASSIGN_OR_RETURN(Current cur, ReadCurrent(txn, h, r.key, true));
+        size_t size = cur.size;
+        if (cur.item) {
+          // An existing item with none of the projected attributes is returned as {}.
+          resp.item = parsed.projection ? expr::Project(*cur.item, parsed.projection->paths)
+                                        : std::move(*cur.item);
+        }
+        ConsumedCapacity cc;
+        cc.table_name = h.desc.name;
+        cc.table.AddRead(ReadUnits(size, r.consistent_read));
+        resp.consumed_capacity = Report(r.return_consumed_capacity, std::move(cc));
+        return Status::OK();
+      }));
   return resp;
 }
 
@@ -295,23 +297,26 @@ Result<DeleteItemResponse> Database::DeleteItem(const DeleteItemRequest& r) {
   KH_RETURN_IF_ERROR(OnFailureNoneOrAllOld(r.return_values_on_condition_check_failure));
   KH_ASSIGN_OR_RETURN(expr::ParsedExpressions parsed, ParseWithCondition(*impl_, r.expressions));
   DeleteItemResponse resp;
-  KH_RETURN_IF_ERROR(impl_->WithTable(r.table_name, true, [&](Txn& txn, const TableHandle& h) -> Status {
-    KH_RETURN_IF_ERROR(ValidateKey(h.desc.key, r.key, true));
-    KH_ASSIGN_OR_RETURN(Current cur, ReadCurrent(txn, h, r.key, true));
-    KH_RETURN_IF_ERROR(CheckCondition(parsed.condition.get(), cur, r.return_values_on_condition_check_failure));
-    ConsumedCapacity cc;
-    cc.table_name = h.desc.name;
-    if (cur.item) {
-      KH_RETURN_IF_ERROR(txn.Del(h.dbi, cur.key));
-      KH_RETURN_IF_ERROR(MaintainIndexes(txn, h, &*cur.item, nullptr, &cc));
-      cc.table.AddWrite(WriteUnits(cur.size));
-    } else {
-      cc.table.AddWrite(1);  // deleting a missing item costs 1 WCU
-    }
-    if (r.return_values == ReturnValues::kAllOld && cur.item) resp.attributes = std::move(cur.item);
-    resp.consumed_capacity = Report(r.return_consumed_capacity, std::move(cc));
-    return Status::OK();
-  }));
+  KH_RETURN_IF_ERROR(
+      impl_->WithTable(r.table_name, true, [&](Txn& txn, const TableHandle& h) -> Status {
+        KH_RETURN_IF_ERROR(ValidateKey(h.desc.key, r.key, true));
+        KH_ASSIGN_OR_RETURN(Current cur, ReadCurrent(txn, h, r.key, true));
+        KH_RETURN_IF_ERROR(CheckCondition(parsed.condition.get(), cur,
+                                          r.return_values_on_condition_check_failure));
+        ConsumedCapacity cc;
+        cc.table_name = h.desc.name;
+        if (cur.item) {
+          KH_RETURN_IF_ERROR(txn.Del(h.dbi, cur.key));
+          KH_RETURN_IF_ERROR(MaintainIndexes(txn, h, &*cur.item, nullptr, &cc));
+          cc.table.AddWrite(WriteUnits(cur.size));
+        } else {
+          cc.table.AddWrite(1);  // deleting a missing item costs 1 WCU
+        }
+        if (r.return_values == ReturnValues::kAllOld && cur.item)
+          resp.attributes = std::move(cur.item);
+        resp.consumed_capacity = Report(r.return_consumed_capacity, std::move(cc));
+        return Status::OK();
+      }));
   return resp;
 }
 
@@ -320,40 +325,49 @@ Result<UpdateItemResponse> Database::UpdateItem(const UpdateItemRequest& r) {
   KH_RETURN_IF_ERROR(OnFailureNoneOrAllOld(r.return_values_on_condition_check_failure));
   KH_ASSIGN_OR_RETURN(expr::ParsedExpressions parsed, ParseWithCondition(*impl_, r.expressions));
   UpdateItemResponse resp;
-  KH_RETURN_IF_ERROR(impl_->WithTable(r.table_name, true, [&](Txn& txn, const TableHandle& h) -> Status {
-    KH_RETURN_IF_ERROR(ValidateKey(h.desc.key, r.key, true));
-    if (parsed.update) KH_RETURN_IF_ERROR(expr::ValidateUpdate(*parsed.update, h.desc.key));
-    KH_ASSIGN_OR_RETURN(Current cur, ReadCurrent(txn, h, r.key, true));
-    KH_RETURN_IF_ERROR(CheckCondition(parsed.condition.get(), cur, r.return_values_on_condition_check_failure));
-    Item next = cur.item ? *cur.item : r.key;
-    if (parsed.update) KH_RETURN_IF_ERROR(expr::ApplyUpdate(*parsed.update, cur.item.has_value(), &next));
-    for (const auto& [name, value] : next) KH_RETURN_IF_ERROR(ValidateValue(value));
-    KH_RETURN_IF_ERROR(CheckUpdatedIndexKeys(h.desc, next));
-    size_t size = ItemSize(next);
-    if (SizeWithLocalIndexes(h.desc, next, size) > kMaxItemSize) {
-      return Status::Validation("Item size to update has exceeded the maximum allowed size");
-    }
-    KH_RETURN_IF_ERROR(txn.Put(h.dbi, cur.key, EncodeItem(next, size)));
-    ConsumedCapacity cc;
-    cc.table_name = h.desc.name;
-    cc.table.AddWrite(WriteUnits(std::max(size, cur.size)));
-    KH_RETURN_IF_ERROR(MaintainIndexes(txn, h, cur.item ? &*cur.item : nullptr, &next, &cc));
-    std::vector<expr::Path> touched = parsed.update ? expr::UpdatedPaths(*parsed.update) : std::vector<expr::Path>{};
-    switch (r.return_values) {
-      case ReturnValues::kNone: break;
-      case ReturnValues::kAllOld:
-        if (cur.item) resp.attributes = *cur.item;
-        break;
-      case ReturnValues::kAllNew: resp.attributes = next; break;
-      case ReturnValues::kUpdatedOld:
-        if (cur.item) resp.attributes = expr::Project(*cur.item, touched);
-        break;
-      case ReturnValues::kUpdatedNew: resp.attributes = expr::Project(next, touched); break;
-    }
-    if (resp.attributes && resp.attributes->empty()) resp.attributes.reset();
-    resp.consumed_capacity = Report(r.return_consumed_capacity, std::move(cc));
-    return Status::OK();
-  }));
+  KH_RETURN_IF_ERROR(
+      impl_->WithTable(r.table_name, true, [&](Txn& txn, const TableHandle& h) -> Status {
+        KH_RETURN_IF_ERROR(ValidateKey(h.desc.key, r.key, true));
+        if (parsed.update) KH_RETURN_IF_ERROR(expr::ValidateUpdate(*parsed.update, h.desc.key));
+        KH_ASSIGN_OR_RETURN(Current cur, ReadCurrent(txn, h, r.key, true));
+        KH_RETURN_IF_ERROR(CheckCondition(parsed.condition.get(), cur,
+                                          r.return_values_on_condition_check_failure));
+        Item next = cur.item ? *cur.item : r.key;
+        if (parsed.update)
+          KH_RETURN_IF_ERROR(expr::ApplyUpdate(*parsed.update, cur.item.has_value(), &next));
+        for (const auto& [name, value] : next) KH_RETURN_IF_ERROR(ValidateValue(value));
+        KH_RETURN_IF_ERROR(CheckIndexKeys(h.desc, next, /*from_update=*/true));
+        size_t size = ItemSize(next);
+        if (SizeWithLocalIndexes(h.desc, next, size) > kMaxItemSize) {
+          return Status::Validation("Item size to update has exceeded the maximum allowed size");
+        }
+        KH_RETURN_IF_ERROR(txn.Put(h.dbi, cur.key, EncodeItem(next, size)));
+        ConsumedCapacity cc;
+        cc.table_name = h.desc.name;
+        cc.table.AddWrite(WriteUnits(std::max(size, cur.size)));
+        KH_RETURN_IF_ERROR(MaintainIndexes(txn, h, cur.item ? &*cur.item : nullptr, &next, &cc));
+        std::vector<expr::Path> touched =
+            parsed.update ? expr::UpdatedPaths(*parsed.update) : std::vector<expr::Path>{};
+        switch (r.return_values) {
+          case ReturnValues::kNone:
+            break;
+          case ReturnValues::kAllOld:
+            if (cur.item) resp.attributes = *cur.item;
+            break;
+          case ReturnValues::kAllNew:
+            resp.attributes = next;
+            break;
+          case ReturnValues::kUpdatedOld:
+            if (cur.item) resp.attributes = expr::Project(*cur.item, touched);
+            break;
+          case ReturnValues::kUpdatedNew:
+            resp.attributes = expr::Project(next, touched);
+            break;
+        }
+        if (resp.attributes && resp.attributes->empty()) resp.attributes.reset();
+        resp.consumed_capacity = Report(r.return_consumed_capacity, std::move(cc));
+        return Status::OK();
+      }));
   return resp;
 }
 
