@@ -17,6 +17,7 @@ std::string_view ErrorName(ErrorCode code) {
     case ErrorCode::kIdempotentParameterMismatch: return "IdempotentParameterMismatchException";
     case ErrorCode::kInternalServerError: return "InternalServerError";
     case ErrorCode::kDatabaseFormat: return "DatabaseFormatException";
+    case ErrorCode::kInterrupted: return "InterruptedException";
   }
   return "UnknownError";
 }

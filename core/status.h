@@ -32,6 +32,7 @@ enum class ErrorCode {
   kIdempotentParameterMismatch,  // IdempotentParameterMismatchException
   kInternalServerError,          // InternalServerError (I/O and LMDB failures)
   kDatabaseFormat,  // keyhole's own: the file is not a keyhole database, or is newer
+  kInterrupted,     // keyhole's own: the user interrupted the statement (Ctrl-C)
 };
 
 // The DynamoDB error type name for `code`, e.g. "ValidationException". "OK" for kOk.

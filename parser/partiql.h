@@ -352,6 +352,10 @@ ParseResult ParseStatement(std::string_view text,
 // two types; CreateTable's own rules are BuildTableDescription's (core/schema.h).
 CreateTableRequest ToCreateTableRequest(const CreateTableStatement& s);
 
+// The CREATE TABLE statement that re-creates `table` (its keys, indexes, projections and
+// billing mode), ending with `;`; names are "quoted". SHOW CREATE TABLE prints it.
+std::string CreateTableText(const TableDescription& table);
+
 // ---- scripts ----
 
 // One statement of a script.

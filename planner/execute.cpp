@@ -27,13 +27,96 @@ int CompareAttr(const Item& a, const Item& b, const std::string& name) {
   return ia->second.CompareKey(ib->second);
 }
 
+Status CheckCancel(const ExecuteOptions& options) {
+  if (options.cancel && options.cancel->load(std::memory_order_relaxed)) {
+    return Status(ErrorCode::kInterrupted, "Interrupted");
+  }
+  return Status::OK();
+}
+
+// One page of the Query or Scan `op`, from `start_key`, evaluating at most `limit` items
+// (0: no limit).
+Result<ReadResponse> ReadPage(Executor& executor, const Operation& op,
+                              const std::optional<Item>& start_key, int64_t limit) {
+  auto page = [&](auto request) -> Result<ReadResponse> {
+    if (start_key) request.exclusive_start_key = start_key;
+    if (limit > 0 && (!request.limit || *request.limit > limit)) {
+      request.limit = static_cast<int>(std::min<int64_t>(limit, 1 << 30));
+    }
+    if constexpr (std::is_same_v<decltype(request), QueryRequest>) {
+      return executor.Query(request);
+    } else {
+      return executor.Scan(request);
+    }
+  };
+  if (const auto* q = std::get_if<QueryRequest>(&op)) return page(*q);
+  return page(std::get<ScanRequest>(op));
+}
+
+// A SELECT's reads (see Execute in plan.h for the paging rules).
+Result<ExecuteResult> ExecuteRead(const Plan& plan, Executor& executor,
+                                  const ExecuteOptions& options) {
+  ExecuteResult out;
+  Cursor at = options.resume ? *options.resume : Cursor{};
+  const bool all_pages = plan.sort_merged;
+  int64_t budget = all_pages ? 0 : options.limit;
+  for (; at.operation < plan.operations.size(); ++at.operation, at.exclusive_start_key.reset()) {
+    const Operation& op = plan.operations[at.operation];
+    KH_RETURN_IF_ERROR(CheckCancel(options));
+    if (const auto* g = std::get_if<GetItemRequest>(&op)) {
+      KH_ASSIGN_OR_RETURN(GetItemResponse r, executor.GetItem(*g));
+      out.capacity_units += Units(r.consumed_capacity);
+      if (r.item) {
+        out.items.push_back(std::move(*r.item));
+        ++out.count;
+        ++out.scanned_count;
+      }
+      continue;
+    }
+    const size_t i = at.operation;
+    const expr::Condition* post =
+        i < plan.post_filters.size() ? plan.post_filters[i].get() : nullptr;
+    while (true) {
+      KH_RETURN_IF_ERROR(CheckCancel(options));
+      KH_ASSIGN_OR_RETURN(ReadResponse page,
+                          ReadPage(executor, op, at.exclusive_start_key,
+                                   options.limit > 0 && !all_pages ? budget : 0));
+      out.capacity_units += Units(page.consumed_capacity);
+      out.scanned_count += page.scanned_count;
+      for (auto& item : page.items) {
+        if (post && !expr::Evaluate(*post, item)) continue;
+        out.items.push_back(std::move(item));
+        ++out.count;
+      }
+      if (!all_pages) {
+        out.last_evaluated_key = page.last_evaluated_key;
+        if (options.limit > 0) budget -= page.scanned_count;
+        if (page.last_evaluated_key) {
+          out.next = Cursor{i, std::move(page.last_evaluated_key)};
+          return out;
+        }
+        if (options.limit > 0 && budget <= 0 && i + 1 < plan.operations.size()) {
+          out.next = Cursor{i + 1, std::nullopt};
+          return out;
+        }
+        break;
+      }
+      if (!page.last_evaluated_key) break;
+      at.exclusive_start_key = std::move(page.last_evaluated_key);
+    }
+  }
+  return out;
+}
+
 // SCAN UPDATE / SCAN DELETE: collect the keys of every matching item (all Scan pages), then
 // write them one by one; an item whose guard fails at write time is skipped.
-Result<ExecuteResult> ExecuteScanWrite(const Plan& plan, Executor& executor) {
+Result<ExecuteResult> ExecuteScanWrite(const Plan& plan, Executor& executor,
+                                       const ExecuteOptions& options) {
   ExecuteResult out;
   ScanRequest scan = std::get<ScanRequest>(plan.operations.at(0));
   std::vector<Item> keys;
   while (true) {
+    KH_RETURN_IF_ERROR(CheckCancel(options));
     KH_ASSIGN_OR_RETURN(ScanResponse page, executor.Scan(scan));
     out.capacity_units += Units(page.consumed_capacity);
     out.scanned_count += page.scanned_count;
@@ -42,6 +125,7 @@ Result<ExecuteResult> ExecuteScanWrite(const Plan& plan, Executor& executor) {
     scan.exclusive_start_key = std::move(page.last_evaluated_key);
   }
   for (auto& key : keys) {
+    KH_RETURN_IF_ERROR(CheckCancel(options));
     Status st = std::visit(
         [&](const auto& templ) -> Status {
           using T = std::decay_t<decltype(templ)>;
@@ -73,74 +157,49 @@ Result<ExecuteResult> ExecuteScanWrite(const Plan& plan, Executor& executor) {
 
 }  // namespace
 
-Result<ExecuteResult> Execute(const Plan& plan, Executor& executor) {
-  if (plan.per_item_write) return ExecuteScanWrite(plan, executor);
+Result<ExecuteResult> Execute(const Plan& plan, Executor& executor, const ExecuteOptions& options) {
+  if (plan.per_item_write) return ExecuteScanWrite(plan, executor, options);
   ExecuteResult out;
-  for (size_t i = 0; i < plan.operations.size(); ++i) {
-    const Operation& op = plan.operations[i];
-    const expr::Condition* post =
-        i < plan.post_filters.size() ? plan.post_filters[i].get() : nullptr;
-    Status st = std::visit(
-        [&](const auto& r) -> Status {
-          using T = std::decay_t<decltype(r)>;
-          if constexpr (std::is_same_v<T, GetItemRequest>) {
-            KH_ASSIGN_OR_RETURN(GetItemResponse g, executor.GetItem(r));
-            out.capacity_units += Units(g.consumed_capacity);
-            if (g.item) {
-              out.items.push_back(std::move(*g.item));
-              ++out.count;
-              ++out.scanned_count;
-            }
-          } else if constexpr (std::is_same_v<T, QueryRequest> || std::is_same_v<T, ScanRequest>) {
-            Result<ReadResponse> rr = [&] {
-              if constexpr (std::is_same_v<T, QueryRequest>) {
-                return executor.Query(r);
-              } else {
-                return executor.Scan(r);
+  if (plan.kind == parser::StatementKind::kSelect) {
+    KH_ASSIGN_OR_RETURN(out, ExecuteRead(plan, executor, options));
+  } else {
+    for (const Operation& op : plan.operations) {
+      KH_RETURN_IF_ERROR(CheckCancel(options));
+      Status st = std::visit(
+          [&](const auto& r) -> Status {
+            using T = std::decay_t<decltype(r)>;
+            if constexpr (std::is_same_v<T, PutItemRequest>) {
+              auto p = executor.PutItem(r);
+              if (!p.ok()) {
+                if (plan.duplicate_on_condition_failure && p.status().IsConditionFailed()) {
+                  return Status(ErrorCode::kDuplicateItem, "Duplicate primary key exists in table");
+                }
+                return p.status();
               }
-            }();
-            if (!rr.ok()) return rr.status();
-            ReadResponse& resp = rr.value();
-            out.capacity_units += Units(resp.consumed_capacity);
-            out.scanned_count += resp.scanned_count;
-            if (post) {
-              for (auto& item : resp.items) {
-                if (!expr::Evaluate(*post, item)) continue;
-                out.items.push_back(std::move(item));
-                ++out.count;
-              }
+              out.capacity_units += Units(p->consumed_capacity);
+              if (p->attributes) out.items.push_back(std::move(*p->attributes));
+            } else if constexpr (std::is_same_v<T, UpdateItemRequest> ||
+                                 std::is_same_v<T, DeleteItemRequest>) {
+              // RETURNING's item, if any, is Items[0].
+              auto w = [&] {
+                if constexpr (std::is_same_v<T, UpdateItemRequest>) {
+                  return executor.UpdateItem(r);
+                } else {
+                  return executor.DeleteItem(r);
+                }
+              }();
+              if (!w.ok()) return w.status();
+              out.capacity_units += Units(w->consumed_capacity);
+              if (w->attributes) out.items.push_back(std::move(*w->attributes));
             } else {
-              out.count += resp.count;
-              for (auto& item : resp.items) out.items.push_back(std::move(item));
+              return Status::Internal("a write plan holds only PutItem, UpdateItem, DeleteItem");
             }
-            if (resp.last_evaluated_key) out.last_evaluated_key = resp.last_evaluated_key;
-          } else if constexpr (std::is_same_v<T, PutItemRequest>) {
-            auto p = executor.PutItem(r);
-            if (!p.ok()) {
-              if (plan.duplicate_on_condition_failure && p.status().IsConditionFailed()) {
-                return Status(ErrorCode::kDuplicateItem, "Duplicate primary key exists in table");
-              }
-              return p.status();
-            }
-            out.capacity_units += Units(p->consumed_capacity);
-            if (p->attributes) out.items.push_back(std::move(*p->attributes));
-          } else {
-            // UpdateItem / DeleteItem: RETURNING's item, if any, is Items[0].
-            auto w = [&] {
-              if constexpr (std::is_same_v<T, UpdateItemRequest>) {
-                return executor.UpdateItem(r);
-              } else {
-                return executor.DeleteItem(r);
-              }
-            }();
-            if (!w.ok()) return w.status();
-            out.capacity_units += Units(w->consumed_capacity);
-            if (w->attributes) out.items.push_back(std::move(*w->attributes));
-          }
-          return Status::OK();
-        },
-        op);
-    if (!st.ok()) return st;
+            return Status::OK();
+          },
+          op);
+      if (!st.ok()) return st;
+    }
+    out.count = static_cast<int64_t>(out.items.size());
   }
   if (plan.sort_merged) {
     std::stable_sort(out.items.begin(), out.items.end(), [&](const Item& a, const Item& b) {
@@ -153,8 +212,6 @@ Result<ExecuteResult> Execute(const Plan& plan, Executor& executor) {
   if (plan.reproject) {
     for (auto& item : out.items) item = expr::Project(item, *plan.reproject);
   }
-  if (plan.kind != parser::StatementKind::kSelect)
-    out.count = static_cast<int64_t>(out.items.size());
   return out;
 }
 

@@ -55,6 +55,7 @@
 // EXISTS and non-DML statements are refused (they are the shell's or a transaction's business).
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <optional>
 #include <string>
@@ -127,6 +128,22 @@ class Executor {
   virtual Result<DeleteItemResponse> DeleteItem(const DeleteItemRequest& r) = 0;
 };
 
+// Where a SELECT continues: the operation to run next and, when that operation stopped at a
+// LastEvaluatedKey, its ExclusiveStartKey (none: the operation starts from its beginning).
+struct Cursor {
+  size_t operation = 0;
+  std::optional<Item> exclusive_start_key;
+};
+
+struct ExecuteOptions {
+  const Cursor* resume = nullptr;  // continue a SELECT where a previous ExecuteResult::next says
+  // Limit for the Queries/Scans of a SELECT: the most items one call evaluates, summed over
+  // its operations (0: no limit beyond DynamoDB's 1 MB page per operation).
+  int64_t limit = 0;
+  // Checked before each operation and page; when set, Execute stops with InterruptedException.
+  const std::atomic<bool>* cancel = nullptr;
+};
+
 // What a statement returned, shaped like ExecuteStatement's response.
 struct ExecuteResult {
   std::vector<Item> items;                 // read items, or the RETURNING item of a write
@@ -134,16 +151,25 @@ struct ExecuteResult {
   int64_t scanned_count = 0;               // items evaluated (GetItem: 1 when found)
   std::optional<Item> last_evaluated_key;  // the last operation's, when it had one
   double capacity_units = 0;               // summed over all operations
+  // A SELECT that stopped before its end: pass as ExecuteOptions::resume to read on.
+  std::optional<Cursor> next;
 };
 
 // Runs the plan's operations in order (stopping at the first error), merges the items, sums the
-// consumed capacity (Plan operations ask for TOTAL), keeps the last LastEvaluatedKey, applies
-// sort_merged, and maps INSERT's ConditionalCheckFailedException to DuplicateItemException.
-// Each Query/Scan of a SELECT runs ONE page (storage's 1 MB limit): with several Queries, an
-// earlier Query's LastEvaluatedKey is lost (paging merged Queries is not supported yet).
+// consumed capacity (Plan operations ask for TOTAL), applies sort_merged, and maps INSERT's
+// ConditionalCheckFailedException to DuplicateItemException.
+// Paging a SELECT: the Queries/Scans run in order from options.resume; a call ends at the
+// first operation that stops at a LastEvaluatedKey (1 MB, or options.limit reached), which
+// becomes result.next = {that operation, its LastEvaluatedKey}; when the limit runs out
+// exactly between operations, next = {the following operation, no key}. Stitching the pages
+// returns every item once. A plan with sort_merged (ORDER BY the sort key across partitions)
+// reads every page of every operation in one call, since the merge needs all items; options.limit
+// does not apply to it.
 // With per_item_write: pages through the whole Scan, then writes each item found; an item whose
 // condition fails at write time is skipped; count is the number of items written, items the
-// RETURNING items, scanned_count the Scan's; the first other error stops (earlier writes stay).
-Result<ExecuteResult> Execute(const Plan& plan, Executor& executor);
+// RETURNING items, scanned_count the Scan's; the first other error stops (earlier writes stay),
+// and so does options.cancel.
+Result<ExecuteResult> Execute(const Plan& plan, Executor& executor,
+                              const ExecuteOptions& options = {});
 
 }  // namespace keyhole::planner

@@ -1,14 +1,14 @@
-// keyhole: the shell.
+// keyhole: the shell's command line (design.md "The shell's contract").
 //
-// Until the REPL of issue 4 lands, this is a minimal prompt: it opens the database and runs
-// PartiQL statements (planned into DynamoDB operations; a statement that is not key-addressable
-// is refused unless it says SCAN), keyhole's CREATE TABLE / DROP TABLE / SHOW TABLES / DESCRIBE /
-// CALL, and DynamoDB API operations written as `<Operation> <request JSON>;`. Statements end
-// with `;` and may span lines; input comes from the terminal or standard input. Exit status 1
-// when a statement failed.
+//   keyhole [FILE] [-f SCRIPT]... [-c STATEMENT]... [--bail] [--echo] [--mode MODE]
+//
+// With -f / -c the statements run in the order given and keyhole exits; without them, a REPL
+// when standard input is a terminal, else a script read from standard input. The exit status
+// is 1 when any statement failed, 2 for a bad command line.
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -17,55 +17,52 @@
 #include <vector>
 
 #include "parser/expression_parser.h"
-#include "parser/partiql.h"
 #include "shell/malloc_tuning.h"
-#include "shell/run_statement.h"
+#include "shell/repl.h"
+#include "shell/session.h"
 #include "storage/database.h"
 
 namespace {
 
-constexpr char kHelp[] =
-    "Statements end with ';' and may span lines:\n"
-    "  PartiQL      SELECT / INSERT / UPDATE / DELETE (SCAN SELECT ... to read a whole table)\n"
-    "  keyhole      CREATE TABLE \"T\" (pk S HASH, sk N RANGE) [GLOBAL INDEX ...]; DROP TABLE;\n"
-    "               SHOW TABLES; DESCRIBE \"T\"; CALL <Operation> {request JSON}\n"
-    "  API          <Operation> {request JSON}   e.g. PutItem {\"TableName\": ..., \"Item\": ...}\n"
-    "  .tables  .help  .quit\n"
-    "The full REPL (line editing, output modes, EXPLAIN, NEXT, transactions) is not built yet.\n";
-
-// Runs every statement of `buffer`; returns false if one failed (stopping at it with --bail).
-bool RunScript(keyhole::storage::Database& db, const std::string& buffer, bool bail) {
-  bool ok = true;
-  // A last statement without its ';' still runs (an unterminated string or comment in it is
-  // reported by the parser).
-  for (const auto& st : keyhole::parser::SplitScript(buffer)) {
-    ok &= keyhole::shell::RunStatement(db, st.text, st.start.line);
-    if (!ok && bail) break;
-  }
-  return ok;
-}
-
 constexpr char kUsage[] =
-    "usage: keyhole [FILE] [-f SCRIPT]... [-c STATEMENT]... [--bail]\n"
+    "usage: keyhole [FILE] [-f SCRIPT]... [-c STATEMENT]... [--bail] [--echo] [--mode MODE]\n"
     "  FILE          the database (default keyhole.kh, created when missing)\n"
-    "  -f SCRIPT     run the statements of SCRIPT\n"
+    "  -f SCRIPT     run the statements and dot-commands of SCRIPT\n"
     "  -c STATEMENT  run STATEMENT (a trailing ';' is optional)\n"
     "  --bail        stop at the first failing statement\n"
+    "  --echo        print each statement before running it\n"
+    "  --mode MODE   box, table, line, json, ddb or csv (default: box on a terminal, else ddb)\n"
     "Without -f/-c: an interactive prompt on a terminal, else a script on standard input.\n";
+
+std::string HistoryPath() {
+  if (const char* p = std::getenv("KEYHOLE_HISTORY")) return p;
+  if (const char* home = std::getenv("HOME")) return std::string(home) + "/.keyhole_history";
+  return "";
+}
 
 }  // namespace
 
 int main(int argc, char** argv) {
   keyhole::TuneMalloc();
+  using keyhole::shell::OutputMode;
   std::string path = "keyhole.kh";
   std::vector<std::pair<char, std::string>> actions;  // ('f', file) or ('c', statement)
-  bool bail = false, have_path = false;
+  bool bail = false, echo = false, have_path = false;
+  std::optional<OutputMode> mode;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if ((a == "-f" || a == "-c") && i + 1 < argc) {
       actions.emplace_back(a[1], argv[++i]);
     } else if (a == "--bail") {
       bail = true;
+    } else if (a == "--echo") {
+      echo = true;
+    } else if (a == "--mode" && i + 1 < argc) {
+      mode = keyhole::shell::ParseOutputMode(argv[++i]);
+      if (!mode) {
+        std::fprintf(stderr, "keyhole: unknown mode '%s'\n%s", argv[i], kUsage);
+        return 2;
+      }
     } else if (a == "-h" || a == "--help") {
       std::printf("%s", kUsage);
       return 0;
@@ -85,51 +82,38 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "keyhole: %s\n", db.status().ToString().c_str());
     return 1;
   }
-  if (!actions.empty()) {
-    bool ok = true;
-    for (const auto& [kind, arg] : actions) {
-      std::string script = arg;
-      if (kind == 'f') {
-        std::ifstream in(arg);
-        if (!in) {
-          std::fprintf(stderr, "keyhole: cannot read %s\n", arg.c_str());
-          return 1;
-        }
-        script.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-      }
-      ok &= RunScript(**db, script, bail);
-      if (!ok && bail) break;
-    }
-    return ok ? 0 : 1;
+  const bool interactive = actions.empty() && ::isatty(0);
+  keyhole::shell::StdioSink sink;
+  keyhole::shell::Session session(**db, path, sink);
+  keyhole::shell::Settings& settings = session.settings();
+  settings.mode = mode ? *mode : (::isatty(1) ? OutputMode::kBox : OutputMode::kDdb);
+  settings.bail = bail;
+  settings.echo = echo;
+  if (interactive) {
+    keyhole::shell::ReplOptions repl;
+    repl.banner =
+        "keyhole 0.1 — " + path + "\nStatements end with ';'. .help lists the commands.\n";
+    repl.history_path = HistoryPath();
+    return keyhole::shell::RunRepl(session, repl);
   }
-  if (!::isatty(0)) {  // a script on standard input
+  bool ok = true;
+  if (actions.empty()) {  // a script on standard input
     std::string script{std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>()};
-    return RunScript(**db, script, bail) ? 0 : 1;
+    ok = session.RunScript(script, "stdin");
   }
-  std::printf("keyhole 0.1 — %s\n%s", path.c_str(), kHelp);
-  bool failed = false;
-  std::string pending, line;
-  while (true) {
-    std::printf(pending.empty() ? "keyhole> " : "   ...> ");
-    std::fflush(stdout);
-    if (!std::getline(std::cin, line)) break;
-    if (pending.empty()) {
-      std::string t = line.substr(0, line.find_last_not_of(" \t\r") + 1);
-      if (t == ".quit" || t == ".exit") break;
-      if (t == ".help") {
-        std::printf("%s", kHelp);
-        continue;
-      }
-      if (t == ".tables") {
-        failed |= !keyhole::shell::RunStatement(**db, "SHOW TABLES");
-        continue;
-      }
+  for (const auto& [kind, arg] : actions) {
+    if (session.quit_requested() || (!ok && bail)) break;
+    if (kind == 'c') {
+      ok &= session.RunScript(arg, "");
+      continue;
     }
-    pending += line + "\n";
-    if (keyhole::parser::IsComplete(pending)) {
-      failed |= !RunScript(**db, pending, false);
-      pending.clear();
+    std::ifstream in(arg);
+    if (!in) {
+      std::fprintf(stderr, "keyhole: cannot read %s\n", arg.c_str());
+      return 1;
     }
+    std::string script{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    ok &= session.RunScript(script, arg);
   }
-  return failed ? 1 : 0;
+  return ok ? 0 : 1;
 }

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The executable's command line: -c (repeatable), -f, --bail, exit statuses, bad arguments.
+# The executable's command line: -c (repeatable), -f, --bail, --echo, --mode, exit statuses,
+# error locations, bad arguments.
 # Usage: flags_test.sh KEYHOLE
 set -u
 k=$1
@@ -23,7 +24,11 @@ check create 0 "table Orders created" -- "$k" "$db" -c 'CREATE TABLE "Orders" (i
 check insert-select 0 '{"id":{"S":"a"},"n":{"N":"1"}}' -- "$k" "$db" \
   -c "INSERT INTO \"Orders\" VALUE {'id': 'a', 'n': 1}" -c "SELECT * FROM \"Orders\" WHERE id = 'a';"
 printf "SELECT * FROM \"Orders\" WHERE n = 1;\nSHOW TABLES;\n" > "$dir/s.sql"
-check failing-script-runs-on 1 '{"TableNames":["Orders"]}' -- "$k" "$db" -f "$dir/s.sql"
+check failing-script-runs-on 1 '{"TableName":{"S":"Orders"}}' -- "$k" "$db" -f "$dir/s.sql"
+if grep -q "at $dir/s.sql line 1" "$dir/err"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL error location: $(cat "$dir/err")"; fi
+check echo 0 'SELECT n FROM "Orders" WHERE id = '"'a';" -- "$k" "$db" --echo -c "SELECT n FROM \"Orders\" WHERE id = 'a'"
+check mode-csv 0 $'id,n\na,1' -- "$k" "$db" --mode csv -c "SELECT * FROM \"Orders\" WHERE id = 'a'"
+check bad-mode 2 "" -- "$k" "$db" --mode nope
 out=$("$k" "$db" --bail -f "$dir/s.sql" 2>/dev/null)
 if [ $? = 1 ] && [ -z "$out" ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL bail: $out"; fi
 check bad-argument 2 "" -- "$k" "$db" --nope

@@ -1,0 +1,493 @@
+// The dot-commands: one table (kCommands) drives both dispatch and .help. Names follow the
+// sqlite3 shell's where one exists (design.md); .collection, .pagesize and .startkey are
+// keyhole's own.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "core/ddb_json.h"
+#include "core/item.h"
+#include "core/json.h"
+#include "parser/partiql.h"
+#include "shell/session_state.h"
+
+namespace keyhole::shell {
+
+namespace {
+
+using State = Session::State;
+using Args = std::vector<std::string>;  // words after the command name
+
+struct DotCommand {
+  const char* name;   // ".tables"
+  const char* usage;  // arguments, for .help
+  const char* help;   // one line
+  bool (*run)(State& s, const Args& args, Location at);
+};
+
+Status Usage(const DotCommand& c);
+
+// "on" / "off" (or 1 / 0, yes / no) for switches.
+bool ParseSwitch(const Args& args, bool* value) {
+  if (args.size() != 1) return false;
+  std::string v = args[0];
+  std::transform(v.begin(), v.end(), v.begin(), ::tolower);
+  if (v == "on" || v == "1" || v == "yes" || v == "true") {
+    *value = true;
+  } else if (v == "off" || v == "0" || v == "no" || v == "false") {
+    *value = false;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+Result<std::string> ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Status::Validation(fmt::format("cannot read {}", path));
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+bool Switch(State& s, const Args& args, Location at, bool* value, const char* what) {
+  if (!ParseSwitch(args, value)) {
+    return s.Fail(Status::Validation(fmt::format("usage: .{} on|off", what)), at);
+  }
+  return true;
+}
+
+bool RunHelp(State& s, const Args& args, Location at);
+
+bool RunTables(State& s, const Args& args, Location at) {
+  return s.RunStatement("SHOW TABLES", at);
+}
+
+bool RunSchema(State& s, const Args& args, Location at) {
+  std::vector<std::string> names = args;
+  if (names.empty()) {
+    Result<ListTablesResponse> r = s.db.ListTables({});
+    if (!r.ok()) return s.Fail(r.status(), at);
+    names = r->table_names;
+  }
+  for (const std::string& n : names) {
+    Result<TableDescription> t = s.db.TableSchema(n);
+    if (!t.ok()) {
+      return s.Fail(t.status().IsNotFound()
+                        ? Status::NotFound(
+                              fmt::format("Requested resource not found: Table: {} not found", n))
+                        : t.status(),
+                    at);
+    }
+    s.Out(parser::CreateTableText(*t) + "\n");
+  }
+  return true;
+}
+
+bool RunMode(State& s, const Args& args, Location at) {
+  if (args.empty()) {
+    s.Out(fmt::format("-- mode {}\n", OutputModeName(s.settings.mode)));
+    return true;
+  }
+  std::optional<OutputMode> m = args.size() == 1 ? ParseOutputMode(args[0]) : std::nullopt;
+  if (!m) return s.Fail(Status::Validation("usage: .mode box|table|line|json|ddb|csv"), at);
+  s.settings.mode = *m;
+  return true;
+}
+
+bool RunHeaders(State& s, const Args& a, Location at) {
+  return Switch(s, a, at, &s.settings.headers, "headers");
+}
+bool RunTimer(State& s, const Args& a, Location at) {
+  return Switch(s, a, at, &s.settings.timer, "timer");
+}
+bool RunBail(State& s, const Args& a, Location at) {
+  return Switch(s, a, at, &s.settings.bail, "bail");
+}
+bool RunEcho(State& s, const Args& a, Location at) {
+  return Switch(s, a, at, &s.settings.echo, "echo");
+}
+
+bool RunRead(State& s, const Args& args, Location at) {
+  if (args.size() != 1) return s.Fail(Status::Validation("usage: .read FILE"), at);
+  if (s.read_depth >= 16) {
+    return s.Fail(Status::Validation(".read nested more than 16 deep (a file reading itself?)"),
+                  at);
+  }
+  Result<std::string> text = ReadFile(args[0]);
+  if (!text.ok()) return s.Fail(text.status(), at);
+  ++s.read_depth;
+  bool ok = s.RunScript(*text, args[0], 1);
+  --s.read_depth;
+  return ok;
+}
+
+bool Redirect(State& s, const Args& args, Location at, bool once) {
+  if (s.redirect) {
+    std::fclose(s.redirect);
+    s.redirect = nullptr;
+  }
+  s.redirect_once = false;
+  if (args.empty() && !once) return true;  // .output alone: back to standard output
+  if (args.size() != 1) {
+    return s.Fail(Status::Validation(once ? "usage: .once FILE" : "usage: .output [FILE]"), at);
+  }
+  s.redirect = std::fopen(args[0].c_str(), "w");
+  if (!s.redirect) return s.Fail(Status::Validation(fmt::format("cannot write {}", args[0])), at);
+  s.redirect_once = once;
+  return true;
+}
+bool RunOutput(State& s, const Args& args, Location at) { return Redirect(s, args, at, false); }
+// The file stays open until the next statement ends (RunScript's EndStatement).
+bool RunOnce(State& s, const Args& args, Location at) { return Redirect(s, args, at, true); }
+
+bool RunPagesize(State& s, const Args& args, Location at) {
+  if (args.empty()) {
+    s.Out(fmt::format("-- pagesize {}\n", s.settings.pagesize));
+    return true;
+  }
+  char* end = nullptr;
+  long long n = args.size() == 1 ? std::strtoll(args[0].c_str(), &end, 10) : -1;
+  if (args.size() != 1 || end == args[0].c_str() || *end != '\0' || n < 0) {
+    return s.Fail(Status::Validation("usage: .pagesize N (items evaluated per page; 0: none)"), at);
+  }
+  s.settings.pagesize = n;
+  return true;
+}
+
+bool RunStartKey(State& s, const Args& args, Location at) {
+  if (args.size() != 1) {
+    return s.Fail(Status::Validation("usage: .startkey {DynamoDB JSON key}"), at);
+  }
+  Result<Item> key = ItemFromJsonText(args[0]);
+  if (!key.ok()) return s.Fail(key.status(), at);
+  s.start_key = std::move(*key);
+  return true;
+}
+
+bool RunQuit(State& s, const Args& args, Location at) {
+  s.quit = true;
+  return true;
+}
+
+// ---- .import / .export ----
+
+// Plain JSON -> an attribute value: numbers N (exact text), strings S, arrays L, objects M.
+Result<AttributeValue> FromPlainJson(const json::Value& v) {
+  switch (v.kind()) {
+    case json::Kind::kNull:
+      return AttributeValue::Null();
+    case json::Kind::kBool:
+      return AttributeValue::Bool(v.boolean());
+    case json::Kind::kNumber: {
+      KH_ASSIGN_OR_RETURN(Number n, Number::Parse(v.number_text()));
+      return AttributeValue::N(std::move(n));
+    }
+    case json::Kind::kString:
+      return AttributeValue::S(v.str());
+    case json::Kind::kArray: {
+      List l;
+      for (const json::Value& e : v.array()) {
+        KH_ASSIGN_OR_RETURN(AttributeValue a, FromPlainJson(e));
+        l.push_back(std::move(a));
+      }
+      return AttributeValue::L(std::move(l));
+    }
+    case json::Kind::kObject:
+      break;
+  }
+  Map m;
+  for (const auto& [k, e] : v.object()) {
+    KH_ASSIGN_OR_RETURN(AttributeValue a, FromPlainJson(e));
+    m[k] = std::move(a);
+  }
+  return AttributeValue::M(std::move(m));
+}
+
+// True when every member of `v` looks like a DynamoDB JSON value ({"S": ...}, {"N": ...}, ...).
+bool LooksLikeDynamoDbJson(const json::Value& v) {
+  static const char* const kTypes[] = {"S", "N", "B", "BOOL", "NULL", "M", "L", "SS", "NS", "BS"};
+  if (v.object().empty()) return false;
+  for (const auto& [k, e] : v.object()) {
+    if (!e.IsObject() || e.object().size() != 1) return false;
+    const std::string& t = e.object()[0].first;
+    if (std::find_if(std::begin(kTypes), std::end(kTypes), [&](const char* x) { return t == x; }) ==
+        std::end(kTypes))
+      return false;
+  }
+  return true;
+}
+
+// One import line: {"Item": {DynamoDB JSON}} (S3 export), DynamoDB JSON, or plain JSON.
+Result<Item> ImportLine(std::string_view line) {
+  KH_ASSIGN_OR_RETURN(json::Value v, json::Parse(line));
+  if (!v.IsObject()) return Status::Validation("expected a JSON object");
+  const json::Value* wrapped = v.object().size() == 1 ? v.Find("Item") : nullptr;
+  if (wrapped && wrapped->IsObject()) return ItemFromJson(*wrapped);
+  if (LooksLikeDynamoDbJson(v)) return ItemFromJson(v);
+  KH_ASSIGN_OR_RETURN(AttributeValue m, FromPlainJson(v));
+  return std::move(m.m());
+}
+
+// Checks an item's key attributes against the table's schema before anything is written.
+Status CheckKey(const TableDescription& t, const Item& item) {
+  for (const KeyAttribute* k : {&t.key.partition, t.key.sort ? &*t.key.sort : nullptr}) {
+    if (!k) continue;
+    auto it = item.find(k->name);
+    if (it == item.end()) {
+      return Status::Validation(fmt::format(
+          "One or more parameter values were invalid: Missing the key {} in the item", k->name));
+    }
+    if (it->second.type() != k->type) {
+      return Status::Validation(fmt::format(
+          "One or more parameter values were invalid: Type mismatch for key {} expected: {} "
+          "actual: {}",
+          k->name, TypeName(k->type), TypeName(it->second.type())));
+    }
+  }
+  return Status::OK();
+}
+
+// .import FILE INTO T: every line is read and checked (JSON, item limits, key types) before the
+// first item is written, so a bad file imports nothing. Items are then put one by one.
+bool RunImport(State& s, const Args& args, Location at) {
+  if (args.size() != 3 || (args[1] != "INTO" && args[1] != "into")) {
+    return s.Fail(Status::Validation("usage: .import FILE INTO TABLE"), at);
+  }
+  Result<TableDescription> t = s.db.TableSchema(args[2]);
+  if (!t.ok()) return s.Fail(t.status(), at);
+  Result<std::string> text = ReadFile(args[0]);
+  if (!text.ok()) return s.Fail(text.status(), at);
+  std::vector<Item> items;
+  size_t pos = 0;
+  int line_no = 0;
+  while (pos < text->size()) {
+    size_t eol = text->find('\n', pos);
+    if (eol == std::string::npos) eol = text->size();
+    std::string_view line(text->data() + pos, eol - pos);
+    pos = eol + 1;
+    ++line_no;
+    if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
+    Result<Item> item = ImportLine(line);
+    Status st = item.ok() ? CheckKey(*t, *item) : item.status();
+    if (st.ok()) st = ValidateItem(*item);
+    if (!st.ok()) {
+      return s.Fail(Status(st.code(), fmt::format("{} line {}: {} (nothing imported)", args[0],
+                                                  line_no, st.message())),
+                    at);
+    }
+    items.push_back(std::move(*item));
+  }
+  double units = 0;
+  int64_t written = 0;
+  for (Item& item : items) {
+    PutItemRequest put;
+    put.table_name = args[2];
+    put.item = std::move(item);
+    put.return_consumed_capacity = ReturnConsumedCapacity::kTotal;
+    Result<PutItemResponse> r = s.db.PutItem(put);
+    if (!r.ok()) {
+      return s.Fail(Status(r.status().code(), fmt::format("{} (after {} items imported)",
+                                                          r.status().message(), written)),
+                    at);
+    }
+    if (r->consumed_capacity) units += r->consumed_capacity->total.capacity_units;
+    ++written;
+  }
+  s.Out(fmt::format("-- {} items imported into {} · {:g} WCU\n", written, args[2], units));
+  return true;
+}
+
+// .export T TO FILE: every item, one {"Item": {DynamoDB JSON}} line each — the layout of
+// DynamoDB's export to S3, which .import reads back.
+bool RunExport(State& s, const Args& args, Location at) {
+  if (args.size() != 3 || (args[1] != "TO" && args[1] != "to")) {
+    return s.Fail(Status::Validation("usage: .export TABLE TO FILE"), at);
+  }
+  ScanRequest scan;
+  scan.table_name = args[0];
+  scan.return_consumed_capacity = ReturnConsumedCapacity::kTotal;
+  std::string out;
+  int64_t n = 0;
+  double units = 0;
+  while (true) {
+    Result<ScanResponse> page = s.db.Scan(scan);
+    if (!page.ok()) return s.Fail(page.status(), at);
+    if (page->consumed_capacity) units += page->consumed_capacity->total.capacity_units;
+    for (const Item& item : page->items) {
+      out += "{\"Item\":" + ItemToJsonText(item) + "}\n";
+      ++n;
+    }
+    if (!page->last_evaluated_key) break;
+    scan.exclusive_start_key = std::move(page->last_evaluated_key);
+  }
+  std::FILE* f = std::fopen(args[2].c_str(), "w");
+  if (!f) return s.Fail(Status::Validation(fmt::format("cannot write {}", args[2])), at);
+  bool written = std::fwrite(out.data(), 1, out.size(), f) == out.size();
+  written &= std::fclose(f) == 0;
+  if (!written) return s.Fail(Status::Internal(fmt::format("writing {} failed", args[2])), at);
+  s.Out(fmt::format("-- {} items exported to {} · {:g} RCU\n", n, args[2], units));
+  return true;
+}
+
+// .collection T 'pk': one item collection, drawn as NoSQL Workbench's aggregate view does:
+// the partition key once, then the items in sort-key order with the sort key first.
+bool RunCollection(State& s, const Args& args, Location at) {
+  if (args.size() != 2) return s.Fail(Status::Validation("usage: .collection TABLE 'pk'"), at);
+  Result<TableDescription> t = s.db.TableSchema(args[0]);
+  if (!t.ok()) return s.Fail(t.status(), at);
+  const KeyAttribute& pk = t->key.partition;
+  AttributeValue value = AttributeValue::S(args[1]);
+  if (pk.type == ValueType::kN) {
+    Result<Number> n = Number::Parse(args[1]);
+    if (!n.ok()) return s.Fail(n.status(), at);
+    value = AttributeValue::N(*n);
+  } else if (pk.type == ValueType::kB) {
+    std::string bytes;
+    if (!Base64Decode(args[1], &bytes)) {
+      return s.Fail(Status::Validation("the partition key is binary: give it in base64"), at);
+    }
+    value = AttributeValue::B(bytes);
+  }
+  QueryRequest q;
+  q.table_name = args[0];
+  q.key_condition.partition_name = pk.name;
+  q.key_condition.partition_value = value;
+  q.return_consumed_capacity = ReturnConsumedCapacity::kTotal;
+  std::vector<Item> items;
+  double units = 0;
+  int64_t bytes = 0;
+  while (true) {
+    Result<QueryResponse> page = s.db.Query(q);
+    if (!page.ok()) return s.Fail(page.status(), at);
+    if (page->consumed_capacity) units += page->consumed_capacity->total.capacity_units;
+    for (Item& item : page->items) {
+      bytes += ItemSize(item);
+      item.erase(pk.name);
+      items.push_back(std::move(item));
+    }
+    if (!page->last_evaluated_key) break;
+    q.exclusive_start_key = std::move(page->last_evaluated_key);
+  }
+  s.Out(fmt::format("-- item collection {} = {} · {} items · {} bytes\n", pk.name,
+                    FormatCell(value), items.size(), bytes));
+  RenderOptions options;
+  options.mode = s.settings.mode;
+  options.headers = s.settings.headers;
+  if (t->key.sort) options.key_columns = {t->key.sort->name};
+  s.Out(RenderItems(items, options));
+  s.Out(fmt::format("-- {} returned · Query on {} · {:g} RCU\n", items.size(), args[0], units));
+  return true;
+}
+
+constexpr DotCommand kCommands[] = {
+    {".help", "[COMMAND]", "this help, or one command's", RunHelp},
+    {".tables", "", "list the tables", RunTables},
+    {".schema", "[TABLE]", "the CREATE TABLE statement of each table (or of TABLE)", RunSchema},
+    {".mode", "[box|table|line|json|ddb|csv]", "how results print (no argument: show it)", RunMode},
+    {".headers", "on|off", "column headers in box, table and csv modes", RunHeaders},
+    {".timer", "on|off", "elapsed time in each footer", RunTimer},
+    {".read", "FILE", "run the statements and dot-commands of FILE", RunRead},
+    {".output", "[FILE]", "send results to FILE (no argument: back to standard output)", RunOutput},
+    {".once", "FILE", "send the next statement's results to FILE", RunOnce},
+    {".bail", "on|off", "stop a script at the first failing statement", RunBail},
+    {".echo", "on|off", "print each statement before running it", RunEcho},
+    {".import", "FILE INTO TABLE",
+     "put items from JSON lines: plain JSON, DynamoDB JSON, or {\"Item\": ...} (S3 export)",
+     RunImport},
+    {".export", "TABLE TO FILE", "write every item as {\"Item\": DynamoDB JSON} lines", RunExport},
+    {".pagesize", "[N]",
+     "evaluate at most N items per page of a SELECT; NEXT; reads on (0: 1 MB pages)", RunPagesize},
+    {".startkey", "{KEY}", "the ExclusiveStartKey (DynamoDB JSON) of the next SELECT", RunStartKey},
+    {".collection", "TABLE 'pk'", "one item collection: its items in sort-key order",
+     RunCollection},
+    {".quit", "", "leave keyhole (also .exit)", RunQuit},
+    {".exit", "", "leave keyhole", RunQuit},
+};
+
+const DotCommand* Find(std::string_view name) {
+  for (const DotCommand& c : kCommands) {
+    if (name == c.name) return &c;
+  }
+  return nullptr;
+}
+
+bool RunHelp(State& s, const Args& args, Location at) {
+  std::string out;
+  if (args.empty()) {
+    out +=
+        "Statements end with ';' and may span lines: PartiQL SELECT / INSERT / UPDATE / DELETE\n"
+        "(refused unless key-addressable; SCAN SELECT ... reads a whole table), EXPLAIN "
+        "[ANALYZE],\n"
+        "NEXT, CREATE / DROP / ALTER TABLE, SHOW TABLES, DESCRIBE, SHOW CREATE TABLE,\n"
+        "CALL <Operation> {request JSON} or <Operation> {request JSON}.\n";
+  }
+  for (const DotCommand& c : kCommands) {
+    if (!args.empty() && args[0] != c.name && "." + args[0] != c.name) continue;
+    std::string head = std::string(c.name) + (*c.usage ? " " : "") + c.usage;
+    out += fmt::format("{:<34} {}\n", head, c.help);
+  }
+  if (out.empty()) {
+    return s.Fail(Status::Validation(fmt::format("no such command: {}", args[0])), at);
+  }
+  s.Out(out);
+  return true;
+}
+
+}  // namespace
+
+std::vector<std::string> DotCommandNames() {
+  std::vector<std::string> out;
+  for (const DotCommand& c : kCommands) out.emplace_back(c.name);
+  return out;
+}
+
+std::vector<std::string> SplitWords(std::string_view text) {
+  std::vector<std::string> out;
+  size_t i = 0;
+  while (i < text.size()) {
+    while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+    if (i >= text.size()) break;
+    std::string word;
+    if (text[i] == '{') {  // a JSON argument runs to the end of the line
+      word = std::string(text.substr(i));
+      while (!word.empty() && std::isspace(static_cast<unsigned char>(word.back())))
+        word.pop_back();
+      out.push_back(std::move(word));
+      break;
+    }
+    while (i < text.size() && !std::isspace(static_cast<unsigned char>(text[i]))) {
+      char q = text[i];
+      if (q == '\'' || q == '"') {
+        size_t close = text.find(q, i + 1);
+        if (close == std::string_view::npos) close = text.size();
+        word.append(text.substr(i + 1, close - i - 1));
+        i = close == text.size() ? close : close + 1;
+      } else {
+        word += q;
+        ++i;
+      }
+    }
+    out.push_back(std::move(word));
+  }
+  return out;
+}
+
+bool Session::State::RunDotCommand(std::string_view line, Location at) {
+  std::vector<std::string> words = SplitWords(line);
+  if (words.empty()) return true;
+  std::string name = words[0];
+  const DotCommand* c = Find(name);
+  if (!c) {
+    return Fail(Status::Validation(fmt::format("unknown command {}; .help lists them", name)), at);
+  }
+  Args args(words.begin() + 1, words.end());
+  return c->run(*this, args, at);
+}
+
+}  // namespace keyhole::shell

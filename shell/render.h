@@ -1,0 +1,65 @@
+// How items print in each of the shell's output modes (design.md "The shell's contract").
+//
+//   box    Unicode box-drawn table (the default on a terminal). Heterogeneous items share one
+//          table: key columns first, then every other top-level attribute name in alphabetical
+//          order; an attribute an item lacks is an empty cell.
+//   table  the same layout drawn with ASCII (+, -, |).
+//   line   one `name = value` per line, a blank line between items (for wide items).
+//   json   plain JSON, one object per line (numbers as JSON numbers, sets as arrays, binary as
+//          base64 strings): lossy, for people and jq.
+//   ddb    DynamoDB JSON, one item per line (core/ddb_json.h ItemToJsonText): lossless and
+//          stable, the machine interface and the default when output is not a terminal.
+//   csv    RFC 4180: a header row (with .headers on), then one row per item, same columns as box.
+//
+// Cells (box, table, line, csv) show a value so that its type is visible where it matters
+// (FormatCell): a string prints as is unless it could be read as another type, then it is
+// quoted; numbers print exactly; sets, lists and maps print as PartiQL literals.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/attribute_value.h"
+
+namespace keyhole::shell {
+
+enum class OutputMode { kBox, kTable, kLine, kJson, kDdb, kCsv };
+
+// "box", "table", "line", "json", "ddb", "csv" (case-insensitive) -> mode; nullopt otherwise.
+std::optional<OutputMode> ParseOutputMode(std::string_view name);
+// The lower-case name of `mode`.
+std::string_view OutputModeName(OutputMode mode);
+
+struct RenderOptions {
+  OutputMode mode = OutputMode::kDdb;
+  bool headers = true;  // box, table, csv: print the header row
+  // Shown first, in this order, when at least one item has them (the table's key attributes,
+  // then the read index's). The other columns follow in alphabetical order.
+  std::vector<std::string> key_columns;
+  // box, table: a cell wider than this many display columns is cut and ends with "…"
+  // (0 = never cut).
+  size_t max_cell_width = 0;
+};
+
+// The column names RenderItems uses for `items` (box, table, csv, line order).
+std::vector<std::string> Columns(const std::vector<Item>& items,
+                                 const std::vector<std::string>& key_columns);
+
+// Renders `items` in `options.mode`. The text ends with '\n' unless it is empty. No items:
+// box and table print nothing; csv prints only the header row (with headers on).
+std::string RenderItems(const std::vector<Item>& items, const RenderOptions& options);
+
+// One value as a cell:
+//   S     as is; quoted like a PartiQL string ('...', inner ' doubled) when it is empty, has
+//         leading or trailing white space, contains a control character, or reads as a
+//         number, true, false, null, or begins like a PartiQL literal (', [, {, <<)
+//   N     the exact canonical number (1E+3 prints 1000; 0.10 prints 0.1)
+//   B     b'<base64>'            BOOL  true / false          NULL  null
+//   SS    <<'a', 'b'>>           NS    <<1, 2>>              BS    <<b'..', b'..'>>
+//   L     [1, 'a', true]         M     {'k': 1, 'n': 'x'}    (strings inside always quoted)
+// Control characters and newlines never reach the output raw (\n, \t, \uXXXX escapes).
+std::string FormatCell(const AttributeValue& value);
+
+}  // namespace keyhole::shell

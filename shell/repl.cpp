@@ -1,0 +1,318 @@
+// The interactive REPL on libedit (see repl.h).
+//
+// Why libedit's native API (<histedit.h>) and not its readline emulation: Ctrl-C and
+// completion both need control the emulation does not give reliably.
+//  - Ctrl-C. libedit's own signal handling (EL_SIGNAL, which the readline emulation turns on
+//    through rl_catch_signals) restores the previous SIGINT disposition and re-raises the
+//    signal with kill(0, ...) to the whole process group, which kills the shell when that
+//    disposition is SIG_DFL. And its built-in reader retries a read() interrupted by a signal
+//    once, so the first Ctrl-C would be swallowed. Here EL_SIGNAL stays off, our SIGINT handler
+//    (sigaction, SA_RESTART, no SA_RESETHAND) only sets flags, and our own EL_GETCFN reader
+//    waits with ppoll() under a mask that lets SIGINT through only while waiting, so a Ctrl-C
+//    always ends el_gets() at once with count -1 and the REPL discards the input.
+//  - Completion. An EL_ADDFN function bound to Tab sees the line before the cursor and edits
+//    it with el_deletestr/el_insertstr, so Session::Complete decides the candidates (keywords
+//    upper-case even when the word was typed in lower case) instead of a filename completer.
+#include "shell/repl.h"
+
+#include <histedit.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <clocale>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <cwchar>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace keyhole::shell {
+namespace {
+
+constexpr char kPrompt[] = "keyhole> ";
+constexpr char kContinuationPrompt[] = "   ...> ";
+constexpr int kHistorySize = 1000;
+
+volatile sig_atomic_t g_sigint = 0;  // set by OnSigint, cleared before each line and statement
+
+void OnSigint(int) {
+  g_sigint = 1;
+  Session::Interrupt();  // stops a running statement; cleared before the next one runs
+}
+
+// What the libedit callbacks (prompt, reader, completion) reach through EL_CLIENTDATA.
+struct ReplState {
+  Session* session;
+  const char* prompt;
+  int fd;
+};
+
+ReplState* StateOf(EditLine* el) {
+  void* data = nullptr;
+  el_get(el, EL_CLIENTDATA, &data);
+  return static_cast<ReplState*>(data);
+}
+
+char* Prompt(EditLine* el) { return const_cast<char*>(StateOf(el)->prompt); }
+
+// EL_GETCFN: reads one character. Returns 1 with *out set, 0 at end of input, -1 with errno
+// EINTR after a Ctrl-C. SIGINT is blocked except inside ppoll(), so a Ctrl-C that arrives
+// between the flag check and the wait still ends the wait.
+int ReadChar(EditLine* el, wchar_t* out) {
+  const int fd = StateOf(el)->fd;
+  std::mbstate_t state{};
+  sigset_t sigint, old_mask;
+  sigemptyset(&sigint);
+  sigaddset(&sigint, SIGINT);
+  while (true) {
+    pthread_sigmask(SIG_BLOCK, &sigint, &old_mask);
+    sigset_t wait_mask = old_mask;
+    sigdelset(&wait_mask, SIGINT);
+    int ready = 0;
+    if (!g_sigint) {
+      pollfd p{fd, POLLIN, 0};
+      ready = ppoll(&p, 1, nullptr, &wait_mask);
+    }
+    const int wait_errno = errno;
+    pthread_sigmask(SIG_SETMASK, &old_mask, nullptr);
+    if (g_sigint) {
+      *out = L'\0';
+      errno = EINTR;
+      return -1;
+    }
+    if (ready < 0) {
+      if (wait_errno == EINTR) continue;  // another signal (SIGWINCH, SIGCONT)
+      errno = wait_errno;
+      return -1;
+    }
+    char byte;
+    const ssize_t n = read(fd, &byte, 1);
+    if (n < 0) {
+      if (errno == EINTR || errno == EAGAIN) continue;
+      return -1;
+    }
+    if (n == 0) {
+      *out = L'\0';
+      return 0;
+    }
+    wchar_t wc;
+    const size_t used = std::mbrtowc(&wc, &byte, 1, &state);
+    if (used == static_cast<size_t>(-2)) continue;  // inside a multibyte character
+    if (used == static_cast<size_t>(-1)) {          // invalid byte: drop it
+      state = {};
+      continue;
+    }
+    *out = wc;
+    return 1;
+  }
+}
+
+// Characters that end a word for completion ('.' too, so `"App".by` completes `by`).
+bool IsWordBreak(char c) { return std::strchr(" \t\n()[]{},;:=<>!+-*/%|&'.", c) != nullptr; }
+
+// Where the word before the cursor starts in `line` (the text before the cursor): at the
+// opening quote of an unterminated "name", at the '.' of a dot-command, else after the last
+// word break; and a word right after `"T".` includes it (Session::Complete lists T's indexes
+// for a word `"T".` or `"T"."pre`).
+size_t WordStart(std::string_view line) {
+  bool in_single = false, in_double = false;
+  size_t quote = 0;                                // the open quote of the current "name"
+  size_t last_open = 0, last_close = line.size();  // the last closed "name"
+  for (size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (in_single) {
+      in_single = c != '\'';
+    } else if (in_double) {
+      if (c == '"') {
+        in_double = false;
+        last_open = quote;
+        last_close = i;
+      }
+    } else if (c == '\'') {
+      in_single = true;
+    } else if (c == '"') {
+      in_double = true;
+      quote = i;
+    }
+  }
+  size_t start = line.size();
+  if (in_double) {
+    start = quote;
+  } else {
+    while (start > 0 && !IsWordBreak(line[start - 1])) --start;
+  }
+  if (start >= 2 && line[start - 1] == '.' && last_close == start - 2) return last_open;
+  if (start > 0 && line[start - 1] == '.' && line.find_first_not_of(" \t") == start - 1) --start;
+  return start;
+}
+
+// Characters (not bytes) in UTF-8 text: el_deletestr counts characters.
+int CharCount(std::string_view s) {
+  return static_cast<int>(
+      std::count_if(s.begin(), s.end(), [](char c) { return (c & 0xC0) != 0x80; }));
+}
+
+bool StartsWithIgnoreCase(std::string_view s, std::string_view prefix) {
+  return s.size() >= prefix.size() &&
+         std::equal(prefix.begin(), prefix.end(), s.begin(), [](char a, char b) {
+           return std::tolower(static_cast<unsigned char>(a)) ==
+                  std::tolower(static_cast<unsigned char>(b));
+         });
+}
+
+// Prints candidates in columns below the line (libedit redraws the prompt and line after).
+void ListCandidates(const std::vector<std::string>& candidates) {
+  size_t width = 0;
+  for (const auto& c : candidates) width = std::max<size_t>(width, CharCount(c));
+  width += 2;
+  winsize ws{};
+  const size_t columns =
+      ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0 ? ws.ws_col : 80;
+  const size_t per_row = std::max<size_t>(1, columns / width);
+  std::string out = "\n";
+  for (size_t i = 0; i < candidates.size(); ++i) {
+    out += candidates[i];
+    if ((i + 1) % per_row == 0 || i + 1 == candidates.size()) {
+      out += '\n';
+    } else {
+      out.append(width - CharCount(candidates[i]), ' ');
+    }
+  }
+  std::fputs(out.c_str(), stdout);
+}
+
+// Tab: completes the word before the cursor with Session::Complete. One candidate replaces
+// the word (plus a space unless it ends with '.' or '"'); several insert their common prefix
+// when it is longer than the word, else are listed.
+unsigned char CompleteWord(EditLine* el, int) {
+  const LineInfo* info = el_line(el);
+  const std::string before(info->buffer, info->cursor);
+  const std::string word = before.substr(WordStart(before));
+  std::vector<std::string> candidates = StateOf(el)->session->Complete(before, word);
+  if (candidates.empty()) return CC_REFRESH_BEEP;
+  std::string insert;
+  if (candidates.size() == 1) {
+    insert = candidates[0];
+    if (insert.back() != '.' && insert.back() != '"') insert += ' ';
+  } else {
+    std::string prefix = candidates[0];
+    for (const auto& c : candidates) {
+      size_t n = 0;
+      while (n < prefix.size() && n < c.size() && prefix[n] == c[n]) ++n;
+      prefix.resize(n);
+    }
+    while (!prefix.empty() && (prefix.back() & 0xC0) == 0x80) prefix.pop_back();  // whole chars
+    if (prefix.size() > word.size() && StartsWithIgnoreCase(prefix, word)) {
+      insert = prefix;
+    } else {
+      ListCandidates(candidates);
+      return CC_REDISPLAY;
+    }
+  }
+  el_deletestr(el, CharCount(word));
+  el_insertstr(el, insert.c_str());
+  return CC_REFRESH;
+}
+
+}  // namespace
+
+int RunRepl(Session& session, const ReplOptions& options) {
+  // libedit decodes input by the locale's character set: UTF-8 input needs LC_CTYPE set.
+  std::setlocale(LC_CTYPE, "");
+
+  struct sigaction on_sigint {};
+  on_sigint.sa_handler = OnSigint;
+  sigemptyset(&on_sigint.sa_mask);
+  on_sigint.sa_flags = SA_RESTART;  // ReadChar's ppoll() is interrupted regardless
+  struct sigaction old_sigint {};
+  sigaction(SIGINT, &on_sigint, &old_sigint);
+
+  HistEvent ev;
+  History* history_list = history_init();
+  history(history_list, &ev, H_SETSIZE, kHistorySize);
+  history(history_list, &ev, H_SETUNIQUE, 1);
+  if (!options.history_path.empty()) {
+    history(history_list, &ev, H_LOAD, options.history_path.c_str());  // may not exist yet
+  }
+
+  ReplState state{&session, kPrompt, STDIN_FILENO};
+  EditLine* el = el_init("keyhole", stdin, stdout, stderr);
+  el_set(el, EL_CLIENTDATA, &state);
+  el_set(el, EL_EDITOR, "emacs");
+  el_set(el, EL_SIGNAL, 0);  // see the top of this file
+  el_set(el, EL_GETCFN, ReadChar);
+  el_set(el, EL_PROMPT, Prompt);
+  el_set(el, EL_HIST, history, history_list);
+  el_set(el, EL_ADDFN, "keyhole-complete", "Complete the word before the cursor", CompleteWord);
+  el_set(el, EL_BIND, "^I", "keyhole-complete", nullptr);
+  el_source(el, nullptr);  // ~/.editrc (or $EDITRC) may rebind keys
+
+  auto remember = [&](const std::string& entry) {
+    history(history_list, &ev, H_ENTER, entry.c_str());
+    // Saved after every entry so that a killed shell keeps its history.
+    if (!options.history_path.empty()) {
+      history(history_list, &ev, H_SAVE, options.history_path.c_str());
+    }
+  };
+  bool failed = false;
+  auto run = [&](const std::string& text) {
+    Session::ClearInterrupt();
+    g_sigint = 0;
+    failed |= !session.RunScript(text);
+    std::fflush(stdout);
+    Session::ClearInterrupt();
+  };
+
+  std::fputs(options.banner.c_str(), stdout);
+  std::fflush(stdout);
+  std::string pending;  // lines of an incomplete statement, each ending with '\n'
+  while (!session.quit_requested()) {
+    state.prompt = pending.empty() ? kPrompt : kContinuationPrompt;
+    g_sigint = 0;
+    // Raw mode before el_gets prints the prompt (el_gets itself switches only at its first
+    // read): keys typed once the prompt shows are then never echoed or eaten by the cooked
+    // tty (a ^D there would be an EOF that libedit never sees).
+    el_set(el, EL_PREP_TERM, 1);
+    int count = 0;
+    const char* got = el_gets(el, &count);
+    if (got == nullptr || count <= 0) {
+      const bool interrupted = count < 0 && g_sigint;
+      std::fputs("\n", stdout);
+      std::fflush(stdout);
+      if (!interrupted) break;  // Ctrl-D on an empty line, or input is gone
+      pending.clear();          // Ctrl-C: discard what was typed
+      continue;
+    }
+    std::string line(got, static_cast<size_t>(count));
+    while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.pop_back();
+    if (pending.empty()) {
+      const size_t first = line.find_first_not_of(" \t");
+      if (first == std::string::npos) continue;
+      if (line[first] == '.') {  // a dot-command: its line alone
+        remember(line);
+        run(line);
+        continue;
+      }
+    }
+    pending += line;
+    pending += '\n';
+    if (Session::NeedsMoreInput(pending)) continue;
+    remember(pending.substr(0, pending.size() - 1));  // the statement as typed, one entry
+    run(pending);
+    pending.clear();
+  }
+
+  el_end(el);
+  history_end(history_list);
+  sigaction(SIGINT, &old_sigint, nullptr);
+  return failed ? 1 : 0;
+}
+
+}  // namespace keyhole::shell

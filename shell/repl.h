@@ -1,0 +1,22 @@
+// The interactive REPL (libedit): prompt `keyhole> `, continuation prompt `   ...> ` while a
+// statement is incomplete, persistent history (one entry per statement or dot-command), tab
+// completion through Session::Complete, Ctrl-C that discards the line being typed or
+// interrupts the running statement (never exits), Ctrl-D on an empty line to leave.
+#pragma once
+
+#include <string>
+
+#include "shell/session.h"
+
+namespace keyhole::shell {
+
+struct ReplOptions {
+  std::string banner;        // printed once at start
+  std::string history_path;  // "" = no persistent history
+};
+
+// Runs the interactive loop until .quit/.exit or end of input (Ctrl-D on an empty line).
+// Returns 0 when no statement failed, else 1. Standard input and output should be a terminal.
+int RunRepl(Session& session, const ReplOptions& options);
+
+}  // namespace keyhole::shell

@@ -1,0 +1,638 @@
+// Session: runs scripts of statements and dot-commands; statements are planned (planner/),
+// executed on the engine, rendered (render.h) and followed by a footer (session.h).
+#include "shell/session.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cctype>
+#include <chrono>
+#include <cstdio>
+#include <optional>
+#include <set>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "core/api_json.h"
+#include "core/ddb_json.h"
+#include "parser/partiql.h"
+#include "planner/plan.h"
+#include "shell/api_call.h"
+#include "shell/session_state.h"
+
+namespace keyhole::shell {
+
+namespace {
+
+std::atomic<bool> g_interrupted{false};
+
+// Words tab completion offers (upper-case; matched case-insensitively).
+constexpr std::string_view kKeywords[] = {"ADD",         "ALL",
+                                          "ALTER",       "ANALYZE",
+                                          "AND",         "ASC",
+                                          "BEGIN",       "BETWEEN",
+                                          "BILLING",     "BY",
+                                          "CALL",        "COMMIT",
+                                          "CREATE",      "DELETE",
+                                          "DESC",        "DESCRIBE",
+                                          "DISABLE",     "DROP",
+                                          "EXISTS",      "EXPLAIN",
+                                          "FALSE",       "FROM",
+                                          "GLOBAL",      "IF",
+                                          "IN",          "INCLUDE",
+                                          "INDEX",       "INSERT",
+                                          "INTO",        "IS",
+                                          "KEYS_ONLY",   "LOCAL",
+                                          "MISSING",     "MODIFIED",
+                                          "NEW",         "NEXT",
+                                          "NOT",         "NULL",
+                                          "OLD",         "OR",
+                                          "ORDER",       "PROJECTION",
+                                          "REMOVE",      "RETURNING",
+                                          "ROLLBACK",    "SCAN",
+                                          "SELECT",      "SET",
+                                          "SHOW",        "STREAM",
+                                          "TABLE",       "TABLES",
+                                          "TRUE",        "TTL",
+                                          "UPDATE",      "VALUE",
+                                          "WHERE",       "attribute_type",
+                                          "begins_with", "contains",
+                                          "list_append", "set_add",
+                                          "set_delete",  "size"};
+
+// The planner's view of the catalog.
+class Schemas : public planner::SchemaSource {
+ public:
+  explicit Schemas(storage::Database& db) : db_(db) {}
+  Result<TableDescription> TableSchema(const std::string& name) const override {
+    Result<TableDescription> t = db_.TableSchema(name);
+    if (!t.ok() && t.status().IsNotFound()) {
+      return Status::NotFound(
+          fmt::format("Requested resource not found: Table: {} not found", name));
+    }
+    return t;
+  }
+
+ private:
+  storage::Database& db_;
+};
+
+// The planner's operations, executed by the engine.
+class Engine : public planner::Executor {
+ public:
+  explicit Engine(storage::Database& db) : db_(db) {}
+  Result<GetItemResponse> GetItem(const GetItemRequest& r) override { return db_.GetItem(r); }
+  Result<QueryResponse> Query(const QueryRequest& r) override { return db_.Query(r); }
+  Result<ScanResponse> Scan(const ScanRequest& r) override { return db_.Scan(r); }
+  Result<PutItemResponse> PutItem(const PutItemRequest& r) override { return db_.PutItem(r); }
+  Result<UpdateItemResponse> UpdateItem(const UpdateItemRequest& r) override {
+    return db_.UpdateItem(r);
+  }
+  Result<DeleteItemResponse> DeleteItem(const DeleteItemRequest& r) override {
+    return db_.DeleteItem(r);
+  }
+
+ private:
+  storage::Database& db_;
+};
+
+// One planned operation for EXPLAIN: its name, target, request body and estimated capacity.
+struct ExplainedOperation {
+  std::string name, target;
+  json::Value request;
+  const char* estimate = "";
+  bool write = false;
+};
+
+ExplainedOperation Explain(const planner::Operation& op) {
+  // Estimates are lower bounds: reads cost 0.5 RCU per 4 KB eventually consistent (1 RCU
+  // strongly consistent), writes 1 WCU per 1 KB plus one write per affected index.
+  constexpr const char* kItemRead = "at least 0.5 RCU";
+  constexpr const char* kPageRead = "at least 0.5 RCU (1 MB page at most 128 RCU)";
+  constexpr const char* kWrite = "at least 1 WCU (+ index writes)";
+  auto target = [](const std::string& table, const std::optional<std::string>& index) {
+    return index ? table + "." + *index : table;
+  };
+  if (const auto* r = std::get_if<GetItemRequest>(&op)) {
+    return {"GetItem", r->table_name, GetItemRequestToJson(*r), kItemRead};
+  }
+  if (const auto* r = std::get_if<QueryRequest>(&op)) {
+    return {"Query", target(r->table_name, r->index_name), QueryRequestToJson(*r), kPageRead};
+  }
+  if (const auto* r = std::get_if<ScanRequest>(&op)) {
+    return {"Scan", target(r->table_name, r->index_name), ScanRequestToJson(*r), kPageRead};
+  }
+  if (const auto* r = std::get_if<PutItemRequest>(&op)) {
+    return {"PutItem", r->table_name, PutItemRequestToJson(*r), kWrite, true};
+  }
+  if (const auto* r = std::get_if<UpdateItemRequest>(&op)) {
+    return {"UpdateItem", r->table_name, UpdateItemRequestToJson(*r), kWrite, true};
+  }
+  const auto& r = std::get<DeleteItemRequest>(op);
+  return {"DeleteItem", r.table_name, DeleteItemRequestToJson(r), kWrite, true};
+}
+
+std::string Units(double units, const char* what) { return fmt::format("{:g} {}", units, what); }
+
+using Clock = std::chrono::steady_clock;
+
+double Since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+bool IsBlank(std::string_view s) {
+  return s.find_first_not_of(" \t\r\n") == std::string_view::npos;
+}
+
+}  // namespace
+
+// ---- Session ----
+
+void StdioSink::Out(std::string_view text) { std::fwrite(text.data(), 1, text.size(), stdout); }
+void StdioSink::Err(std::string_view text) {
+  std::fflush(stdout);
+  std::fwrite(text.data(), 1, text.size(), stderr);
+}
+
+Session::Session(storage::Database& db, std::string db_path, Sink& sink)
+    : db_(db),
+      db_path_(db_path),
+      sink_(sink),
+      state_(std::make_unique<State>(db, std::move(db_path), sink, settings_, quit_)) {}
+
+Session::~Session() = default;
+
+bool Session::RunScript(std::string_view text, std::string_view source, int first_line) {
+  return state_->RunScript(text, source, first_line);
+}
+
+bool Session::NeedsMoreInput(std::string_view pending) { return !parser::IsComplete(pending); }
+
+void Session::Interrupt() { g_interrupted.store(true, std::memory_order_relaxed); }
+void Session::ClearInterrupt() { g_interrupted.store(false, std::memory_order_relaxed); }
+
+std::vector<std::string> Session::Complete(std::string_view line, std::string_view word) {
+  std::vector<std::string> out;
+  auto starts_with_ci = [](std::string_view s, std::string_view prefix) {
+    if (s.size() < prefix.size()) return false;
+    for (size_t i = 0; i < prefix.size(); ++i) {
+      if (std::tolower(static_cast<unsigned char>(s[i])) !=
+          std::tolower(static_cast<unsigned char>(prefix[i])))
+        return false;
+    }
+    return true;
+  };
+  std::string_view before = line.substr(0, line.size() - std::min(line.size(), word.size()));
+  if (IsBlank(before) && !word.empty() && word[0] == '.') {
+    for (const std::string& c : DotCommandNames()) {
+      if (starts_with_ci(c, word)) out.push_back(c);
+    }
+    return out;
+  }
+  // Tables: quoted when the word starts with '"'; after `"T".` the table's indexes.
+  Result<ListTablesResponse> tables = db_.ListTables({});
+  std::vector<std::string> names = tables.ok() ? tables->table_names : std::vector<std::string>{};
+  bool quoted = !word.empty() && word[0] == '"';
+  size_t dot = word.find("\".");
+  if (quoted && dot != std::string_view::npos) {
+    std::string table(word.substr(1, dot - 1));
+    Result<TableDescription> t = db_.TableSchema(table);
+    if (t.ok()) {
+      for (const IndexDescription& idx : t->indexes) {
+        std::string c = "\"" + table + "\".\"" + idx.name + "\"";
+        if (starts_with_ci(c, word)) out.push_back(c);
+      }
+    }
+    return out;
+  }
+  for (const std::string& n : names) {
+    std::string c = quoted ? "\"" + n + "\"" : n;
+    if (starts_with_ci(c, word)) out.push_back(c);
+  }
+  if (quoted) return out;
+  // Attributes of the tables the line names.
+  std::set<std::string> attrs;
+  for (const std::string& n : names) {
+    if (line.find(n) == std::string_view::npos) continue;
+    Result<TableDescription> t = db_.TableSchema(n);
+    if (t.ok()) {
+      auto add_key = [&](const KeySchema& k) {
+        attrs.insert(k.partition.name);
+        if (k.sort) attrs.insert(k.sort->name);
+      };
+      add_key(t->key);
+      for (const IndexDescription& idx : t->indexes) add_key(idx.key);
+    }
+    auto seen = state_->attributes.find(n);
+    if (seen != state_->attributes.end()) attrs.insert(seen->second.begin(), seen->second.end());
+  }
+  for (const std::string& a : attrs) {
+    if (!word.empty() && starts_with_ci(a, word)) out.push_back(a);
+  }
+  if (!word.empty()) {
+    for (std::string_view k : kKeywords) {
+      if (starts_with_ci(k, word)) out.emplace_back(k);
+    }
+  }
+  return out;
+}
+
+// ---- State ----
+
+Session::State::~State() {
+  if (redirect) std::fclose(redirect);
+}
+
+void Session::State::Out(std::string_view text) {
+  if (redirect) {
+    std::fwrite(text.data(), 1, text.size(), redirect);
+  } else {
+    sink.Out(text);
+  }
+}
+
+bool Session::State::Fail(const Status& status, Location at) {
+  std::string text = fmt::format("Error: {}\n", status.ToString());
+  if (!at.source.empty()) text += fmt::format("  at {} line {}\n", at.source, at.line);
+  sink.Err(text);
+  return false;
+}
+
+void Session::State::EndStatement() {
+  if (redirect && redirect_once) {
+    std::fclose(redirect);
+    redirect = nullptr;
+    redirect_once = false;
+  }
+}
+
+bool Session::State::RunScript(std::string_view text, std::string_view source, int first_line) {
+  bool ok = true;
+  std::string pending;
+  int pending_line = first_line;
+  int line_no = first_line;
+  auto run_pending = [&]() {
+    for (const parser::ScriptStatement& st : parser::SplitScript(pending)) {
+      if (quit) break;
+      ok &= RunStatement(st.text, {source, pending_line + st.start.line - 1});
+      EndStatement();
+      if (!ok && settings.bail) break;
+    }
+    pending.clear();
+  };
+  size_t pos = 0;
+  while (pos <= text.size() && !quit && !(settings.bail && !ok)) {
+    size_t eol = text.find('\n', pos);
+    std::string_view line =
+        text.substr(pos, eol == std::string_view::npos ? std::string_view::npos : eol - pos);
+    size_t first = line.find_first_not_of(" \t\r");
+    bool statement_started = !parser::SplitScript(pending).empty();
+    if (!statement_started && first != std::string_view::npos && line[first] == '.') {
+      pending.clear();
+      ok &= RunDotCommand(line.substr(first), {source, line_no});
+    } else {
+      if (!statement_started) pending_line = line_no;
+      if (!statement_started && IsBlank(line) && pending.empty()) {
+        // nothing yet
+      } else {
+        pending.append(line);
+        pending += '\n';
+      }
+      if (parser::IsComplete(pending)) run_pending();
+    }
+    if (eol == std::string_view::npos) break;
+    pos = eol + 1;
+    ++line_no;
+  }
+  if (!quit && !(settings.bail && !ok) && !pending.empty()) run_pending();
+  return ok;
+}
+
+std::vector<std::string> Session::State::KeyColumns(const std::string& table,
+                                                    const std::optional<std::string>& index) {
+  std::vector<std::string> out;
+  Result<TableDescription> t = db.TableSchema(table);
+  if (!t.ok()) return out;
+  auto add = [&](const KeySchema& k) {
+    for (const std::string& n : {k.partition.name, k.sort ? k.sort->name : std::string()}) {
+      if (!n.empty() && std::find(out.begin(), out.end(), n) == out.end()) out.push_back(n);
+    }
+  };
+  add(t->key);
+  if (index) {
+    if (const IndexDescription* idx = t->FindIndex(*index)) add(idx->key);
+  }
+  return out;
+}
+
+void Session::State::RememberAttributes(const std::string& table, const std::vector<Item>& items) {
+  std::set<std::string>& names = attributes[table];
+  for (const Item& item : items) {
+    if (names.size() > 10000) break;
+    for (const auto& [name, value] : item) names.insert(name);
+  }
+}
+
+void Session::State::PrintItems(const std::vector<Item>& items, const std::string& table,
+                                const std::optional<std::string>& index) {
+  RenderOptions options;
+  options.mode = settings.mode;
+  options.headers = settings.headers;
+  options.key_columns = KeyColumns(table, index);
+  Out(RenderItems(items, options));
+}
+
+namespace {
+
+// EXPLAIN: prints each operation's request and estimated capacity without running anything.
+// EXPLAIN ANALYZE: the same, then runs the plan (reads only) and prints what it actually did.
+bool RunExplain(Session::State& s, const planner::Plan& plan, Location at) {
+  std::vector<ExplainedOperation> ops;
+  for (const planner::Operation& op : plan.operations) ops.push_back(Explain(op));
+  bool writes = plan.per_item_write.has_value();
+  for (const ExplainedOperation& e : ops) writes = writes || e.write;
+  if (plan.analyze && writes) {
+    return s.Fail(Status::Validation("EXPLAIN ANALYZE runs the statement and is only supported "
+                                     "for reads; use EXPLAIN"),
+                  at);
+  }
+  for (const ExplainedOperation& e : ops) {
+    s.Out(fmt::format("-- {} on {}\n{}\n-- estimated: {}\n", e.name, e.target,
+                      json::Write(e.request), e.estimate));
+  }
+  if (plan.per_item_write) {
+    ExplainedOperation e = Explain(*plan.per_item_write);
+    s.Out(
+        fmt::format("-- then for each item found: {} on {} (Key from the item)\n{}\n"
+                    "-- estimated: {} per item\n",
+                    e.name, e.target, json::Write(e.request), e.estimate));
+  }
+  if (!plan.analyze) return true;
+  Engine engine(s.db);
+  planner::ExecuteOptions options;
+  options.cancel = &g_interrupted;
+  Result<planner::ExecuteResult> r = planner::Execute(plan, engine, options);
+  if (!r.ok()) return s.Fail(r.status(), at);
+  s.Out(fmt::format("-- actual: {} returned, {} read, {}\n", r->count, r->scanned_count,
+                    Units(r->capacity_units, "RCU")));
+  return true;
+}
+
+// Runs `plan` (from `resume` when continuing), prints its items and the footer, and keeps
+// what NEXT needs.
+bool RunPlan(Session::State& s, const planner::Plan& plan, const planner::Cursor* resume,
+             Location at) {
+  Engine engine(s.db);
+  planner::ExecuteOptions options;
+  options.resume = resume;
+  options.limit = s.settings.pagesize;
+  options.cancel = &g_interrupted;
+  Clock::time_point start = Clock::now();
+  Result<planner::ExecuteResult> r = planner::Execute(plan, engine, options);
+  double elapsed = Since(start);
+  if (!r.ok()) return s.Fail(r.status(), at);
+  s.RememberAttributes(plan.table, r->items);
+  s.PrintItems(r->items, plan.table, plan.index);
+  std::string target = plan.table + (plan.index ? "." + *plan.index : "");
+  std::string footer;
+  if (plan.kind == parser::StatementKind::kSelect) {
+    footer = fmt::format("-- {} returned, {} read · {} on {} · {}", r->count, r->scanned_count,
+                         plan.operation_name, target, Units(r->capacity_units, "RCU"));
+  } else if (plan.per_item_write) {
+    footer = fmt::format("-- {} written, {} read · Scan, then {} per item on {} · {}", r->count,
+                         r->scanned_count, plan.operation_name, target,
+                         Units(r->capacity_units, "capacity units"));
+  } else {
+    footer = r->items.empty() ? "-- " : fmt::format("-- {} returned · ", r->count);
+    footer +=
+        fmt::format("{} on {} · {}", plan.operation_name, target, Units(r->capacity_units, "WCU"));
+  }
+  if (s.settings.timer) footer += " · " + FormatElapsed(elapsed);
+  s.Out(footer + "\n");
+  if (plan.kind == parser::StatementKind::kSelect) {
+    s.last_plan = plan;
+    s.next = r->next;
+    if (r->next) {
+      std::string more = "-- more: ";
+      if (r->last_evaluated_key) {
+        more += fmt::format("LastEvaluatedKey {} · ", ItemToJsonText(*r->last_evaluated_key));
+      }
+      s.Out(more + "NEXT; reads the next page\n");
+    }
+  }
+  return true;
+}
+
+bool RunDml(Session::State& s, const parser::Statement& st, Location at) {
+  Schemas schemas(s.db);
+  Result<planner::Plan> plan = planner::PlanStatement(st, schemas);
+  std::optional<Item> start_key = std::move(s.start_key);
+  s.start_key.reset();
+  if (!plan.ok()) return s.Fail(plan.status(), at);
+  if (plan->explain) return RunExplain(s, *plan, at);
+  if (start_key) {
+    if (plan->kind != parser::StatementKind::kSelect || plan->operations.size() != 1 ||
+        std::holds_alternative<GetItemRequest>(plan->operations[0])) {
+      return s.Fail(Status::Validation(".startkey applies to a SELECT that runs one Query or "
+                                       "Scan; continue other statements with NEXT"),
+                    at);
+    }
+    planner::Cursor resume{0, std::move(start_key)};
+    return RunPlan(s, *plan, &resume, at);
+  }
+  return RunPlan(s, *plan, nullptr, at);
+}
+
+bool RunNext(Session::State& s, Location at) {
+  if (!s.last_plan) {
+    return s.Fail(Status::Validation("NEXT continues the previous SELECT; there is none"), at);
+  }
+  if (!s.next) {
+    return s.Fail(Status::Validation("NEXT: the previous SELECT has no more pages"), at);
+  }
+  planner::Plan plan = *s.last_plan;
+  planner::Cursor resume = *s.next;
+  return RunPlan(s, plan, &resume, at);
+}
+
+bool PrintJson(Session::State& s, const Result<json::Value>& r, Location at) {
+  if (!r.ok()) return s.Fail(r.status(), at);
+  s.Out(json::Write(*r) + "\n");
+  return true;
+}
+
+bool RunCreate(Session::State& s, const parser::CreateTableStatement& c, Location at) {
+  if (c.ttl_attribute || c.stream_view_type) {
+    return s.Fail(Status::Validation("TTL and STREAM are not supported yet (they come with "
+                                     "transactions, batches, TTL and streams)"),
+                  at);
+  }
+  Result<CreateTableResponse> r = s.db.CreateTable(parser::ToCreateTableRequest(c));
+  if (!r.ok() && !(c.if_not_exists && r.status().code() == ErrorCode::kResourceInUse)) {
+    return s.Fail(r.status(), at);
+  }
+  s.Out(r.ok() ? fmt::format("-- table {} created\n", c.table)
+               : fmt::format("-- table {} exists\n", c.table));
+  return true;
+}
+
+bool RunAlter(Session::State& s, const parser::AlterTableStatement& a, Location at) {
+  UpdateTableRequest request;
+  request.table_name = a.table;
+  std::string done;
+  switch (a.action) {
+    case parser::AlterAction::kAddGlobalIndex: {
+      const parser::IndexDefinition& def = *a.index;
+      // The index's key attributes, defined once each.
+      auto define = [&](const KeyAttribute& k) {
+        for (const AttributeDefinition& d : request.attribute_definitions) {
+          if (d.name == k.name) return;
+        }
+        request.attribute_definitions.push_back({k.name, k.type == ValueType::kN   ? "N"
+                                                         : k.type == ValueType::kB ? "B"
+                                                                                   : "S"});
+      };
+      define(def.key.partition);
+      if (def.key.sort) define(*def.key.sort);
+      IndexSpec spec;
+      spec.name = def.name;
+      spec.key_schema.push_back({def.key.partition.name, "HASH"});
+      if (def.key.sort) spec.key_schema.push_back({def.key.sort->name, "RANGE"});
+      spec.projection_type = std::string(ProjectionTypeName(def.projection.type));
+      if (def.projection.type == ProjectionType::kInclude) {
+        spec.non_key_attributes = def.projection.non_key_attributes;
+      }
+      request.create_global_index = std::move(spec);
+      done = fmt::format("index {} added to {}", def.name, a.table);
+      break;
+    }
+    case parser::AlterAction::kDropIndex: {
+      request.delete_global_index = a.name;
+      done = fmt::format("index {} dropped from {}", a.name, a.table);
+      break;
+    }
+    default:
+      return s.Fail(Status::Validation("ALTER TABLE ... TTL / STREAM is not supported yet (it "
+                                       "comes with TTL and streams)"),
+                    at);
+  }
+  Clock::time_point start = Clock::now();
+  Result<UpdateTableResponse> r = s.db.UpdateTable(request);
+  if (!r.ok()) return s.Fail(r.status(), at);
+  std::string footer = "-- " + done;
+  if (s.settings.timer) footer += " · " + FormatElapsed(Since(start));
+  s.Out(footer + "\n");
+  return true;
+}
+
+bool RunParsed(Session::State& s, const parser::Statement& st, Location at) {
+  using parser::StatementKind;
+  switch (st.kind()) {
+    case StatementKind::kSelect:
+    case StatementKind::kInsert:
+    case StatementKind::kUpdate:
+    case StatementKind::kDelete:
+    case StatementKind::kExists:
+      return RunDml(s, st, at);
+    case StatementKind::kNext:
+      return RunNext(s, at);
+    case StatementKind::kCreateTable:
+      return RunCreate(s, st.as<parser::CreateTableStatement>(), at);
+    case StatementKind::kDropTable: {
+      const auto& d = st.as<parser::DropTableStatement>();
+      Result<DeleteTableResponse> r = s.db.DeleteTable({d.table});
+      if (!r.ok() && !(d.if_exists && r.status().IsNotFound())) return s.Fail(r.status(), at);
+      s.Out(fmt::format("-- table {} {}\n", d.table, r.ok() ? "dropped" : "does not exist"));
+      if (s.last_plan && s.last_plan->table == d.table) s.last_plan.reset();
+      return true;
+    }
+    case StatementKind::kAlterTable:
+      return RunAlter(s, st.as<parser::AlterTableStatement>(), at);
+    case StatementKind::kShowTables: {
+      Result<ListTablesResponse> r = s.db.ListTables({});
+      if (!r.ok()) return s.Fail(r.status(), at);
+      std::vector<Item> rows;
+      for (const std::string& n : r->table_names)
+        rows.push_back({{"TableName", AttributeValue::S(n)}});
+      s.PrintItems(rows, "", std::nullopt);
+      s.Out(fmt::format("-- {} table{}\n", rows.size(), rows.size() == 1 ? "" : "s"));
+      return true;
+    }
+    case StatementKind::kDescribe: {
+      json::Value body = json::Value::MakeObject();
+      body.Add("TableName", json::Value::String(st.as<parser::DescribeStatement>().table));
+      return PrintJson(s, CallOperation(s.db, "DescribeTable", body), at);
+    }
+    case StatementKind::kShowCreateTable: {
+      Result<TableDescription> t =
+          s.db.TableSchema(st.as<parser::ShowCreateTableStatement>().table);
+      if (!t.ok()) return s.Fail(t.status(), at);
+      s.Out(parser::CreateTableText(*t) + "\n");
+      return true;
+    }
+    case StatementKind::kCall: {
+      const auto& c = st.as<parser::CallStatement>();
+      return PrintJson(s, CallOperation(s.db, c.operation, c.body), at);
+    }
+    case StatementKind::kBegin:
+    case StatementKind::kCommit:
+    case StatementKind::kRollback:
+      return s.Fail(Status::Validation(fmt::format(
+                        "{} is not supported yet: transactions come with ExecuteTransaction",
+                        parser::StatementKindName(st.kind()))),
+                    at);
+  }
+  return s.Fail(Status::Internal("unknown statement kind"), at);
+}
+
+// A parse error with the offending line and a caret under its column.
+bool FailParse(Session::State& s, const parser::ParseError& e, std::string_view text, Location at) {
+  std::string out = fmt::format("Error: {}\n", e.status.ToString());
+  size_t begin = 0;
+  for (int l = 1; l < e.position.line && begin != std::string_view::npos; ++l) {
+    begin = text.find('\n', begin);
+    if (begin != std::string_view::npos) ++begin;
+  }
+  if (begin != std::string_view::npos) {
+    std::string_view rest = text.substr(begin);
+    std::string_view source_line = rest.substr(0, rest.find('\n'));
+    std::string where = at.source.empty() ? "" : fmt::format("{} ", at.source);
+    out += fmt::format("  at {}line {}, column {}:\n  {}\n  {}^\n", where,
+                       at.line + e.position.line - 1, e.position.column, source_line,
+                       std::string(e.position.column - 1, ' '));
+  }
+  s.sink.Err(out);
+  return false;
+}
+
+}  // namespace
+
+bool Session::State::RunStatement(std::string_view text, Location at) {
+  if (settings.echo) Out(std::string(text) + ";\n");
+  // `<Operation> <JSON>`: the API form, as `CALL <Operation> <JSON>` without the keyword.
+  size_t start = text.find_first_not_of(" \t\r\n");
+  if (start == std::string_view::npos) return true;
+  size_t end = text.find_first_of(" \t\r\n{", start);
+  std::string_view first =
+      text.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start);
+  if (IsKnownOperation(first)) {
+    std::string_view body =
+        end == std::string_view::npos ? std::string_view("{}") : text.substr(end);
+    Result<json::Value> v = json::Parse(body);
+    if (!v.ok()) return Fail(v.status(), at);
+    return PrintJson(*this, CallOperation(db, first, *v), at);
+  }
+  parser::ParseResult parsed = parser::ParseStatement(text);
+  if (!parsed.ok()) return FailParse(*this, parsed.error(), text, at);
+  return RunParsed(*this, parsed.statement(), at);
+}
+
+std::string FormatElapsed(double seconds) {
+  if (seconds < 1e-3) return fmt::format("{:.0f} µs", seconds * 1e6);
+  if (seconds < 1) return fmt::format("{:.3g} ms", seconds * 1e3);
+  return fmt::format("{:.3g} s", seconds);
+}
+
+}  // namespace keyhole::shell

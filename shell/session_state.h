@@ -1,0 +1,80 @@
+// Session internals shared by session.cpp (statements) and dot_commands.cpp. Not part of the
+// shell's interface: include only from shell/*.cpp.
+#pragma once
+
+#include <cstdio>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/status.h"
+#include "planner/plan.h"
+#include "shell/session.h"
+
+namespace keyhole::shell {
+
+// Where a statement or dot-command came from, for error messages.
+struct Location {
+  std::string_view source;  // script name, or "" (REPL, -c)
+  int line = 0;
+};
+
+struct Session::State {
+  State(storage::Database& db, std::string db_path, Sink& sink, Settings& settings, bool& quit)
+      : db(db), db_path(std::move(db_path)), sink(sink), settings(settings), quit(quit) {}
+  ~State();
+
+  storage::Database& db;
+  std::string db_path;
+  Sink& sink;
+  Settings& settings;
+  bool& quit;
+
+  // .output FILE / .once FILE: results go there instead of the sink's Out stream.
+  std::FILE* redirect = nullptr;
+  bool redirect_once = false;
+  int read_depth = 0;  // nesting of .read, bounded
+
+  // NEXT: the last SELECT's plan and where it stopped.
+  std::optional<planner::Plan> last_plan;
+  std::optional<planner::Cursor> next;
+  std::optional<Item> start_key;  // .startkey: the ExclusiveStartKey of the next SELECT
+
+  // Attribute names seen per table (keys, results), for completion.
+  std::map<std::string, std::set<std::string>> attributes;
+
+  // Results (redirected by .output/.once).
+  void Out(std::string_view text);
+  // Errors: "Error: <Type>: <message>", then "  at <source> line <line>" in a script.
+  bool Fail(const Status& status, Location at);
+  // After a statement: ends a .once redirection.
+  void EndStatement();
+
+  // Runs a script (see Session::RunScript).
+  bool RunScript(std::string_view text, std::string_view source, int first_line);
+  // Runs one statement (no dot-commands).
+  bool RunStatement(std::string_view text, Location at);
+  // Runs one dot-command line (starting with '.').
+  bool RunDotCommand(std::string_view line, Location at);
+  // Renders items in the current mode with `table`'s (and `index`'s) key attributes first.
+  void PrintItems(const std::vector<Item>& items, const std::string& table,
+                  const std::optional<std::string>& index);
+  // The key attribute names of a table (and of one of its indexes), for column order.
+  std::vector<std::string> KeyColumns(const std::string& table,
+                                      const std::optional<std::string>& index);
+  void RememberAttributes(const std::string& table, const std::vector<Item>& items);
+};
+
+// The dot-command names, for completion (".help", ".tables", ...).
+std::vector<std::string> DotCommandNames();
+
+// Whole-word command-line style splitting: blanks separate words; '...' and "..." group.
+std::vector<std::string> SplitWords(std::string_view text);
+
+// A formatted duration ("850 µs", "12.3 ms", "1.25 s").
+std::string FormatElapsed(double seconds);
+
+}  // namespace keyhole::shell

@@ -1,0 +1,303 @@
+// The interactive REPL (shell/repl.cpp) driven through a pseudo-terminal: each test forkpty()s
+// the real `keyhole` executable (path in $KEYHOLE_BIN) on a fresh database in a fresh temp
+// directory that is also its $HOME (so $HOME/.keyhole_history is the test's own), types
+// keystrokes and waits for output. TERM=dumb: libedit then redraws a changed line in full
+// ("\rkeyhole> SELECT "), so the text of the line appears contiguously in the output. Every
+// wait has a deadline, so a hang fails the test instead of hanging it.
+#include <fcntl.h>
+#include <poll.h>
+#include <pty.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include <gtest/gtest.h>
+
+namespace {
+
+using std::chrono::milliseconds;
+using std::chrono::seconds;
+using Clock = std::chrono::steady_clock;
+namespace fs = std::filesystem;
+
+constexpr auto kTimeout = seconds(10);
+
+// A fresh directory, removed with everything in it.
+class TempDir {
+ public:
+  TempDir() {
+    std::string tmpl = (fs::temp_directory_path() / "keyhole-repl-XXXXXX").string();
+    if (::mkdtemp(tmpl.data()) != nullptr) path_ = tmpl;
+  }
+  ~TempDir() {
+    std::error_code ec;
+    if (!path_.empty()) fs::remove_all(path_, ec);
+  }
+  const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
+
+// `keyhole <db>` on a pseudo-terminal.
+class KeyholePty {
+ public:
+  KeyholePty(const fs::path& home, const fs::path& db) {
+    const char* bin = std::getenv("KEYHOLE_BIN");
+    if (bin == nullptr || *bin == '\0') {
+      error_ = "KEYHOLE_BIN is not set";
+      return;
+    }
+    winsize ws{};
+    ws.ws_row = 40;
+    ws.ws_col = 200;  // wide: no line of these tests wraps
+    pid_ = ::forkpty(&fd_, nullptr, nullptr, &ws);
+    if (pid_ < 0) {
+      error_ = std::string("forkpty: ") + std::strerror(errno);
+      return;
+    }
+    if (pid_ == 0) {  // the child: becomes keyhole
+      ::setenv("HOME", home.c_str(), 1);
+      ::setenv("TERM", "dumb", 1);
+      ::setenv("LC_ALL", "C.UTF-8", 1);
+      ::unsetenv("KEYHOLE_HISTORY");
+      ::unsetenv("EDITRC");
+      ::execl(bin, "keyhole", db.c_str(), static_cast<char*>(nullptr));
+      ::_exit(127);
+    }
+    ::fcntl(fd_, F_SETFL, ::fcntl(fd_, F_GETFL) | O_NONBLOCK);
+  }
+
+  ~KeyholePty() {
+    if (pid_ > 0 && !exited_) {
+      ::kill(pid_, SIGKILL);
+      int status;
+      ::waitpid(pid_, &status, 0);
+    }
+    if (fd_ >= 0) ::close(fd_);
+  }
+
+  const std::string& error() const { return error_; }
+  // Everything read so far.
+  const std::string& output() const { return output_; }
+
+  // Waits until `text` appears in output not yet matched by an earlier Expect, then marks
+  // everything up to the end of the match as matched.
+  ::testing::AssertionResult Expect(std::string_view text, Clock::duration timeout = kTimeout) {
+    const auto deadline = Clock::now() + timeout;
+    while (true) {
+      size_t at = output_.find(text, matched_);
+      if (at != std::string::npos) {
+        matched_ = at + text.size();
+        return ::testing::AssertionSuccess();
+      }
+      if (!ReadSome(deadline)) {
+        return ::testing::AssertionFailure()
+               << "did not see " << ::testing::PrintToString(std::string(text))
+               << (eof_ ? " before the terminal closed" : " in time")
+               << "; unmatched output: " << ::testing::PrintToString(output_.substr(matched_));
+      }
+    }
+  }
+
+  // Output not yet matched by Expect, after reading whatever else is there within `wait`.
+  std::string Unmatched(Clock::duration wait = milliseconds(0)) {
+    const auto deadline = Clock::now() + wait;
+    while (ReadSome(deadline)) {
+    }
+    return output_.substr(matched_);
+  }
+
+  void Send(std::string_view keys) {
+    while (!keys.empty()) {
+      ssize_t n = ::write(fd_, keys.data(), keys.size());
+      if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
+        pollfd p{fd_, POLLOUT, 0};
+        ::poll(&p, 1, 100);
+        continue;
+      }
+      if (n <= 0) return;
+      keys.remove_prefix(static_cast<size_t>(n));
+    }
+  }
+
+  // Waits for the process to end; its exit status, or -1 if it did not exit normally in time.
+  int WaitExit(Clock::duration timeout = kTimeout) {
+    const auto deadline = Clock::now() + timeout;
+    while (true) {
+      int status = 0;
+      pid_t r = ::waitpid(pid_, &status, WNOHANG);
+      if (r == pid_) {
+        exited_ = true;
+        return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+      }
+      if (Clock::now() >= deadline) return -1;
+      // Drains the terminal (a child blocked on a full terminal cannot exit) and waits at
+      // most 50 ms for more.
+      if (!ReadSome(std::min(deadline, Clock::now() + milliseconds(50))) && eof_) {
+        pollfd none{-1, 0, 0};
+        ::poll(&none, 0, 10);  // the terminal is closed; the process is about to be reaped
+      }
+    }
+  }
+
+ private:
+  // Reads what is available before `deadline`; false when nothing came (timeout or closed).
+  bool ReadSome(Clock::time_point deadline) {
+    if (eof_) return false;
+    while (true) {
+      char buf[4096];
+      ssize_t n = ::read(fd_, buf, sizeof buf);
+      if (n > 0) {
+        output_.append(buf, static_cast<size_t>(n));
+        return true;
+      }
+      if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) {  // EIO: the child is gone
+        eof_ = true;
+        return false;
+      }
+      auto left = std::chrono::duration_cast<milliseconds>(deadline - Clock::now()).count();
+      if (left <= 0) return false;
+      pollfd p{fd_, POLLIN, 0};
+      ::poll(&p, 1, static_cast<int>(left));
+    }
+  }
+
+  pid_t pid_ = -1;
+  int fd_ = -1;
+  bool exited_ = false, eof_ = false;
+  std::string output_;
+  size_t matched_ = 0;
+  std::string error_;
+};
+
+class ReplPtyTest : public ::testing::Test {
+ protected:
+  void SetUp() override { ASSERT_FALSE(dir_.path().empty()) << "mkdtemp failed"; }
+
+  // Starts keyhole on <tmp>/t.kh and waits for its first prompt.
+  std::unique_ptr<KeyholePty> Start() {
+    auto pty = std::make_unique<KeyholePty>(dir_.path(), dir_.path() / "t.kh");
+    EXPECT_EQ(pty->error(), "");
+    EXPECT_TRUE(pty->Expect("keyhole> "));
+    return pty;
+  }
+
+  fs::path HistoryFile() const { return dir_.path() / ".keyhole_history"; }
+
+  TempDir dir_;
+};
+
+TEST_F(ReplPtyTest, ShowsPromptAndQuitExitsWithZero) {
+  auto pty = Start();
+  pty->Send(".quit\r");
+  EXPECT_EQ(pty->WaitExit(), 0) << pty->output();
+}
+
+TEST_F(ReplPtyTest, CtrlDOnEmptyLineExitsWithZero) {
+  auto pty = Start();
+  pty->Send("\x04");
+  EXPECT_EQ(pty->WaitExit(), 0) << pty->output();
+}
+
+TEST_F(ReplPtyTest, MultiLineStatementShowsContinuationPromptThenRuns) {
+  auto pty = Start();
+  pty->Send("CREATE TABLE \"Orders\"\r");
+  ASSERT_TRUE(pty->Expect("   ...> "));
+  pty->Send("(pk S);\r");
+  ASSERT_TRUE(pty->Expect("keyhole> "));
+  pty->Send("SHOW TABLES;\r");
+  ASSERT_TRUE(pty->Expect("SHOW TABLES;"));  // the echo
+  ASSERT_TRUE(pty->Expect("Orders"));
+  ASSERT_TRUE(pty->Expect("keyhole> "));
+  pty->Send(".exit\r");
+  EXPECT_EQ(pty->WaitExit(), 0) << pty->output();
+  EXPECT_EQ(pty->output().find("Error"), std::string::npos) << pty->output();
+}
+
+TEST_F(ReplPtyTest, HistoryPersistsAcrossRunsOneEntryPerStatement) {
+  {
+    auto pty = Start();
+    pty->Send("CREATE TABLE \"Hist\"\r");
+    ASSERT_TRUE(pty->Expect("   ...> "));
+    pty->Send("(pk S);\r");
+    ASSERT_TRUE(pty->Expect("keyhole> "));
+    pty->Send("SHOW TABLES;\r");
+    ASSERT_TRUE(pty->Expect("Hist"));
+    ASSERT_TRUE(pty->Expect("keyhole> "));
+    pty->Send("\x04");
+    ASSERT_EQ(pty->WaitExit(), 0) << pty->output();
+  }
+  EXPECT_TRUE(fs::exists(HistoryFile()));
+  auto pty = Start();
+  pty->Send("\x1b[A");  // Up: the last statement
+  ASSERT_TRUE(pty->Expect("keyhole> SHOW TABLES;"));
+  pty->Send("\x1b[A");  // Up: the two-line statement, as one entry
+  ASSERT_TRUE(pty->Expect("keyhole> CREATE TABLE \"Hist\""));
+  ASSERT_TRUE(pty->Expect("(pk S);"));
+  pty->Send("\x1b[B");  // Down: back to SHOW TABLES;
+  ASSERT_TRUE(pty->Expect("keyhole> SHOW TABLES;"));
+  pty->Send("\r");  // runs the recalled statement
+  ASSERT_TRUE(pty->Expect("Hist"));
+  ASSERT_TRUE(pty->Expect("keyhole> "));
+  pty->Send(".quit\r");
+  EXPECT_EQ(pty->WaitExit(), 0) << pty->output();
+}
+
+TEST_F(ReplPtyTest, TabCompletesKeywordsAndTableNames) {
+  auto pty = Start();
+  pty->Send("CREATE TABLE \"Orders\" (pk S);\r");
+  ASSERT_TRUE(pty->Expect("keyhole> "));
+  pty->Send("SEL\t");
+  ASSERT_TRUE(pty->Expect("keyhole> SELECT "));
+  pty->Send("* FROM \"Ord\t");
+  ASSERT_TRUE(pty->Expect("keyhole> SELECT * FROM \"Orders\""));
+  pty->Send(" WHERE pk = 'a';\r");
+  ASSERT_TRUE(pty->Expect("keyhole> "));
+  pty->Send("sel\t");  // lower case completes to the keyword
+  ASSERT_TRUE(pty->Expect("keyhole> SELECT "));
+  pty->Send("\x03");
+  ASSERT_TRUE(pty->Expect("keyhole> "));
+  pty->Send(".quit\r");
+  EXPECT_EQ(pty->WaitExit(), 0) << pty->output();
+  EXPECT_EQ(pty->output().find("Error"), std::string::npos) << pty->output();
+}
+
+TEST_F(ReplPtyTest, CtrlCDiscardsTheStatementBeingTyped) {
+  auto pty = Start();
+  pty->Send("CREATE TABLE \"Orders\" (pk S);\r");
+  ASSERT_TRUE(pty->Expect("keyhole> "));
+  // A half-typed line.
+  pty->Send("SELECT * FROM");
+  ASSERT_TRUE(pty->Expect("SELECT * FROM"));
+  pty->Send("\x03");
+  ASSERT_TRUE(pty->Expect("keyhole> "));
+  // A pending continuation line and a half-typed one.
+  pty->Send("SELECT *\r");
+  ASSERT_TRUE(pty->Expect("   ...> "));
+  pty->Send("FROM \"Ord");
+  ASSERT_TRUE(pty->Expect("FROM \"Ord"));
+  pty->Send("\x03");
+  ASSERT_TRUE(pty->Expect("keyhole> "));
+  // The shell keeps going and nothing of the discarded input is left over.
+  pty->Send("SHOW TABLES;\r");
+  ASSERT_TRUE(pty->Expect("Orders"));
+  ASSERT_TRUE(pty->Expect("keyhole> "));
+  EXPECT_EQ(pty->output().find("Error"), std::string::npos) << pty->output();
+  EXPECT_EQ(pty->output().find("...> SHOW"), std::string::npos) << pty->output();
+  pty->Send("\x04");
+  EXPECT_EQ(pty->WaitExit(), 0) << pty->output();
+}
+
+}  // namespace
