@@ -1003,6 +1003,43 @@ TEST(KeyholeStatements, CreateTableRequestMapping) {
   EXPECT_EQ(r.billing_mode, "PAY_PER_REQUEST");
 }
 
+// The table a CREATE TABLE statement describes (as storage's CreateTable builds it).
+Result<TableDescription> Describe(const Statement& s) {
+  CreateTableRequest r = ToCreateTableRequest(s.as<CreateTableStatement>());
+  KH_ASSIGN_OR_RETURN(TableDescription t,
+                      BuildTableDescription(r.table_name, r.attribute_definitions, r.key_schema,
+                                            r.global_secondary_indexes, r.local_secondary_indexes));
+  t.billing_mode = r.billing_mode;
+  t.read_capacity = r.read_capacity_units.value_or(0);
+  t.write_capacity = r.write_capacity_units.value_or(0);
+  return t;
+}
+
+// SHOW CREATE TABLE's text parses back to the same table.
+TEST(KeyholeStatements, CreateTableTextRoundTrips) {
+  for (const char* text : {
+           "CREATE TABLE \"App\" (pk S, sk N) GLOBAL INDEX gsi (gpk S, sk N) PROJECTION INCLUDE "
+           "(x, \"y z\") LOCAL INDEX lsi (lsk B) PROJECTION KEYS_ONLY GLOBAL INDEX \"g-2\" (a N)",
+           "CREATE TABLE \"select\" (\"order\" B HASH) BILLING PROVISIONED (READ 5, WRITE 7)",
+       }) {
+    Statement s = Ok(text);
+    auto first = Describe(s);
+    ASSERT_TRUE(first.ok()) << first.status().ToString();
+    std::string shown = CreateTableText(*first);
+    Statement again = Ok(shown);
+    auto second = Describe(again);
+    ASSERT_TRUE(second.ok()) << shown;
+    EXPECT_EQ(TableToJson(*first), TableToJson(*second)) << shown;
+    EXPECT_EQ(CreateTableText(*second), shown);
+  }
+  auto t = Describe(
+      Ok("CREATE TABLE \"Tab\" (pk S) GLOBAL INDEX \"gsi\" (a N, b S) PROJECTION KEYS_ONLY"));
+  ASSERT_TRUE(t.ok());
+  EXPECT_EQ(CreateTableText(*t),
+            "CREATE TABLE \"Tab\" (\"pk\" S HASH)\n"
+            "  GLOBAL INDEX \"gsi\" (\"a\" N HASH, \"b\" S RANGE) PROJECTION KEYS_ONLY;");
+}
+
 TEST(KeyholeStatements, DropAlterShowDescribe) {
   Statement drop = Ok("DROP TABLE IF EXISTS \"Tab\"");
   ASSERT_EQ(drop.kind(), StatementKind::kDropTable);
