@@ -4,8 +4,8 @@
 // Pairing is by name: BM_<Op>_Keyhole[/arg] against every BM_<Op>_Lmdb<Variant>[/arg]. The
 // ratio is raw items/s over keyhole items/s: how many times slower keyhole is than LMDB
 // doing the equivalent work. With --benchmark_repetitions the medians are paired.
-#include <malloc.h>
 #include <benchmark/benchmark.h>
+#include <malloc.h>
 
 #include <cstdio>
 #include <map>
@@ -89,7 +89,13 @@ class SummaryReporter : public benchmark::ConsoleReporter {
 
 }  // namespace
 
+namespace keyhole::bench {
+int RawGetMain(int argc, char** argv);  // shell_bench.cpp: the raw side of BM_Startup
+}
+
 int main(int argc, char** argv) {
+  if (argc > 1 && std::string(argv[1]) == "--raw-get")
+    return keyhole::bench::RawGetMain(argc, argv);
   // The same allocator settings as the keyhole executable (shell/malloc_tuning.h).
   mallopt(M_TRIM_THRESHOLD, 256 << 20);
   mallopt(M_TOP_PAD, 16 << 20);
