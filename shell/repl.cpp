@@ -221,6 +221,17 @@ unsigned char CompleteWord(EditLine* el, int) {
   return CC_REFRESH;
 }
 
+// Ctrl-D: end of input on an empty line (without the "^D" libedit's em-delete-or-list
+// prints), else deletes the character under the cursor.
+unsigned char EofOrDelete(EditLine* el, int) {
+  const LineInfo* info = el_line(el);
+  if (info->buffer == info->lastchar) return CC_EOF;
+  if (info->cursor == info->lastchar) return CC_ERROR;
+  el_cursor(el, 1);
+  el_deletestr(el, 1);
+  return CC_REFRESH;
+}
+
 }  // namespace
 
 int RunRepl(Session& session, const ReplOptions& options) {
@@ -252,6 +263,8 @@ int RunRepl(Session& session, const ReplOptions& options) {
   el_set(el, EL_HIST, history, history_list);
   el_set(el, EL_ADDFN, "keyhole-complete", "Complete the word before the cursor", CompleteWord);
   el_set(el, EL_BIND, "^I", "keyhole-complete", nullptr);
+  el_set(el, EL_ADDFN, "keyhole-eof-or-delete", "End of input or delete", EofOrDelete);
+  el_set(el, EL_BIND, "^D", "keyhole-eof-or-delete", nullptr);
   el_source(el, nullptr);  // ~/.editrc (or $EDITRC) may rebind keys
 
   auto remember = [&](const std::string& entry) {
@@ -290,13 +303,13 @@ int RunRepl(Session& session, const ReplOptions& options) {
       pending.clear();          // Ctrl-C: discard what was typed
       continue;
     }
-    std::string line(got, static_cast<size_t>(count));
+    std::string line(got);  // count is in characters, not bytes
     while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.pop_back();
     if (pending.empty()) {
       const size_t first = line.find_first_not_of(" \t");
       if (first == std::string::npos) continue;
       if (line[first] == '.') {  // a dot-command: its line alone
-        remember(line);
+        remember(line.substr(0, line.find_last_not_of(" \t") + 1));
         run(line);
         continue;
       }

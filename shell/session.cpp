@@ -136,8 +136,6 @@ ExplainedOperation Explain(const planner::Operation& op) {
 
 std::string Units(double units, const char* what) { return fmt::format("{:g} {}", units, what); }
 
-using Clock = std::chrono::steady_clock;
-
 double Since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
@@ -389,9 +387,7 @@ bool RunPlan(Session::State& s, const planner::Plan& plan, const planner::Cursor
   options.resume = resume;
   options.limit = s.settings.pagesize;
   options.cancel = &g_interrupted;
-  Clock::time_point start = Clock::now();
   Result<planner::ExecuteResult> r = planner::Execute(plan, engine, options);
-  double elapsed = Since(start);
   if (!r.ok()) return s.Fail(r.status(), at);
   s.RememberAttributes(plan.table, r->items);
   s.PrintItems(r->items, plan.table, plan.index);
@@ -409,7 +405,7 @@ bool RunPlan(Session::State& s, const planner::Plan& plan, const planner::Cursor
     footer +=
         fmt::format("{} on {} · {}", plan.operation_name, target, Units(r->capacity_units, "WCU"));
   }
-  if (s.settings.timer) footer += " · " + FormatElapsed(elapsed);
+  if (s.settings.timer) footer += " · " + FormatElapsed(Since(s.statement_start));
   s.Out(footer + "\n");
   if (plan.kind == parser::StatementKind::kSelect) {
     s.last_plan = plan;
@@ -518,11 +514,10 @@ bool RunAlter(Session::State& s, const parser::AlterTableStatement& a, Location 
                                        "comes with TTL and streams)"),
                     at);
   }
-  Clock::time_point start = Clock::now();
   Result<UpdateTableResponse> r = s.db.UpdateTable(request);
   if (!r.ok()) return s.Fail(r.status(), at);
   std::string footer = "-- " + done;
-  if (s.settings.timer) footer += " · " + FormatElapsed(Since(start));
+  if (s.settings.timer) footer += " · " + FormatElapsed(Since(s.statement_start));
   s.Out(footer + "\n");
   return true;
 }
@@ -610,6 +605,7 @@ bool FailParse(Session::State& s, const parser::ParseError& e, std::string_view 
 }  // namespace
 
 bool Session::State::RunStatement(std::string_view text, Location at) {
+  statement_start = Clock::now();
   if (settings.echo) Out(std::string(text) + ";\n");
   // `<Operation> <JSON>`: the API form, as `CALL <Operation> <JSON>` without the keyword.
   size_t start = text.find_first_not_of(" \t\r\n");

@@ -2,6 +2,7 @@
 // shell's interface: include only from shell/*.cpp.
 #pragma once
 
+#include <chrono>
 #include <cstdio>
 #include <map>
 #include <optional>
@@ -15,6 +16,8 @@
 #include "shell/session.h"
 
 namespace keyhole::shell {
+
+using Clock = std::chrono::steady_clock;
 
 // Where a statement or dot-command came from, for error messages.
 struct Location {
@@ -37,6 +40,8 @@ struct Session::State {
   std::FILE* redirect = nullptr;
   bool redirect_once = false;
   int read_depth = 0;  // nesting of .read, bounded
+  // When the running statement started (parse, plan, run and print: .timer's figure).
+  Clock::time_point statement_start;
 
   // NEXT: the last SELECT's plan and where it stopped.
   std::optional<planner::Plan> last_plan;
