@@ -10,8 +10,10 @@
 //   ddb    DynamoDB JSON, one item per line (core/ddb_json.h ItemToJsonText): lossless and
 //          stable, the machine interface and the default when output is not a terminal.
 //   csv    RFC 4180: a header row (with .headers on), then one row per item, same columns as box.
+//          For spreadsheets, strings and numbers are written raw (quoted per RFC 4180 only when
+//          they contain a comma, a quote or a line break); other types as FormatCell.
 //
-// Cells (box, table, line, csv) show a value so that its type is visible where it matters
+// Cells (box, table, line; csv for types other than S and N) show a value so that its type is visible where it matters
 // (FormatCell): a string prints as is unless it could be read as another type, then it is
 // quoted; numbers print exactly; sets, lists and maps print as PartiQL literals.
 #pragma once
@@ -47,8 +49,9 @@ struct RenderOptions {
 std::vector<std::string> Columns(const std::vector<Item>& items,
                                  const std::vector<std::string>& key_columns);
 
-// Renders `items` in `options.mode`. The text ends with '\n' unless it is empty. No items:
-// box and table print nothing; csv prints only the header row (with headers on).
+// Renders `items` in `options.mode`. The text ends with '\n' unless it is empty. No items (or
+// only empty items): box, table and csv print nothing (no columns are known), json and ddb one
+// `{}` per empty item.
 std::string RenderItems(const std::vector<Item>& items, const RenderOptions& options);
 
 // One value as a cell:

@@ -9,6 +9,7 @@
 #include <cctype>
 #include <chrono>
 #include <cstdio>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -17,6 +18,7 @@
 
 #include "core/api_json.h"
 #include "core/ddb_json.h"
+#include "core/expression_text.h"
 #include "parser/partiql.h"
 #include "planner/plan.h"
 #include "shell/api_call.h"
@@ -132,6 +134,35 @@ ExplainedOperation Explain(const planner::Operation& op) {
   }
   const auto& r = std::get<DeleteItemRequest>(op);
   return {"DeleteItem", r.table_name, DeleteItemRequestToJson(r), kWrite, true};
+}
+
+// A condition as PartiQL-like text with names and values in place of placeholders:
+// `sk <> 'PROFILE'`.
+std::string ReadableCondition(const expr::Condition& condition) {
+  expr::Placeholders p;
+  std::string text = expr::RenderCondition(condition, &p);
+  const std::map<std::string, std::string>& names = p.names();  // placeholder -> name
+  std::string out;
+  for (size_t i = 0; i < text.size();) {
+    size_t j = i + 1;
+    if ((text[i] == '#' || text[i] == ':') && j < text.size() && std::isalpha(text[j])) {
+      ++j;
+      while (j < text.size() && std::isdigit(static_cast<unsigned char>(text[j]))) ++j;
+      std::string token = text.substr(i, j - i);
+      if (auto n = names.find(token); text[i] == '#' && n != names.end()) {
+        out += n->second;
+      } else if (auto v = p.values().find(token); v != p.values().end()) {
+        std::string literal = FormatCell(AttributeValue::L({v->second}));  // strings quoted
+        out += literal.substr(1, literal.size() - 2);
+      } else {
+        out += token;
+      }
+      i = j;
+    } else {
+      out += text[i++];
+    }
+  }
+  return out;
 }
 
 std::string Units(double units, const char* what) { return fmt::format("{:g} {}", units, what); }
@@ -348,7 +379,15 @@ namespace {
 // EXPLAIN ANALYZE: the same, then runs the plan (reads only) and prints what it actually did.
 bool RunExplain(Session::State& s, const planner::Plan& plan, Location at) {
   std::vector<ExplainedOperation> ops;
-  for (const planner::Operation& op : plan.operations) ops.push_back(Explain(op));
+  for (planner::Operation op : plan.operations) {
+    // The request as RunPlan sends it: .pagesize becomes each read's Limit.
+    if (s.settings.pagesize > 0 && !plan.sort_merged) {
+      int limit = static_cast<int>(std::min<int64_t>(s.settings.pagesize, 1 << 30));
+      if (auto* q = std::get_if<QueryRequest>(&op)) q->limit = limit;
+      if (auto* r = std::get_if<ScanRequest>(&op)) r->limit = limit;
+    }
+    ops.push_back(Explain(op));
+  }
   bool writes = plan.per_item_write.has_value();
   for (const ExplainedOperation& e : ops) writes = writes || e.write;
   if (plan.analyze && writes) {
@@ -356,10 +395,16 @@ bool RunExplain(Session::State& s, const planner::Plan& plan, Location at) {
                                      "for reads; use EXPLAIN"),
                   at);
   }
-  for (const ExplainedOperation& e : ops) {
-    s.Out(fmt::format("-- {} on {}\n{}\n-- estimated: {}\n", e.name, e.target,
-                      json::Write(e.request), e.estimate));
+  for (size_t i = 0; i < ops.size(); ++i) {
+    const ExplainedOperation& e = ops[i];
+    s.Out(fmt::format("-- {} on {}\n{}\n", e.name, e.target, json::Write(e.request)));
+    if (i < plan.post_filters.size() && plan.post_filters[i]) {
+      s.Out(fmt::format("-- then keyhole filters the items: {}\n",
+                        ReadableCondition(*plan.post_filters[i])));
+    }
+    s.Out(fmt::format("-- estimated: {}\n", e.estimate));
   }
+  if (plan.sort_merged) s.Out("-- then keyhole sorts the merged items (ORDER BY)\n");
   if (plan.per_item_write) {
     ExplainedOperation e = Explain(*plan.per_item_write);
     s.Out(
@@ -562,7 +607,7 @@ bool RunParsed(Session::State& s, const parser::Statement& st, Location at) {
     }
     case StatementKind::kShowCreateTable: {
       Result<TableDescription> t =
-          s.db.TableSchema(st.as<parser::ShowCreateTableStatement>().table);
+          Schemas(s.db).TableSchema(st.as<parser::ShowCreateTableStatement>().table);
       if (!t.ok()) return s.Fail(t.status(), at);
       s.Out(parser::CreateTableText(*t) + "\n");
       return true;

@@ -8,8 +8,9 @@
 //   -- 2 returned, 5 read · Query on App.byEmail · 0.5 RCU
 // plus ` · 1.2 ms` with .timer on, and when the read stopped at a LastEvaluatedKey:
 //   -- more: LastEvaluatedKey {"pk":{"S":"a"},"sk":{"N":"3"}} · NEXT; reads the next page
-// Errors go to the sink's error stream as `Error: <DynamoDBErrorType>: <message>`, preceded in
-// a script by `<file>:<line>: ` and followed for parse errors by the source line and a caret.
+// Errors go to the sink's error stream as `Error: <DynamoDBErrorType>: <message>`, followed in a
+// script by `  at <file> line <line>`; a syntax error adds `, column <c>:`, the source line and
+// a caret under the column.
 #pragma once
 
 #include <cstdint>

@@ -1,0 +1,213 @@
+// Session: scripts (statements and dot-commands), error locations, .bail, .once/.output/.read,
+// NEXT and .startkey, .import/.export, and completion candidates.
+#include "shell/session.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "storage_test_util.h"
+
+namespace keyhole::testing {
+namespace {
+
+class SessionTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_TRUE(
+        Run("CREATE TABLE \"App\" (pk S, sk N) GLOBAL INDEX \"byEmail\" (email S);\n"
+            "INSERT INTO \"App\" VALUE {'pk': 'a', 'sk': 1, 'email': 'x@y'};\n"
+            "INSERT INTO \"App\" VALUE {'pk': 'a', 'sk': 2, 'color': 'red'};\n"
+            "INSERT INTO \"App\" VALUE {'pk': 'a', 'sk': 3};\n"))
+        << sink_.err;
+    sink_.out.clear();
+  }
+  bool Run(const std::string& script, const std::string& source = "") {
+    return session_.RunScript(script, source);
+  }
+  std::string Out() {
+    std::string o = sink_.out;
+    sink_.out.clear();
+    return o;
+  }
+  std::string File(const std::string& name) { return dir_ + "/" + name; }
+  static std::string Slurp(const std::string& path) {
+    std::ifstream in(path);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+  }
+
+  TempDb db_;
+  shell::StringSink sink_;
+  shell::Session session_{*db_, "test.kh", sink_};
+  std::string dir_ = [] {
+    char tmpl[] = "/tmp/keyhole-session-XXXXXX";
+    return std::string(mkdtemp(tmpl));
+  }();
+};
+
+TEST_F(SessionTest, StatementsAndFooters) {
+  ASSERT_TRUE(Run("SELECT sk FROM \"App\"\n  WHERE pk = 'a' AND sk = 2;"));
+  EXPECT_EQ(Out(), "{\"sk\":{\"N\":\"2\"}}\n-- 1 returned, 1 read · GetItem on App · 0.5 RCU\n");
+  ASSERT_TRUE(Run("UPDATE \"App\" SET n = 1 WHERE pk = 'a' AND sk = 3 RETURNING MODIFIED NEW *;"));
+  EXPECT_EQ(Out(), "{\"n\":{\"N\":\"1\"}}\n-- 1 returned · UpdateItem on App · 1 WCU\n");
+  ASSERT_TRUE(Run("DELETE FROM \"App\" WHERE pk = 'zz' AND sk = 3;"));
+  EXPECT_EQ(Out(), "-- DeleteItem on App · 1 WCU\n");
+}
+
+TEST_F(SessionTest, DotCommandsOnlyAtTheStartOfAStatement) {
+  // A line starting with '.' inside a statement is part of it (here: inside a string).
+  ASSERT_TRUE(
+      Run("INSERT INTO \"App\" VALUE {'pk': 'b', 'sk': 1, 'v': '\n.mode csv\n'};\n"
+          "SELECT v FROM \"App\" WHERE pk = 'b' AND sk = 1;"))
+      << sink_.err;
+  EXPECT_EQ(Out(),
+            "-- PutItem on App · 1 WCU\n{\"v\":{\"S\":\"\\n.mode csv\\n\"}}\n"
+            "-- 1 returned, 1 read · GetItem on App · 0.5 RCU\n");
+  EXPECT_EQ(session_.settings().mode, shell::OutputMode::kDdb);
+  ASSERT_TRUE(Run("  .mode csv\n.headers off\nSELECT sk FROM \"App\" WHERE pk = 'a';"));
+  EXPECT_EQ(Out(), "1\n2\n3\n-- 3 returned, 3 read · Query on App · 0.5 RCU\n");
+}
+
+TEST_F(SessionTest, ErrorsNameTheScriptAndLine) {
+  EXPECT_FALSE(
+      Run("SELECT * FROM \"App\" WHERE pk = 'a';\n\nSELECT * FROM \"App\" WHERE n = 1;\n"
+          "SELECT * FROM \"App\"\nWHERE pk = = 'a';",
+          "s.sql"));
+  EXPECT_NE(sink_.err.find("Error: ValidationException: keyhole refuses to scan \"App\""),
+            std::string::npos);
+  EXPECT_NE(sink_.err.find("  at s.sql line 3\n"), std::string::npos) << sink_.err;
+  EXPECT_NE(sink_.err.find("  at s.sql line 5, column 12:\n  WHERE pk = = 'a'\n             ^\n"),
+            std::string::npos)
+      << sink_.err;
+}
+
+TEST_F(SessionTest, BailStopsAtTheFirstFailure) {
+  session_.settings().bail = true;
+  EXPECT_FALSE(Run("SELECT * FROM \"Nope\" WHERE pk = 'a';\nSHOW TABLES;"));
+  EXPECT_EQ(Out(), "");
+  session_.settings().bail = false;
+  EXPECT_FALSE(Run(".bail on\nSELECT * FROM \"Nope\" WHERE pk = 'a';\nSHOW TABLES;"));
+  EXPECT_EQ(Out(), "");
+  EXPECT_TRUE(session_.settings().bail);
+}
+
+TEST_F(SessionTest, NextAndStartKey) {
+  ASSERT_TRUE(Run(".pagesize 2\nSELECT sk FROM \"App\" WHERE pk = 'a';"));
+  EXPECT_EQ(
+      Out(),
+      "{\"sk\":{\"N\":\"1\"}}\n{\"sk\":{\"N\":\"2\"}}\n"
+      "-- 2 returned, 2 read · Query on App · 0.5 RCU\n"
+      "-- more: LastEvaluatedKey {\"pk\":{\"S\":\"a\"},\"sk\":{\"N\":\"2\"}} · NEXT; reads the "
+      "next page\n");
+  ASSERT_TRUE(Run("NEXT;"));
+  EXPECT_EQ(Out(), "{\"sk\":{\"N\":\"3\"}}\n-- 1 returned, 1 read · Query on App · 0.5 RCU\n");
+  EXPECT_FALSE(Run("NEXT;"));
+  EXPECT_NE(sink_.err.find("no more pages"), std::string::npos);
+  ASSERT_TRUE(
+      Run(".pagesize 0\n.startkey {\"pk\":{\"S\":\"a\"},\"sk\":{\"N\":\"1\"}}\n"
+          "SELECT sk FROM \"App\" WHERE pk = 'a';"));
+  EXPECT_EQ(Out(),
+            "{\"sk\":{\"N\":\"2\"}}\n{\"sk\":{\"N\":\"3\"}}\n"
+            "-- 2 returned, 2 read · Query on App · 0.5 RCU\n");
+}
+
+TEST_F(SessionTest, OnceOutputAndRead) {
+  ASSERT_TRUE(Run(".once " + File("once.txt") + "\nSHOW TABLES;\nSHOW TABLES;"));
+  EXPECT_EQ(Slurp(File("once.txt")), "{\"TableName\":{\"S\":\"App\"}}\n-- 1 table\n");
+  EXPECT_EQ(Out(), "{\"TableName\":{\"S\":\"App\"}}\n-- 1 table\n");  // only the first went
+  ASSERT_TRUE(Run(".output " + File("all.txt") + "\nSHOW TABLES;\nSHOW TABLES;\n.output"));
+  EXPECT_EQ(Out(), "");
+  EXPECT_EQ(Slurp(File("all.txt")), std::string("{\"TableName\":{\"S\":\"App\"}}\n-- 1 table\n") +
+                                        "{\"TableName\":{\"S\":\"App\"}}\n-- 1 table\n");
+  std::ofstream(File("inner.sql")) << "SHOW TABLES;\nSELECT * FROM \"App\" WHERE q = 1;\n";
+  EXPECT_FALSE(Run(".read " + File("inner.sql")));
+  EXPECT_EQ(Out(), "{\"TableName\":{\"S\":\"App\"}}\n-- 1 table\n");
+  EXPECT_NE(sink_.err.find("at " + File("inner.sql") + " line 2"), std::string::npos) << sink_.err;
+  std::ofstream(File("self.sql")) << ".read " << File("self.sql") << "\n";
+  EXPECT_FALSE(Run(".read " + File("self.sql")));
+  EXPECT_NE(sink_.err.find("nested more than 16 deep"), std::string::npos);
+}
+
+TEST_F(SessionTest, ExportImportRoundTripAndFormats) {
+  ASSERT_TRUE(Run(".export App TO " + File("app.json")));
+  EXPECT_EQ(Out(), "-- 3 items exported to " + File("app.json") + " · 0.5 RCU\n");
+  ASSERT_TRUE(Run("CREATE TABLE \"Copy\" (pk S, sk N);\n.import " + File("app.json") +
+                  " INTO Copy\nSCAN SELECT * FROM \"Copy\";"));
+  std::string out = Out();
+  EXPECT_NE(out.find("-- 3 items imported into Copy · 3 WCU\n"), std::string::npos) << out;
+  EXPECT_NE(out.find("-- 3 returned, 3 read · Scan on Copy"), std::string::npos) << out;
+  // Plain JSON and DynamoDB JSON lines; numbers keep every digit.
+  std::ofstream(File("mixed.json"))
+      << "{\"pk\": \"p\", \"sk\": 1, \"big\": 12345678901234567890123456789012345678}\n\n"
+      << "{\"pk\": {\"S\": \"p\"}, \"sk\": {\"N\": \"2\"}, \"s\": {\"SS\": [\"b\", \"a\"]}}\n";
+  ASSERT_TRUE(Run(".import " + File("mixed.json") +
+                  " INTO Copy\nSELECT * FROM \"Copy\" WHERE pk "
+                  "= 'p';"))
+      << sink_.err;
+  EXPECT_EQ(Out(),
+            "-- 2 items imported into Copy · 2 WCU\n"
+            "{\"big\":{\"N\":\"12345678901234567890123456789012345678\"},\"pk\":{\"S\":\"p\"},"
+            "\"sk\":{\"N\":\"1\"}}\n"
+            "{\"pk\":{\"S\":\"p\"},\"s\":{\"SS\":[\"a\",\"b\"]},\"sk\":{\"N\":\"2\"}}\n"
+            "-- 2 returned, 2 read · Query on Copy · 0.5 RCU\n");
+  // A bad line anywhere imports nothing.
+  std::ofstream(File("bad.json")) << "{\"pk\": \"q\", \"sk\": 1}\n{\"pk\": \"q\", \"sk\": \"x\"}\n";
+  EXPECT_FALSE(Run(".import " + File("bad.json") + " INTO Copy"));
+  EXPECT_NE(sink_.err.find("bad.json line 2: One or more parameter values were invalid: Type "
+                           "mismatch for key sk expected: N actual: S (nothing imported)"),
+            std::string::npos)
+      << sink_.err;
+  ASSERT_TRUE(Run("SELECT * FROM \"Copy\" WHERE pk = 'q';"));
+  EXPECT_EQ(Out(), "-- 0 returned, 0 read · Query on Copy · 0.5 RCU\n");
+}
+
+TEST_F(SessionTest, Collection) {
+  ASSERT_TRUE(Run(".collection App a"));
+  EXPECT_EQ(Out(),
+            "-- item collection pk = a · 3 items · 37 bytes\n"
+            "{\"email\":{\"S\":\"x@y\"},\"sk\":{\"N\":\"1\"}}\n"
+            "{\"color\":{\"S\":\"red\"},\"sk\":{\"N\":\"2\"}}\n"
+            "{\"sk\":{\"N\":\"3\"}}\n"
+            "-- 3 returned · Query on App · 0.5 RCU\n");
+}
+
+TEST_F(SessionTest, AlterTableAndShowCreate) {
+  ASSERT_TRUE(
+      Run("ALTER TABLE \"App\" ADD GLOBAL INDEX \"byColor\" (color S) PROJECTION "
+          "KEYS_ONLY;\nSELECT * FROM \"App\".\"byColor\" WHERE color = 'red';"))
+      << sink_.err;
+  EXPECT_EQ(Out(),
+            "-- index byColor added to App\n"
+            "{\"color\":{\"S\":\"red\"},\"pk\":{\"S\":\"a\"},\"sk\":{\"N\":\"2\"}}\n"
+            "-- 1 returned, 1 read · Query on App.byColor · 0.5 RCU\n");
+  ASSERT_TRUE(Run("SHOW CREATE TABLE \"App\";"));
+  EXPECT_EQ(Out(),
+            "CREATE TABLE \"App\" (\"pk\" S HASH, \"sk\" N RANGE)\n"
+            "  GLOBAL INDEX \"byEmail\" (\"email\" S HASH)\n"
+            "  GLOBAL INDEX \"byColor\" (\"color\" S HASH) PROJECTION KEYS_ONLY;\n");
+  ASSERT_TRUE(Run("ALTER TABLE \"App\" DROP INDEX \"byColor\";"));
+  EXPECT_EQ(Out(), "-- index byColor dropped from App\n");
+  EXPECT_FALSE(Run("SELECT * FROM \"App\".\"byColor\" WHERE color = 'red';"));
+}
+
+TEST_F(SessionTest, Completion) {
+  using V = std::vector<std::string>;
+  EXPECT_EQ(session_.Complete("SEL", "SEL"), V{"SELECT"});
+  EXPECT_EQ(session_.Complete("sel", "sel"), V{"SELECT"});
+  EXPECT_EQ(session_.Complete(".ta", ".ta"), V{".tables"});
+  EXPECT_EQ(session_.Complete("SELECT * FROM \"A", "\"A"), V{"\"App\""});
+  EXPECT_EQ(session_.Complete("SELECT * FROM \"App\".", "\"App\"."), V{"\"App\".\"byEmail\""});
+  EXPECT_EQ(session_.Complete("SELECT * FROM \"App\" WHERE em", "em"), V{"email"});
+  // Attributes seen in results join the key attributes.
+  ASSERT_TRUE(Run("SELECT * FROM \"App\" WHERE pk = 'a';"));
+  EXPECT_EQ(session_.Complete("SELECT * FROM \"App\" WHERE co", "co"),
+            (V{"color", "COMMIT", "contains"}));
+}
+
+}  // namespace
+}  // namespace keyhole::testing
