@@ -32,7 +32,6 @@ struct DotCommand {
   bool (*run)(State& s, const Args& args, Location at);
 };
 
-Status Usage(const DotCommand& c);
 
 // "on" / "off" (or 1 / 0, yes / no) for switches.
 bool ParseSwitch(const Args& args, bool* value) {

@@ -26,9 +26,9 @@
 
 namespace keyhole::shell {
 
-namespace {
-
 std::atomic<bool> g_interrupted{false};
+
+namespace {
 
 // Words tab completion offers (upper-case; matched case-insensitively).
 constexpr std::string_view kKeywords[] = {"ADD",         "ALL",
@@ -63,107 +63,6 @@ constexpr std::string_view kKeywords[] = {"ADD",         "ALL",
                                           "begins_with", "contains",
                                           "list_append", "set_add",
                                           "set_delete",  "size"};
-
-// The planner's view of the catalog.
-class Schemas : public planner::SchemaSource {
- public:
-  explicit Schemas(storage::Database& db) : db_(db) {}
-  Result<TableDescription> TableSchema(const std::string& name) const override {
-    Result<TableDescription> t = db_.TableSchema(name);
-    if (!t.ok() && t.status().IsNotFound()) {
-      return Status::NotFound(
-          fmt::format("Requested resource not found: Table: {} not found", name));
-    }
-    return t;
-  }
-
- private:
-  storage::Database& db_;
-};
-
-// The planner's operations, executed by the engine.
-class Engine : public planner::Executor {
- public:
-  explicit Engine(storage::Database& db) : db_(db) {}
-  Result<GetItemResponse> GetItem(const GetItemRequest& r) override { return db_.GetItem(r); }
-  Result<QueryResponse> Query(const QueryRequest& r) override { return db_.Query(r); }
-  Result<ScanResponse> Scan(const ScanRequest& r) override { return db_.Scan(r); }
-  Result<PutItemResponse> PutItem(const PutItemRequest& r) override { return db_.PutItem(r); }
-  Result<UpdateItemResponse> UpdateItem(const UpdateItemRequest& r) override {
-    return db_.UpdateItem(r);
-  }
-  Result<DeleteItemResponse> DeleteItem(const DeleteItemRequest& r) override {
-    return db_.DeleteItem(r);
-  }
-
- private:
-  storage::Database& db_;
-};
-
-// One planned operation for EXPLAIN: its name, target, request body and estimated capacity.
-struct ExplainedOperation {
-  std::string name, target;
-  json::Value request;
-  const char* estimate = "";
-  bool write = false;
-};
-
-ExplainedOperation Explain(const planner::Operation& op) {
-  // Estimates are lower bounds: reads cost 0.5 RCU per 4 KB eventually consistent (1 RCU
-  // strongly consistent), writes 1 WCU per 1 KB plus one write per affected index.
-  constexpr const char* kItemRead = "at least 0.5 RCU";
-  constexpr const char* kPageRead = "at least 0.5 RCU (1 MB page at most 128 RCU)";
-  constexpr const char* kWrite = "at least 1 WCU (+ index writes)";
-  auto target = [](const std::string& table, const std::optional<std::string>& index) {
-    return index ? table + "." + *index : table;
-  };
-  if (const auto* r = std::get_if<GetItemRequest>(&op)) {
-    return {"GetItem", r->table_name, GetItemRequestToJson(*r), kItemRead};
-  }
-  if (const auto* r = std::get_if<QueryRequest>(&op)) {
-    return {"Query", target(r->table_name, r->index_name), QueryRequestToJson(*r), kPageRead};
-  }
-  if (const auto* r = std::get_if<ScanRequest>(&op)) {
-    return {"Scan", target(r->table_name, r->index_name), ScanRequestToJson(*r), kPageRead};
-  }
-  if (const auto* r = std::get_if<PutItemRequest>(&op)) {
-    return {"PutItem", r->table_name, PutItemRequestToJson(*r), kWrite, true};
-  }
-  if (const auto* r = std::get_if<UpdateItemRequest>(&op)) {
-    return {"UpdateItem", r->table_name, UpdateItemRequestToJson(*r), kWrite, true};
-  }
-  const auto& r = std::get<DeleteItemRequest>(op);
-  return {"DeleteItem", r.table_name, DeleteItemRequestToJson(r), kWrite, true};
-}
-
-// A condition as PartiQL-like text with names and values in place of placeholders:
-// `sk <> 'PROFILE'`.
-std::string ReadableCondition(const expr::Condition& condition) {
-  expr::Placeholders p;
-  std::string text = expr::RenderCondition(condition, &p);
-  const std::map<std::string, std::string>& names = p.names();  // placeholder -> name
-  std::string out;
-  for (size_t i = 0; i < text.size();) {
-    size_t j = i + 1;
-    if ((text[i] == '#' || text[i] == ':') && j < text.size() && std::isalpha(text[j])) {
-      ++j;
-      while (j < text.size() && std::isdigit(static_cast<unsigned char>(text[j]))) ++j;
-      std::string token = text.substr(i, j - i);
-      if (auto n = names.find(token); text[i] == '#' && n != names.end()) {
-        out += n->second;
-      } else if (auto v = p.values().find(token); v != p.values().end()) {
-        std::string literal = FormatCell(AttributeValue::L({v->second}));  // strings quoted
-        out += literal.substr(1, literal.size() - 2);
-      } else {
-        out += token;
-      }
-      i = j;
-    } else {
-      out += text[i++];
-    }
-  }
-  return out;
-}
 
 std::string Units(double units, const char* what) { return fmt::format("{:g} {}", units, what); }
 
@@ -374,54 +273,6 @@ void Session::State::PrintItems(const std::vector<Item>& items, const std::strin
 }
 
 namespace {
-
-// EXPLAIN: prints each operation's request and estimated capacity without running anything.
-// EXPLAIN ANALYZE: the same, then runs the plan (reads only) and prints what it actually did.
-bool RunExplain(Session::State& s, const planner::Plan& plan, Location at) {
-  std::vector<ExplainedOperation> ops;
-  for (planner::Operation op : plan.operations) {
-    // The request as RunPlan sends it: .pagesize becomes each read's Limit.
-    if (s.settings.pagesize > 0 && !plan.sort_merged) {
-      int limit = static_cast<int>(std::min<int64_t>(s.settings.pagesize, 1 << 30));
-      if (auto* q = std::get_if<QueryRequest>(&op)) q->limit = limit;
-      if (auto* r = std::get_if<ScanRequest>(&op)) r->limit = limit;
-    }
-    ops.push_back(Explain(op));
-  }
-  bool writes = plan.per_item_write.has_value();
-  for (const ExplainedOperation& e : ops) writes = writes || e.write;
-  if (plan.analyze && writes) {
-    return s.Fail(Status::Validation("EXPLAIN ANALYZE runs the statement and is only supported "
-                                     "for reads; use EXPLAIN"),
-                  at);
-  }
-  for (size_t i = 0; i < ops.size(); ++i) {
-    const ExplainedOperation& e = ops[i];
-    s.Out(fmt::format("-- {} on {}\n{}\n", e.name, e.target, json::Write(e.request)));
-    if (i < plan.post_filters.size() && plan.post_filters[i]) {
-      s.Out(fmt::format("-- then keyhole filters the items: {}\n",
-                        ReadableCondition(*plan.post_filters[i])));
-    }
-    s.Out(fmt::format("-- estimated: {}\n", e.estimate));
-  }
-  if (plan.sort_merged) s.Out("-- then keyhole sorts the merged items (ORDER BY)\n");
-  if (plan.per_item_write) {
-    ExplainedOperation e = Explain(*plan.per_item_write);
-    s.Out(
-        fmt::format("-- then for each item found: {} on {} (Key from the item)\n{}\n"
-                    "-- estimated: {} per item\n",
-                    e.name, e.target, json::Write(e.request), e.estimate));
-  }
-  if (!plan.analyze) return true;
-  Engine engine(s.db);
-  planner::ExecuteOptions options;
-  options.cancel = &g_interrupted;
-  Result<planner::ExecuteResult> r = planner::Execute(plan, engine, options);
-  if (!r.ok()) return s.Fail(r.status(), at);
-  s.Out(fmt::format("-- actual: {} returned, {} read, {}\n", r->count, r->scanned_count,
-                    Units(r->capacity_units, "RCU")));
-  return true;
-}
 
 // Runs `plan` (from `resume` when continuing), prints its items and the footer, and keeps
 // what NEXT needs.

@@ -2,6 +2,7 @@
 // shell's interface: include only from shell/*.cpp.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <map>
@@ -11,9 +12,12 @@
 #include <string_view>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "core/status.h"
 #include "planner/plan.h"
 #include "shell/session.h"
+#include "storage/database.h"
 
 namespace keyhole::shell {
 
@@ -72,6 +76,49 @@ struct Session::State {
                                       const std::optional<std::string>& index);
   void RememberAttributes(const std::string& table, const std::vector<Item>& items);
 };
+
+// The planner's view of the catalog.
+class Schemas : public planner::SchemaSource {
+ public:
+  explicit Schemas(storage::Database& db) : db_(db) {}
+  Result<TableDescription> TableSchema(const std::string& name) const override {
+    Result<TableDescription> t = db_.TableSchema(name);
+    if (!t.ok() && t.status().IsNotFound()) {
+      return Status::NotFound(
+          fmt::format("Requested resource not found: Table: {} not found", name));
+    }
+    return t;
+  }
+
+ private:
+  storage::Database& db_;
+};
+
+// The planner's operations, executed by the engine.
+class Engine : public planner::Executor {
+ public:
+  explicit Engine(storage::Database& db) : db_(db) {}
+  Result<GetItemResponse> GetItem(const GetItemRequest& r) override { return db_.GetItem(r); }
+  Result<QueryResponse> Query(const QueryRequest& r) override { return db_.Query(r); }
+  Result<ScanResponse> Scan(const ScanRequest& r) override { return db_.Scan(r); }
+  Result<PutItemResponse> PutItem(const PutItemRequest& r) override { return db_.PutItem(r); }
+  Result<UpdateItemResponse> UpdateItem(const UpdateItemRequest& r) override {
+    return db_.UpdateItem(r);
+  }
+  Result<DeleteItemResponse> DeleteItem(const DeleteItemRequest& r) override {
+    return db_.DeleteItem(r);
+  }
+
+ private:
+  storage::Database& db_;
+};
+
+// Set by Session::Interrupt; Execute's cancel flag.
+extern std::atomic<bool> g_interrupted;
+
+// EXPLAIN [ANALYZE] of a planned statement (explain.cpp): each operation's exact request, what
+// keyhole does after it, and its estimated capacity; ANALYZE also runs it (reads only).
+bool RunExplain(Session::State& s, const planner::Plan& plan, Location at);
 
 // The dot-command names, for completion (".help", ".tables", ...).
 std::vector<std::string> DotCommandNames();

@@ -1,0 +1,223 @@
+// EXPLAIN [ANALYZE]: the operations a statement becomes, each as the exact DynamoDB API request
+// it sends, what keyhole does between them (post-filters, merge sorts, per-item writes), and
+// the capacity each will consume, estimated from the item sizes involved:
+//  - PutItem: exact for the item written (ceil(size / 1 KB) WCU) plus one write per GSI whose
+//    keys the item has; more only if it replaces a larger item (INSERT never does).
+//  - GetItem, UpdateItem, DeleteItem: from the average size of the table's items, sampled from
+//    the first items in storage order (reference §5: 4 KB per read unit, 1 KB per write unit).
+//  - Query, Scan: a lower bound (the first 4 KB), the items per read unit at the sampled size,
+//    and the most one 1 MB page can cost.
+// EXPLAIN never runs a write. EXPLAIN ANALYZE runs reads and prints what they really did.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <map>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "core/api_json.h"
+#include "core/expression_text.h"
+#include "core/item.h"
+#include "shell/render.h"
+#include "shell/session_state.h"
+
+namespace keyhole::shell {
+
+namespace {
+
+constexpr int kSampleItems = 25;
+
+// The average DynamoDB size of the items of `table` (or of its `index`: the projected items),
+// from up to 25 items in storage order; 0 when there are none or the table cannot be read.
+size_t SampleItemBytes(storage::Database& db, const std::string& table,
+                       const std::optional<std::string>& index) {
+  ScanRequest scan;
+  scan.table_name = table;
+  scan.index_name = index;
+  scan.limit = kSampleItems;
+  Result<ScanResponse> r = db.Scan(scan);
+  if (!r.ok() || r->items.empty()) return 0;
+  size_t total = 0;
+  for (const Item& item : r->items) total += ItemSize(item);
+  return total / r->items.size();
+}
+
+std::string Rcu(double units) { return fmt::format("{:g} RCU", units); }
+
+// Read units for `bytes` read at once: ceil(bytes / 4 KB), at least 1, halved when eventually
+// consistent.
+double ReadUnits(size_t bytes, bool consistent) {
+  double units = std::max<double>(1, std::ceil(static_cast<double>(bytes) / 4096));
+  return consistent ? units : units / 2;
+}
+
+int64_t WriteUnits(size_t bytes) {
+  return std::max<int64_t>(1, static_cast<int64_t>(std::ceil(static_cast<double>(bytes) / 1024)));
+}
+
+std::string AverageText(size_t bytes) {
+  return bytes == 0 ? "no items to sample" : fmt::format("items here average {} bytes", bytes);
+}
+
+// GSIs of `table` whose key attributes `item` all has.
+int IndexesHolding(const TableDescription& table, const Item& item) {
+  int n = 0;
+  for (const IndexDescription& idx : table.indexes) {
+    if (idx.kind != IndexKind::kGlobal) continue;
+    bool has =
+        item.count(idx.key.partition.name) && (!idx.key.sort || item.count(idx.key.sort->name));
+    n += has;
+  }
+  return n;
+}
+
+int GlobalIndexes(const TableDescription& table) {
+  return static_cast<int>(
+      std::count_if(table.indexes.begin(), table.indexes.end(),
+                    [](const IndexDescription& i) { return i.kind == IndexKind::kGlobal; }));
+}
+
+std::string GsiCount(int n) { return fmt::format("the table has {} GSI{}", n, n == 1 ? "" : "s"); }
+
+std::string ReadPageEstimate(size_t average, bool consistent) {
+  double first = ReadUnits(1, consistent);
+  std::string per = average == 0 ? ""
+                                 : fmt::format(", about {} items per {}",
+                                               std::max<size_t>(1, 4096 / average), Rcu(first));
+  return fmt::format("at least {} ({}{}); a 1 MB page at most {}", Rcu(first), AverageText(average),
+                     per, Rcu(ReadUnits(1 << 20, consistent)));
+}
+
+// One planned operation for EXPLAIN: its name, target, request body and estimated capacity.
+struct ExplainedOperation {
+  std::string name, target;
+  json::Value request;
+  std::string estimate;
+  bool write = false;
+};
+
+ExplainedOperation Explain(storage::Database& db, const planner::Operation& op) {
+  auto target = [](const std::string& table, const std::optional<std::string>& index) {
+    return index ? table + "." + *index : table;
+  };
+  if (const auto* r = std::get_if<GetItemRequest>(&op)) {
+    size_t avg = SampleItemBytes(db, r->table_name, std::nullopt);
+    std::string estimate =
+        fmt::format("{} ({})", Rcu(ReadUnits(avg, r->consistent_read)), AverageText(avg));
+    return {"GetItem", r->table_name, GetItemRequestToJson(*r), estimate};
+  }
+  if (const auto* r = std::get_if<QueryRequest>(&op)) {
+    size_t avg = SampleItemBytes(db, r->table_name, r->index_name);
+    return {"Query", target(r->table_name, r->index_name), QueryRequestToJson(*r),
+            ReadPageEstimate(avg, r->consistent_read)};
+  }
+  if (const auto* r = std::get_if<ScanRequest>(&op)) {
+    size_t avg = SampleItemBytes(db, r->table_name, r->index_name);
+    return {"Scan", target(r->table_name, r->index_name), ScanRequestToJson(*r),
+            ReadPageEstimate(avg, r->consistent_read)};
+  }
+  std::string table = std::visit([](const auto& w) { return w.table_name; }, op);
+  Result<TableDescription> desc = db.TableSchema(table);
+  int gsis = desc.ok() ? GlobalIndexes(*desc) : 0;
+  if (const auto* r = std::get_if<PutItemRequest>(&op)) {
+    size_t size = ItemSize(r->item);
+    int indexes = desc.ok() ? IndexesHolding(*desc, r->item) : 0;
+    std::string estimate =
+        indexes == 0 ? fmt::format("{} WCU (a {}-byte item)", WriteUnits(size), size)
+                     : fmt::format("{} WCU ({} for the {}-byte item, {} for GSI writes)",
+                                   WriteUnits(size) + indexes, WriteUnits(size), size, indexes);
+    return {"PutItem", r->table_name, PutItemRequestToJson(*r), estimate, true};
+  }
+  size_t avg = SampleItemBytes(db, table, std::nullopt);
+  std::string base = fmt::format("about {} WCU ({})", WriteUnits(avg), AverageText(avg));
+  if (const auto* r = std::get_if<UpdateItemRequest>(&op)) {
+    if (gsis > 0) base += fmt::format(" + up to 2 per GSI the update moves ({})", GsiCount(gsis));
+    return {"UpdateItem", r->table_name, UpdateItemRequestToJson(*r), base, true};
+  }
+  const auto& r = std::get<DeleteItemRequest>(op);
+  if (gsis > 0) base += fmt::format(" + 1 per GSI holding the item ({})", GsiCount(gsis));
+  return {"DeleteItem", r.table_name, DeleteItemRequestToJson(r), base, true};
+}
+
+// A condition as PartiQL-like text with names and values in place of placeholders:
+// `sk <> 'PROFILE'`.
+std::string ReadableCondition(const expr::Condition& condition) {
+  expr::Placeholders p;
+  std::string text = expr::RenderCondition(condition, &p);
+  const std::map<std::string, std::string>& names = p.names();  // placeholder -> name
+  std::string out;
+  for (size_t i = 0; i < text.size();) {
+    size_t j = i + 1;
+    if ((text[i] == '#' || text[i] == ':') && j < text.size() &&
+        std::isalpha(static_cast<unsigned char>(text[j]))) {
+      ++j;
+      while (j < text.size() && std::isdigit(static_cast<unsigned char>(text[j]))) ++j;
+      std::string token = text.substr(i, j - i);
+      if (auto n = names.find(token); text[i] == '#' && n != names.end()) {
+        out += n->second;
+      } else if (auto v = p.values().find(token); v != p.values().end()) {
+        std::string literal = FormatCell(AttributeValue::L({v->second}));  // strings quoted
+        out += literal.substr(1, literal.size() - 2);
+      } else {
+        out += token;
+      }
+      i = j;
+    } else {
+      out += text[i++];
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+bool RunExplain(Session::State& s, const planner::Plan& plan, Location at) {
+  std::vector<ExplainedOperation> ops;
+  for (planner::Operation op : plan.operations) {
+    // The request as RunPlan sends it: .pagesize becomes each read's Limit.
+    if (s.settings.pagesize > 0 && !plan.sort_merged) {
+      int limit = static_cast<int>(std::min<int64_t>(s.settings.pagesize, 1 << 30));
+      if (auto* q = std::get_if<QueryRequest>(&op)) q->limit = limit;
+      if (auto* r = std::get_if<ScanRequest>(&op)) r->limit = limit;
+    }
+    ops.push_back(Explain(s.db, op));
+  }
+  bool writes = plan.per_item_write.has_value();
+  for (const ExplainedOperation& e : ops) writes = writes || e.write;
+  if (plan.analyze && writes) {
+    return s.Fail(Status::Validation("EXPLAIN ANALYZE runs the statement and is only supported "
+                                     "for reads; use EXPLAIN"),
+                  at);
+  }
+  for (size_t i = 0; i < ops.size(); ++i) {
+    const ExplainedOperation& e = ops[i];
+    s.Out(fmt::format("-- {} on {}\n{}\n", e.name, e.target, json::Write(e.request)));
+    if (i < plan.post_filters.size() && plan.post_filters[i]) {
+      s.Out(fmt::format("-- then keyhole filters the items: {}\n",
+                        ReadableCondition(*plan.post_filters[i])));
+    }
+    s.Out(fmt::format("-- estimated: {}\n", e.estimate));
+  }
+  if (plan.sort_merged) s.Out("-- then keyhole sorts the merged items (ORDER BY)\n");
+  if (plan.per_item_write) {
+    ExplainedOperation e = Explain(s.db, *plan.per_item_write);
+    s.Out(
+        fmt::format("-- then for each item found: {} on {} (Key from the item)\n{}\n"
+                    "-- estimated: {} per item\n",
+                    e.name, e.target, json::Write(e.request), e.estimate));
+  }
+  if (!plan.analyze) return true;
+  Engine engine(s.db);
+  planner::ExecuteOptions options;
+  options.cancel = &g_interrupted;
+  Result<planner::ExecuteResult> r = planner::Execute(plan, engine, options);
+  if (!r.ok()) return s.Fail(r.status(), at);
+  s.Out(fmt::format("-- actual: {} returned, {} read, {}\n", r->count, r->scanned_count,
+                    Rcu(r->capacity_units)));
+  return true;
+}
+
+}  // namespace keyhole::shell
