@@ -21,6 +21,9 @@
 //    post-filter (Plan::post_filters), evaluated by Execute after the read; when the statement
 //    projects, the Query also fetches the attributes the post-filter needs and Execute
 //    re-projects (Plan::reproject).
+//    Decision: `pk IN [..] AND sk = v` (full keys pinned) stays one Query per key rather than
+//    a BatchGetItem: that is DynamoDB's own translation (reference §2.5), and the capacity is
+//    the same (each one-item read rounds to 4 KB on its own either way).
 //    Two reads of the same partition value are refused with DynamoDB's
 //    "Overlapping conditions with range keys are not supported in where clause" (keyhole is
 //    stricter than DynamoDB here: it refuses every repeated partition value, not only
