@@ -23,7 +23,10 @@
 // Rules that need the catalog (key schemas, index existence, item size) stay with storage.
 #pragma once
 
+#include <map>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/json.h"
 #include "core/operations.h"
@@ -33,7 +36,8 @@
 namespace keyhole {
 
 // True for the operations this module speaks: CreateTable, DeleteTable, DescribeTable,
-// ListTables, UpdateTable, PutItem, GetItem, DeleteItem, UpdateItem, Query and Scan.
+// ListTables, UpdateTable, PutItem, GetItem, DeleteItem, UpdateItem, Query, Scan,
+// BatchGetItem, BatchWriteItem, TransactGetItems and TransactWriteItems.
 bool IsKnownOperation(std::string_view name);
 
 // ---- requests ----
@@ -61,6 +65,16 @@ Result<UpdateItemRequest> UpdateItemRequestFromJson(const json::Value& v);
 // order; call BindKeyConditions once the table is known, before executing the request.
 Result<QueryRequest> QueryRequestFromJson(const json::Value& v);
 Result<ScanRequest> ScanRequestFromJson(const json::Value& v);
+// Batches and transactions (core/api_json_batches.cpp). The decoders read the shapes and the
+// per-member constraints; the counts (25 writes, 100 keys or actions), duplicates and key
+// schemas are checked by storage, which has DynamoDB's messages for them. A transaction's
+// Update needs an UpdateExpression and a ConditionCheck a ConditionExpression (constraint
+// errors at 'transactItems.<n>.member.update.updateExpression' etc.); ClientRequestToken is
+// 1..36 characters.
+Result<BatchWriteItemRequest> BatchWriteItemRequestFromJson(const json::Value& v);
+Result<BatchGetItemRequest> BatchGetItemRequestFromJson(const json::Value& v);
+Result<TransactWriteItemsRequest> TransactWriteItemsRequestFromJson(const json::Value& v);
+Result<TransactGetItemsRequest> TransactGetItemsRequestFromJson(const json::Value& v);
 
 // Resolves QueryRequest::key_conditions against the key schema of the table or index queried:
 // the partition key's EQ term becomes key_condition's partition part, the other term its sort
@@ -88,6 +102,17 @@ json::Value ScanRequestToJson(const ScanRequest& r);
 json::Value PutItemRequestToJson(const PutItemRequest& r);
 json::Value UpdateItemRequestToJson(const UpdateItemRequest& r);
 json::Value DeleteItemRequestToJson(const DeleteItemRequest& r);
+// Batches and transactions: {"RequestItems": ..} / {"TransactItems": [..]}, with
+// ReturnConsumedCapacity when not NONE and ClientRequestToken when set. A transaction's Put,
+// Update and Delete bodies are the single-item encoders above (their ReturnValues and
+// ReturnConsumedCapacity are NONE in a transaction, so they do not appear).
+json::Value BatchWriteItemRequestToJson(const BatchWriteItemRequest& r);
+json::Value BatchGetItemRequestToJson(const BatchGetItemRequest& r);
+json::Value TransactWriteItemsRequestToJson(const TransactWriteItemsRequest& r);
+json::Value TransactGetItemsRequestToJson(const TransactGetItemsRequest& r);
+// The RequestItems/UnprocessedItems and RequestItems/UnprocessedKeys maps.
+json::Value WriteRequestsToJson(const std::map<std::string, std::vector<WriteRequest>>& items);
+json::Value KeysAndAttributesToJson(const std::map<std::string, KeysAndAttributes>& items);
 
 // ---- responses ----
 // Shapes as DynamoDB returns them; absent optional members are omitted (GetItem of a missing
@@ -114,5 +139,22 @@ json::Value ScanResponseToJson(const ScanResponse& r, Select select = Select::kU
 // is recognised by the detail being filled: storage clears it for TOTAL, and every operation
 // consumes something on the table or an index.
 json::Value ConsumedCapacityToJson(const ConsumedCapacity& c);
+
+// BatchWriteItem: {"UnprocessedItems": {..} (always present), "ConsumedCapacity": [..]?}.
+json::Value BatchWriteItemResponseToJson(const BatchWriteItemResponse& r);
+// BatchGetItem: {"Responses": {table: [items]}, "UnprocessedKeys": {..}, "ConsumedCapacity"?}.
+json::Value BatchGetItemResponseToJson(const BatchGetItemResponse& r);
+// TransactWriteItems: {} or {"ConsumedCapacity": [..]}.
+json::Value TransactWriteItemsResponseToJson(const TransactWriteItemsResponse& r);
+// TransactGetItems: {"Responses": [{"Item": ..} or {} per Get], "ConsumedCapacity"?}.
+json::Value TransactGetItemsResponseToJson(const TransactGetItemsResponse& r);
+
+// The JSON error body DynamoDB sends for a failed request: {"__type":
+// "com.amazonaws.dynamodb.v20120810#<ErrorName>", "message": ..}, plus "Item" for a
+// ConditionalCheckFailedException that carries one. A TransactionCanceledException is
+// {"__type": .., "CancellationReasons": [{"Code": "None"}, {"Code": "ConditionalCheckFailed",
+// "Message": "The conditional request failed", "Item"?: ..}, ..], "Message": ..} (DynamoDB
+// capitalises Message for this exception).
+json::Value ErrorToJson(const Status& s);
 
 }  // namespace keyhole

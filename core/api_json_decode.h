@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/json.h"
+#include "core/operations.h"
 #include "core/schema.h"
 #include "core/status.h"
 
@@ -113,5 +114,22 @@ Status ReadProjection(const json::Value& obj, const Path& at, IndexSpec* spec, V
 // ProvisionedThroughput: {ReadCapacityUnits, WriteCapacityUnits}, both required and >= 1.
 Status ReadThroughput(const json::Value& obj, const Path& at, std::optional<int64_t>* read,
                       std::optional<int64_t>* write, Violations* errs);
+
+// ---- shared with the batch and transaction decoders (defined in api_json_items.cpp) ----
+
+// ReturnConsumedCapacity (default NONE).
+Result<ReturnConsumedCapacity> ReadReturnConsumedCapacity(const json::Value& v, const Path& at,
+                                                          Violations* errs);
+// ReturnItemCollectionMetrics, accepted only as NONE.
+Status ReadCollectionMetricsNone(const json::Value& v, const Path& at, Violations* errs);
+// A required object member (Item, Key, RequestItems): nullptr when absent (recorded).
+Result<const json::Value*> ReadRequiredObject(const json::Value& v, std::string_view name,
+                                              const Path& at, Violations* errs);
+// The expression members present in `v` into *out.
+Status ReadExpressionMembers(const json::Value& v, const Path& at, expr::ExpressionInput* out);
+// TransactWriteItems' Put, Delete and Update bodies at `at`, into the single-item requests.
+Status ReadTransactPut(const json::Value& v, const Path& at, PutItemRequest* r);
+Status ReadTransactDelete(const json::Value& v, const Path& at, DeleteItemRequest* r);
+Status ReadTransactUpdate(const json::Value& v, const Path& at, UpdateItemRequest* r);
 
 }  // namespace keyhole::api_json

@@ -1,4 +1,5 @@
-// Request encoders of core/api_json.h: the six item/read requests as DynamoDB's JSON bodies.
+// Request encoders of core/api_json.h: the item, read, batch and transaction requests as
+// DynamoDB's JSON bodies.
 #include <map>
 #include <optional>
 #include <string>
@@ -216,6 +217,97 @@ json::Value DeleteItemRequestToJson(const DeleteItemRequest& r) {
   AddReturnValues(r.return_values, &body);
   AddCapacity(r.return_consumed_capacity, &body);
   AddOnFailure(r.return_values_on_condition_check_failure, &body);
+  return body;
+}
+
+json::Value BatchWriteItemRequestToJson(const BatchWriteItemRequest& r) {
+  json::Value body = json::Value::MakeObject();
+  body.Add("RequestItems", WriteRequestsToJson(r.request_items));
+  AddCapacity(r.return_consumed_capacity, &body);
+  return body;
+}
+
+json::Value BatchGetItemRequestToJson(const BatchGetItemRequest& r) {
+  json::Value body = json::Value::MakeObject();
+  body.Add("RequestItems", KeysAndAttributesToJson(r.request_items));
+  AddCapacity(r.return_consumed_capacity, &body);
+  return body;
+}
+
+json::Value WriteRequestsToJson(const std::map<std::string, std::vector<WriteRequest>>& items) {
+  json::Value tables = json::Value::MakeObject();
+  for (const auto& [name, requests] : items) {
+    json::Value list = json::Value::MakeArray();
+    for (const WriteRequest& w : requests) {
+      json::Value inner = json::Value::MakeObject();
+      json::Value e = json::Value::MakeObject();
+      if (w.put_request) {
+        inner.Add("Item", ItemToJson(w.put_request->item));
+        e.Add("PutRequest", std::move(inner));
+      } else if (w.delete_request) {
+        inner.Add("Key", ItemToJson(w.delete_request->key));
+        e.Add("DeleteRequest", std::move(inner));
+      }
+      list.Push(std::move(e));
+    }
+    tables.Add(name, std::move(list));
+  }
+  return tables;
+}
+
+json::Value KeysAndAttributesToJson(const std::map<std::string, KeysAndAttributes>& items) {
+  json::Value tables = json::Value::MakeObject();
+  for (const auto& [name, ka] : items) {
+    json::Value t = json::Value::MakeObject();
+    json::Value keys = json::Value::MakeArray();
+    for (const Item& k : ka.keys) keys.Push(ItemToJson(k));
+    t.Add("Keys", std::move(keys));
+    AddExpressions(ka.expressions, nullptr, &t);
+    if (ka.consistent_read) t.Add("ConsistentRead", json::Value::Bool(true));
+    tables.Add(name, std::move(t));
+  }
+  return tables;
+}
+
+json::Value TransactWriteItemsRequestToJson(const TransactWriteItemsRequest& r) {
+  json::Value list = json::Value::MakeArray();
+  for (const TransactWriteItem& t : r.transact_items) {
+    json::Value e = json::Value::MakeObject();
+    if (t.condition_check) {
+      const ConditionCheck& c = *t.condition_check;
+      json::Value body = Start(c.table_name);
+      body.Add("Key", ItemToJson(c.key));
+      AddExpressions(c.expressions, nullptr, &body);
+      AddOnFailure(c.return_values_on_condition_check_failure, &body);
+      e.Add("ConditionCheck", std::move(body));
+    }
+    if (t.put) e.Add("Put", PutItemRequestToJson(*t.put));
+    if (t.delete_) e.Add("Delete", DeleteItemRequestToJson(*t.delete_));
+    if (t.update) e.Add("Update", UpdateItemRequestToJson(*t.update));
+    list.Push(std::move(e));
+  }
+  json::Value body = json::Value::MakeObject();
+  body.Add("TransactItems", std::move(list));
+  AddCapacity(r.return_consumed_capacity, &body);
+  if (r.client_request_token) {
+    body.Add("ClientRequestToken", json::Value::String(*r.client_request_token));
+  }
+  return body;
+}
+
+json::Value TransactGetItemsRequestToJson(const TransactGetItemsRequest& r) {
+  json::Value list = json::Value::MakeArray();
+  for (const TransactGetItem& t : r.transact_items) {
+    json::Value get = Start(t.get.table_name);
+    get.Add("Key", ItemToJson(t.get.key));
+    AddExpressions(t.get.expressions, nullptr, &get);
+    json::Value e = json::Value::MakeObject();
+    e.Add("Get", std::move(get));
+    list.Push(std::move(e));
+  }
+  json::Value body = json::Value::MakeObject();
+  body.Add("TransactItems", std::move(list));
+  AddCapacity(r.return_consumed_capacity, &body);
   return body;
 }
 

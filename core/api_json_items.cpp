@@ -345,8 +345,7 @@ Result<ReturnValues> ReadOnFailure(const json::Value& v, const Path& at, Violati
 // ReturnValuesOnConditionCheckFailure and the expressions. Decodes the map into *map.
 template <typename Req>
 Status ReadWriteRequest(const json::Value& v, std::span<const MemberSpec> members,
-                        std::string_view map_member, Req* r, Item* map) {
-  const Path root;
+                        std::string_view map_member, Req* r, Item* map, const Path& root = Path()) {
   KH_RETURN_IF_ERROR(CheckStructure(v, root, members));
   Violations errs;
   KH_ASSIGN_OR_RETURN(r->table_name, ReadTableNameMember(v, "TableName", root, true, &errs));
@@ -362,6 +361,59 @@ Status ReadWriteRequest(const json::Value& v, std::span<const MemberSpec> member
 }
 
 }  // namespace
+
+namespace api_json {
+
+Result<ReturnConsumedCapacity> ReadReturnConsumedCapacity(const json::Value& v, const Path& at,
+                                                          Violations* errs) {
+  return ReadCapacity(v, at, errs);
+}
+Status ReadCollectionMetricsNone(const json::Value& v, const Path& at, Violations* errs) {
+  return ReadNoneOnly(v, "ReturnItemCollectionMetrics", kMetricsNames, at, errs);
+}
+Result<const json::Value*> ReadRequiredObject(const json::Value& v, std::string_view name,
+                                              const Path& at, Violations* errs) {
+  return ReadRequiredMap(v, name, at, errs);
+}
+Status ReadExpressionMembers(const json::Value& v, const Path& at, expr::ExpressionInput* out) {
+  return ReadExpressions(v, at, out);
+}
+Status ReadTransactPut(const json::Value& v, const Path& at, PutItemRequest* r) {
+  static constexpr MemberSpec kMembers[] = {
+      {"Item"},
+      {"TableName"},
+      {"ConditionExpression"},
+      {"ExpressionAttributeNames"},
+      {"ExpressionAttributeValues"},
+      {"ReturnValuesOnConditionCheckFailure"},
+  };
+  return ReadWriteRequest(v, kMembers, "Item", r, &r->item, at);
+}
+Status ReadTransactDelete(const json::Value& v, const Path& at, DeleteItemRequest* r) {
+  static constexpr MemberSpec kMembers[] = {
+      {"Key"},
+      {"TableName"},
+      {"ConditionExpression"},
+      {"ExpressionAttributeNames"},
+      {"ExpressionAttributeValues"},
+      {"ReturnValuesOnConditionCheckFailure"},
+  };
+  return ReadWriteRequest(v, kMembers, "Key", r, &r->key, at);
+}
+Status ReadTransactUpdate(const json::Value& v, const Path& at, UpdateItemRequest* r) {
+  static constexpr MemberSpec kMembers[] = {
+      {"Key"},
+      {"UpdateExpression"},
+      {"TableName"},
+      {"ConditionExpression"},
+      {"ExpressionAttributeNames"},
+      {"ExpressionAttributeValues"},
+      {"ReturnValuesOnConditionCheckFailure"},
+  };
+  return ReadWriteRequest(v, kMembers, "Key", r, &r->key, at);
+}
+
+}  // namespace api_json
 
 Result<PutItemRequest> PutItemRequestFromJson(const json::Value& v) {
   static constexpr MemberSpec kMembers[] = {

@@ -80,8 +80,9 @@ json::Value ReadResponseJson(const ReadResponse& r, Select select) {
 
 bool IsKnownOperation(std::string_view name) {
   static constexpr std::string_view kOperations[] = {
-      "CreateTable", "DeleteTable", "DescribeTable", "ListTables", "UpdateTable",
-      "PutItem",     "GetItem",     "DeleteItem",    "UpdateItem", "Query", "Scan"};
+      "CreateTable", "DeleteTable",  "DescribeTable",  "ListTables",       "UpdateTable",
+      "PutItem",     "GetItem",      "DeleteItem",     "UpdateItem",       "Query",
+      "Scan",        "BatchGetItem", "BatchWriteItem", "TransactGetItems", "TransactWriteItems"};
   for (std::string_view op : kOperations) {
     if (op == name) return true;
   }

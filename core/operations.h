@@ -30,8 +30,14 @@ struct Capacity {
   double capacity_units = 0;
   double read_units = 0;
   double write_units = 0;
-  void AddRead(double u) { read_units += u; capacity_units += u; }
-  void AddWrite(double u) { write_units += u; capacity_units += u; }
+  void AddRead(double u) {
+    read_units += u;
+    capacity_units += u;
+  }
+  void AddWrite(double u) {
+    write_units += u;
+    capacity_units += u;
+  }
 };
 
 // ConsumedCapacity as the API reports it. With TOTAL only `total` is meaningful; with INDEXES
@@ -55,13 +61,23 @@ struct CreateTableRequest {
   std::string billing_mode = "PAY_PER_REQUEST";  // or "PROVISIONED"
   std::optional<int64_t> read_capacity_units, write_capacity_units;
 };
-struct CreateTableResponse { TableDescription table_description; };
+struct CreateTableResponse {
+  TableDescription table_description;
+};
 
-struct DeleteTableRequest { std::string table_name; };
-struct DeleteTableResponse { TableDescription table_description; };
+struct DeleteTableRequest {
+  std::string table_name;
+};
+struct DeleteTableResponse {
+  TableDescription table_description;
+};
 
-struct DescribeTableRequest { std::string table_name; };
-struct DescribeTableResponse { TableDescription table; };
+struct DescribeTableRequest {
+  std::string table_name;
+};
+struct DescribeTableResponse {
+  TableDescription table;
+};
 
 struct ListTablesRequest {
   std::optional<std::string> exclusive_start_table_name;
@@ -79,7 +95,9 @@ struct UpdateTableRequest {
   std::optional<IndexSpec> create_global_index;
   std::optional<std::string> delete_global_index;
 };
-struct UpdateTableResponse { TableDescription table_description; };
+struct UpdateTableResponse {
+  TableDescription table_description;
+};
 
 // ---- items ----
 
@@ -202,5 +220,101 @@ struct ReadResponse {
 };
 using QueryResponse = ReadResponse;
 using ScanResponse = ReadResponse;
+
+// ---- batches (reference §4.7) ----
+
+// BatchWriteItem's PutRequest / DeleteRequest.
+struct PutRequest {
+  Item item;
+};
+struct DeleteRequest {
+  Item key;
+};
+// One element of a table's list in RequestItems: exactly one of the two is set.
+struct WriteRequest {
+  std::optional<PutRequest> put_request;
+  std::optional<DeleteRequest> delete_request;
+};
+
+// RequestItems: table name -> 1..25 requests (25 in total across tables). No conditions, no
+// updates, no two requests on the same key. ReturnItemCollectionMetrics is not modelled (the
+// JSON decoder accepts only NONE).
+struct BatchWriteItemRequest {
+  std::map<std::string, std::vector<WriteRequest>> request_items;
+  ReturnConsumedCapacity return_consumed_capacity = ReturnConsumedCapacity::kNone;
+};
+struct BatchWriteItemResponse {
+  // keyhole writes the whole batch in one LMDB transaction and never throttles, so this is
+  // always empty; it is here because the API has it and clients loop on it.
+  std::map<std::string, std::vector<WriteRequest>> unprocessed_items;
+  // One entry per table (empty when ReturnConsumedCapacity is NONE).
+  std::vector<ConsumedCapacity> consumed_capacity;
+};
+
+// A table's entry in BatchGetItem's RequestItems (and UnprocessedKeys).
+struct KeysAndAttributes {
+  std::vector<Item> keys;
+  bool consistent_read = false;
+  expr::ExpressionInput expressions;  // projection, names
+};
+// RequestItems: table name -> keys; 1..100 keys in total, no duplicates.
+struct BatchGetItemRequest {
+  std::map<std::string, KeysAndAttributes> request_items;
+  ReturnConsumedCapacity return_consumed_capacity = ReturnConsumedCapacity::kNone;
+};
+struct BatchGetItemResponse {
+  // Every requested table, with the items found (missing ones are simply absent), in the order
+  // their keys were given (DynamoDB's order is unspecified).
+  std::map<std::string, std::vector<Item>> responses;
+  // The keys not read because the response reached 16 MB, with their table's parameters.
+  std::map<std::string, KeysAndAttributes> unprocessed_keys;
+  std::vector<ConsumedCapacity> consumed_capacity;  // one per table; empty for NONE
+};
+
+// ---- transactions (reference §3.10) ----
+
+// TransactWriteItems' ConditionCheck: a condition on one item, which is not written.
+struct ConditionCheck {
+  std::string table_name;
+  Item key;
+  expr::ExpressionInput expressions;  // condition (required), names, values
+  ReturnValues return_values_on_condition_check_failure = ReturnValues::kNone;  // NONE | ALL_OLD
+};
+
+// One action: exactly one member is set. Put, Update and Delete reuse the single-item requests,
+// of which the API's transactional actions take TableName, Item/Key, the expressions and
+// ReturnValuesOnConditionCheckFailure; their ReturnValues and ReturnConsumedCapacity must stay
+// at NONE (the transaction's own ReturnConsumedCapacity applies).
+struct TransactWriteItem {
+  std::optional<ConditionCheck> condition_check;
+  std::optional<PutItemRequest> put;
+  std::optional<DeleteItemRequest> delete_;  // "Delete" (delete is a keyword)
+  std::optional<UpdateItemRequest> update;
+};
+struct TransactWriteItemsRequest {
+  std::vector<TransactWriteItem> transact_items;  // 1..100
+  ReturnConsumedCapacity return_consumed_capacity = ReturnConsumedCapacity::kNone;
+  // 1..36 characters: the same request with the same token within 10 minutes succeeds again
+  // without writing; a different request with it is IdempotentParameterMismatchException.
+  std::optional<std::string> client_request_token;
+};
+struct TransactWriteItemsResponse {
+  std::vector<ConsumedCapacity> consumed_capacity;  // one per table; empty for NONE
+};
+
+// TransactGetItems' Get: GetItemRequest's TableName, Key and projection (its ConsistentRead and
+// ReturnConsumedCapacity are not part of the API's Get and stay at their defaults).
+struct TransactGetItem {
+  GetItemRequest get;
+};
+struct TransactGetItemsRequest {
+  std::vector<TransactGetItem> transact_items;  // 1..100
+  ReturnConsumedCapacity return_consumed_capacity = ReturnConsumedCapacity::kNone;
+};
+struct TransactGetItemsResponse {
+  // One per Get, in order; nullopt when the item does not exist (the API's empty {}).
+  std::vector<std::optional<Item>> responses;
+  std::vector<ConsumedCapacity> consumed_capacity;  // one per table; empty for NONE
+};
 
 }  // namespace keyhole

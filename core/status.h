@@ -12,6 +12,7 @@
 #include <string_view>
 #include <utility>
 #include <variant>
+#include <vector>
 
 namespace keyhole {
 
@@ -31,8 +32,8 @@ enum class ErrorCode {
   kLimitExceeded,                // LimitExceededException
   kIdempotentParameterMismatch,  // IdempotentParameterMismatchException
   kInternalServerError,          // InternalServerError (I/O and LMDB failures)
-  kDatabaseFormat,  // keyhole's own: the file is not a keyhole database, or is newer
-  kInterrupted,     // keyhole's own: the user interrupted the statement (Ctrl-C)
+  kDatabaseFormat,               // keyhole's own: the file is not a keyhole database, or is newer
+  kInterrupted,                  // keyhole's own: the user interrupted the statement (Ctrl-C)
 };
 
 // The DynamoDB error type name for `code`, e.g. "ValidationException". "OK" for kOk.
@@ -57,6 +58,12 @@ class Status {
     return {ErrorCode::kInternalServerError, std::move(msg)};
   }
   static Status Format(std::string msg) { return {ErrorCode::kDatabaseFormat, std::move(msg)}; }
+  static Status TransactionCanceled(std::string msg) {
+    return {ErrorCode::kTransactionCanceled, std::move(msg)};
+  }
+  static Status IdempotentMismatch(std::string msg) {
+    return {ErrorCode::kIdempotentParameterMismatch, std::move(msg)};
+  }
 
   bool ok() const { return code_ == ErrorCode::kOk; }
   bool IsValidation() const { return code_ == ErrorCode::kValidation; }
@@ -78,10 +85,28 @@ class Status {
     return *this;
   }
 
+  // One entry of a TransactionCanceledException's CancellationReasons: Code ("None",
+  // "ConditionalCheckFailed", "ValidationError", ...), Message (empty for None) and the item
+  // when the action asked for ReturnValuesOnConditionCheckFailure=ALL_OLD.
+  struct CancellationReason {
+    std::string code;
+    std::string message;
+    ItemPtr item;
+  };
+  using Reasons = std::shared_ptr<const std::vector<CancellationReason>>;
+  // The reasons a TransactionCanceledException carries, one per action in request order; null
+  // for every other error.
+  const Reasons& cancellation_reasons() const { return reasons_; }
+  Status& WithCancellationReasons(Reasons reasons) {
+    reasons_ = std::move(reasons);
+    return *this;
+  }
+
  private:
   ErrorCode code_ = ErrorCode::kOk;
   std::string message_;
   ItemPtr item_;
+  Reasons reasons_;
 };
 
 // Either a value or a non-OK Status. REQUIRES: a Status given to it is not OK.
@@ -89,9 +114,7 @@ template <typename T>
 class Result {
  public:
   Result(T value) : v_(std::move(value)) {}  // NOLINT: implicit on purpose
-  Result(Status status) : v_(std::move(status)) {
-    assert(!std::get<Status>(v_).ok());
-  }
+  Result(Status status) : v_(std::move(status)) { assert(!std::get<Status>(v_).ok()); }
 
   bool ok() const { return v_.index() == 0; }
   // REQUIRES: ok().
@@ -115,14 +138,15 @@ class Result {
 #define KH_CONCAT(a, b) KH_CONCAT_INNER(a, b)
 
 // Returns the Status of `expr` from the enclosing function when it is not OK.
-#define KH_RETURN_IF_ERROR(expr)              \
-  do {                                        \
-    ::keyhole::Status kh_status_ = (expr);    \
-    if (!kh_status_.ok()) return kh_status_;  \
+#define KH_RETURN_IF_ERROR(expr)             \
+  do {                                       \
+    ::keyhole::Status kh_status_ = (expr);   \
+    if (!kh_status_.ok()) return kh_status_; \
   } while (0)
 
 // `lhs = value of expr`, or returns its Status from the enclosing function.
-#define KH_ASSIGN_OR_RETURN(lhs, expr) KH_ASSIGN_OR_RETURN_IMPL(KH_CONCAT(kh_r_, __LINE__), lhs, expr)
+#define KH_ASSIGN_OR_RETURN(lhs, expr) \
+  KH_ASSIGN_OR_RETURN_IMPL(KH_CONCAT(kh_r_, __LINE__), lhs, expr)
 #define KH_ASSIGN_OR_RETURN_IMPL(tmp, lhs, expr) \
   auto tmp = (expr);                             \
   if (!tmp.ok()) return tmp.status();            \

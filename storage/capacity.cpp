@@ -10,7 +10,9 @@ double ReadUnits(size_t bytes, bool consistent) {
   return blocks * (consistent ? 1.0 : 0.5);
 }
 
-double WriteUnits(size_t bytes) { return std::max<double>(1, std::ceil(static_cast<double>(bytes) / 1024.0)); }
+double WriteUnits(size_t bytes) {
+  return std::max<double>(1, std::ceil(static_cast<double>(bytes) / 1024.0));
+}
 
 std::optional<ConsumedCapacity> Report(ReturnConsumedCapacity rcc, ConsumedCapacity cc) {
   if (rcc == ReturnConsumedCapacity::kNone) return std::nullopt;
@@ -28,6 +30,30 @@ std::optional<ConsumedCapacity> Report(ReturnConsumedCapacity rcc, ConsumedCapac
     cc.local_indexes.clear();
   }
   return cc;
+}
+
+void ScaleCapacity(double factor, ConsumedCapacity* cc) {
+  auto scale = [factor](Capacity* c) {
+    c->capacity_units *= factor;
+    c->read_units *= factor;
+    c->write_units *= factor;
+  };
+  scale(&cc->total);
+  scale(&cc->table);
+  for (auto* m : {&cc->global_indexes, &cc->local_indexes}) {
+    for (auto& [name, c] : *m) scale(&c);
+  }
+}
+
+std::vector<ConsumedCapacity> ReportAll(ReturnConsumedCapacity rcc,
+                                        std::map<std::string, ConsumedCapacity> per_table) {
+  std::vector<ConsumedCapacity> out;
+  for (auto& [name, cc] : per_table) {
+    cc.table_name = name;
+    if (std::optional<ConsumedCapacity> r = Report(rcc, std::move(cc)))
+      out.push_back(std::move(*r));
+  }
+  return out;
 }
 
 }  // namespace keyhole::storage

@@ -7,7 +7,9 @@
 namespace keyhole::storage {
 
 std::string TableDbName(uint64_t id) { return fmt::format("t{}", id); }
-std::string IndexDbName(uint64_t id, const std::string& index) { return fmt::format("t{}/{}", id, index); }
+std::string IndexDbName(uint64_t id, const std::string& index) {
+  return fmt::format("t{}/{}", id, index);
+}
 
 Result<uint64_t> Database::Impl::ReadGeneration(Txn& txn) {
   std::string_view v;
@@ -72,14 +74,27 @@ Result<std::shared_ptr<const TableHandle>> Database::Impl::Resolve(const std::st
 
 Status Database::Impl::WithTable(const std::string& name, bool write,
                                  const std::function<Status(Txn&, const TableHandle&)>& fn) {
+  return WithTables({name}, write, [&](Txn& txn, const Handles& h) { return fn(txn, *h[0]); });
+}
+
+Status Database::Impl::WithTables(const std::vector<std::string>& names, bool write,
+                                  const std::function<Status(Txn&, const Handles&)>& fn) {
   for (int attempt = 0; attempt < 8; ++attempt) {
-    std::shared_ptr<const TableHandle> h;
-    auto it = handles.find(name);
-    if (it != handles.end()) {
-      h = it->second;
-    } else {
-      KH_ASSIGN_OR_RETURN(h, Resolve(name));
+    std::vector<std::shared_ptr<const TableHandle>> held;
+    const uint64_t start = generation;
+    for (const std::string& name : names) {
+      auto it = handles.find(name);
+      if (it != handles.end()) {
+        held.push_back(it->second);
+      } else {
+        KH_ASSIGN_OR_RETURN(std::shared_ptr<const TableHandle> h, Resolve(name));
+        held.push_back(std::move(h));
+      }
     }
+    // A Resolve that reloaded the catalog may have made handles taken before it stale.
+    if (names.size() > 1 && generation != start) continue;
+    Handles hs;
+    for (const auto& h : held) hs.push_back(h.get());
     const uint64_t seen = generation;
     bool stale = false;
     auto body = [&](Txn& txn) -> Status {
@@ -88,11 +103,11 @@ Status Database::Impl::WithTable(const std::string& name, bool write,
         stale = true;
         return Status::Internal("catalog changed");
       }
-      return fn(txn, *h);
+      return fn(txn, hs);
     };
     Status s = write ? env->Write(body) : env->Read(body);
     if (!stale) return s;
-    handles.erase(name);  // the next Resolve reloads the catalog
+    for (const std::string& name : names) handles.erase(name);  // the next Resolve reloads
   }
   return Status::Internal("the table's schema kept changing during the operation");
 }

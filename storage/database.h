@@ -40,7 +40,9 @@ class Database {
   //  - ResourceNotFoundException: missing and !create_if_missing;
   //  - InternalServerError: I/O.
   static Result<std::unique_ptr<Database>> Open(const std::string& path, const Options& options);
-  static Result<std::unique_ptr<Database>> Open(const std::string& path) { return Open(path, Options{}); }
+  static Result<std::unique_ptr<Database>> Open(const std::string& path) {
+    return Open(path, Options{});
+  }
   ~Database();
 
   const std::string& path() const;
@@ -62,6 +64,45 @@ class Database {
   Result<DeleteItemResponse> DeleteItem(const DeleteItemRequest& request);
   // Applies an UpdateExpression (creating the item when missing) under an optional condition.
   Result<UpdateItemResponse> UpdateItem(const UpdateItemRequest& request);
+
+  // Batches (reference §4.7). Every table must exist (ResourceNotFoundException) and every
+  // request is validated before anything is read or written.
+  //
+  // BatchWriteItem: 1..25 PutRequest/DeleteRequest in total, each checked like PutItem /
+  // DeleteItem (key schema, index keys, 400 KB), no two on one key of a table
+  // (ValidationException "Provided list of item keys contains duplicates"); more than 25 is
+  // "Too many items requested for the BatchWriteItem call". All writes of the call are ONE LMDB
+  // write transaction, so keyhole always processes the whole batch and UnprocessedItems is
+  // always empty (DynamoDB may return some under throttling; keyhole never throttles). Each
+  // item is charged like its single-item write, summed per table.
+  Result<BatchWriteItemResponse> BatchWriteItem(const BatchWriteItemRequest& request);
+  // BatchGetItem: 1..100 keys in total ("Too many items requested for the BatchGetItem call"),
+  // no duplicates within a table ("Provided list of item keys contains duplicates"), each
+  // table with its own ProjectionExpression and ConsistentRead. One read snapshot. Keys are
+  // read in request order; once the returned items would pass 16 MB, that key and the rest go
+  // to UnprocessedKeys. Each item read costs like a GetItem (rounded individually).
+  Result<BatchGetItemResponse> BatchGetItem(const BatchGetItemRequest& request);
+
+  // Transactions (reference §3.10).
+  //
+  // TransactWriteItems: 1..100 Put / Update / Delete / ConditionCheck actions over one or
+  // more tables, no two on one item ("Transaction request cannot include multiple operations
+  // on one item"), 4 MB of items and keys. Errors that need only the request and the schemas
+  // (bad key, item too large, bad expression, missing table) are plain exceptions, before any
+  // read. Then, in ONE LMDB write transaction, every action's condition (and update) is
+  // evaluated; if any fails, TransactionCanceledException "Transaction cancelled, please refer
+  // cancellation reasons for specific reasons [None, ConditionalCheckFailed, ...]" carries
+  // Status::cancellation_reasons(), one per action in order (None; ConditionalCheckFailed "The
+  // conditional request failed" with the item under ReturnValuesOnConditionCheckFailure
+  // ALL_OLD; ValidationError with the item-level message), and nothing is written. Writes cost
+  // double (ConditionCheck: as a write of the item it read). ClientRequestToken: see
+  // Impl::TokenEntry — remembered in memory by this Database object (per process) for 10
+  // minutes after success; the same request again succeeds without writing (reporting read
+  // units), another request with the token is IdempotentParameterMismatchException.
+  Result<TransactWriteItemsResponse> TransactWriteItems(const TransactWriteItemsRequest& request);
+  // TransactGetItems: 1..100 Gets in one snapshot, no two on one item, 2 RCU per 4 KB of each
+  // item; returned items passing 4 MB cancel the transaction.
+  Result<TransactGetItemsResponse> TransactGetItems(const TransactGetItemsRequest& request);
 
   // Reads: at most Limit items evaluated and 1 MB per page, LastEvaluatedKey to continue.
   Result<QueryResponse> Query(const QueryRequest& request);

@@ -60,6 +60,24 @@ struct Database::Impl {
   // inside the transaction confirms it; when the catalog changed, resolves again and retries.
   Status WithTable(const std::string& name, bool write,
                    const std::function<Status(Txn&, const TableHandle&)>& fn);
+  // The same for several tables in ONE transaction (batches, transactions): `names` are
+  // resolved in order (ResourceNotFoundException for the first missing one) and fn receives the
+  // handles parallel to `names`.
+  using Handles = std::vector<const TableHandle*>;
+  Status WithTables(const std::vector<std::string>& names, bool write,
+                    const std::function<Status(Txn&, const Handles&)>& fn);
+
+  // ClientRequestToken idempotency of TransactWriteItems (transactions.cpp). Kept in memory,
+  // per Database object (so per process): a token is remembered for 10 minutes after the
+  // request that used it succeeded. A retry through another process, or after reopening the
+  // file, runs as a new request.
+  struct TokenEntry {
+    std::string fingerprint;  // the request's canonical JSON, without ReturnConsumedCapacity
+    double completed_at = 0;  // clock() seconds
+    // What a replay reports: read units on the items the request wrote, per table.
+    std::vector<ConsumedCapacity> replay_capacity;
+  };
+  std::map<std::string, TokenEntry> tokens;
 };
 
 // ---- shared helpers (items.cpp) ----
@@ -80,10 +98,66 @@ Item ProjectItem(const IndexDescription& index, const KeySchema& table_key, cons
 Status MaintainIndexes(Txn& txn, const TableHandle& h, const Item* old_item, const Item* new_item,
                        ConsumedCapacity* cc);
 
+// ---- one item write, usable inside any write transaction (items.cpp) ----
+// PutItem, UpdateItem and DeleteItem run CheckWrite, EvaluateWrite and ApplyWrite in one
+// transaction; BatchWriteItem and TransactWriteItems run them for many items (of several
+// tables) in one transaction: every check and evaluation first, then every write.
+
+enum class WriteKind { kPut, kUpdate, kDelete, kCheck };
+
+// The item stored under a key, read inside a write transaction.
+struct Current {
+  std::string key;  // the stored key
+  bool found = false;
+  size_t size = 0;           // its DynamoDB size (0 when absent)
+  std::optional<Item> item;  // decoded when asked for
+};
+
+struct ItemWrite {
+  WriteKind kind = WriteKind::kPut;
+  const TableHandle* table = nullptr;
+  const Item* input = nullptr;  // Put: the item; the others: the key. Not owned.
+  const expr::ParsedExpressions* parsed = nullptr;  // may be null: no expressions. Not owned.
+  ReturnValues on_failure = ReturnValues::kNone;    // ReturnValuesOnConditionCheckFailure
+  bool want_old = false;                            // decode the old item of a Put
+  // Filled by EvaluateWrite:
+  Current cur;
+  Item next;  // Put/Update: the item to store
+  size_t next_size = 0;
+};
+
+// What the table's schema decides without reading data. Put: key attributes, index keys and
+// the 400 KB limit (with LSI projections); others: the Key against the key schema, and an
+// UpdateExpression that would touch a key attribute. ValidationException.
+Status CheckWrite(const ItemWrite& w);
+// Reads the current item and checks the condition (ConditionalCheckFailedException "The
+// conditional request failed", carrying the item with on_failure ALL_OLD); an Update computes
+// its new item (ValidationException when the update cannot apply to this item, or the result is
+// too large or has a bad index key). Writes nothing.
+Status EvaluateWrite(Txn& txn, ItemWrite* w);
+// Writes the result of EvaluateWrite (the item, or its deletion, and its index entries) and adds
+// the units to *cc (cc->table_name is set by the caller). A ConditionCheck writes nothing and is
+// charged as a write of the item it read (minimum 1).
+Status ApplyWrite(Txn& txn, const ItemWrite& w, ConsumedCapacity* cc);
+
+// Parses a request's expressions and checks condition and projection statically.
+Result<expr::ParsedExpressions> ParseWithCondition(const Database::Impl& impl,
+                                                   const expr::ExpressionInput& in);
+// ReturnValuesOnConditionCheckFailure must be NONE or ALL_OLD.
+Status OnFailureNoneOrAllOld(ReturnValues rv);
+// The item under `key` (validated), read in any transaction; nullopt when absent. *size is its
+// DynamoDB size (0 when absent).
+Result<std::optional<Item>> ReadItem(Txn& txn, const TableHandle& h, const Item& key, size_t* size);
+
 // ---- capacity (capacity.cpp) ----
 double ReadUnits(size_t bytes, bool consistent);  // ceil(bytes/4K) × (1 | 0.5), minimum 1 unit
 double WriteUnits(size_t bytes);                  // ceil(bytes/1K), minimum 1
 // Keeps only what ReturnConsumedCapacity asked for; nullopt for NONE.
 std::optional<ConsumedCapacity> Report(ReturnConsumedCapacity rcc, ConsumedCapacity cc);
+// Multiplies every figure of `cc` (transactions cost double).
+void ScaleCapacity(double factor, ConsumedCapacity* cc);
+// Report() for each table's entry, in table-name order; empty for NONE.
+std::vector<ConsumedCapacity> ReportAll(ReturnConsumedCapacity rcc,
+                                        std::map<std::string, ConsumedCapacity> per_table);
 
 }  // namespace keyhole::storage

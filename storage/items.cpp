@@ -1,4 +1,7 @@
-// Item operations: PutItem, GetItem, DeleteItem, and index maintenance.
+// Item operations: PutItem, GetItem, DeleteItem, UpdateItem, index maintenance, and the
+// per-item write steps (CheckWrite / EvaluateWrite / ApplyWrite, storage/engine.h) that the
+// single-item writes, BatchWriteItem (batches.cpp) and TransactWriteItems (transactions.cpp)
+// share.
 #include <fmt/format.h>
 
 #include "core/evaluate.h"
@@ -177,14 +180,6 @@ Status MaintainIndexes(Txn& txn, const TableHandle& h, const Item* old_item, con
 
 namespace {
 
-// The item stored under a key, read inside a write transaction.
-struct Current {
-  std::string key;  // the stored key
-  bool found = false;
-  size_t size = 0;           // its DynamoDB size (0 when absent)
-  std::optional<Item> item;  // decoded when asked for
-};
-
 // Reads the item with the primary key of `key_attrs`. Decodes it when `decode` (or when the key
 // is long enough to be truncated, to rule out a digest collision). A stored item whose key
 // attributes differ is a collision: InternalServerError, never a silent overwrite.
@@ -217,6 +212,8 @@ Status CheckCondition(const expr::Condition* condition, const Current& cur,
   return s;
 }
 
+}  // namespace
+
 Status OnFailureNoneOrAllOld(ReturnValues rv) {
   if (rv == ReturnValues::kNone || rv == ReturnValues::kAllOld) return Status::OK();
   return Status::Validation(
@@ -225,7 +222,6 @@ Status OnFailureNoneOrAllOld(ReturnValues rv) {
       "constraint: Member must satisfy enum value set: [ALL_OLD, NONE]");
 }
 
-// Parses the request's expressions and checks the condition statically.
 Result<expr::ParsedExpressions> ParseWithCondition(const Database::Impl& impl,
                                                    const expr::ExpressionInput& in) {
   KH_ASSIGN_OR_RETURN(expr::ParsedExpressions parsed, impl.ParseExpressions(in));
@@ -235,7 +231,78 @@ Result<expr::ParsedExpressions> ParseWithCondition(const Database::Impl& impl,
   return parsed;
 }
 
-}  // namespace
+Result<std::optional<Item>> ReadItem(Txn& txn, const TableHandle& h, const Item& key,
+                                     size_t* size) {
+  KH_RETURN_IF_ERROR(ValidateKey(h.desc.key, key, true));
+  KH_ASSIGN_OR_RETURN(Current cur, ReadCurrent(txn, h, key, true));
+  *size = cur.size;
+  return std::move(cur.item);
+}
+
+Status CheckWrite(const ItemWrite& w) {
+  const TableDescription& t = w.table->desc;
+  if (w.kind == WriteKind::kPut) {
+    KH_RETURN_IF_ERROR(ValidatePutKeys(t, *w.input));
+    if (SizeWithLocalIndexes(t, *w.input, ItemSize(*w.input)) > kMaxItemSize) {
+      return Status::Validation("Item size has exceeded the maximum allowed size");
+    }
+    return Status::OK();
+  }
+  KH_RETURN_IF_ERROR(ValidateKey(t.key, *w.input, true));
+  if (w.kind == WriteKind::kUpdate && w.parsed && w.parsed->update)
+    KH_RETURN_IF_ERROR(expr::ValidateUpdate(*w.parsed->update, t.key));
+  return Status::OK();
+}
+
+Status EvaluateWrite(Txn& txn, ItemWrite* w) {
+  const TableHandle& h = *w->table;
+  const expr::Condition* condition = w->parsed ? w->parsed->condition.get() : nullptr;
+  bool decode = w->kind != WriteKind::kPut || !h.desc.indexes.empty() || w->want_old || condition;
+  KH_ASSIGN_OR_RETURN(w->cur, ReadCurrent(txn, h, *w->input, decode));
+  KH_RETURN_IF_ERROR(CheckCondition(condition, w->cur, w->on_failure));
+  if (w->kind == WriteKind::kPut) {
+    w->next = *w->input;
+    w->next_size = ItemSize(w->next);
+  } else if (w->kind == WriteKind::kUpdate) {
+    w->next = w->cur.item ? *w->cur.item : *w->input;
+    if (w->parsed && w->parsed->update) {
+      KH_RETURN_IF_ERROR(expr::ApplyUpdate(*w->parsed->update, w->cur.item.has_value(), &w->next));
+    }
+    for (const auto& [name, value] : w->next) KH_RETURN_IF_ERROR(ValidateValue(value));
+    KH_RETURN_IF_ERROR(CheckIndexKeys(h.desc, w->next, /*from_update=*/true));
+    w->next_size = ItemSize(w->next);
+    if (SizeWithLocalIndexes(h.desc, w->next, w->next_size) > kMaxItemSize) {
+      return Status::Validation("Item size to update has exceeded the maximum allowed size");
+    }
+  }
+  return Status::OK();
+}
+
+Status ApplyWrite(Txn& txn, const ItemWrite& w, ConsumedCapacity* cc) {
+  const TableHandle& h = *w.table;
+  const Item* old_item = w.cur.item ? &*w.cur.item : nullptr;
+  switch (w.kind) {
+    case WriteKind::kPut:
+    case WriteKind::kUpdate:
+      KH_RETURN_IF_ERROR(txn.Put(h.dbi, w.cur.key, EncodeItem(w.next, w.next_size)));
+      cc->table.AddWrite(WriteUnits(std::max(w.next_size, w.cur.size)));
+      return MaintainIndexes(txn, h, old_item, &w.next, cc);
+    case WriteKind::kDelete:
+      if (!w.cur.found) {
+        cc->table.AddWrite(1);  // deleting a missing item costs 1 WCU
+        return Status::OK();
+      }
+      KH_RETURN_IF_ERROR(txn.Del(h.dbi, w.cur.key));
+      cc->table.AddWrite(WriteUnits(w.cur.size));
+      return MaintainIndexes(txn, h, old_item, nullptr, cc);
+    case WriteKind::kCheck:
+      // keyhole choice (reference §5.2 does not say): a ConditionCheck is charged like a
+      // write of the item it checked (1 unit per KB, minimum 1), doubled with the transaction.
+      cc->table.AddWrite(WriteUnits(w.cur.size));
+      return Status::OK();
+  }
+  return Status::OK();
+}
 
 Result<PutItemResponse> Database::PutItem(const PutItemRequest& r) {
   KH_RETURN_IF_ERROR(ValidateTableName(r.table_name));
@@ -245,22 +312,19 @@ Result<PutItemResponse> Database::PutItem(const PutItemRequest& r) {
   KH_ASSIGN_OR_RETURN(expr::ParsedExpressions parsed, ParseWithCondition(*impl_, r.expressions));
   PutItemResponse resp;
   Status s = impl_->WithTable(r.table_name, true, [&](Txn& txn, const TableHandle& h) -> Status {
-    KH_RETURN_IF_ERROR(ValidatePutKeys(h.desc, r.item));
-    size_t size = ItemSize(r.item);
-    if (SizeWithLocalIndexes(h.desc, r.item, size) > kMaxItemSize) {
-      return Status::Validation("Item size has exceeded the maximum allowed size");
-    }
-    bool decode =
-        !h.desc.indexes.empty() || r.return_values == ReturnValues::kAllOld || parsed.condition;
-    KH_ASSIGN_OR_RETURN(Current cur, ReadCurrent(txn, h, r.item, decode));
-    KH_RETURN_IF_ERROR(
-        CheckCondition(parsed.condition.get(), cur, r.return_values_on_condition_check_failure));
-    KH_RETURN_IF_ERROR(txn.Put(h.dbi, cur.key, EncodeItem(r.item, size)));
+    ItemWrite w{WriteKind::kPut,
+                &h,
+                &r.item,
+                &parsed,
+                r.return_values_on_condition_check_failure,
+                r.return_values == ReturnValues::kAllOld};
+    KH_RETURN_IF_ERROR(CheckWrite(w));
+    KH_RETURN_IF_ERROR(EvaluateWrite(txn, &w));
     ConsumedCapacity cc;
     cc.table_name = h.desc.name;
-    cc.table.AddWrite(WriteUnits(std::max(size, cur.size)));
-    KH_RETURN_IF_ERROR(MaintainIndexes(txn, h, cur.item ? &*cur.item : nullptr, &r.item, &cc));
-    if (r.return_values == ReturnValues::kAllOld && cur.item) resp.attributes = std::move(cur.item);
+    KH_RETURN_IF_ERROR(ApplyWrite(txn, w, &cc));
+    if (r.return_values == ReturnValues::kAllOld && w.cur.item)
+      resp.attributes = std::move(w.cur.item);
     resp.consumed_capacity = Report(r.return_consumed_capacity, std::move(cc));
     return Status::OK();
   });
@@ -274,13 +338,12 @@ Result<GetItemResponse> Database::GetItem(const GetItemRequest& r) {
   GetItemResponse resp;
   KH_RETURN_IF_ERROR(
       impl_->WithTable(r.table_name, false, [&](Txn& txn, const TableHandle& h) -> Status {
-        KH_RETURN_IF_ERROR(ValidateKey(h.desc.key, r.key, true));
-        KH_ASSIGN_OR_RETURN(Current cur, ReadCurrent(txn, h, r.key, true));
-        size_t size = cur.size;
-        if (cur.item) {
+        size_t size = 0;
+        KH_ASSIGN_OR_RETURN(std::optional<Item> item, ReadItem(txn, h, r.key, &size));
+        if (item) {
           // An existing item with none of the projected attributes is returned as {}.
-          resp.item = parsed.projection ? expr::Project(*cur.item, parsed.projection->paths)
-                                        : std::move(*cur.item);
+          resp.item =
+              parsed.projection ? expr::Project(*item, parsed.projection->paths) : std::move(*item);
         }
         ConsumedCapacity cc;
         cc.table_name = h.desc.name;
@@ -299,21 +362,15 @@ Result<DeleteItemResponse> Database::DeleteItem(const DeleteItemRequest& r) {
   DeleteItemResponse resp;
   KH_RETURN_IF_ERROR(
       impl_->WithTable(r.table_name, true, [&](Txn& txn, const TableHandle& h) -> Status {
-        KH_RETURN_IF_ERROR(ValidateKey(h.desc.key, r.key, true));
-        KH_ASSIGN_OR_RETURN(Current cur, ReadCurrent(txn, h, r.key, true));
-        KH_RETURN_IF_ERROR(CheckCondition(parsed.condition.get(), cur,
-                                          r.return_values_on_condition_check_failure));
+        ItemWrite w{WriteKind::kDelete, &h, &r.key, &parsed,
+                    r.return_values_on_condition_check_failure};
+        KH_RETURN_IF_ERROR(CheckWrite(w));
+        KH_RETURN_IF_ERROR(EvaluateWrite(txn, &w));
         ConsumedCapacity cc;
         cc.table_name = h.desc.name;
-        if (cur.item) {
-          KH_RETURN_IF_ERROR(txn.Del(h.dbi, cur.key));
-          KH_RETURN_IF_ERROR(MaintainIndexes(txn, h, &*cur.item, nullptr, &cc));
-          cc.table.AddWrite(WriteUnits(cur.size));
-        } else {
-          cc.table.AddWrite(1);  // deleting a missing item costs 1 WCU
-        }
-        if (r.return_values == ReturnValues::kAllOld && cur.item)
-          resp.attributes = std::move(cur.item);
+        KH_RETURN_IF_ERROR(ApplyWrite(txn, w, &cc));
+        if (r.return_values == ReturnValues::kAllOld && w.cur.item)
+          resp.attributes = std::move(w.cur.item);
         resp.consumed_capacity = Report(r.return_consumed_capacity, std::move(cc));
         return Status::OK();
       }));
@@ -327,41 +384,29 @@ Result<UpdateItemResponse> Database::UpdateItem(const UpdateItemRequest& r) {
   UpdateItemResponse resp;
   KH_RETURN_IF_ERROR(
       impl_->WithTable(r.table_name, true, [&](Txn& txn, const TableHandle& h) -> Status {
-        KH_RETURN_IF_ERROR(ValidateKey(h.desc.key, r.key, true));
-        if (parsed.update) KH_RETURN_IF_ERROR(expr::ValidateUpdate(*parsed.update, h.desc.key));
-        KH_ASSIGN_OR_RETURN(Current cur, ReadCurrent(txn, h, r.key, true));
-        KH_RETURN_IF_ERROR(CheckCondition(parsed.condition.get(), cur,
-                                          r.return_values_on_condition_check_failure));
-        Item next = cur.item ? *cur.item : r.key;
-        if (parsed.update)
-          KH_RETURN_IF_ERROR(expr::ApplyUpdate(*parsed.update, cur.item.has_value(), &next));
-        for (const auto& [name, value] : next) KH_RETURN_IF_ERROR(ValidateValue(value));
-        KH_RETURN_IF_ERROR(CheckIndexKeys(h.desc, next, /*from_update=*/true));
-        size_t size = ItemSize(next);
-        if (SizeWithLocalIndexes(h.desc, next, size) > kMaxItemSize) {
-          return Status::Validation("Item size to update has exceeded the maximum allowed size");
-        }
-        KH_RETURN_IF_ERROR(txn.Put(h.dbi, cur.key, EncodeItem(next, size)));
+        ItemWrite w{WriteKind::kUpdate, &h, &r.key, &parsed,
+                    r.return_values_on_condition_check_failure};
+        KH_RETURN_IF_ERROR(CheckWrite(w));
+        KH_RETURN_IF_ERROR(EvaluateWrite(txn, &w));
         ConsumedCapacity cc;
         cc.table_name = h.desc.name;
-        cc.table.AddWrite(WriteUnits(std::max(size, cur.size)));
-        KH_RETURN_IF_ERROR(MaintainIndexes(txn, h, cur.item ? &*cur.item : nullptr, &next, &cc));
+        KH_RETURN_IF_ERROR(ApplyWrite(txn, w, &cc));
         std::vector<expr::Path> touched =
             parsed.update ? expr::UpdatedPaths(*parsed.update) : std::vector<expr::Path>{};
         switch (r.return_values) {
           case ReturnValues::kNone:
             break;
           case ReturnValues::kAllOld:
-            if (cur.item) resp.attributes = *cur.item;
+            if (w.cur.item) resp.attributes = *w.cur.item;
             break;
           case ReturnValues::kAllNew:
-            resp.attributes = next;
+            resp.attributes = w.next;
             break;
           case ReturnValues::kUpdatedOld:
-            if (cur.item) resp.attributes = expr::Project(*cur.item, touched);
+            if (w.cur.item) resp.attributes = expr::Project(*w.cur.item, touched);
             break;
           case ReturnValues::kUpdatedNew:
-            resp.attributes = expr::Project(next, touched);
+            resp.attributes = expr::Project(w.next, touched);
             break;
         }
         if (resp.attributes && resp.attributes->empty()) resp.attributes.reset();

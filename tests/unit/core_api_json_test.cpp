@@ -543,7 +543,9 @@ TEST(ApiJsonItems, GetItemExample) {
             "Invalid type for parameter ConsistentRead, value: \"yes\", type: string, valid "
             "types: boolean");
   EXPECT_EQ(Ok(GetItemRequestFromJson, R"({"TableName": "abc", "Key": {},
-      "ProjectionExpression": "a, b"})").expressions.projection, "a, b");
+      "ProjectionExpression": "a, b"})")
+                .expressions.projection,
+            "a, b");
   EXPECT_EQ(
       Err(GetItemRequestFromJson, R"({"TableName": "abc", "Key": {}, "AttributesToGet": ["a"]})"),
       "keyhole does not support the parameter AttributesToGet yet");
@@ -564,7 +566,9 @@ TEST(ApiJsonItems, DeleteItemExample) {
       "ReturnValues": "UPDATED_NEW"})"),
             "ReturnValues can only be ALL_OLD or NONE");
   EXPECT_EQ(Ok(DeleteItemRequestFromJson, R"({"TableName": "abc", "Key": {},
-      "ConditionExpression": "a = :a"})").expressions.condition, "a = :a");
+      "ConditionExpression": "a = :a"})")
+                .expressions.condition,
+            "a = :a");
   EXPECT_EQ(Err(DeleteItemRequestFromJson, R"({"TableName": "abc", "Key": {"a": {"S": "x",
       "N": "1"}}})"),
             "Supplied AttributeValue has more than one datatypes set, must contain exactly one "
@@ -854,12 +858,16 @@ TEST(ApiJsonScan, ExpressionsAndUnsupported) {
 }
 
 TEST(ApiJson, KnownOperations) {
-  for (std::string_view op : {"CreateTable", "DeleteTable", "DescribeTable", "ListTables",
-                              "UpdateTable", "PutItem", "GetItem", "DeleteItem", "UpdateItem",
-                              "Query", "Scan"}) {
+  for (std::string_view op :
+       {"CreateTable", "DeleteTable", "DescribeTable", "ListTables", "UpdateTable", "PutItem",
+        "GetItem", "DeleteItem", "UpdateItem", "Query", "Scan"}) {
     EXPECT_TRUE(IsKnownOperation(op)) << op;
   }
-  EXPECT_FALSE(IsKnownOperation("BatchGetItem"));
+  for (std::string_view op :
+       {"BatchGetItem", "BatchWriteItem", "TransactGetItems", "TransactWriteItems"}) {
+    EXPECT_TRUE(IsKnownOperation(op)) << op;
+  }
+  EXPECT_FALSE(IsKnownOperation("ExecuteTransaction"));
   EXPECT_FALSE(IsKnownOperation("query"));
   EXPECT_FALSE(IsKnownOperation(""));
 }

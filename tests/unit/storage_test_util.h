@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -22,7 +23,8 @@ inline const parser::NativeExpressionParser& Parser() {
 // A database file in its own temporary directory, removed at destruction.
 class TempDb {
  public:
-  TempDb() {
+  // `clock`: the Database's clock (epoch seconds); the system clock when empty.
+  explicit TempDb(std::function<double()> clock = {}) : clock_(std::move(clock)) {
     char tmpl[] = "/tmp/keyhole-test-XXXXXX";
     dir_ = ::mkdtemp(tmpl);
     path_ = dir_ + "/test.kh";
@@ -37,6 +39,7 @@ class TempDb {
     storage::Database::Options o;
     o.sync = false;  // a process crash loses nothing; tests need no fsync
     o.expression_parser = &Parser();
+    o.clock = clock_;
     auto r = storage::Database::Open(path_, o);
     EXPECT_TRUE(r.ok()) << r.status().ToString();
     if (r.ok()) db_ = std::move(r).value();
@@ -47,12 +50,15 @@ class TempDb {
   const std::string& dir() const { return dir_; }
 
  private:
+  std::function<double()> clock_;
   std::string dir_, path_;
   std::unique_ptr<storage::Database> db_;
 };
 
 inline AttributeValue S(std::string s) { return AttributeValue::S(std::move(s)); }
-inline AttributeValue N(std::string_view text) { return AttributeValue::N(Number::Parse(text).value()); }
+inline AttributeValue N(std::string_view text) {
+  return AttributeValue::N(Number::Parse(text).value());
+}
 inline AttributeValue N(int64_t v) { return AttributeValue::N(Number::FromInt(v)); }
 inline AttributeValue B(std::string s) { return AttributeValue::B(std::move(s)); }
 

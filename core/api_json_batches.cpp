@@ -1,0 +1,339 @@
+// The batch and transaction operations of core/api_json.h: BatchWriteItem, BatchGetItem,
+// TransactWriteItems and TransactGetItems requests and responses, and the JSON error body
+// (with TransactionCanceledException's CancellationReasons).
+#include <fmt/format.h>
+
+#include <set>
+
+#include "core/api_json.h"
+#include "core/api_json_decode.h"
+#include "core/ddb_json.h"
+
+namespace keyhole {
+
+namespace {
+
+using api_json::CheckLength;
+using api_json::CheckStructure;
+using api_json::MemberSpec;
+using api_json::Path;
+using api_json::ReadBool;
+using api_json::ReadList;
+using api_json::ReadObject;
+using api_json::ReadString;
+using api_json::TypeError;
+using api_json::Violations;
+
+// A map member (RequestItems) whose keys are table names: each entry, checked for repeats.
+Result<std::vector<std::pair<std::string, const json::Value*>>> Entries(const json::Value& map,
+                                                                        const Path& at) {
+  std::vector<std::pair<std::string, const json::Value*>> out;
+  std::set<std::string> seen;
+  for (const auto& [name, value] : map.object()) {
+    if (!seen.insert(name).second) {
+      return Status::Validation(fmt::format("Duplicate parameter in {}: \"{}\"", at.param, name));
+    }
+    out.emplace_back(name, &value);
+  }
+  return out;
+}
+
+// A list element that must be an object (a map or a structure).
+Status NeedObject(const json::Value& v, const Path& at) {
+  return v.IsObject() ? Status::OK() : TypeError(at, v, "object");
+}
+
+Result<WriteRequest> ReadWriteRequestElement(const json::Value& v, const Path& at) {
+  static constexpr MemberSpec kMembers[] = {{"PutRequest"}, {"DeleteRequest"}};
+  static constexpr MemberSpec kPut[] = {{"Item"}};
+  static constexpr MemberSpec kDelete[] = {{"Key"}};
+  KH_RETURN_IF_ERROR(CheckStructure(v, at, kMembers));
+  WriteRequest w;
+  Violations errs;
+  KH_ASSIGN_OR_RETURN(const json::Value* put, ReadObject(v, "PutRequest", at));
+  if (put) {
+    Path p = at.Child("PutRequest");
+    KH_RETURN_IF_ERROR(CheckStructure(*put, p, kPut));
+    KH_ASSIGN_OR_RETURN(const json::Value* item,
+                        api_json::ReadRequiredObject(*put, "Item", p, &errs));
+    KH_RETURN_IF_ERROR(errs.ToStatus());
+    KH_ASSIGN_OR_RETURN(Item decoded, ItemFromJson(*item));
+    w.put_request = PutRequest{std::move(decoded)};
+  }
+  KH_ASSIGN_OR_RETURN(const json::Value* del, ReadObject(v, "DeleteRequest", at));
+  if (del) {
+    Path p = at.Child("DeleteRequest");
+    KH_RETURN_IF_ERROR(CheckStructure(*del, p, kDelete));
+    KH_ASSIGN_OR_RETURN(const json::Value* key,
+                        api_json::ReadRequiredObject(*del, "Key", p, &errs));
+    KH_RETURN_IF_ERROR(errs.ToStatus());
+    KH_ASSIGN_OR_RETURN(Item decoded, ItemFromJson(*key));
+    w.delete_request = DeleteRequest{std::move(decoded)};
+  }
+  return w;
+}
+
+Result<KeysAndAttributes> ReadKeysAndAttributes(const json::Value& v, const Path& at) {
+  static constexpr MemberSpec kMembers[] = {
+      {"Keys"},
+      {"AttributesToGet", false},
+      {"ConsistentRead"},
+      {"ProjectionExpression"},
+      {"ExpressionAttributeNames"},
+  };
+  KH_RETURN_IF_ERROR(CheckStructure(v, at, kMembers));
+  KeysAndAttributes ka;
+  Violations errs;
+  KH_ASSIGN_OR_RETURN(const json::Value* keys, ReadList(v, "Keys", at));
+  if (!keys) errs.AddNull(at.Child("Keys"));
+  KH_ASSIGN_OR_RETURN(std::optional<bool> consistent, ReadBool(v, "ConsistentRead", at));
+  ka.consistent_read = consistent.value_or(false);
+  KH_RETURN_IF_ERROR(errs.ToStatus());
+  KH_RETURN_IF_ERROR(api_json::ReadExpressionMembers(v, at, &ka.expressions));
+  const Path list = at.Child("Keys");
+  for (size_t i = 0; i < keys->array().size(); ++i) {
+    const json::Value& k = keys->array()[i];
+    KH_RETURN_IF_ERROR(NeedObject(k, list.Element(i)));
+    KH_ASSIGN_OR_RETURN(Item key, ItemFromJson(k));
+    ka.keys.push_back(std::move(key));
+  }
+  return ka;
+}
+
+// ClientRequestToken: 1..36 characters.
+Result<std::optional<std::string>> ReadToken(const json::Value& v, const Path& at,
+                                             Violations* errs) {
+  KH_ASSIGN_OR_RETURN(std::optional<std::string> token, ReadString(v, "ClientRequestToken", at));
+  if (token) CheckLength(token->size(), 1, 36, *token, at.Child("ClientRequestToken"), errs);
+  return token;
+}
+
+// The TransactItems list: present, and its elements objects.
+Result<const json::Value*> ReadTransactItems(const json::Value& v, const Path& at,
+                                             Violations* errs) {
+  KH_ASSIGN_OR_RETURN(const json::Value* items, ReadList(v, "TransactItems", at));
+  if (!items) errs->AddNull(at.Child("TransactItems"));
+  return items;
+}
+
+Result<TransactWriteItem> ReadTransactWriteItem(const json::Value& v, const Path& at) {
+  static constexpr MemberSpec kMembers[] = {{"ConditionCheck"}, {"Put"}, {"Delete"}, {"Update"}};
+  KH_RETURN_IF_ERROR(CheckStructure(v, at, kMembers));
+  TransactWriteItem t;
+  Violations errs;
+  KH_ASSIGN_OR_RETURN(const json::Value* check, ReadObject(v, "ConditionCheck", at));
+  if (check) {
+    // The same members as a transactional Delete, with the ConditionExpression required.
+    DeleteItemRequest d;
+    Path p = at.Child("ConditionCheck");
+    KH_RETURN_IF_ERROR(api_json::ReadTransactDelete(*check, p, &d));
+    if (!d.expressions.condition) errs.AddNull(p.Child("ConditionExpression"));
+    t.condition_check =
+        ConditionCheck{std::move(d.table_name), std::move(d.key), std::move(d.expressions),
+                       d.return_values_on_condition_check_failure};
+  }
+  KH_ASSIGN_OR_RETURN(const json::Value* put, ReadObject(v, "Put", at));
+  if (put) {
+    t.put.emplace();
+    KH_RETURN_IF_ERROR(api_json::ReadTransactPut(*put, at.Child("Put"), &*t.put));
+  }
+  KH_ASSIGN_OR_RETURN(const json::Value* del, ReadObject(v, "Delete", at));
+  if (del) {
+    t.delete_.emplace();
+    KH_RETURN_IF_ERROR(api_json::ReadTransactDelete(*del, at.Child("Delete"), &*t.delete_));
+  }
+  KH_ASSIGN_OR_RETURN(const json::Value* update, ReadObject(v, "Update", at));
+  if (update) {
+    t.update.emplace();
+    Path p = at.Child("Update");
+    KH_RETURN_IF_ERROR(api_json::ReadTransactUpdate(*update, p, &*t.update));
+    if (!t.update->expressions.update) errs.AddNull(p.Child("UpdateExpression"));
+  }
+  KH_RETURN_IF_ERROR(errs.ToStatus());
+  return t;
+}
+
+// ---- responses ----
+
+json::Value CapacityList(const std::vector<ConsumedCapacity>& list) {
+  json::Value a = json::Value::MakeArray();
+  for (const ConsumedCapacity& c : list) a.Push(ConsumedCapacityToJson(c));
+  return a;
+}
+
+void AddCapacityList(const std::vector<ConsumedCapacity>& list, json::Value* o) {
+  if (!list.empty()) o->Add("ConsumedCapacity", CapacityList(list));
+}
+
+}  // namespace
+
+Result<BatchWriteItemRequest> BatchWriteItemRequestFromJson(const json::Value& v) {
+  static constexpr MemberSpec kMembers[] = {
+      {"RequestItems"}, {"ReturnConsumedCapacity"}, {"ReturnItemCollectionMetrics"}};
+  const Path root;
+  KH_RETURN_IF_ERROR(CheckStructure(v, root, kMembers));
+  Violations errs;
+  BatchWriteItemRequest r;
+  KH_ASSIGN_OR_RETURN(const json::Value* items,
+                      api_json::ReadRequiredObject(v, "RequestItems", root, &errs));
+  KH_ASSIGN_OR_RETURN(r.return_consumed_capacity,
+                      api_json::ReadReturnConsumedCapacity(v, root, &errs));
+  KH_RETURN_IF_ERROR(api_json::ReadCollectionMetricsNone(v, root, &errs));
+  KH_RETURN_IF_ERROR(errs.ToStatus());
+  const Path at = root.Child("RequestItems");
+  KH_ASSIGN_OR_RETURN(auto entries, Entries(*items, at));
+  for (const auto& [name, list] : entries) {
+    const Path table = at.Entry(name);
+    if (!list->IsArray()) return TypeError(table, *list, "list");
+    std::vector<WriteRequest>& out = r.request_items[name];
+    for (size_t i = 0; i < list->array().size(); ++i) {
+      KH_ASSIGN_OR_RETURN(WriteRequest w,
+                          ReadWriteRequestElement(list->array()[i], table.Element(i)));
+      out.push_back(std::move(w));
+    }
+  }
+  return r;
+}
+
+Result<BatchGetItemRequest> BatchGetItemRequestFromJson(const json::Value& v) {
+  static constexpr MemberSpec kMembers[] = {{"RequestItems"}, {"ReturnConsumedCapacity"}};
+  const Path root;
+  KH_RETURN_IF_ERROR(CheckStructure(v, root, kMembers));
+  Violations errs;
+  BatchGetItemRequest r;
+  KH_ASSIGN_OR_RETURN(const json::Value* items,
+                      api_json::ReadRequiredObject(v, "RequestItems", root, &errs));
+  KH_ASSIGN_OR_RETURN(r.return_consumed_capacity,
+                      api_json::ReadReturnConsumedCapacity(v, root, &errs));
+  KH_RETURN_IF_ERROR(errs.ToStatus());
+  const Path at = root.Child("RequestItems");
+  KH_ASSIGN_OR_RETURN(auto entries, Entries(*items, at));
+  for (const auto& [name, entry] : entries) {
+    KH_ASSIGN_OR_RETURN(KeysAndAttributes ka, ReadKeysAndAttributes(*entry, at.Entry(name)));
+    r.request_items[name] = std::move(ka);
+  }
+  return r;
+}
+
+Result<TransactWriteItemsRequest> TransactWriteItemsRequestFromJson(const json::Value& v) {
+  static constexpr MemberSpec kMembers[] = {{"TransactItems"},
+                                            {"ReturnConsumedCapacity"},
+                                            {"ReturnItemCollectionMetrics"},
+                                            {"ClientRequestToken"}};
+  const Path root;
+  KH_RETURN_IF_ERROR(CheckStructure(v, root, kMembers));
+  Violations errs;
+  TransactWriteItemsRequest r;
+  KH_ASSIGN_OR_RETURN(const json::Value* items, ReadTransactItems(v, root, &errs));
+  KH_ASSIGN_OR_RETURN(r.return_consumed_capacity,
+                      api_json::ReadReturnConsumedCapacity(v, root, &errs));
+  KH_RETURN_IF_ERROR(api_json::ReadCollectionMetricsNone(v, root, &errs));
+  KH_ASSIGN_OR_RETURN(r.client_request_token, ReadToken(v, root, &errs));
+  KH_RETURN_IF_ERROR(errs.ToStatus());
+  const Path at = root.Child("TransactItems");
+  for (size_t i = 0; i < items->array().size(); ++i) {
+    KH_ASSIGN_OR_RETURN(TransactWriteItem t,
+                        ReadTransactWriteItem(items->array()[i], at.Element(i)));
+    r.transact_items.push_back(std::move(t));
+  }
+  return r;
+}
+
+Result<TransactGetItemsRequest> TransactGetItemsRequestFromJson(const json::Value& v) {
+  static constexpr MemberSpec kMembers[] = {{"TransactItems"}, {"ReturnConsumedCapacity"}};
+  static constexpr MemberSpec kItem[] = {{"Get"}};
+  static constexpr MemberSpec kGet[] = {
+      {"Key"}, {"TableName"}, {"ProjectionExpression"}, {"ExpressionAttributeNames"}};
+  const Path root;
+  KH_RETURN_IF_ERROR(CheckStructure(v, root, kMembers));
+  Violations errs;
+  TransactGetItemsRequest r;
+  KH_ASSIGN_OR_RETURN(const json::Value* items, ReadTransactItems(v, root, &errs));
+  KH_ASSIGN_OR_RETURN(r.return_consumed_capacity,
+                      api_json::ReadReturnConsumedCapacity(v, root, &errs));
+  KH_RETURN_IF_ERROR(errs.ToStatus());
+  const Path at = root.Child("TransactItems");
+  for (size_t i = 0; i < items->array().size(); ++i) {
+    const json::Value& e = items->array()[i];
+    const Path el = at.Element(i);
+    KH_RETURN_IF_ERROR(CheckStructure(e, el, kItem));
+    KH_ASSIGN_OR_RETURN(const json::Value* get, api_json::ReadRequiredObject(e, "Get", el, &errs));
+    KH_RETURN_IF_ERROR(errs.ToStatus());
+    const Path g = el.Child("Get");
+    KH_RETURN_IF_ERROR(CheckStructure(*get, g, kGet));
+    TransactGetItem t;
+    KH_ASSIGN_OR_RETURN(t.get.table_name,
+                        api_json::ReadTableNameMember(*get, "TableName", g, true, &errs));
+    KH_ASSIGN_OR_RETURN(const json::Value* key,
+                        api_json::ReadRequiredObject(*get, "Key", g, &errs));
+    KH_RETURN_IF_ERROR(errs.ToStatus());
+    KH_RETURN_IF_ERROR(api_json::ReadExpressionMembers(*get, g, &t.get.expressions));
+    KH_ASSIGN_OR_RETURN(t.get.key, ItemFromJson(*key));
+    r.transact_items.push_back(std::move(t));
+  }
+  return r;
+}
+
+json::Value BatchWriteItemResponseToJson(const BatchWriteItemResponse& r) {
+  json::Value o = json::Value::MakeObject();
+  o.Add("UnprocessedItems", WriteRequestsToJson(r.unprocessed_items));
+  AddCapacityList(r.consumed_capacity, &o);
+  return o;
+}
+
+json::Value BatchGetItemResponseToJson(const BatchGetItemResponse& r) {
+  json::Value o = json::Value::MakeObject();
+  json::Value responses = json::Value::MakeObject();
+  for (const auto& [name, items] : r.responses) {
+    json::Value list = json::Value::MakeArray();
+    for (const Item& item : items) list.Push(ItemToJson(item));
+    responses.Add(name, std::move(list));
+  }
+  o.Add("Responses", std::move(responses));
+  o.Add("UnprocessedKeys", KeysAndAttributesToJson(r.unprocessed_keys));
+  AddCapacityList(r.consumed_capacity, &o);
+  return o;
+}
+
+json::Value TransactWriteItemsResponseToJson(const TransactWriteItemsResponse& r) {
+  json::Value o = json::Value::MakeObject();
+  AddCapacityList(r.consumed_capacity, &o);
+  return o;
+}
+
+json::Value TransactGetItemsResponseToJson(const TransactGetItemsResponse& r) {
+  json::Value o = json::Value::MakeObject();
+  json::Value list = json::Value::MakeArray();
+  for (const std::optional<Item>& item : r.responses) {
+    json::Value e = json::Value::MakeObject();
+    if (item) e.Add("Item", ItemToJson(*item));
+    list.Push(std::move(e));
+  }
+  o.Add("Responses", std::move(list));
+  AddCapacityList(r.consumed_capacity, &o);
+  return o;
+}
+
+json::Value ErrorToJson(const Status& s) {
+  json::Value o = json::Value::MakeObject();
+  o.Add("__type",
+        json::Value::String(fmt::format("com.amazonaws.dynamodb.v20120810#{}", s.name())));
+  if (s.cancellation_reasons()) {
+    json::Value reasons = json::Value::MakeArray();
+    for (const Status::CancellationReason& r : *s.cancellation_reasons()) {
+      json::Value e = json::Value::MakeObject();
+      e.Add("Code", json::Value::String(r.code));
+      if (r.item) e.Add("Item", ItemToJson(*r.item));
+      if (!r.message.empty()) e.Add("Message", json::Value::String(r.message));
+      reasons.Push(std::move(e));
+    }
+    o.Add("CancellationReasons", std::move(reasons));
+    o.Add("Message", json::Value::String(s.message()));
+    return o;
+  }
+  o.Add("message", json::Value::String(s.message()));
+  if (s.item()) o.Add("Item", ItemToJson(*s.item()));
+  return o;
+}
+
+}  // namespace keyhole

@@ -1,0 +1,303 @@
+// core/api_json.h for batches and transactions: BatchWriteItem, BatchGetItem,
+// TransactWriteItems and TransactGetItems requests and responses, and the JSON error body with
+// TransactionCanceledException's CancellationReasons.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "core/api_json.h"
+#include "core/ddb_json.h"
+
+namespace keyhole {
+namespace {
+
+json::Value J(std::string_view text) {
+  Result<json::Value> v = json::Parse(text);
+  EXPECT_TRUE(v.ok()) << text << " -> " << v.status().ToString();
+  return v.ok() ? std::move(v).value() : json::Value();
+}
+
+template <typename T>
+T Ok(Result<T> (*decode)(const json::Value&), std::string_view text) {
+  Result<T> r = decode(J(text));
+  EXPECT_TRUE(r.ok()) << text << " -> " << r.status().ToString();
+  return r.ok() ? std::move(r).value() : T();
+}
+
+template <typename T>
+std::string Err(Result<T> (*decode)(const json::Value&), std::string_view text) {
+  Result<T> r = decode(J(text));
+  if (r.ok()) return "<decoded>";
+  EXPECT_TRUE(r.status().IsValidation()) << r.status().ToString();
+  return r.status().message();
+}
+
+Item ItemOf(std::string_view text) {
+  Result<Item> item = ItemFromJsonText(text);
+  EXPECT_TRUE(item.ok()) << item.status().ToString();
+  return item.ok() ? std::move(item).value() : Item();
+}
+
+// ---- BatchWriteItem ----
+
+TEST(ApiJsonBatchWrite, Decodes) {
+  // aws dynamodb batch-write-item (AWS CLI reference example, shortened).
+  BatchWriteItemRequest r = Ok(BatchWriteItemRequestFromJson, R"({
+    "RequestItems": {
+      "MusicCollection": [
+        {"PutRequest": {"Item": {"Artist": {"S": "No One You Know"}, "SongTitle": {"S": "Call Me Today"}}}},
+        {"DeleteRequest": {"Key": {"Artist": {"S": "Acme Band"}, "SongTitle": {"S": "Happy Day"}}}}
+      ],
+      "Other": [{"PutRequest": {"Item": {"pk": {"S": "x"}}}}]
+    },
+    "ReturnConsumedCapacity": "TOTAL",
+    "ReturnItemCollectionMetrics": "NONE"})");
+  ASSERT_EQ(r.request_items.size(), 2u);
+  const auto& music = r.request_items.at("MusicCollection");
+  ASSERT_EQ(music.size(), 2u);
+  ASSERT_TRUE(music[0].put_request.has_value());
+  EXPECT_FALSE(music[0].delete_request.has_value());
+  EXPECT_EQ(music[0].put_request->item.at("SongTitle"), AttributeValue::S("Call Me Today"));
+  ASSERT_TRUE(music[1].delete_request.has_value());
+  EXPECT_EQ(music[1].delete_request->key.size(), 2u);
+  EXPECT_EQ(r.return_consumed_capacity, ReturnConsumedCapacity::kTotal);
+  // The encoder gives the same request back.
+  BatchWriteItemRequest again =
+      Ok(BatchWriteItemRequestFromJson, json::Write(BatchWriteItemRequestToJson(r)));
+  EXPECT_EQ(json::Write(BatchWriteItemRequestToJson(again)),
+            json::Write(BatchWriteItemRequestToJson(r)));
+}
+
+TEST(ApiJsonBatchWrite, Errors) {
+  EXPECT_EQ(Err(BatchWriteItemRequestFromJson, R"({})"),
+            "1 validation error detected: Value null at 'requestItems' failed to satisfy "
+            "constraint: Member must not be null");
+  EXPECT_EQ(Err(BatchWriteItemRequestFromJson,
+                R"({"RequestItems": {"T": [{"PutRequest": {"Item": {}, "Key": {}}}]}})"),
+            "Unknown parameter in RequestItems.T[0].PutRequest: \"Key\", must be one of: Item");
+  EXPECT_EQ(
+      Err(BatchWriteItemRequestFromJson, R"({"RequestItems": {"T": [{"UpdateRequest": {}}]}})"),
+      "Unknown parameter in RequestItems.T[0]: \"UpdateRequest\", must be one of: "
+      "PutRequest, DeleteRequest");
+  EXPECT_EQ(Err(BatchWriteItemRequestFromJson, R"({"RequestItems": {"T": {}}})"),
+            "Invalid type for parameter RequestItems.T, value: {}, type: object, valid types: "
+            "list");
+  EXPECT_EQ(
+      Err(BatchWriteItemRequestFromJson, R"({"RequestItems": {"T": [{"PutRequest": {}}]}})"),
+      "1 validation error detected: Value null at 'requestItems.T.member.1.member.putRequest.item' "
+      "failed to satisfy constraint: Member must not be null");
+  EXPECT_EQ(Err(BatchWriteItemRequestFromJson,
+                R"({"RequestItems": {"T": []}, "ReturnItemCollectionMetrics": "SIZE"})"),
+            "keyhole does not support the parameter ReturnItemCollectionMetrics yet (only NONE is "
+            "accepted, not SIZE)");
+}
+
+// ---- BatchGetItem ----
+
+TEST(ApiJsonBatchGet, Decodes) {
+  BatchGetItemRequest r = Ok(BatchGetItemRequestFromJson, R"({
+    "RequestItems": {
+      "MusicCollection": {
+        "Keys": [{"Artist": {"S": "A"}, "SongTitle": {"S": "1"}},
+                 {"Artist": {"S": "B"}, "SongTitle": {"S": "2"}}],
+        "ProjectionExpression": "#a, AlbumTitle",
+        "ExpressionAttributeNames": {"#a": "Artist"},
+        "ConsistentRead": true
+      },
+      "Other": {"Keys": [{"pk": {"S": "x"}}]}
+    },
+    "ReturnConsumedCapacity": "INDEXES"})");
+  ASSERT_EQ(r.request_items.size(), 2u);
+  const KeysAndAttributes& m = r.request_items.at("MusicCollection");
+  EXPECT_EQ(m.keys.size(), 2u);
+  EXPECT_TRUE(m.consistent_read);
+  EXPECT_EQ(m.expressions.projection, "#a, AlbumTitle");
+  EXPECT_EQ(m.expressions.names->at("#a"), "Artist");
+  EXPECT_FALSE(r.request_items.at("Other").consistent_read);
+  EXPECT_EQ(r.return_consumed_capacity, ReturnConsumedCapacity::kIndexes);
+  BatchGetItemRequest again =
+      Ok(BatchGetItemRequestFromJson, json::Write(BatchGetItemRequestToJson(r)));
+  EXPECT_EQ(json::Write(BatchGetItemRequestToJson(again)),
+            json::Write(BatchGetItemRequestToJson(r)));
+}
+
+TEST(ApiJsonBatchGet, Errors) {
+  EXPECT_EQ(Err(BatchGetItemRequestFromJson, R"({"RequestItems": {"T": {}}})"),
+            "1 validation error detected: Value null at 'requestItems.T.member.keys' failed to "
+            "satisfy constraint: Member must not be null");
+  EXPECT_EQ(Err(BatchGetItemRequestFromJson,
+                R"({"RequestItems": {"T": {"Keys": [], "AttributesToGet": ["a"]}}})"),
+            "keyhole does not support the parameter RequestItems.T.AttributesToGet yet");
+  EXPECT_EQ(Err(BatchGetItemRequestFromJson, R"({"RequestItems": {"T": {"Keys": [1]}}})"),
+            "Invalid type for parameter RequestItems.T.Keys[0], value: 1, type: number, valid "
+            "types: object");
+}
+
+// ---- TransactWriteItems ----
+
+constexpr std::string_view kTransaction = R"j({
+  "TransactItems": [
+    {"ConditionCheck": {"TableName": "Users", "Key": {"pk": {"S": "u1"}},
+                        "ConditionExpression": "attribute_exists(pk)",
+                        "ReturnValuesOnConditionCheckFailure": "ALL_OLD"}},
+    {"Put": {"TableName": "Users", "Item": {"pk": {"S": "EMAIL#a@x.io"}},
+             "ConditionExpression": "attribute_not_exists(pk)"}},
+    {"Delete": {"TableName": "App", "Key": {"pk": {"S": "a"}, "sk": {"N": "1"}}}},
+    {"Update": {"TableName": "App", "Key": {"pk": {"S": "a"}, "sk": {"N": "2"}},
+                "UpdateExpression": "ADD #n :one",
+                "ExpressionAttributeNames": {"#n": "n"},
+                "ExpressionAttributeValues": {":one": {"N": "1"}}}}
+  ],
+  "ReturnConsumedCapacity": "TOTAL",
+  "ClientRequestToken": "token-1"})j";
+
+TEST(ApiJsonTransactWrite, DecodesEveryAction) {
+  TransactWriteItemsRequest r = Ok(TransactWriteItemsRequestFromJson, kTransaction);
+  ASSERT_EQ(r.transact_items.size(), 4u);
+  ASSERT_TRUE(r.transact_items[0].condition_check.has_value());
+  const ConditionCheck& c = *r.transact_items[0].condition_check;
+  EXPECT_EQ(c.table_name, "Users");
+  EXPECT_EQ(c.expressions.condition, "attribute_exists(pk)");
+  EXPECT_EQ(c.return_values_on_condition_check_failure, ReturnValues::kAllOld);
+  ASSERT_TRUE(r.transact_items[1].put.has_value());
+  EXPECT_EQ(r.transact_items[1].put->item, ItemOf(R"({"pk": {"S": "EMAIL#a@x.io"}})"));
+  ASSERT_TRUE(r.transact_items[2].delete_.has_value());
+  EXPECT_EQ(r.transact_items[2].delete_->table_name, "App");
+  ASSERT_TRUE(r.transact_items[3].update.has_value());
+  EXPECT_EQ(r.transact_items[3].update->expressions.update, "ADD #n :one");
+  EXPECT_EQ(r.return_consumed_capacity, ReturnConsumedCapacity::kTotal);
+  EXPECT_EQ(r.client_request_token, "token-1");
+  // Round trip through the encoder.
+  TransactWriteItemsRequest again =
+      Ok(TransactWriteItemsRequestFromJson, json::Write(TransactWriteItemsRequestToJson(r)));
+  EXPECT_EQ(json::Write(TransactWriteItemsRequestToJson(again)),
+            json::Write(TransactWriteItemsRequestToJson(r)));
+  EXPECT_EQ(json::Write(TransactWriteItemsRequestToJson(r)), json::Write(J(kTransaction)));
+}
+
+TEST(ApiJsonTransactWrite, Errors) {
+  EXPECT_EQ(Err(TransactWriteItemsRequestFromJson, R"({})"),
+            "1 validation error detected: Value null at 'transactItems' failed to satisfy "
+            "constraint: Member must not be null");
+  EXPECT_EQ(
+      Err(TransactWriteItemsRequestFromJson,
+          R"({"TransactItems": [{"Put": {"TableName": "Tbl", "Item": {}}},
+                                {"Update": {"TableName": "Tbl", "Key": {}}}]})"),
+      "1 validation error detected: Value null at 'transactItems.2.member.update.updateExpression' "
+      "failed to satisfy constraint: Member must not be null");
+  EXPECT_EQ(Err(TransactWriteItemsRequestFromJson,
+                R"({"TransactItems": [{"ConditionCheck": {"TableName": "Tbl", "Key": {}}}]})"),
+            "1 validation error detected: Value null at "
+            "'transactItems.1.member.conditionCheck.conditionExpression' failed to satisfy "
+            "constraint: Member must not be null");
+  EXPECT_EQ(
+      Err(TransactWriteItemsRequestFromJson,
+          R"({"TransactItems": [{"Put": {"TableName": "T", "Item": {}, "ReturnValues": "ALL_OLD"}}]})"),
+      "Unknown parameter in TransactItems[0].Put: \"ReturnValues\", must be one of: Item, "
+      "TableName, ConditionExpression, ExpressionAttributeNames, ExpressionAttributeValues, "
+      "ReturnValuesOnConditionCheckFailure");
+  EXPECT_EQ(Err(TransactWriteItemsRequestFromJson, R"({"TransactItems": [{"Get": {}}]})"),
+            "Unknown parameter in TransactItems[0]: \"Get\", must be one of: ConditionCheck, Put, "
+            "Delete, Update");
+  EXPECT_EQ(
+      Err(TransactWriteItemsRequestFromJson,
+          R"({"TransactItems": [], "ClientRequestToken": "0123456789012345678901234567890123456"})"),
+      "1 validation error detected: Value '0123456789012345678901234567890123456' at "
+      "'clientRequestToken' failed to satisfy constraint: Member must have length less "
+      "than or equal to 36");
+}
+
+// ---- TransactGetItems ----
+
+TEST(ApiJsonTransactGet, DecodesAndRoundTrips) {
+  constexpr std::string_view kText = R"({
+    "TransactItems": [
+      {"Get": {"TableName": "Users", "Key": {"pk": {"S": "u1"}}, "ProjectionExpression": "#e",
+               "ExpressionAttributeNames": {"#e": "email"}}},
+      {"Get": {"TableName": "App", "Key": {"pk": {"S": "a"}, "sk": {"N": "1"}}}}
+    ],
+    "ReturnConsumedCapacity": "TOTAL"})";
+  TransactGetItemsRequest r = Ok(TransactGetItemsRequestFromJson, kText);
+  ASSERT_EQ(r.transact_items.size(), 2u);
+  EXPECT_EQ(r.transact_items[0].get.table_name, "Users");
+  EXPECT_EQ(r.transact_items[0].get.expressions.projection, "#e");
+  EXPECT_EQ(r.transact_items[1].get.key.size(), 2u);
+  EXPECT_EQ(json::Write(TransactGetItemsRequestToJson(r)), json::Write(J(kText)));
+  EXPECT_EQ(
+      Err(TransactGetItemsRequestFromJson,
+          R"({"TransactItems": [{"Get": {"TableName": "Users", "Key": {}, "ConsistentRead": true}}]})"),
+      "Unknown parameter in TransactItems[0].Get: \"ConsistentRead\", must be one of: Key, "
+      "TableName, ProjectionExpression, ExpressionAttributeNames");
+  EXPECT_EQ(Err(TransactGetItemsRequestFromJson, R"({"TransactItems": [{}]})"),
+            "1 validation error detected: Value null at 'transactItems.1.member.get' failed to "
+            "satisfy constraint: Member must not be null");
+}
+
+// ---- responses ----
+
+ConsumedCapacity Units(const std::string& table, double read, double write) {
+  ConsumedCapacity c;
+  c.table_name = table;
+  c.total.AddRead(read);
+  c.total.AddWrite(write);
+  return c;
+}
+
+TEST(ApiJsonBatchResponses, Shapes) {
+  BatchWriteItemResponse w;
+  EXPECT_EQ(json::Write(BatchWriteItemResponseToJson(w)), R"({"UnprocessedItems":{}})");
+  w.consumed_capacity = {Units("A", 0, 2), Units("B", 0, 5)};
+  EXPECT_EQ(json::Write(BatchWriteItemResponseToJson(w)),
+            R"({"UnprocessedItems":{},"ConsumedCapacity":[{"TableName":"A","CapacityUnits":2.0,)"
+            R"("WriteCapacityUnits":2.0},{"TableName":"B","CapacityUnits":5.0,)"
+            R"("WriteCapacityUnits":5.0}]})");
+
+  BatchGetItemResponse g;
+  g.responses["A"] = {ItemOf(R"({"pk": {"S": "x"}})")};
+  g.responses["B"] = {};
+  g.unprocessed_keys["A"].keys = {ItemOf(R"({"pk": {"S": "y"}})")};
+  g.unprocessed_keys["A"].consistent_read = true;
+  g.unprocessed_keys["A"].expressions.projection = "pk";
+  EXPECT_EQ(json::Write(BatchGetItemResponseToJson(g)),
+            R"({"Responses":{"A":[{"pk":{"S":"x"}}],"B":[]},"UnprocessedKeys":{"A":{"Keys":)"
+            R"([{"pk":{"S":"y"}}],"ProjectionExpression":"pk","ConsistentRead":true}}})");
+
+  TransactWriteItemsResponse t;
+  EXPECT_EQ(json::Write(TransactWriteItemsResponseToJson(t)), "{}");
+  t.consumed_capacity = {Units("A", 0, 6)};
+  EXPECT_EQ(
+      json::Write(TransactWriteItemsResponseToJson(t)),
+      R"({"ConsumedCapacity":[{"TableName":"A","CapacityUnits":6.0,"WriteCapacityUnits":6.0}]})");
+
+  TransactGetItemsResponse tg;
+  tg.responses = {ItemOf(R"({"pk": {"S": "x"}})"), std::nullopt};
+  EXPECT_EQ(json::Write(TransactGetItemsResponseToJson(tg)),
+            R"({"Responses":[{"Item":{"pk":{"S":"x"}}},{}]})");
+}
+
+TEST(ApiJsonErrors, ErrorBodies) {
+  EXPECT_EQ(json::Write(ErrorToJson(Status::Validation("bad"))),
+            R"({"__type":"com.amazonaws.dynamodb.v20120810#ValidationException","message":"bad"})");
+  Status ccf = Status::ConditionFailed("The conditional request failed");
+  ccf.WithItem(std::make_shared<const Item>(ItemOf(R"({"pk": {"S": "x"}})")));
+  EXPECT_EQ(json::Write(ErrorToJson(ccf)),
+            R"({"__type":"com.amazonaws.dynamodb.v20120810#ConditionalCheckFailedException",)"
+            R"("message":"The conditional request failed","Item":{"pk":{"S":"x"}}})");
+  Status cancelled = Status::TransactionCanceled(
+      "Transaction cancelled, please refer cancellation reasons for specific reasons [None, "
+      "ConditionalCheckFailed]");
+  cancelled.WithCancellationReasons(std::make_shared<const std::vector<Status::CancellationReason>>(
+      std::vector<Status::CancellationReason>{
+          {"None", "", nullptr},
+          {"ConditionalCheckFailed", "The conditional request failed",
+           std::make_shared<const Item>(ItemOf(R"({"pk": {"S": "u"}})"))}}));
+  EXPECT_EQ(json::Write(ErrorToJson(cancelled)),
+            R"({"__type":"com.amazonaws.dynamodb.v20120810#TransactionCanceledException",)"
+            R"("CancellationReasons":[{"Code":"None"},{"Code":"ConditionalCheckFailed",)"
+            R"("Item":{"pk":{"S":"u"}},"Message":"The conditional request failed"}],)"
+            R"("Message":"Transaction cancelled, please refer cancellation reasons for specific )"
+            R"(reasons [None, ConditionalCheckFailed]"})");
+}
+
+}  // namespace
+}  // namespace keyhole
