@@ -38,6 +38,15 @@ expr::Condition AndOf(std::vector<expr::Condition> parts);
 // function(name), e.g. attribute_exists(pk).
 expr::Condition PathFunction(const std::string& function, const std::string& name);
 
+// The key an UPDATE/DELETE (or EXISTS) WHERE pins with `=` on every key attribute, and its
+// other conjuncts; DynamoDB's messages for a WHERE that does not (reference §2.8).
+struct KeyedWhere {
+  Item key;
+  std::vector<expr::Condition> rest;
+};
+Result<KeyedWhere> SplitKeyedWhere(const std::optional<expr::Condition>& where,
+                                   const KeySchema& schema);
+
 // The per-statement planners (plan_select.cpp, plan_write.cpp).
 Result<Plan> PlanSelect(const parser::Statement& st, const TableDescription& table);
 Result<Plan> PlanInsert(const parser::InsertStatement& s, const TableDescription& table);

@@ -31,55 +31,6 @@ bool PredicateOn(const expr::Condition& c, const std::string& name) {
   return false;
 }
 
-// The key an UPDATE/DELETE WHERE pins, and its other conjuncts (the condition).
-struct KeyedWhere {
-  Item key;
-  std::vector<expr::Condition> rest;
-};
-
-Result<KeyedWhere> SplitKeyedWhere(const std::optional<expr::Condition>& where,
-                                   const KeySchema& schema) {
-  if (!where) return Status::Validation(kMandatoryEquality);
-  std::vector<const KeyAttribute*> keys = {&schema.partition};
-  if (schema.sort) keys.push_back(&*schema.sort);
-  KeyedWhere out;
-  bool sort_other = false;  // a non-equality predicate on the sort key
-  for (const auto* c : AndConjuncts(*where)) {
-    bool used = false;
-    for (const auto* k : keys) {
-      auto v = EqualityValue(*c, k->name);
-      if (!v) continue;
-      if (out.key.count(k->name)) {
-        return Status::Validation("Multiple conditions on same key " + k->name +
-                                  ". Only single item Update/Insert/Delete are supported");
-      }
-      if (!v->IsScalarKeyType()) {
-        return Status::Validation("Key value must be of type S, N, or B. Key name: " + k->name +
-                                  ", Key type: " + std::string(TypeName(v->type())));
-      }
-      if (v->type() != k->type) return TypeMismatch(k->name);
-      out.key[k->name] = *v;
-      used = true;
-      break;
-    }
-    if (used) continue;
-    if (PredicateOn(*c, schema.partition.name)) {
-      return Status::Validation("Only single equality condition should be present on hash key " +
-                                schema.partition.name);
-    }
-    if (schema.sort && PredicateOn(*c, schema.sort->name)) sort_other = true;
-    out.rest.push_back(*c);
-  }
-  for (const auto* k : keys) {
-    if (!out.key.count(k->name)) return Status::Validation(kMandatoryEquality);
-  }
-  if (sort_other) {
-    return Status::Validation("Multiple conditions on same key " + schema.sort->name +
-                              ". Only single item Update/Insert/Delete are supported");
-  }
-  return out;
-}
-
 Plan WritePlan(const parser::Statement& st, parser::StatementKind kind, const std::string& table,
                const char* operation) {
   Plan plan;
@@ -139,6 +90,49 @@ Plan ScanWritePlan(const parser::Statement& st, parser::StatementKind kind,
 }
 
 }  // namespace
+
+Result<KeyedWhere> SplitKeyedWhere(const std::optional<expr::Condition>& where,
+                                   const KeySchema& schema) {
+  if (!where) return Status::Validation(kMandatoryEquality);
+  std::vector<const KeyAttribute*> keys = {&schema.partition};
+  if (schema.sort) keys.push_back(&*schema.sort);
+  KeyedWhere out;
+  bool sort_other = false;  // a non-equality predicate on the sort key
+  for (const auto* c : AndConjuncts(*where)) {
+    bool used = false;
+    for (const auto* k : keys) {
+      auto v = EqualityValue(*c, k->name);
+      if (!v) continue;
+      if (out.key.count(k->name)) {
+        return Status::Validation("Multiple conditions on same key " + k->name +
+                                  ". Only single item Update/Insert/Delete are supported");
+      }
+      if (!v->IsScalarKeyType()) {
+        return Status::Validation("Key value must be of type S, N, or B. Key name: " + k->name +
+                                  ", Key type: " + std::string(TypeName(v->type())));
+      }
+      if (v->type() != k->type) return TypeMismatch(k->name);
+      out.key[k->name] = *v;
+      used = true;
+      break;
+    }
+    if (used) continue;
+    if (PredicateOn(*c, schema.partition.name)) {
+      return Status::Validation("Only single equality condition should be present on hash key " +
+                                schema.partition.name);
+    }
+    if (schema.sort && PredicateOn(*c, schema.sort->name)) sort_other = true;
+    out.rest.push_back(*c);
+  }
+  for (const auto* k : keys) {
+    if (!out.key.count(k->name)) return Status::Validation(kMandatoryEquality);
+  }
+  if (sort_other) {
+    return Status::Validation("Multiple conditions on same key " + schema.sort->name +
+                              ". Only single item Update/Insert/Delete are supported");
+  }
+  return out;
+}
 
 Result<Plan> PlanInsert(const parser::InsertStatement& s, const TableDescription& table) {
   std::vector<const KeyAttribute*> keys = {&table.key.partition};

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "core/api_json.h"
+#include "core/partiql_api.h"
 
 namespace keyhole::shell {
 
@@ -24,6 +25,7 @@ Result<json::Value> Run(Result<Req> (*decode)(const json::Value&),
 Result<json::Value> CallOperation(storage::Database& db, std::string_view op,
                                   const json::Value& body) {
   using storage::Database;
+  if (IsPartiqlOperation(op)) return CallPartiqlOperation(db, op, body);
   if (op == "CreateTable")
     return Run(&CreateTableRequestFromJson, &Database::CreateTable, &CreateTableResponseToJson, db,
                body);
@@ -49,6 +51,18 @@ Result<json::Value> CallOperation(storage::Database& db, std::string_view op,
   if (op == "UpdateItem")
     return Run(&UpdateItemRequestFromJson, &Database::UpdateItem, &UpdateItemResponseToJson, db,
                body);
+  if (op == "BatchGetItem")
+    return Run(&BatchGetItemRequestFromJson, &Database::BatchGetItem, &BatchGetItemResponseToJson,
+               db, body);
+  if (op == "BatchWriteItem")
+    return Run(&BatchWriteItemRequestFromJson, &Database::BatchWriteItem,
+               &BatchWriteItemResponseToJson, db, body);
+  if (op == "TransactGetItems")
+    return Run(&TransactGetItemsRequestFromJson, &Database::TransactGetItems,
+               &TransactGetItemsResponseToJson, db, body);
+  if (op == "TransactWriteItems")
+    return Run(&TransactWriteItemsRequestFromJson, &Database::TransactWriteItems,
+               &TransactWriteItemsResponseToJson, db, body);
   if (op == "Query") {
     KH_ASSIGN_OR_RETURN(QueryRequest req, QueryRequestFromJson(body));
     if (!req.key_conditions.empty()) {

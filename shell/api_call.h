@@ -15,4 +15,9 @@ namespace keyhole::shell {
 Result<json::Value> CallOperation(storage::Database& db, std::string_view operation,
                                   const json::Value& body);
 
+// ExecuteStatement, BatchExecuteStatement, ExecuteTransaction (partiql_api.cpp): PartiQL
+// through the planner, with keyhole's key-addressability rule.
+Result<json::Value> CallPartiqlOperation(storage::Database& db, std::string_view operation,
+                                         const json::Value& body);
+
 }  // namespace keyhole::shell

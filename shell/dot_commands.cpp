@@ -423,7 +423,8 @@ bool RunHelp(State& s, const Args& args, Location at) {
         "Statements end with ';' and may span lines: PartiQL SELECT / INSERT / UPDATE / DELETE\n"
         "(refused unless key-addressable; SCAN SELECT ... reads a whole table), EXPLAIN "
         "[ANALYZE],\n"
-        "NEXT, CREATE / DROP / ALTER TABLE, SHOW TABLES, DESCRIBE, SHOW CREATE TABLE,\n"
+        "NEXT, BEGIN / COMMIT / ROLLBACK (ExecuteTransaction), CREATE / DROP / ALTER TABLE,\n"
+        "SHOW TABLES, DESCRIBE, SHOW CREATE TABLE,\n"
         "CALL <Operation> {request JSON} or <Operation> {request JSON}.\n";
   }
   for (const DotCommand& c : kCommands) {

@@ -19,6 +19,7 @@
 #include "core/api_json.h"
 #include "core/ddb_json.h"
 #include "core/expression_text.h"
+#include "core/partiql_api.h"
 #include "parser/partiql.h"
 #include "planner/plan.h"
 #include "shell/api_call.h"
@@ -184,6 +185,15 @@ void Session::State::Out(std::string_view text) {
 bool Session::State::Fail(const Status& status, Location at) {
   std::string text = fmt::format("Error: {}\n", status.ToString());
   if (!at.source.empty()) text += fmt::format("  at {} line {}\n", at.source, at.line);
+  if (const auto& reasons = status.cancellation_reasons()) {
+    for (size_t i = 0; i < reasons->size(); ++i) {
+      const Status::CancellationReason& r = (*reasons)[i];
+      text += fmt::format("  [{}] {}", i, r.code);
+      if (!r.message.empty()) text += ": " + r.message;
+      if (r.item) text += " " + ItemToJsonText(*r.item);
+      text += "\n";
+    }
+  }
   sink.Err(text);
   return false;
 }
@@ -420,6 +430,24 @@ bool RunAlter(Session::State& s, const parser::AlterTableStatement& a, Location 
 
 bool RunParsed(Session::State& s, const parser::Statement& st, Location at) {
   using parser::StatementKind;
+  if (s.transaction) {
+    switch (st.kind()) {
+      case StatementKind::kSelect:
+      case StatementKind::kInsert:
+      case StatementKind::kUpdate:
+      case StatementKind::kDelete:
+      case StatementKind::kExists:
+      case StatementKind::kBegin:
+      case StatementKind::kCommit:
+      case StatementKind::kRollback:
+        return s.RunTransactionStatement(st, at);
+      default:
+        return s.Fail(Status::Validation(fmt::format(
+                          "{} cannot run inside a transaction: COMMIT or ROLLBACK it first",
+                          parser::StatementKindName(st.kind()))),
+                      at);
+    }
+  }
   switch (st.kind()) {
     case StatementKind::kSelect:
     case StatementKind::kInsert:
@@ -470,10 +498,7 @@ bool RunParsed(Session::State& s, const parser::Statement& st, Location at) {
     case StatementKind::kBegin:
     case StatementKind::kCommit:
     case StatementKind::kRollback:
-      return s.Fail(Status::Validation(fmt::format(
-                        "{} is not supported yet: transactions come with ExecuteTransaction",
-                        parser::StatementKindName(st.kind()))),
-                    at);
+      return s.RunTransactionStatement(st, at);
   }
   return s.Fail(Status::Internal("unknown statement kind"), at);
 }
@@ -509,7 +534,7 @@ bool Session::State::RunStatement(std::string_view text, Location at) {
   size_t end = text.find_first_of(" \t\r\n{", start);
   std::string_view first =
       text.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start);
-  if (IsKnownOperation(first)) {
+  if (IsKnownOperation(first) || IsPartiqlOperation(first)) {
     std::string_view body =
         end == std::string_view::npos ? std::string_view("{}") : text.substr(end);
     Result<json::Value> v = json::Parse(body);

@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "core/status.h"
+#include "parser/partiql.h"
 #include "planner/plan.h"
 #include "shell/session.h"
 #include "storage/database.h"
@@ -52,12 +53,18 @@ struct Session::State {
   std::optional<planner::Cursor> next;
   std::optional<Item> start_key;  // .startkey: the ExclusiveStartKey of the next SELECT
 
+  // BEGIN ... COMMIT: the statements queued so far (transaction.cpp).
+  std::optional<std::vector<parser::Statement>> transaction;
+
   // Attribute names seen per table (keys, results), for completion.
   std::map<std::string, std::set<std::string>> attributes;
 
   // Results (redirected by .output/.once).
   void Out(std::string_view text);
-  // Errors: "Error: <Type>: <message>", then "  at <source> line <line>" in a script.
+  // Errors: "Error: <Type>: <message>", then "  at <source> line <line>" in a script, then a
+  // TransactionCanceledException's CancellationReasons, one line per action in order:
+  //   [0] None
+  //   [1] ConditionalCheckFailed: The conditional request failed {"pk":{"S":"a"}}
   bool Fail(const Status& status, Location at);
   // After a statement: ends a .once redirection.
   void EndStatement();
@@ -66,6 +73,8 @@ struct Session::State {
   bool RunScript(std::string_view text, std::string_view source, int first_line);
   // Runs one statement (no dot-commands).
   bool RunStatement(std::string_view text, Location at);
+  // BEGIN, COMMIT, ROLLBACK, and any statement while a transaction is open (transaction.cpp).
+  bool RunTransactionStatement(const parser::Statement& st, Location at);
   // Runs one dot-command line (starting with '.').
   bool RunDotCommand(std::string_view line, Location at);
   // Renders items in the current mode with `table`'s (and `index`'s) key attributes first.
