@@ -36,11 +36,13 @@ json::Value IndexCapacities(const std::map<std::string, Capacity>& indexes) {
   return o;
 }
 
-// A TableDescription as the API returns it: TableToJson without the catalog-only member.
+// A TableDescription as the API returns it: TableToJson without the catalog-only members.
 json::Value DescriptionJson(const TableDescription& t) {
   json::Value o = TableToJson(t);
   auto& members = o.object();
-  std::erase_if(members, [](const json::Value::Member& m) { return m.first == "KeyholeTableId"; });
+  std::erase_if(members, [](const json::Value::Member& m) {
+    return m.first == "KeyholeTableId" || m.first == "KeyholeTimeToLive";
+  });
   return o;
 }
 

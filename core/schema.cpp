@@ -28,7 +28,8 @@ Result<KeySchema> ResolveKeySchema(const std::vector<KeySchemaElement>& elems,
     return Status::Validation(fmt::format(
         "1 validation error detected: Value '[...]' at 'keySchema' failed to satisfy constraint: "
         "Member must have length {} 2",
-        elems.empty() ? "greater than or equal to 1, less than or equal to" : "less than or equal to"));
+        elems.empty() ? "greater than or equal to 1, less than or equal to"
+                      : "less than or equal to"));
   }
   std::vector<std::string> def_names, key_names;
   for (const auto& d : defs) def_names.push_back(d.name);
@@ -40,7 +41,8 @@ Result<KeySchema> ResolveKeySchema(const std::vector<KeySchemaElement>& elems,
   };
   for (const auto& e : elems) {
     if (!find_def(e.name)) {
-      if (elems.size() == 2) return Status::Validation("Invalid KeySchema: Some index key attribute have no definition");
+      if (elems.size() == 2)
+        return Status::Validation("Invalid KeySchema: Some index key attribute have no definition");
       return Status::Validation(fmt::format(
           "{}Some index key attributes are not defined in AttributeDefinitions. Keys: [{}], "
           "AttributeDefinitions: [{}]",
@@ -48,21 +50,28 @@ Result<KeySchema> ResolveKeySchema(const std::vector<KeySchemaElement>& elems,
     }
   }
   if (elems.size() == 2 && elems[0].name == elems[1].name)
-    return Status::Validation("Both the Hash Key and the Range Key element in the KeySchema have the same name");
+    return Status::Validation(
+        "Both the Hash Key and the Range Key element in the KeySchema have the same name");
   if (elems[0].key_type != "HASH")
-    return Status::Validation("Invalid KeySchema: The first KeySchemaElement is not a HASH key type");
+    return Status::Validation(
+        "Invalid KeySchema: The first KeySchemaElement is not a HASH key type");
   if (elems.size() == 2 && elems[1].key_type != "RANGE")
-    return Status::Validation("Invalid KeySchema: The second KeySchemaElement is not a RANGE key type");
+    return Status::Validation(
+        "Invalid KeySchema: The second KeySchemaElement is not a RANGE key type");
   KeySchema ks;
   for (size_t i = 0; i < elems.size(); ++i) {
     const AttributeDefinition* d = find_def(elems[i].name);
     if (elems[i].name.empty() || elems[i].name.size() > 255) {
-      return Status::Validation(fmt::format(
-          "{}Key attribute names must be between 1 and 255 bytes long: {}", kInvalid, elems[i].name));
+      return Status::Validation(
+          fmt::format("{}Key attribute names must be between 1 and 255 bytes long: {}", kInvalid,
+                      elems[i].name));
     }
     KeyAttribute ka{d->name, ValueType::kS};
     TypeFromName(d->type, &ka.type);
-    if (i == 0) ks.partition = ka; else ks.sort = ka;
+    if (i == 0)
+      ks.partition = ka;
+    else
+      ks.sort = ka;
   }
   return ks;
 }
@@ -77,8 +86,8 @@ Status ValidateDefinitions(const std::vector<AttributeDefinition>& defs) {
           d.type));
     }
     if (!seen.insert(d.name).second) {
-      return Status::Validation(fmt::format(
-          "{}Duplicate AttributeName in AttributeDefinitions: {}", kInvalid, d.name));
+      return Status::Validation(
+          fmt::format("{}Duplicate AttributeName in AttributeDefinitions: {}", kInvalid, d.name));
     }
   }
   return Status::OK();
@@ -86,15 +95,20 @@ Status ValidateDefinitions(const std::vector<AttributeDefinition>& defs) {
 
 Result<Projection> BuildProjection(const IndexSpec& spec) {
   Projection p;
-  if (!spec.projection_type) return Status::Validation(std::string(kInvalid) + "Unknown ProjectionType: null");
+  if (!spec.projection_type)
+    return Status::Validation(std::string(kInvalid) + "Unknown ProjectionType: null");
   const std::string& t = *spec.projection_type;
-  if (t == "ALL") p.type = ProjectionType::kAll;
-  else if (t == "KEYS_ONLY") p.type = ProjectionType::kKeysOnly;
-  else if (t == "INCLUDE") p.type = ProjectionType::kInclude;
-  else return Status::Validation(fmt::format("{}Unknown ProjectionType: {}", kInvalid, t));
+  if (t == "ALL")
+    p.type = ProjectionType::kAll;
+  else if (t == "KEYS_ONLY")
+    p.type = ProjectionType::kKeysOnly;
+  else if (t == "INCLUDE")
+    p.type = ProjectionType::kInclude;
+  else
+    return Status::Validation(fmt::format("{}Unknown ProjectionType: {}", kInvalid, t));
   if (spec.non_key_attributes && p.type != ProjectionType::kInclude) {
-    return Status::Validation(fmt::format(
-        "{}ProjectionType is {}, but NonKeyAttributes is specified", kInvalid, t));
+    return Status::Validation(
+        fmt::format("{}ProjectionType is {}, but NonKeyAttributes is specified", kInvalid, t));
   }
   if (p.type == ProjectionType::kInclude) {
     if (!spec.non_key_attributes || spec.non_key_attributes->empty()) {
@@ -102,18 +116,19 @@ Result<Projection> BuildProjection(const IndexSpec& spec) {
           "{}ProjectionType is INCLUDE, but NonKeyAttributes is not specified", kInvalid));
     }
     if (spec.non_key_attributes->size() > 20) {
-      return Status::Validation(fmt::format(
-          "{}The number of projected attributes in index {} exceeds the limit of 20", kInvalid, spec.name));
+      return Status::Validation(
+          fmt::format("{}The number of projected attributes in index {} exceeds the limit of 20",
+                      kInvalid, spec.name));
     }
     std::set<std::string> seen;
     for (const auto& a : *spec.non_key_attributes) {
       if (a.empty() || a.size() > 255) {
-        return Status::Validation(fmt::format(
-            "{}NonKeyAttributes names must be between 1 and 255 bytes long", kInvalid));
+        return Status::Validation(
+            fmt::format("{}NonKeyAttributes names must be between 1 and 255 bytes long", kInvalid));
       }
       if (!seen.insert(a).second) {
-        return Status::Validation(fmt::format(
-            "{}Duplicate attribute name in NonKeyAttributes: {}", kInvalid, a));
+        return Status::Validation(
+            fmt::format("{}Duplicate attribute name in NonKeyAttributes: {}", kInvalid, a));
       }
     }
     p.non_key_attributes = *spec.non_key_attributes;
@@ -121,7 +136,8 @@ Result<Projection> BuildProjection(const IndexSpec& spec) {
   return p;
 }
 
-Result<IndexDescription> BuildIndex(const IndexSpec& spec, IndexKind kind, const KeySchema& table_key,
+Result<IndexDescription> BuildIndex(const IndexSpec& spec, IndexKind kind,
+                                    const KeySchema& table_key,
                                     const std::vector<AttributeDefinition>& defs) {
   KH_RETURN_IF_ERROR(ValidateTableName(spec.name, "indexName"));
   IndexDescription idx;
@@ -154,9 +170,12 @@ size_t ProjectedCount(const std::vector<IndexDescription>& indexes) {
 
 std::string_view ProjectionTypeName(ProjectionType t) {
   switch (t) {
-    case ProjectionType::kAll: return "ALL";
-    case ProjectionType::kKeysOnly: return "KEYS_ONLY";
-    case ProjectionType::kInclude: return "INCLUDE";
+    case ProjectionType::kAll:
+      return "ALL";
+    case ProjectionType::kKeysOnly:
+      return "KEYS_ONLY";
+    case ProjectionType::kInclude:
+      return "INCLUDE";
   }
   return "ALL";
 }
@@ -248,14 +267,15 @@ Result<IndexDescription> BuildGlobalIndex(const TableDescription& table,
                                           const IndexSpec& spec) {
   KH_RETURN_IF_ERROR(ValidateDefinitions(defs));
   if (table.FindIndex(spec.name)) {
-    return Status::Validation(fmt::format(
-        "{}Index with name: {} already exists", kInvalid, spec.name));
+    return Status::Validation(
+        fmt::format("{}Index with name: {} already exists", kInvalid, spec.name));
   }
   size_t gsis = 0;
   for (const auto& i : table.indexes) gsis += i.kind == IndexKind::kGlobal;
   if (gsis >= 20) {
     return Status::LimitExceeded(
-        "Subscriber limit exceeded: Number of global secondary indexes exceeds the per-table limit of 20");
+        "Subscriber limit exceeded: Number of global secondary indexes exceeds the per-table limit "
+        "of 20");
   }
   KH_ASSIGN_OR_RETURN(IndexDescription idx, BuildIndex(spec, IndexKind::kGlobal, table.key, defs));
   // A definition must agree with the type the table already uses for that attribute.
@@ -335,14 +355,18 @@ Status Corrupt(std::string_view what) {
   return Status::Format(fmt::format("catalog record is malformed: {}", what));
 }
 
-Result<KeySchema> KeySchemaFromJson(const json::Value& arr, const std::map<std::string, ValueType>& types) {
+Result<KeySchema> KeySchemaFromJson(const json::Value& arr,
+                                    const std::map<std::string, ValueType>& types) {
   if (!arr.IsArray() || arr.array().empty() || arr.array().size() > 2) return Corrupt("KeySchema");
   KeySchema k;
   for (size_t i = 0; i < arr.array().size(); ++i) {
     const json::Value* n = Member(arr.array()[i], "AttributeName", json::Kind::kString);
     if (!n || !types.count(n->str())) return Corrupt("KeySchema element");
     KeyAttribute a{n->str(), types.at(n->str())};
-    if (i == 0) k.partition = a; else k.sort = a;
+    if (i == 0)
+      k.partition = a;
+    else
+      k.sort = a;
   }
   return k;
 }
@@ -383,11 +407,33 @@ json::Value TableToJson(const TableDescription& t) {
   bm.Add("BillingMode", json::Value::String(t.billing_mode));
   o.Add("BillingModeSummary", std::move(bm));
   json::Value gsis = json::Value::MakeArray(), lsis = json::Value::MakeArray();
-  for (const auto& i : t.indexes) (i.kind == IndexKind::kGlobal ? gsis : lsis).Push(IndexJson(i, t));
+  for (const auto& i : t.indexes)
+    (i.kind == IndexKind::kGlobal ? gsis : lsis).Push(IndexJson(i, t));
   if (!lsis.array().empty()) o.Add("LocalSecondaryIndexes", std::move(lsis));
   if (!gsis.array().empty()) o.Add("GlobalSecondaryIndexes", std::move(gsis));
+  if (t.stream_view_type) {
+    json::Value spec = json::Value::MakeObject();
+    spec.Add("StreamEnabled", json::Value::Bool(true));
+    spec.Add("StreamViewType", json::Value::String(*t.stream_view_type));
+    o.Add("StreamSpecification", std::move(spec));
+  }
+  if (!t.latest_stream_label.empty()) {
+    o.Add("LatestStreamLabel", json::Value::String(t.latest_stream_label));
+    o.Add("LatestStreamArn", json::Value::String(t.LatestStreamArn()));
+  }
   o.Add("KeyholeTableId", json::Value::Int(static_cast<int64_t>(t.id)));
+  if (t.ttl_attribute || t.ttl_changed_at > 0) {
+    json::Value ttl = json::Value::MakeObject();
+    if (t.ttl_attribute) ttl.Add("AttributeName", json::Value::String(*t.ttl_attribute));
+    ttl.Add("ChangedAt", json::Value::Number(fmt::format("{:.3f}", t.ttl_changed_at)));
+    o.Add("KeyholeTimeToLive", std::move(ttl));
+  }
   return o;
+}
+
+std::string TableDescription::LatestStreamArn() const {
+  if (latest_stream_label.empty()) return "";
+  return "arn:aws:dynamodb:local:000000000000:table/" + name + "/stream/" + latest_stream_label;
 }
 
 Result<TableDescription> TableFromJson(const json::Value& v) {
@@ -396,7 +442,8 @@ Result<TableDescription> TableFromJson(const json::Value& v) {
   const json::Value* ad = Member(v, "AttributeDefinitions", json::Kind::kArray);
   const json::Value* ks = Member(v, "KeySchema", json::Kind::kArray);
   const json::Value* id = Member(v, "KeyholeTableId", json::Kind::kNumber);
-  if (!name || !ad || !ks || !id) return Corrupt("missing TableName/KeySchema/AttributeDefinitions/id");
+  if (!name || !ad || !ks || !id)
+    return Corrupt("missing TableName/KeySchema/AttributeDefinitions/id");
   t.name = name->str();
   t.id = std::stoull(id->number_text());
   std::map<std::string, ValueType> types;
@@ -412,11 +459,30 @@ Result<TableDescription> TableFromJson(const json::Value& v) {
   if (const json::Value* c = Member(v, "CreationDateTime", json::Kind::kNumber))
     t.creation_time = std::stod(c->number_text());
   if (const json::Value* bm = Member(v, "BillingModeSummary", json::Kind::kObject)) {
-    if (const json::Value* m = Member(*bm, "BillingMode", json::Kind::kString)) t.billing_mode = m->str();
+    if (const json::Value* m = Member(*bm, "BillingMode", json::Kind::kString))
+      t.billing_mode = m->str();
+  }
+  if (const json::Value* spec = Member(v, "StreamSpecification", json::Kind::kObject)) {
+    const json::Value* enabled = Member(*spec, "StreamEnabled", json::Kind::kBool);
+    const json::Value* view = Member(*spec, "StreamViewType", json::Kind::kString);
+    if (enabled && enabled->boolean() && view) t.stream_view_type = view->str();
+  }
+  if (const json::Value* label = Member(v, "LatestStreamLabel", json::Kind::kString)) {
+    t.latest_stream_label = label->str();
+  }
+  if (const json::Value* ttl = Member(v, "KeyholeTimeToLive", json::Kind::kObject)) {
+    if (const json::Value* a = Member(*ttl, "AttributeName", json::Kind::kString)) {
+      t.ttl_attribute = a->str();
+    }
+    if (const json::Value* c = Member(*ttl, "ChangedAt", json::Kind::kNumber)) {
+      t.ttl_changed_at = std::stod(c->number_text());
+    }
   }
   if (const json::Value* pt = Member(v, "ProvisionedThroughput", json::Kind::kObject)) {
-    if (const json::Value* r = Member(*pt, "ReadCapacityUnits", json::Kind::kNumber)) t.read_capacity = std::stoll(r->number_text());
-    if (const json::Value* w = Member(*pt, "WriteCapacityUnits", json::Kind::kNumber)) t.write_capacity = std::stoll(w->number_text());
+    if (const json::Value* r = Member(*pt, "ReadCapacityUnits", json::Kind::kNumber))
+      t.read_capacity = std::stoll(r->number_text());
+    if (const json::Value* w = Member(*pt, "WriteCapacityUnits", json::Kind::kNumber))
+      t.write_capacity = std::stoll(w->number_text());
   }
   for (auto [member, kind] : {std::pair{"LocalSecondaryIndexes", IndexKind::kLocal},
                               std::pair{"GlobalSecondaryIndexes", IndexKind::kGlobal}}) {
@@ -433,13 +499,16 @@ Result<TableDescription> TableFromJson(const json::Value& v) {
       KH_ASSIGN_OR_RETURN(idx.key, KeySchemaFromJson(*iks, types));
       const json::Value* pt = Member(*p, "ProjectionType", json::Kind::kString);
       if (!pt) return Corrupt("Projection");
-      if (pt->str() == "KEYS_ONLY") idx.projection.type = ProjectionType::kKeysOnly;
-      else if (pt->str() == "INCLUDE") idx.projection.type = ProjectionType::kInclude;
+      if (pt->str() == "KEYS_ONLY")
+        idx.projection.type = ProjectionType::kKeysOnly;
+      else if (pt->str() == "INCLUDE")
+        idx.projection.type = ProjectionType::kInclude;
       if (const json::Value* nk = Member(*p, "NonKeyAttributes", json::Kind::kArray)) {
         for (const auto& a : nk->array())
           if (a.IsString()) idx.projection.non_key_attributes.push_back(a.str());
       }
-      if (const json::Value* st = Member(iv, "IndexStatus", json::Kind::kString)) idx.status = st->str();
+      if (const json::Value* st = Member(iv, "IndexStatus", json::Kind::kString))
+        idx.status = st->str();
       t.indexes.push_back(std::move(idx));
     }
   }

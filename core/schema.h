@@ -61,9 +61,23 @@ struct TableDescription {
   double creation_time = 0;  // epoch seconds
   std::string billing_mode = "PAY_PER_REQUEST";
   int64_t read_capacity = 0, write_capacity = 0;  // PROVISIONED only
+  // Time to Live (UpdateTimeToLive): the attribute while enabled, and when TTL was last enabled
+  // or disabled (epoch seconds; DynamoDB allows one change per hour). Catalog-only: DescribeTable
+  // does not show it (DescribeTimeToLive does).
+  std::optional<std::string> ttl_attribute;
+  double ttl_changed_at = 0;
+  // Streams: the view type while the stream is enabled ("KEYS_ONLY", "NEW_IMAGE", "OLD_IMAGE",
+  // "NEW_AND_OLD_IMAGES"), and the label of the latest stream (the ISO-8601 time it was
+  // enabled, empty when the table never had one). DescribeTable shows StreamSpecification,
+  // LatestStreamLabel and LatestStreamArn.
+  std::optional<std::string> stream_view_type;
+  std::string latest_stream_label;
   // Filled by DescribeTable; not persisted.
   int64_t item_count = 0;
   int64_t size_bytes = 0;
+
+  // "arn:aws:dynamodb:local:000000000000:table/<name>/stream/<label>" (empty without a label).
+  std::string LatestStreamArn() const;
 
   // The index named `index_name`, or nullptr.
   const IndexDescription* FindIndex(std::string_view index_name) const;
@@ -94,10 +108,11 @@ Status ValidateTableName(std::string_view name, std::string_view what = "tableNa
 // Builds the description of a new table, applying CreateTable's rules with DynamoDB's messages
 // (key schema shape, definitions matching keys, LSIs sharing the table's partition key, at most
 // 5 LSIs and 20 GSIs, projections, 100 projected attributes, duplicate index names).
-Result<TableDescription> BuildTableDescription(
-    const std::string& table_name, const std::vector<AttributeDefinition>& definitions,
-    const std::vector<KeySchemaElement>& key_schema, const std::vector<IndexSpec>& gsis,
-    const std::vector<IndexSpec>& lsis);
+Result<TableDescription> BuildTableDescription(const std::string& table_name,
+                                               const std::vector<AttributeDefinition>& definitions,
+                                               const std::vector<KeySchemaElement>& key_schema,
+                                               const std::vector<IndexSpec>& gsis,
+                                               const std::vector<IndexSpec>& lsis);
 
 // Builds one GSI for UpdateTable's Create action against an existing table.
 Result<IndexDescription> BuildGlobalIndex(const TableDescription& table,
