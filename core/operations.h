@@ -52,6 +52,12 @@ struct ConsumedCapacity {
 
 // ---- tables ----
 
+// StreamSpecification of CreateTable / UpdateTable (reference §6.2).
+struct StreamSpecification {
+  bool stream_enabled = false;
+  std::optional<std::string> stream_view_type;  // required when enabled
+};
+
 struct CreateTableRequest {
   std::string table_name;
   std::vector<AttributeDefinition> attribute_definitions;
@@ -60,6 +66,7 @@ struct CreateTableRequest {
   std::vector<IndexSpec> local_secondary_indexes;
   std::string billing_mode = "PAY_PER_REQUEST";  // or "PROVISIONED"
   std::optional<int64_t> read_capacity_units, write_capacity_units;
+  std::optional<StreamSpecification> stream_specification;
 };
 struct CreateTableResponse {
   TableDescription table_description;
@@ -94,6 +101,28 @@ struct UpdateTableRequest {
   std::vector<AttributeDefinition> attribute_definitions;
   std::optional<IndexSpec> create_global_index;
   std::optional<std::string> delete_global_index;
+  std::optional<StreamSpecification> stream_specification;
+};
+
+// ---- Time to Live (reference §6.1) ----
+
+struct TimeToLiveSpecification {
+  std::string attribute_name;  // 1..255 characters
+  bool enabled = false;
+};
+struct UpdateTimeToLiveRequest {
+  std::string table_name;
+  TimeToLiveSpecification specification;
+};
+struct UpdateTimeToLiveResponse {
+  TimeToLiveSpecification specification;
+};
+struct DescribeTimeToLiveRequest {
+  std::string table_name;
+};
+struct DescribeTimeToLiveResponse {
+  std::string status = "DISABLED";  // "ENABLED" | "DISABLED"
+  std::optional<std::string> attribute_name;
 };
 struct UpdateTableResponse {
   TableDescription table_description;
