@@ -7,7 +7,7 @@
 //     \"Foo\", must be one of: ..."). DynamoDB answers that with a SerializationException, which
 //     keyhole has no ErrorCode for; keyhole uses ValidationException with botocore's wording,
 //     which names the member. A member the API defines but keyhole does not implement yet
-//     (Expected, QueryFilter, AttributesToGet, AttributeUpdates, StreamSpecification, Tags,
+//     (Expected, QueryFilter, AttributesToGet, AttributeUpdates, Tags,
 //     ...) is rejected with "keyhole does not support the parameter X
 //     yet": never silently ignored.
 //  2. JSON types. A member of the wrong type is, on DynamoDB, a SerializationException; keyhole
@@ -37,7 +37,8 @@ namespace keyhole {
 
 // True for the operations this module speaks: CreateTable, DeleteTable, DescribeTable,
 // ListTables, UpdateTable, PutItem, GetItem, DeleteItem, UpdateItem, Query, Scan,
-// BatchGetItem, BatchWriteItem, TransactGetItems and TransactWriteItems.
+// BatchGetItem, BatchWriteItem, TransactGetItems and TransactWriteItems, and the DynamoDB
+// Streams operations ListStreams, DescribeStream, GetShardIterator and GetRecords.
 bool IsKnownOperation(std::string_view name);
 
 // ---- requests ----
@@ -156,5 +157,35 @@ json::Value TransactGetItemsResponseToJson(const TransactGetItemsResponse& r);
 // "Message": "The conditional request failed", "Item"?: ..}, ..], "Message": ..} (DynamoDB
 // capitalises Message for this exception).
 json::Value ErrorToJson(const Status& s);
+
+// ---- DynamoDB Streams (api_json_streams.cpp, reference §6.2) ----
+// Requests: ListStreams {TableName?, Limit? 1..100, ExclusiveStartStreamArn?}, DescribeStream
+// {StreamArn, Limit? 1..100, ExclusiveStartShardId?}, GetShardIterator {StreamArn, ShardId,
+// ShardIteratorType, SequenceNumber?}, GetRecords {ShardIterator, Limit? 1..1000}. Whether a
+// SequenceNumber is needed, and everything about the stream itself, is checked by storage.
+Result<ListStreamsRequest> ListStreamsRequestFromJson(const json::Value& v);
+Result<DescribeStreamRequest> DescribeStreamRequestFromJson(const json::Value& v);
+Result<GetShardIteratorRequest> GetShardIteratorRequestFromJson(const json::Value& v);
+Result<GetRecordsRequest> GetRecordsRequestFromJson(const json::Value& v);
+// Responses: {"Streams": [{StreamArn, TableName, StreamLabel}], "LastEvaluatedStreamArn"?};
+// {"StreamDescription": {StreamArn, StreamLabel, StreamStatus, StreamViewType,
+// CreationRequestDateTime, TableName, KeySchema, Shards: [{ShardId, SequenceNumberRange:
+// {StartingSequenceNumber, EndingSequenceNumber?}}], LastEvaluatedShardId?}};
+// {"ShardIterator"}; {"Records": [..], "NextShardIterator"?}.
+json::Value ListStreamsResponseToJson(const ListStreamsResponse& r);
+json::Value DescribeStreamResponseToJson(const DescribeStreamResponse& r);
+json::Value GetShardIteratorResponseToJson(const GetShardIteratorResponse& r);
+json::Value GetRecordsResponseToJson(const GetRecordsResponse& r);
+// One record in the reference's shape: {eventID, eventName, eventVersion, eventSource,
+// awsRegion, dynamodb: {ApproximateCreationDateTime, Keys, NewImage?, OldImage?,
+// SequenceNumber, SizeBytes, StreamViewType}, userIdentity? (TTL deletions)}.
+json::Value StreamRecordToJson(const StreamRecord& r);
+
+// UpdateTimeToLive {TableName, TimeToLiveSpecification {Enabled, AttributeName}} and
+// DescribeTimeToLive {TableName} (api_json_ttl.cpp).
+Result<UpdateTimeToLiveRequest> UpdateTimeToLiveRequestFromJson(const json::Value& v);
+Result<DescribeTimeToLiveRequest> DescribeTimeToLiveRequestFromJson(const json::Value& v);
+json::Value UpdateTimeToLiveResponseToJson(const UpdateTimeToLiveResponse& r);
+json::Value DescribeTimeToLiveResponseToJson(const DescribeTimeToLiveResponse& r);
 
 }  // namespace keyhole

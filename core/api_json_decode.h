@@ -115,6 +115,15 @@ Status ReadProjection(const json::Value& obj, const Path& at, IndexSpec* spec, V
 Status ReadThroughput(const json::Value& obj, const Path& at, std::optional<int64_t>* read,
                       std::optional<int64_t>* write, Violations* errs);
 
+// StreamSpecification {StreamEnabled (required), StreamViewType? (enum)} of CreateTable and
+// UpdateTable (api_json_streams.cpp); nullopt when absent.
+Result<std::optional<StreamSpecification>> ReadStreamSpecification(const json::Value& v,
+                                                                   const Path& at,
+                                                                   Violations* errs);
+// After the constraint errors: StreamEnabled true needs a StreamViewType (ValidationException).
+Status CheckStreamViewTypeGiven(const std::optional<StreamSpecification>& spec,
+                                const json::Value& v);
+
 // ---- shared with the batch and transaction decoders (defined in api_json_items.cpp) ----
 
 // ReturnConsumedCapacity (default NONE).

@@ -84,7 +84,10 @@ bool IsKnownOperation(std::string_view name) {
   static constexpr std::string_view kOperations[] = {
       "CreateTable", "DeleteTable",  "DescribeTable",  "ListTables",       "UpdateTable",
       "PutItem",     "GetItem",      "DeleteItem",     "UpdateItem",       "Query",
-      "Scan",        "BatchGetItem", "BatchWriteItem", "TransactGetItems", "TransactWriteItems"};
+      "Scan",        "BatchGetItem", "BatchWriteItem", "TransactGetItems", "TransactWriteItems",
+      "UpdateTimeToLive", "DescribeTimeToLive",
+      // DynamoDB Streams (api_json_streams.cpp)
+      "ListStreams", "DescribeStream", "GetShardIterator", "GetRecords"};
   for (std::string_view op : kOperations) {
     if (op == name) return true;
   }

@@ -199,7 +199,7 @@ Result<CreateTableRequest> CreateTableRequestFromJson(const json::Value& v) {
       {"GlobalSecondaryIndexes"},
       {"BillingMode"},
       {"ProvisionedThroughput"},
-      {"StreamSpecification", false},
+      {"StreamSpecification"},
       {"SSESpecification", false},
       {"Tags", false},
       {"TableClass", false},
@@ -237,7 +237,9 @@ Result<CreateTableRequest> CreateTableRequestFromJson(const json::Value& v) {
     KH_RETURN_IF_ERROR(ReadThroughput(*pt, root.Child("ProvisionedThroughput"),
                                       &r.read_capacity_units, &r.write_capacity_units, &errs));
   }
+  KH_ASSIGN_OR_RETURN(r.stream_specification, api_json::ReadStreamSpecification(v, root, &errs));
   KH_RETURN_IF_ERROR(errs.ToStatus());
+  KH_RETURN_IF_ERROR(api_json::CheckStreamViewTypeGiven(r.stream_specification, v));
 
   if (lsis && lsis->empty()) {
     return Status::Validation(fmt::format("{}List of LocalSecondaryIndexes is empty", kInvalid));
@@ -293,7 +295,7 @@ Result<UpdateTableRequest> UpdateTableRequestFromJson(const json::Value& v) {
       {"BillingMode", false},
       {"ProvisionedThroughput", false},
       {"GlobalSecondaryIndexUpdates"},
-      {"StreamSpecification", false},
+      {"StreamSpecification"},
       {"SSESpecification", false},
       {"ReplicaUpdates", false},
       {"TableClass", false},
@@ -323,7 +325,9 @@ Result<UpdateTableRequest> UpdateTableRequestFromJson(const json::Value& v) {
       actions.push_back(std::move(a));
     }
   }
+  KH_ASSIGN_OR_RETURN(r.stream_specification, api_json::ReadStreamSpecification(v, root, &errs));
   KH_RETURN_IF_ERROR(errs.ToStatus());
+  KH_RETURN_IF_ERROR(api_json::CheckStreamViewTypeGiven(r.stream_specification, v));
   if (updates) {
     KH_RETURN_IF_ERROR(CheckIndexActions(actions));
     if (actions[0].create) {

@@ -3,6 +3,7 @@
 #include "core/item.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <string_view>
 #include <vector>
 
@@ -177,6 +178,16 @@ Status ValidateItem(const Item& item) {
     return Status::Validation("Item size has exceeded the maximum allowed size");
   }
   return Status::OK();
+}
+
+bool TtlExpired(const Item& item, const std::string& attribute, double now) {
+  constexpr double kFiveYears = 5 * 365.2425 * 86400;
+  auto it = item.find(attribute);
+  if (it == item.end() || !it->second.is(ValueType::kN)) return false;
+  // Epoch seconds read as a double are exact to well under a second; the comparison only has
+  // whole-second meaning.
+  double seconds = std::strtod(it->second.n().ToString().c_str(), nullptr);
+  return seconds < now && seconds >= now - kFiveYears;
 }
 
 }  // namespace keyhole

@@ -41,4 +41,10 @@ Status ValidateValue(const AttributeValue& v, int depth = 1);
 // Attribute name is too large, must be less than 65536 bytes" (our wording, see item.cpp).
 Status ValidateItem(const Item& item);
 
+// Time to Live (reference §6.1): whether `item` has expired at `now` (epoch seconds) when TTL is
+// on `attribute`: the attribute is a top-level Number of epoch seconds below `now` and not more
+// than five years in the past (older values are presumed mistakes and ignored, as DynamoDB
+// does). Any other type, or no such attribute, never expires.
+bool TtlExpired(const Item& item, const std::string& attribute, double now);
+
 }  // namespace keyhole

@@ -128,6 +128,88 @@ struct UpdateTableResponse {
   TableDescription table_description;
 };
 
+// ---- DynamoDB Streams (reference §6.2) ----
+// keyhole keeps one shard per stream. ARNs are TableDescription::LatestStreamArn()'s form:
+// "arn:aws:dynamodb:local:000000000000:table/<name>/stream/<label>".
+
+// One record as GetRecords returns it (the "dynamodb" member's fields are flattened here).
+struct StreamRecord {
+  std::string event_id;    // 32 hex digits: the table id and the sequence number
+  std::string event_name;  // "INSERT" | "MODIFY" | "REMOVE"
+  std::string event_version = "1.1";
+  std::string event_source = "aws:dynamodb";
+  std::string aws_region = "local";
+  int64_t approximate_creation_date_time = 0;  // epoch seconds, rounded down
+  Item keys;
+  std::optional<Item> new_image;  // NEW_IMAGE / NEW_AND_OLD_IMAGES, never on REMOVE
+  std::optional<Item> old_image;  // OLD_IMAGE / NEW_AND_OLD_IMAGES, never on INSERT
+  std::string sequence_number;    // 21 decimal digits
+  int64_t size_bytes = 0;
+  std::string stream_view_type;
+  // userIdentity {"type": "Service", "principalId": "dynamodb.amazonaws.com"}: a TTL deletion.
+  bool service_deletion = false;
+};
+
+struct ListStreamsRequest {
+  std::optional<std::string> table_name;
+  std::optional<int> limit;  // 1..100 (default 100)
+  std::optional<std::string> exclusive_start_stream_arn;
+};
+struct StreamSummary {
+  std::string stream_arn;
+  std::string table_name;
+  std::string stream_label;
+};
+struct ListStreamsResponse {
+  std::vector<StreamSummary> streams;
+  std::optional<std::string> last_evaluated_stream_arn;
+};
+
+struct DescribeStreamRequest {
+  std::string stream_arn;
+  std::optional<int> limit;  // 1..100 shards
+  std::optional<std::string> exclusive_start_shard_id;
+};
+struct StreamShard {
+  std::string shard_id;
+  std::string starting_sequence_number;
+  std::optional<std::string> ending_sequence_number;  // once the stream is disabled
+};
+struct StreamDescription {
+  std::string stream_arn;
+  std::string stream_label;
+  std::string stream_status;  // "ENABLED" | "DISABLED"
+  std::string stream_view_type;
+  double creation_request_date_time = 0;  // epoch seconds
+  std::string table_name;
+  KeySchema key_schema;
+  std::vector<StreamShard> shards;
+  std::optional<std::string> last_evaluated_shard_id;
+};
+struct DescribeStreamResponse {
+  StreamDescription stream_description;
+};
+
+struct GetShardIteratorRequest {
+  std::string stream_arn;
+  std::string shard_id;
+  // TRIM_HORIZON | LATEST | AT_SEQUENCE_NUMBER | AFTER_SEQUENCE_NUMBER
+  std::string shard_iterator_type;
+  std::optional<std::string> sequence_number;  // the AT_ / AFTER_ types only
+};
+struct GetShardIteratorResponse {
+  std::string shard_iterator;  // opaque, valid 15 minutes
+};
+
+struct GetRecordsRequest {
+  std::string shard_iterator;
+  std::optional<int> limit;  // 1..1000 (default 1000)
+};
+struct GetRecordsResponse {
+  std::vector<StreamRecord> records;  // at most 1000 and 1 MB
+  std::optional<std::string> next_shard_iterator;  // absent once a closed shard is exhausted
+};
+
 // ---- items ----
 
 struct PutItemRequest {

@@ -18,6 +18,8 @@ std::string_view ErrorName(ErrorCode code) {
     case ErrorCode::kInternalServerError: return "InternalServerError";
     case ErrorCode::kDatabaseFormat: return "DatabaseFormatException";
     case ErrorCode::kInterrupted: return "InterruptedException";
+    case ErrorCode::kExpiredIterator: return "ExpiredIteratorException";
+    case ErrorCode::kTrimmedDataAccess: return "TrimmedDataAccessException";
   }
   return "UnknownError";
 }

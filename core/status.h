@@ -34,6 +34,8 @@ enum class ErrorCode {
   kInternalServerError,          // InternalServerError (I/O and LMDB failures)
   kDatabaseFormat,               // keyhole's own: the file is not a keyhole database, or is newer
   kInterrupted,                  // keyhole's own: the user interrupted the statement (Ctrl-C)
+  kExpiredIterator,              // ExpiredIteratorException (DynamoDB Streams' GetRecords)
+  kTrimmedDataAccess,            // TrimmedDataAccessException (DynamoDB Streams)
 };
 
 // The DynamoDB error type name for `code`, e.g. "ValidationException". "OK" for kOk.

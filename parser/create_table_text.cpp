@@ -51,6 +51,8 @@ std::string CreateTableText(const TableDescription& table) {
         fmt::format("\n  {} INDEX {} {}{}", index.kind == IndexKind::kGlobal ? "GLOBAL" : "LOCAL",
                     Quoted(index.name), KeyColumns(index.key), ProjectionText(index.projection));
   }
+  if (table.ttl_attribute) out += "\n  TTL " + Quoted(*table.ttl_attribute);
+  if (table.stream_view_type) out += "\n  STREAM " + *table.stream_view_type;
   if (table.billing_mode == "PROVISIONED") {
     out += fmt::format("\n  BILLING PROVISIONED (READ {}, WRITE {})", table.read_capacity,
                        table.write_capacity);

@@ -120,6 +120,9 @@ CreateTableRequest ToCreateTableRequest(const CreateTableStatement& s) {
   r.billing_mode = s.billing_mode;
   r.read_capacity_units = s.read_capacity_units;
   r.write_capacity_units = s.write_capacity_units;
+  if (s.stream_view_type) {
+    r.stream_specification = StreamSpecification{true, *s.stream_view_type};
+  }
   return r;
 }
 

@@ -108,6 +108,7 @@
 //   EXPLAIN [ANALYZE] <SELECT|INSERT|UPDATE|DELETE|EXISTS statement, optionally with SCAN>
 //   SCAN SELECT ... | SCAN UPDATE ... | SCAN DELETE ...    (design.md: an explicit scan)
 //   BEGIN [TRANSACTION];  COMMIT [TRANSACTION];  ROLLBACK [TRANSACTION]
+//   BEGIN BATCH; ...; COMMIT;              the statements as one BatchExecuteStatement
 //   CALL <OperationName> [<JSON object>]   e.g. CALL DescribeTable {"TableName": "App"}
 //   NEXT                                   continue the previous statement (next page)
 // Keywords of these statements are case-insensitive; names follow the identifier rules above.
@@ -279,7 +280,9 @@ struct DescribeStatement {
 struct ShowCreateTableStatement {
   std::string table;
 };
-struct BeginStatement {};
+struct BeginStatement {
+  bool batch = false;  // BEGIN BATCH: the statements up to COMMIT are one BatchExecuteStatement
+};
 struct CommitStatement {};
 struct RollbackStatement {};
 
@@ -345,15 +348,18 @@ class ParseResult {
 ParseResult ParseStatement(std::string_view text,
                            const std::vector<AttributeValue>& parameters = {});
 
-// The CreateTable request of a CREATE TABLE statement: one AttributeDefinition per distinct key
+// The CreateTable request of a CREATE TABLE statement (STREAM becomes its StreamSpecification;
+// TTL is not part of CreateTable: the caller sends UpdateTimeToLive after it): one
+// AttributeDefinition per distinct key
 // attribute (table first, then indexes, in statement order), HASH then RANGE, GSIs and LSIs,
 // billing. TTL and the stream are separate API calls (UpdateTimeToLive, StreamSpecification)
 // and are not part of it. Never fails: the parser already refused an attribute declared with
 // two types; CreateTable's own rules are BuildTableDescription's (core/schema.h).
 CreateTableRequest ToCreateTableRequest(const CreateTableStatement& s);
 
-// The CREATE TABLE statement that re-creates `table` (its keys, indexes, projections and
-// billing mode), ending with `;`; names are "quoted". SHOW CREATE TABLE prints it.
+// The CREATE TABLE statement that re-creates `table` (its keys, indexes, projections, TTL
+// attribute, stream view type and billing mode), ending with `;`; names are "quoted". SHOW
+// CREATE TABLE prints it.
 std::string CreateTableText(const TableDescription& table);
 
 // ---- scripts ----

@@ -622,7 +622,8 @@ struct describe_stmt : seq<kw_describe, opt<kw_table>, table_name>, node<Kind::k
 
 // ---- keyhole: transactions, CALL, NEXT ----
 
-struct begin_stmt : seq<kw_begin, opt<kw_transaction>>, node<Kind::kBegin> {};
+struct w_batch : word_node<TAO_PEGTL_ISTRING("BATCH")> {};
+struct begin_stmt : seq<kw_begin, opt<sor<kw_transaction, w_batch>>>, node<Kind::kBegin> {};
 struct commit_stmt : seq<kw_commit, opt<kw_transaction>>, node<Kind::kCommit> {};
 struct rollback_stmt : seq<kw_rollback, opt<kw_transaction>>, node<Kind::kRollback> {};
 struct next_stmt : kw<TAO_PEGTL_ISTRING("NEXT")>, node<Kind::kNext> {};

@@ -490,7 +490,7 @@ Statement BuildStatement(const Node& root, const Translator& t) {
       s.body = ShowCreateTableStatement{TableName(*n, t)};
       return s;
     case Kind::kBegin:
-      s.body = BeginStatement{};
+      s.body = BeginStatement{!n->children.empty()};  // the only child: the word BATCH
       return s;
     case Kind::kCommit:
       s.body = CommitStatement{};

@@ -63,6 +63,24 @@ Result<json::Value> CallOperation(storage::Database& db, std::string_view op,
   if (op == "TransactWriteItems")
     return Run(&TransactWriteItemsRequestFromJson, &Database::TransactWriteItems,
                &TransactWriteItemsResponseToJson, db, body);
+  if (op == "UpdateTimeToLive")
+    return Run(&UpdateTimeToLiveRequestFromJson, &Database::UpdateTimeToLive,
+               &UpdateTimeToLiveResponseToJson, db, body);
+  if (op == "DescribeTimeToLive")
+    return Run(&DescribeTimeToLiveRequestFromJson, &Database::DescribeTimeToLive,
+               &DescribeTimeToLiveResponseToJson, db, body);
+  if (op == "ListStreams")
+    return Run(&ListStreamsRequestFromJson, &Database::ListStreams, &ListStreamsResponseToJson, db,
+               body);
+  if (op == "DescribeStream")
+    return Run(&DescribeStreamRequestFromJson, &Database::DescribeStream,
+               &DescribeStreamResponseToJson, db, body);
+  if (op == "GetShardIterator")
+    return Run(&GetShardIteratorRequestFromJson, &Database::GetShardIterator,
+               &GetShardIteratorResponseToJson, db, body);
+  if (op == "GetRecords")
+    return Run(&GetRecordsRequestFromJson, &Database::GetRecords, &GetRecordsResponseToJson, db,
+               body);
   if (op == "Query") {
     KH_ASSIGN_OR_RETURN(QueryRequest req, QueryRequestFromJson(body));
     if (!req.key_conditions.empty()) {

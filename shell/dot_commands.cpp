@@ -5,8 +5,10 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <fstream>
 #include <iterator>
 #include <string>
@@ -31,7 +33,6 @@ struct DotCommand {
   const char* help;   // one line
   bool (*run)(State& s, const Args& args, Location at);
 };
-
 
 // "on" / "off" (or 1 / 0, yes / no) for switches.
 bool ParseSwitch(const Args& args, bool* value) {
@@ -166,6 +167,70 @@ bool RunStartKey(State& s, const Args& args, Location at) {
   Result<Item> key = ItemFromJsonText(args[0]);
   if (!key.ok()) return s.Fail(key.status(), at);
   s.start_key = std::move(*key);
+  return true;
+}
+
+// .clock [TIME | system]: the clock TTL expiry, creation times and stream records read, fixed
+// for the session so that scripts give the same output every time.
+bool RunClock(State& s, const Args& args, Location at) {
+  if (args.empty()) {
+    double now = s.now();
+    std::time_t whole = static_cast<std::time_t>(std::floor(now));
+    std::tm tm{};
+    gmtime_r(&whole, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    s.Out(fmt::format("-- clock {} ({:.0f}){}\n", buf, now, s.fixed_clock ? "" : " · system"));
+    return true;
+  }
+  if (args.size() != 1) {
+    return s.Fail(
+        Status::Validation("usage: .clock [YYYY-MM-DDTHH:MM:SSZ | epoch seconds | system]"), at);
+  }
+  if (args[0] == "system") {
+    s.fixed_clock.reset();
+    s.db.SetClock(nullptr);
+    return true;
+  }
+  std::optional<double> seconds;
+  std::tm tm{};
+  const char* end = strptime(args[0].c_str(), "%Y-%m-%dT%H:%M:%S", &tm);
+  if (end && (*end == '\0' || std::string_view(end) == "Z")) {
+    seconds = static_cast<double>(timegm(&tm));
+  } else {
+    char* stop = nullptr;
+    double v = std::strtod(args[0].c_str(), &stop);
+    if (stop != args[0].c_str() && *stop == '\0' && std::isfinite(v)) seconds = v;
+  }
+  if (!seconds) {
+    return s.Fail(
+        Status::Validation(fmt::format(
+            "cannot read '{}' as a time: give 2030-01-01T00:00:00Z or epoch seconds", args[0])),
+        at);
+  }
+  s.fixed_clock = *seconds;
+  double fixed = *seconds;
+  s.db.SetClock([fixed] { return fixed; });
+  return true;
+}
+
+// .ttl: each table's TTL attribute; .ttl sweep [TABLE]: delete expired items now.
+bool RunTtl(State& s, const Args& args, Location at) {
+  if (!args.empty() && args[0] == "sweep" && args.size() <= 2) {
+    Result<int64_t> n = s.db.SweepExpiredItems(args.size() == 2 ? args[1] : "");
+    if (!n.ok()) return s.Fail(n.status(), at);
+    s.Out(fmt::format("-- {} expired item{} deleted\n", *n, *n == 1 ? "" : "s"));
+    return true;
+  }
+  if (!args.empty()) return s.Fail(Status::Validation("usage: .ttl [sweep [TABLE]]"), at);
+  Result<ListTablesResponse> tables = s.db.ListTables({});
+  if (!tables.ok()) return s.Fail(tables.status(), at);
+  for (const std::string& name : tables->table_names) {
+    Result<TableDescription> t = s.db.TableSchema(name);
+    if (!t.ok()) return s.Fail(t.status(), at);
+    s.Out(fmt::format("-- {}: {}\n", name,
+                      t->ttl_attribute ? "TTL on " + *t->ttl_attribute : std::string("no TTL")));
+  }
   return true;
 }
 
@@ -405,6 +470,12 @@ constexpr DotCommand kCommands[] = {
     {".startkey", "{KEY}", "the ExclusiveStartKey (DynamoDB JSON) of the next SELECT", RunStartKey},
     {".collection", "TABLE 'pk'", "one item collection: its items in sort-key order",
      RunCollection},
+    {".stream", "TABLE [N | FROM SEQ]",
+     "the table's stream: the latest N records (10), or those after sequence number SEQ",
+     RunStreamCommand},
+    {".ttl", "[sweep [TABLE]]", "TTL per table; sweep deletes expired items now", RunTtl},
+    {".clock", "[TIME | system]",
+     "fix the clock (2030-01-01T00:00:00Z or epoch seconds) for TTL and streams", RunClock},
     {".quit", "", "leave keyhole (also .exit)", RunQuit},
     {".exit", "", "leave keyhole", RunQuit},
 };

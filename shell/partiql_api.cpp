@@ -154,65 +154,11 @@ std::string ErrorCodeOf(const Status& s) {
 
 Result<BatchExecuteStatementResponse> BatchExecuteStatement(storage::Database& db,
                                                             const BatchExecuteStatementRequest& r) {
-  BatchExecuteStatementResponse out;
-  Schemas schemas(db);
-  Engine engine(db);
-  std::map<std::string, double> units;  // per table
-  std::optional<bool> reads;
+  std::vector<Result<parser::Statement>> parsed;
   for (const PartiqlStatement& s : r.statements) {
-    BatchStatementResult result;
-    auto fail = [&](const Status& status) {
-      result.error_code = ErrorCodeOf(status);
-      result.error_message = status.message();
-      if (status.item()) result.error_item = *status.item();
-    };
-    Result<parser::Statement> st = ParseApiStatement(s.statement, s.parameters);
-    if (!st.ok()) {
-      fail(st.status());
-      out.responses.push_back(std::move(result));
-      continue;
-    }
-    bool read = st->kind() == StatementKind::kSelect;
-    if (reads && *reads != read) {
-      return Status::Validation(
-          "BatchExecuteStatement takes all reads (SELECT) or all writes (INSERT, UPDATE, "
-          "DELETE), not both");
-    }
-    reads = read;
-    Result<planner::Plan> plan = planner::PlanStatement(*st, schemas);
-    if (plan.ok() && read &&
-        (plan->operations.size() != 1 ||
-         !std::holds_alternative<GetItemRequest>(plan->operations[0]))) {
-      plan = Status::Validation(
-          "Select statements within BatchExecuteStatement must specify the primary key in the "
-          "where clause.");
-    }
-    if (plan.ok() && st->scan) {
-      plan = Status::Validation("SCAN statements cannot be part of BatchExecuteStatement");
-    }
-    if (!plan.ok()) {
-      fail(plan.status());
-      out.responses.push_back(std::move(result));
-      continue;
-    }
-    ApplyOptions(&*plan, s.consistent_read, s.return_values_on_condition_check_failure);
-    Result<planner::ExecuteResult> done = planner::Execute(*plan, engine);
-    if (!done.ok()) {
-      fail(done.status());
-    } else {
-      units[plan->table] += done->capacity_units;
-      if (read) {
-        result.table_name = plan->table;
-        if (!done->items.empty()) result.item = std::move(done->items[0]);
-      }
-    }
-    out.responses.push_back(std::move(result));
+    parsed.push_back(ParseApiStatement(s.statement, s.parameters));
   }
-  if (r.return_consumed_capacity != ReturnConsumedCapacity::kNone) {
-    for (const auto& [table, u] : units)
-      out.consumed_capacity.push_back(*Capacity(r.return_consumed_capacity, table, u));
-  }
-  return out;
+  return ExecuteBatch(db, parsed, r.statements, r.return_consumed_capacity);
 }
 
 Result<ExecuteTransactionResponse> ExecuteTransaction(storage::Database& db,
@@ -256,6 +202,80 @@ Result<ExecuteTransactionResponse> ExecuteTransaction(storage::Database& db,
 }
 
 }  // namespace
+
+Result<BatchExecuteStatementResponse> ExecuteBatch(
+    storage::Database& db, const std::vector<Result<parser::Statement>>& statements,
+    const std::vector<PartiqlStatement>& options, ReturnConsumedCapacity return_consumed_capacity) {
+  // All reads or all writes, checked before anything runs.
+  std::optional<bool> reads;
+  for (const Result<parser::Statement>& st : statements) {
+    if (!st.ok()) continue;
+    bool read = st->kind() == StatementKind::kSelect;
+    if (reads && *reads != read) {
+      return Status::Validation(
+          "BatchExecuteStatement takes all reads (SELECT) or all writes (INSERT, UPDATE, "
+          "DELETE), not both");
+    }
+    reads = read;
+  }
+  BatchExecuteStatementResponse out;
+  Schemas schemas(db);
+  Engine engine(db);
+  std::map<std::string, double> units;  // per table
+  for (size_t i = 0; i < statements.size(); ++i) {
+    const Result<parser::Statement>& st = statements[i];
+    BatchStatementResult result;
+    auto fail = [&](const Status& status) {
+      result.error_code = ErrorCodeOf(status);
+      result.error_message = status.message();
+      if (status.item()) result.error_item = *status.item();
+    };
+    if (!st.ok()) {
+      fail(st.status());
+      out.responses.push_back(std::move(result));
+      continue;
+    }
+    bool read = st->kind() == StatementKind::kSelect;
+    Result<planner::Plan> plan = planner::PlanStatement(*st, schemas);
+    if (plan.ok() && read &&
+        (plan->operations.size() != 1 ||
+         !std::holds_alternative<GetItemRequest>(plan->operations[0]))) {
+      plan = Status::Validation(
+          "Select statements within BatchExecuteStatement must specify the primary key in the "
+          "where clause.");
+    }
+    if (plan.ok() && (st->scan || st->kind() == StatementKind::kExists)) {
+      plan = Status::Validation(fmt::format("{}{} cannot be part of BatchExecuteStatement",
+                                            st->scan ? "SCAN " : "",
+                                            parser::StatementKindName(st->kind())));
+    }
+    if (!plan.ok()) {
+      fail(plan.status());
+      out.responses.push_back(std::move(result));
+      continue;
+    }
+    const PartiqlStatement* o = i < options.size() ? &options[i] : nullptr;
+    ApplyOptions(&*plan, o && o->consistent_read,
+                 o ? o->return_values_on_condition_check_failure : ReturnValues::kNone);
+    Result<planner::ExecuteResult> done = planner::Execute(*plan, engine);
+    if (!done.ok()) {
+      fail(done.status());
+    } else {
+      units[plan->table] += done->capacity_units;
+      if (read) {
+        result.table_name = plan->table;
+        if (!done->items.empty()) result.item = std::move(done->items[0]);
+      }
+    }
+    out.responses.push_back(std::move(result));
+  }
+  if (return_consumed_capacity != ReturnConsumedCapacity::kNone) {
+    for (const auto& [table, u] : units) {
+      out.consumed_capacity.push_back(*Capacity(return_consumed_capacity, table, u));
+    }
+  }
+  return out;
+}
 
 Result<json::Value> CallPartiqlOperation(storage::Database& db, std::string_view op,
                                          const json::Value& body) {

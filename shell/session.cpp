@@ -19,6 +19,7 @@
 #include "core/api_json.h"
 #include "core/ddb_json.h"
 #include "core/expression_text.h"
+#include "core/item.h"
 #include "core/partiql_api.h"
 #include "parser/partiql.h"
 #include "planner/plan.h"
@@ -265,6 +266,27 @@ std::vector<std::string> Session::State::KeyColumns(const std::string& table,
   return out;
 }
 
+double Session::State::now() const {
+  if (fixed_clock) return *fixed_clock;
+  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+int64_t CountExpired(const std::vector<Item>& items, const std::string& attribute, double now) {
+  int64_t n = 0;
+  for (const Item& item : items) n += TtlExpired(item, attribute, now);
+  return n;
+}
+
+void Session::State::NoteExpired(const std::string& table, const std::vector<Item>& items) {
+  Result<TableDescription> t = db.TableSchema(table);
+  if (!t.ok() || !t->ttl_attribute || items.empty()) return;
+  int64_t expired = CountExpired(items, *t->ttl_attribute, now());
+  if (expired == 0) return;
+  Out(fmt::format(
+      "-- {} of these items expired ({} is in the past) and await the TTL sweep (.ttl sweep)\n",
+      expired, *t->ttl_attribute));
+}
+
 void Session::State::RememberAttributes(const std::string& table, const std::vector<Item>& items) {
   std::set<std::string>& names = attributes[table];
   for (const Item& item : items) {
@@ -313,6 +335,7 @@ bool RunPlan(Session::State& s, const planner::Plan& plan, const planner::Cursor
   }
   if (s.settings.timer) footer += " · " + FormatElapsed(Since(s.statement_start));
   s.Out(footer + "\n");
+  if (plan.kind == parser::StatementKind::kSelect) s.NoteExpired(plan.table, r->items);
   if (plan.kind == parser::StatementKind::kSelect) {
     s.last_plan = plan;
     s.next = r->next;
@@ -366,17 +389,40 @@ bool PrintJson(Session::State& s, const Result<json::Value>& r, Location at) {
 }
 
 bool RunCreate(Session::State& s, const parser::CreateTableStatement& c, Location at) {
-  if (c.ttl_attribute || c.stream_view_type) {
-    return s.Fail(Status::Validation("TTL and STREAM are not supported yet (they come with "
-                                     "transactions, batches, TTL and streams)"),
-                  at);
-  }
   Result<CreateTableResponse> r = s.db.CreateTable(parser::ToCreateTableRequest(c));
   if (!r.ok() && !(c.if_not_exists && r.status().code() == ErrorCode::kResourceInUse)) {
     return s.Fail(r.status(), at);
   }
-  s.Out(r.ok() ? fmt::format("-- table {} created\n", c.table)
-               : fmt::format("-- table {} exists\n", c.table));
+  if (!r.ok()) {
+    s.Out(fmt::format("-- table {} exists\n", c.table));
+    return true;
+  }
+  std::string done = fmt::format("-- table {} created", c.table);
+  if (c.ttl_attribute) {  // TTL is UpdateTimeToLive's, not CreateTable's (as in DynamoDB)
+    UpdateTimeToLiveRequest ttl{c.table, {*c.ttl_attribute, true}};
+    Result<UpdateTimeToLiveResponse> t = s.db.UpdateTimeToLive(ttl);
+    if (!t.ok()) return s.Fail(t.status(), at);
+    done += fmt::format(" · TTL on {}", *c.ttl_attribute);
+  }
+  if (c.stream_view_type) done += fmt::format(" · stream {}", *c.stream_view_type);
+  s.Out(done + "\n");
+  return true;
+}
+
+// ALTER TABLE ... SET TTL / DISABLE TTL: UpdateTimeToLive.
+bool RunAlterTtl(Session::State& s, const parser::AlterTableStatement& a, Location at) {
+  UpdateTimeToLiveRequest request{a.table, {a.name, true}};
+  if (a.action == parser::AlterAction::kDisableTtl) {
+    Result<TableDescription> t = Schemas(s.db).TableSchema(a.table);
+    if (!t.ok()) return s.Fail(t.status(), at);
+    if (!t->ttl_attribute) return s.Fail(Status::Validation("TimeToLive is already disabled"), at);
+    request.specification = {*t->ttl_attribute, false};
+  }
+  Result<UpdateTimeToLiveResponse> r = s.db.UpdateTimeToLive(request);
+  if (!r.ok()) return s.Fail(r.status(), at);
+  s.Out(request.specification.enabled
+            ? fmt::format("-- TTL on {} enabled for {}\n", a.name, a.table)
+            : fmt::format("-- TTL disabled for {}\n", a.table));
   return true;
 }
 
@@ -415,10 +461,18 @@ bool RunAlter(Session::State& s, const parser::AlterTableStatement& a, Location 
       done = fmt::format("index {} dropped from {}", a.name, a.table);
       break;
     }
-    default:
-      return s.Fail(Status::Validation("ALTER TABLE ... TTL / STREAM is not supported yet (it "
-                                       "comes with TTL and streams)"),
-                    at);
+    case parser::AlterAction::kSetTtl:
+    case parser::AlterAction::kDisableTtl:
+      return RunAlterTtl(s, a, at);
+    case parser::AlterAction::kSetStream:
+      request.stream_specification = StreamSpecification{true, a.name};
+      done = fmt::format("stream {} enabled for {}", a.name, a.table);
+      break;
+    case parser::AlterAction::kDisableStream:
+      request.stream_specification = StreamSpecification{false, std::nullopt};
+      done =
+          fmt::format("stream disabled for {} (its records stay readable for 24 hours)", a.table);
+      break;
   }
   Result<UpdateTableResponse> r = s.db.UpdateTable(request);
   if (!r.ok()) return s.Fail(r.status(), at);

@@ -14,6 +14,7 @@
 
 #include <fmt/format.h>
 
+#include "core/partiql_api.h"
 #include "core/status.h"
 #include "parser/partiql.h"
 #include "planner/plan.h"
@@ -55,6 +56,7 @@ struct Session::State {
 
   // BEGIN ... COMMIT: the statements queued so far (transaction.cpp).
   std::optional<std::vector<parser::Statement>> transaction;
+  bool transaction_is_batch = false;  // BEGIN BATCH: COMMIT runs a BatchExecuteStatement
 
   // Attribute names seen per table (keys, results), for completion.
   std::map<std::string, std::set<std::string>> attributes;
@@ -75,6 +77,7 @@ struct Session::State {
   bool RunStatement(std::string_view text, Location at);
   // BEGIN, COMMIT, ROLLBACK, and any statement while a transaction is open (transaction.cpp).
   bool RunTransactionStatement(const parser::Statement& st, Location at);
+  bool CommitBatch(const std::vector<parser::Statement>& statements, Location at);
   // Runs one dot-command line (starting with '.').
   bool RunDotCommand(std::string_view line, Location at);
   // Renders items in the current mode with `table`'s (and `index`'s) key attributes first.
@@ -84,6 +87,14 @@ struct Session::State {
   std::vector<std::string> KeyColumns(const std::string& table,
                                       const std::optional<std::string>& index);
   void RememberAttributes(const std::string& table, const std::vector<Item>& items);
+  // After a SELECT: a footer line counting the returned items whose TTL has expired (they stay
+  // readable until a sweep, as in DynamoDB).
+  void NoteExpired(const std::string& table, const std::vector<Item>& items);
+
+  // The session's clock (.clock): fixed epoch seconds, or the system clock when unset. The
+  // database reads the same clock (Database::SetClock).
+  std::optional<double> fixed_clock;
+  double now() const;
 };
 
 // The planner's view of the catalog.
@@ -125,9 +136,27 @@ class Engine : public planner::Executor {
 // Set by Session::Interrupt; Execute's cancel flag.
 extern std::atomic<bool> g_interrupted;
 
+// BatchExecuteStatement over statements already parsed (partiql_api.cpp): all reads or all
+// writes (else nothing runs); each statement runs on its own and its error goes into its
+// response. `options` (ConsistentRead, ReturnValuesOnConditionCheckFailure) parallel to
+// `statements`, or empty.
+Result<BatchExecuteStatementResponse> ExecuteBatch(
+    storage::Database& db, const std::vector<Result<parser::Statement>>& statements,
+    const std::vector<PartiqlStatement>& options, ReturnConsumedCapacity return_consumed_capacity);
+
 // EXPLAIN [ANALYZE] of a planned statement (explain.cpp): each operation's exact request, what
 // keyhole does after it, and its estimated capacity; ANALYZE also runs it (reads only).
 bool RunExplain(Session::State& s, const planner::Plan& plan, Location at);
+
+// .stream TABLE [N] | .stream TABLE FROM <sequence number> (stream_command.cpp): the latest N
+// records (default 10) of the table's latest stream, or those after a sequence number, one per
+// line as compact JSON in the GetRecords record shape (in every output mode), then
+// "-- N records · stream <label>".
+bool RunStreamCommand(Session::State& s, const std::vector<std::string>& args, Location at);
+
+// How many of `items` have expired at `now` under TTL attribute `attribute` (a Number of epoch
+// seconds in the past, not more than five years: reference §6.1).
+int64_t CountExpired(const std::vector<Item>& items, const std::string& attribute, double now);
 
 // The dot-command names, for completion (".help", ".tables", ...).
 std::vector<std::string> DotCommandNames();

@@ -11,6 +11,7 @@
 #include <variant>
 #include <vector>
 
+#include "core/ddb_json.h"
 #include "planner/transaction.h"
 #include "shell/session_state.h"
 
@@ -26,6 +27,46 @@ double Total(const std::vector<ConsumedCapacity>& c) {
 
 }  // namespace
 
+// BEGIN BATCH ... COMMIT: one BatchExecuteStatement (1..25 statements, not atomic). Each
+// statement's error is printed with its index; the COMMIT fails when any statement did.
+bool Session::State::CommitBatch(const std::vector<parser::Statement>& statements, Location at) {
+  if (statements.empty() || statements.size() > 25) {
+    return Fail(
+        Status::Validation(fmt::format(
+            "1 validation error detected: Value at 'statements' failed to satisfy "
+            "constraint: Member must have length {}",
+            statements.empty() ? "greater than or equal to 1" : "less than or equal to 25")),
+        at);
+  }
+  std::vector<Result<parser::Statement>> parsed(statements.begin(), statements.end());
+  Result<BatchExecuteStatementResponse> r =
+      ExecuteBatch(db, parsed, {}, ReturnConsumedCapacity::kTotal);
+  if (!r.ok()) return Fail(r.status(), at);
+  std::vector<Item> items;
+  std::string table, errors;
+  size_t failed = 0;
+  for (size_t i = 0; i < r->responses.size(); ++i) {
+    BatchStatementResult& one = r->responses[i];
+    if (one.error_code) {
+      ++failed;
+      errors +=
+          fmt::format("Error: Statements[{}]: {}: {}{}\n", i, *one.error_code, one.error_message,
+                      one.error_item ? " " + ItemToJsonText(*one.error_item) : "");
+      continue;
+    }
+    if (one.table_name) table = *one.table_name;
+    if (one.item) items.push_back(std::move(*one.item));
+  }
+  if (!items.empty()) PrintItems(items, table, std::nullopt);
+  Out(fmt::format(
+      "-- {} of {} statements succeeded · BatchExecuteStatement · {:g} capacity units\n",
+      statements.size() - failed, statements.size(), Total(r->consumed_capacity)));
+  if (failed == 0) return true;
+  sink.Err(errors +
+           (at.source.empty() ? "" : fmt::format("  at {} line {}\n", at.source, at.line)));
+  return false;
+}
+
 bool Session::State::RunTransactionStatement(const parser::Statement& st, Location at) {
   using parser::StatementKind;
   switch (st.kind()) {
@@ -34,7 +75,9 @@ bool Session::State::RunTransactionStatement(const parser::Statement& st, Locati
         return Fail(Status::Validation("a transaction is already open: COMMIT or ROLLBACK it"), at);
       }
       transaction.emplace();
-      Out("-- transaction started: statements are queued until COMMIT\n");
+      transaction_is_batch = st.as<parser::BeginStatement>().batch;
+      Out(transaction_is_batch ? "-- batch started: statements are queued until COMMIT\n"
+                               : "-- transaction started: statements are queued until COMMIT\n");
       return true;
     case StatementKind::kRollback:
       if (!transaction) return Fail(Status::Validation("ROLLBACK without BEGIN"), at);
@@ -46,13 +89,16 @@ bool Session::State::RunTransactionStatement(const parser::Statement& st, Locati
       break;
     default: {  // a statement inside BEGIN ... COMMIT
       transaction->push_back(st);
-      Out(fmt::format("-- queued as TransactStatements[{}]\n", transaction->size() - 1));
+      Out(fmt::format("-- queued as {}[{}]\n",
+                      transaction_is_batch ? "Statements" : "TransactStatements",
+                      transaction->size() - 1));
       return true;
     }
   }
   if (!transaction) return Fail(Status::Validation("COMMIT without BEGIN"), at);
   std::vector<parser::Statement> statements = std::move(*transaction);
   transaction.reset();
+  if (transaction_is_batch) return CommitBatch(statements, at);
   Schemas schemas(db);
   Result<planner::TransactionPlan> plan = planner::PlanTransaction(statements, schemas);
   if (!plan.ok()) return Fail(plan.status(), at);

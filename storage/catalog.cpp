@@ -7,6 +7,7 @@
 namespace keyhole::storage {
 
 std::string TableDbName(uint64_t id) { return fmt::format("t{}", id); }
+std::string StreamDbName(uint64_t id) { return fmt::format("t{}#stream", id); }
 std::string IndexDbName(uint64_t id, const std::string& index) {
   return fmt::format("t{}/{}", id, index);
 }
@@ -68,6 +69,11 @@ Result<std::shared_ptr<const TableHandle>> Database::Impl::Resolve(const std::st
     KH_ASSIGN_OR_RETURN(MDB_dbi d, env->OpenDbi(IndexDbName(h->desc.id, idx.name)));
     h->index_dbis.push_back(d);
   }
+  if (!h->desc.latest_stream_label.empty()) {
+    KH_ASSIGN_OR_RETURN(h->stream_dbi, env->OpenDbi(StreamDbName(h->desc.id)));
+    h->has_stream_db = true;
+  }
+  h->clock = &clock;
   handles[name] = h;
   return std::shared_ptr<const TableHandle>(h);
 }

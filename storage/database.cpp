@@ -79,7 +79,13 @@ Result<std::unique_ptr<Database>> Database::Open(const std::string& path, const 
     KH_RETURN_IF_ERROR(s);
   }
   KH_ASSIGN_OR_RETURN(impl->catalog, impl->env->OpenDbi(kCatalogDb));
-  return std::unique_ptr<Database>(new Database(std::move(impl)));
+  std::unique_ptr<Database> db(new Database(std::move(impl)));
+  if (!options.read_only && options.sweep_on_open) {
+    // Expired items go when the database is opened (ttl.cpp). A sweep that fails (a full disk,
+    // say) deletes nothing and is retried at the next open or `.ttl sweep`; opening succeeds.
+    (void)db->SweepExpiredItems("");
+  }
+  return db;
 }
 
 Result<expr::ParsedExpressions> Database::Impl::ParseExpressions(const expr::ExpressionInput& input) const {

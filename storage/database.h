@@ -32,6 +32,8 @@ class Database {
     // Parses expression parameters (parser::NativeExpressionParser). Without one, a request
     // that carries expressions is refused. Not owned; must outlive the Database.
     const expr::ExpressionParser* expression_parser = nullptr;
+    // Delete expired TTL items when opening read-write (SweepExpiredItems).
+    bool sweep_on_open = true;
   };
 
   // Opens the keyhole database at `path` (one file plus "<path>-lock"), creating it when it
@@ -111,6 +113,29 @@ class Database {
   // The catalog description of a table, without the statistics DescribeTable computes (cheap:
   // served from the cached catalog). ResourceNotFoundException when it does not exist.
   Result<TableDescription> TableSchema(const std::string& table_name);
+
+  // Time to Live (ttl.cpp, reference §6.1). UpdateTimeToLive enables or disables TTL on an
+  // attribute, with DynamoDB's rules (one change per hour, disable before changing the
+  // attribute); DescribeTimeToLive reports ENABLED (with the attribute) or DISABLED.
+  Result<UpdateTimeToLiveResponse> UpdateTimeToLive(const UpdateTimeToLiveRequest& request);
+  Result<DescribeTimeToLiveResponse> DescribeTimeToLive(const DescribeTimeToLiveRequest& request);
+  // Deletes the expired items of `table_name` (every table when empty) whose TTL is enabled,
+  // as DeleteItem would (indexes, stream records marked as service deletions), without
+  // consuming capacity. Returns how many were deleted.
+  Result<int64_t> SweepExpiredItems(const std::string& table_name);
+  // Replaces the clock (epoch seconds) for everything that reads it from now on: TTL expiry,
+  // CreationDateTime, stream record times, token expiry. Null: the system clock.
+  void SetClock(std::function<double()> clock);
+
+  // DynamoDB Streams (streams.cpp, reference §6.2): one shard per stream, records kept 24 hours,
+  // a disabled stream readable for 24 hours. Errors: ResourceNotFoundException for an unknown
+  // table, stream or shard; ValidationException for a bad argument; ExpiredIteratorException for
+  // an iterator older than 15 minutes; TrimmedDataAccessException for a sequence number whose
+  // record was trimmed.
+  Result<ListStreamsResponse> ListStreams(const ListStreamsRequest& request);
+  Result<DescribeStreamResponse> DescribeStream(const DescribeStreamRequest& request);
+  Result<GetShardIteratorResponse> GetShardIterator(const GetShardIteratorRequest& request);
+  Result<GetRecordsResponse> GetRecords(const GetRecordsRequest& request);
 
   // Checks that every index of every table agrees with its base table entry for entry.
   // InternalServerError naming the first disagreement. (Used by crash and concurrency tests.)

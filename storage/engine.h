@@ -19,7 +19,8 @@ namespace keyhole::storage {
 //   "generation"     -> 8-byte big-endian counter, bumped by every schema change
 //   "next_table_id"  -> 8-byte big-endian counter
 //   "table/<name>"   -> the table's TableDescription as JSON (core/schema.h TableToJson)
-// Sub-databases: "t<id>" for a table, "t<id>/<index>" for each of its indexes.
+// Sub-databases: "t<id>" for a table, "t<id>/<index>" for each of its indexes, "t<id>#stream"
+// for its stream records once a stream was enabled (storage/streams.cpp documents its layout).
 constexpr int kFormatVersion = 1;
 constexpr char kCatalogDb[] = "__catalog";
 
@@ -28,10 +29,16 @@ struct TableHandle {
   TableDescription desc;
   MDB_dbi dbi = 0;
   std::vector<MDB_dbi> index_dbis;  // parallel to desc.indexes
+  // The stream sub-database, open when the table ever had a stream (a latest_stream_label).
+  bool has_stream_db = false;
+  MDB_dbi stream_dbi = 0;
+  // Impl::clock (stream record times). Not owned.
+  const std::function<double()>* clock = nullptr;
 };
 
 std::string TableDbName(uint64_t id);
 std::string IndexDbName(uint64_t id, const std::string& index);
+std::string StreamDbName(uint64_t id);  // "t<id>#stream"
 
 struct Database::Impl {
   std::unique_ptr<Env> env;
@@ -120,6 +127,9 @@ struct ItemWrite {
   const expr::ParsedExpressions* parsed = nullptr;  // may be null: no expressions. Not owned.
   ReturnValues on_failure = ReturnValues::kNone;    // ReturnValuesOnConditionCheckFailure
   bool want_old = false;                            // decode the old item of a Put
+  // The stream record of this write carries userIdentity {"type": "Service", "principalId":
+  // "dynamodb.amazonaws.com"} (TTL deletions).
+  bool service_deletion = false;
   // Filled by EvaluateWrite:
   Current cur;
   Item next;  // Put/Update: the item to store
@@ -148,6 +158,20 @@ Status OnFailureNoneOrAllOld(ReturnValues rv);
 // The item under `key` (validated), read in any transaction; nullopt when absent. *size is its
 // DynamoDB size (0 when absent).
 Result<std::optional<Item>> ReadItem(Txn& txn, const TableHandle& h, const Item& key, size_t* size);
+
+// ---- streams (streams.cpp) ----
+
+// Appends the stream record of replacing `old_item` (nullptr: none) by `new_item` (nullptr:
+// deleted) when the table's stream is enabled; nothing when the item did not change. Also trims
+// a bounded number of records older than 24 hours. Called by ApplyWrite, in its transaction.
+Status WriteStreamRecord(Txn& txn, const TableHandle& h, const Item* old_item, const Item* new_item,
+                         bool service_deletion);
+// Validates a StreamSpecification that needs no table (ValidationException).
+Status CheckStreamSpecification(const StreamSpecification& spec);
+// Applies an enable or disable to `t` (id assigned) inside the write transaction: creates the
+// stream sub-database and the stream's entry, or closes the open stream.
+Status ApplyStreamSpecification(Database::Impl& impl, Txn& txn, const StreamSpecification& spec,
+                                TableDescription* t);
 
 // ---- capacity (capacity.cpp) ----
 double ReadUnits(size_t bytes, bool consistent);  // ceil(bytes/4K) × (1 | 0.5), minimum 1 unit

@@ -73,6 +73,9 @@ Result<CreateTableResponse> Database::CreateTable(const CreateTableRequest& r) {
   }
   t.billing_mode = r.billing_mode;
   t.creation_time = impl_->clock();
+  // CreateTable with StreamEnabled false simply has no stream.
+  const bool stream = r.stream_specification && r.stream_specification->stream_enabled;
+  if (stream) KH_RETURN_IF_ERROR(CheckStreamSpecification(*r.stream_specification));
   KH_RETURN_IF_ERROR(impl_->env->Write([&](Txn& txn) -> Status {
     KH_RETURN_IF_ERROR(impl_->Refresh(txn));
     if (impl_->tables.count(t.name)) {
@@ -83,6 +86,8 @@ Result<CreateTableResponse> Database::CreateTable(const CreateTableRequest& r) {
     for (const auto& idx : t.indexes) {
       KH_RETURN_IF_ERROR(impl_->env->CreateDbi(txn, IndexDbName(t.id, idx.name)).status());
     }
+    if (stream)
+      KH_RETURN_IF_ERROR(ApplyStreamSpecification(*impl_, txn, *r.stream_specification, &t));
     return impl_->WriteTable(txn, t);
   }));
   CreateTableResponse resp;
@@ -104,6 +109,10 @@ Result<DeleteTableResponse> Database::DeleteTable(const DeleteTableRequest& r) {
     }
     KH_RETURN_IF_ERROR(Drop(txn, h.dbi));
     dropped.push_back(TableDbName(h.desc.id));
+    if (h.has_stream_db) {  // keyhole drops the stream with its table
+      KH_RETURN_IF_ERROR(Drop(txn, h.stream_dbi));
+      dropped.push_back(StreamDbName(h.desc.id));
+    }
     KH_RETURN_IF_ERROR(txn.Del(impl_->catalog, "table/" + h.desc.name));
     return impl_->BumpGeneration(txn);
   });
@@ -165,7 +174,7 @@ Result<UpdateTableResponse> Database::UpdateTable(const UpdateTableRequest& r) {
         "One or more parameter values were invalid: Only one global secondary index update per "
         "UpdateTable call is allowed");
   }
-  if (!r.create_global_index && !r.delete_global_index) {
+  if (!r.create_global_index && !r.delete_global_index && !r.stream_specification) {
     return Status::Validation(
         "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, "
         "GlobalSecondaryIndexUpdates or SSESpecification or ReplicaUpdates is required");
@@ -174,6 +183,13 @@ Result<UpdateTableResponse> Database::UpdateTable(const UpdateTableRequest& r) {
   std::string forget;
   Status s = impl_->WithTable(r.table_name, true, [&](Txn& txn, const TableHandle& h) -> Status {
     TableDescription t = h.desc;
+    if (r.stream_specification) {
+      KH_RETURN_IF_ERROR(ApplyStreamSpecification(*impl_, txn, *r.stream_specification, &t));
+      if (!r.create_global_index && !r.delete_global_index) {
+        resp.table_description = t;
+        return impl_->WriteTable(txn, t);
+      }
+    }
     if (r.delete_global_index) {
       const std::string& name = *r.delete_global_index;
       for (size_t i = 0; i < t.indexes.size(); ++i) {

@@ -291,8 +291,8 @@ TEST(ApiJsonCreateTable, UnknownAndUnsupportedMembers) {
       "KeySchema": [{"AttributeName": "a", "KeyType": "HASH", "Type": "S"}]})"),
             "Unknown parameter in KeySchema[0]: \"Type\", must be one of: AttributeName, KeyType");
   EXPECT_EQ(Err(CreateTableRequestFromJson,
-                R"({"TableName": "abc", "StreamSpecification": {"StreamEnabled": true}})"),
-            "keyhole does not support the parameter StreamSpecification yet");
+                R"({"TableName": "abc", "SSESpecification": {"Enabled": true}})"),
+            "keyhole does not support the parameter SSESpecification yet");
   EXPECT_EQ(Err(CreateTableRequestFromJson, R"({"TableName": "abc", "Tags": []})"),
             "keyhole does not support the parameter Tags yet");
   EXPECT_EQ(Err(CreateTableRequestFromJson, R"({"TableName": "abc",

@@ -1010,6 +1010,8 @@ Result<TableDescription> Describe(const Statement& s) {
                       BuildTableDescription(r.table_name, r.attribute_definitions, r.key_schema,
                                             r.global_secondary_indexes, r.local_secondary_indexes));
   t.billing_mode = r.billing_mode;
+  t.ttl_attribute = s.as<CreateTableStatement>().ttl_attribute;
+  if (r.stream_specification) t.stream_view_type = r.stream_specification->stream_view_type;
   t.read_capacity = r.read_capacity_units.value_or(0);
   t.write_capacity = r.write_capacity_units.value_or(0);
   return t;
@@ -1021,6 +1023,7 @@ TEST(KeyholeStatements, CreateTableTextRoundTrips) {
            "CREATE TABLE \"App\" (pk S, sk N) GLOBAL INDEX gsi (gpk S, sk N) PROJECTION INCLUDE "
            "(x, \"y z\") LOCAL INDEX lsi (lsk B) PROJECTION KEYS_ONLY GLOBAL INDEX \"g-2\" (a N)",
            "CREATE TABLE \"select\" (\"order\" B HASH) BILLING PROVISIONED (READ 5, WRITE 7)",
+           "CREATE TABLE \"Sessions\" (id S) TTL \"expires at\" STREAM NEW_AND_OLD_IMAGES",
        }) {
     Statement s = Ok(text);
     auto first = Describe(s);
