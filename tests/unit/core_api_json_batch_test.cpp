@@ -3,6 +3,8 @@
 // TransactionCanceledException's CancellationReasons.
 #include <gtest/gtest.h>
 
+#include "core_api_json_test_util.h"
+
 #include <string>
 
 #include "core/api_json.h"
@@ -11,32 +13,10 @@
 namespace keyhole {
 namespace {
 
-json::Value J(std::string_view text) {
-  Result<json::Value> v = json::Parse(text);
-  EXPECT_TRUE(v.ok()) << text << " -> " << v.status().ToString();
-  return v.ok() ? std::move(v).value() : json::Value();
-}
-
-template <typename T>
-T Ok(Result<T> (*decode)(const json::Value&), std::string_view text) {
-  Result<T> r = decode(J(text));
-  EXPECT_TRUE(r.ok()) << text << " -> " << r.status().ToString();
-  return r.ok() ? std::move(r).value() : T();
-}
-
-template <typename T>
-std::string Err(Result<T> (*decode)(const json::Value&), std::string_view text) {
-  Result<T> r = decode(J(text));
-  if (r.ok()) return "<decoded>";
-  EXPECT_TRUE(r.status().IsValidation()) << r.status().ToString();
-  return r.status().message();
-}
-
-Item ItemOf(std::string_view text) {
-  Result<Item> item = ItemFromJsonText(text);
-  EXPECT_TRUE(item.ok()) << item.status().ToString();
-  return item.ok() ? std::move(item).value() : Item();
-}
+using testing::Err;
+using testing::ItemOf;
+using testing::J;
+using testing::Ok;
 
 // ---- BatchWriteItem ----
 

@@ -12,29 +12,10 @@ using testing::N;
 using testing::S;
 using testing::TempDb;
 
-// "App": pk S, sk N, GSI "byG" (g S) ALL. "Other": pk S.
-void MakeTables(TempDb& db) {
-  CreateTableRequest r;
-  r.table_name = "App";
-  r.attribute_definitions = {{"pk", "S"}, {"sk", "N"}, {"g", "S"}};
-  r.key_schema = {{"pk", "HASH"}, {"sk", "RANGE"}};
-  r.global_secondary_indexes = {{"byG", {{"g", "HASH"}}, "ALL", std::nullopt}};
-  ASSERT_TRUE(db->CreateTable(r).ok());
-  CreateTableRequest o;
-  o.table_name = "Other";
-  o.attribute_definitions = {{"pk", "S"}};
-  o.key_schema = {{"pk", "HASH"}};
-  ASSERT_TRUE(db->CreateTable(o).ok());
-}
+using testing::Key;
+using testing::PutOne;
+void MakeTables(TempDb& db) { testing::MakeTables(db, "Other"); }
 
-Status PutOne(TempDb& db, const std::string& table, Item item) {
-  PutItemRequest p;
-  p.table_name = table;
-  p.item = std::move(item);
-  return db->PutItem(p).status();
-}
-
-Item Key(const std::string& pk, int64_t sk) { return {{"pk", S(pk)}, {"sk", N(sk)}}; }
 Item OKey(const std::string& pk) { return {{"pk", S(pk)}}; }
 
 WriteRequest Put(Item item) { return WriteRequest{PutRequest{std::move(item)}, std::nullopt}; }

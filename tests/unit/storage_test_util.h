@@ -62,4 +62,31 @@ inline AttributeValue N(std::string_view text) {
 inline AttributeValue N(int64_t v) { return AttributeValue::N(Number::FromInt(v)); }
 inline AttributeValue B(std::string s) { return AttributeValue::B(std::move(s)); }
 
+// The batch and transaction tests' tables: "App" (pk S, sk N, GSI "byG" (g S) projecting ALL)
+// and `second` (pk S).
+inline void MakeTables(TempDb& db, const std::string& second) {
+  CreateTableRequest r;
+  r.table_name = "App";
+  r.attribute_definitions = {{"pk", "S"}, {"sk", "N"}, {"g", "S"}};
+  r.key_schema = {{"pk", "HASH"}, {"sk", "RANGE"}};
+  r.global_secondary_indexes = {{"byG", {{"g", "HASH"}}, "ALL", std::nullopt}};
+  ASSERT_TRUE(db->CreateTable(r).ok());
+  CreateTableRequest o;
+  o.table_name = second;
+  o.attribute_definitions = {{"pk", "S"}};
+  o.key_schema = {{"pk", "HASH"}};
+  ASSERT_TRUE(db->CreateTable(o).ok());
+}
+
+// PutItem of `item` into `table`.
+inline Status PutOne(TempDb& db, const std::string& table, Item item) {
+  PutItemRequest p;
+  p.table_name = table;
+  p.item = std::move(item);
+  return db->PutItem(p).status();
+}
+
+// An "App" key.
+inline Item Key(const std::string& pk, int64_t sk) { return {{"pk", S(pk)}, {"sk", N(sk)}}; }
+
 }  // namespace keyhole::testing

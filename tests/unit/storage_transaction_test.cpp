@@ -14,29 +14,10 @@ using testing::S;
 using testing::TempDb;
 using Values = std::map<std::string, AttributeValue>;
 
-// "App": pk S, sk N, GSI "byG" (g S) ALL. "Users": pk S.
-void MakeTables(TempDb& db) {
-  CreateTableRequest r;
-  r.table_name = "App";
-  r.attribute_definitions = {{"pk", "S"}, {"sk", "N"}, {"g", "S"}};
-  r.key_schema = {{"pk", "HASH"}, {"sk", "RANGE"}};
-  r.global_secondary_indexes = {{"byG", {{"g", "HASH"}}, "ALL", std::nullopt}};
-  ASSERT_TRUE(db->CreateTable(r).ok());
-  CreateTableRequest u;
-  u.table_name = "Users";
-  u.attribute_definitions = {{"pk", "S"}};
-  u.key_schema = {{"pk", "HASH"}};
-  ASSERT_TRUE(db->CreateTable(u).ok());
-}
+using testing::Key;
+using testing::PutOne;
+void MakeTables(TempDb& db) { testing::MakeTables(db, "Users"); }
 
-Status PutOne(TempDb& db, const std::string& table, Item item) {
-  PutItemRequest p;
-  p.table_name = table;
-  p.item = std::move(item);
-  return db->PutItem(p).status();
-}
-
-Item Key(const std::string& pk, int64_t sk) { return {{"pk", S(pk)}, {"sk", N(sk)}}; }
 Item UKey(const std::string& pk) { return {{"pk", S(pk)}}; }
 
 TransactWriteItem Put(const std::string& table, Item item, std::string condition = "") {
