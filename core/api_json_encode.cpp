@@ -190,34 +190,33 @@ json::Value ScanRequestToJson(const ScanRequest& r) {
   return body;
 }
 
-json::Value PutItemRequestToJson(const PutItemRequest& r) {
+namespace {
+
+// PutItem, UpdateItem and DeleteItem: the table, the item or key under `member`, the
+// expressions and the return options, in the API's order.
+template <typename Request>
+json::Value SingleItemRequest(const Request& r, const char* member, const Item& map) {
   json::Value body = Start(r.table_name);
-  body.Add("Item", ItemToJson(r.item));
+  body.Add(member, ItemToJson(map));
   AddExpressions(r.expressions, nullptr, &body);
   AddReturnValues(r.return_values, &body);
   AddCapacity(r.return_consumed_capacity, &body);
   AddOnFailure(r.return_values_on_condition_check_failure, &body);
   return body;
+}
+
+}  // namespace
+
+json::Value PutItemRequestToJson(const PutItemRequest& r) {
+  return SingleItemRequest(r, "Item", r.item);
 }
 
 json::Value UpdateItemRequestToJson(const UpdateItemRequest& r) {
-  json::Value body = Start(r.table_name);
-  body.Add("Key", ItemToJson(r.key));
-  AddExpressions(r.expressions, nullptr, &body);
-  AddReturnValues(r.return_values, &body);
-  AddCapacity(r.return_consumed_capacity, &body);
-  AddOnFailure(r.return_values_on_condition_check_failure, &body);
-  return body;
+  return SingleItemRequest(r, "Key", r.key);
 }
 
 json::Value DeleteItemRequestToJson(const DeleteItemRequest& r) {
-  json::Value body = Start(r.table_name);
-  body.Add("Key", ItemToJson(r.key));
-  AddExpressions(r.expressions, nullptr, &body);
-  AddReturnValues(r.return_values, &body);
-  AddCapacity(r.return_consumed_capacity, &body);
-  AddOnFailure(r.return_values_on_condition_check_failure, &body);
-  return body;
+  return SingleItemRequest(r, "Key", r.key);
 }
 
 json::Value BatchWriteItemRequestToJson(const BatchWriteItemRequest& r) {
