@@ -16,6 +16,11 @@ Database::~Database() = default;
 
 const std::string& Database::path() const { return impl_->env->path(); }
 
+double SystemClock() {
+  using namespace std::chrono;
+  return duration<double>(system_clock::now().time_since_epoch()).count();
+}
+
 Result<std::unique_ptr<Database>> Database::Open(const std::string& path, const Options& options) {
   struct stat st;
   if (::stat(path.c_str(), &st) != 0) {
@@ -28,12 +33,7 @@ Result<std::unique_ptr<Database>> Database::Open(const std::string& path, const 
   auto impl = std::make_unique<Impl>();
   impl->clock = options.clock;
   impl->parser = options.expression_parser;
-  if (!impl->clock) {
-    impl->clock = [] {
-      using namespace std::chrono;
-      return duration<double>(system_clock::now().time_since_epoch()).count();
-    };
-  }
+  if (!impl->clock) impl->clock = SystemClock;
   Env::Options eo;
   eo.initial_map_size = options.initial_map_size;
   eo.read_only = options.read_only;

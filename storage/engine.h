@@ -36,6 +36,9 @@ struct TableHandle {
   const std::function<double()>* clock = nullptr;
 };
 
+// Epoch seconds from the system clock: the default Database clock.
+double SystemClock();
+
 std::string TableDbName(uint64_t id);
 std::string IndexDbName(uint64_t id, const std::string& index);
 std::string StreamDbName(uint64_t id);  // "t<id>#stream"

@@ -4,6 +4,8 @@
 // share.
 #include <fmt/format.h>
 
+#include <functional>
+
 #include "core/evaluate.h"
 #include "storage/engine.h"
 #include "storage/item_codec.h"
@@ -307,6 +309,28 @@ Status ApplyWrite(Txn& txn, const ItemWrite& w, ConsumedCapacity* cc) {
   return Status::OK();
 }
 
+namespace {
+
+// One single-item write (PutItem, UpdateItem, DeleteItem) in its own transaction: check,
+// evaluate, apply. `respond` reads the outcome (old item, new item, capacity) before the
+// transaction commits.
+Status WriteOne(Database::Impl& impl, const std::string& table, WriteKind kind, const Item& input,
+                const expr::ParsedExpressions& parsed, ReturnValues on_failure, bool want_old,
+                const std::function<void(ItemWrite&, ConsumedCapacity&&)>& respond) {
+  return impl.WithTable(table, true, [&](Txn& txn, const TableHandle& h) -> Status {
+    ItemWrite w{kind, &h, &input, &parsed, on_failure, want_old};
+    KH_RETURN_IF_ERROR(CheckWrite(w));
+    KH_RETURN_IF_ERROR(EvaluateWrite(txn, &w));
+    ConsumedCapacity cc;
+    cc.table_name = h.desc.name;
+    KH_RETURN_IF_ERROR(ApplyWrite(txn, w, &cc));
+    respond(w, std::move(cc));
+    return Status::OK();
+  });
+}
+
+}  // namespace
+
 Result<PutItemResponse> Database::PutItem(const PutItemRequest& r) {
   KH_RETURN_IF_ERROR(ValidateTableName(r.table_name));
   KH_RETURN_IF_ERROR(ReturnValuesNoneOrAllOld(r.return_values));
@@ -314,24 +338,14 @@ Result<PutItemResponse> Database::PutItem(const PutItemRequest& r) {
   KH_RETURN_IF_ERROR(ValidateItem(r.item));
   KH_ASSIGN_OR_RETURN(expr::ParsedExpressions parsed, ParseWithCondition(*impl_, r.expressions));
   PutItemResponse resp;
-  Status s = impl_->WithTable(r.table_name, true, [&](Txn& txn, const TableHandle& h) -> Status {
-    ItemWrite w{WriteKind::kPut,
-                &h,
-                &r.item,
-                &parsed,
-                r.return_values_on_condition_check_failure,
-                r.return_values == ReturnValues::kAllOld};
-    KH_RETURN_IF_ERROR(CheckWrite(w));
-    KH_RETURN_IF_ERROR(EvaluateWrite(txn, &w));
-    ConsumedCapacity cc;
-    cc.table_name = h.desc.name;
-    KH_RETURN_IF_ERROR(ApplyWrite(txn, w, &cc));
-    if (r.return_values == ReturnValues::kAllOld && w.cur.item)
-      resp.attributes = std::move(w.cur.item);
-    resp.consumed_capacity = Report(r.return_consumed_capacity, std::move(cc));
-    return Status::OK();
-  });
-  KH_RETURN_IF_ERROR(s);
+  KH_RETURN_IF_ERROR(
+      WriteOne(*impl_, r.table_name, WriteKind::kPut, r.item, parsed,
+               r.return_values_on_condition_check_failure, r.return_values == ReturnValues::kAllOld,
+               [&](ItemWrite& w, ConsumedCapacity&& cc) {
+                 if (r.return_values == ReturnValues::kAllOld && w.cur.item)
+                   resp.attributes = std::move(w.cur.item);
+                 resp.consumed_capacity = Report(r.return_consumed_capacity, std::move(cc));
+               }));
   return resp;
 }
 
@@ -363,19 +377,12 @@ Result<DeleteItemResponse> Database::DeleteItem(const DeleteItemRequest& r) {
   KH_RETURN_IF_ERROR(OnFailureNoneOrAllOld(r.return_values_on_condition_check_failure));
   KH_ASSIGN_OR_RETURN(expr::ParsedExpressions parsed, ParseWithCondition(*impl_, r.expressions));
   DeleteItemResponse resp;
-  KH_RETURN_IF_ERROR(
-      impl_->WithTable(r.table_name, true, [&](Txn& txn, const TableHandle& h) -> Status {
-        ItemWrite w{WriteKind::kDelete, &h, &r.key, &parsed,
-                    r.return_values_on_condition_check_failure};
-        KH_RETURN_IF_ERROR(CheckWrite(w));
-        KH_RETURN_IF_ERROR(EvaluateWrite(txn, &w));
-        ConsumedCapacity cc;
-        cc.table_name = h.desc.name;
-        KH_RETURN_IF_ERROR(ApplyWrite(txn, w, &cc));
+  KH_RETURN_IF_ERROR(WriteOne(
+      *impl_, r.table_name, WriteKind::kDelete, r.key, parsed,
+      r.return_values_on_condition_check_failure, false, [&](ItemWrite& w, ConsumedCapacity&& cc) {
         if (r.return_values == ReturnValues::kAllOld && w.cur.item)
           resp.attributes = std::move(w.cur.item);
         resp.consumed_capacity = Report(r.return_consumed_capacity, std::move(cc));
-        return Status::OK();
       }));
   return resp;
 }
@@ -385,15 +392,9 @@ Result<UpdateItemResponse> Database::UpdateItem(const UpdateItemRequest& r) {
   KH_RETURN_IF_ERROR(OnFailureNoneOrAllOld(r.return_values_on_condition_check_failure));
   KH_ASSIGN_OR_RETURN(expr::ParsedExpressions parsed, ParseWithCondition(*impl_, r.expressions));
   UpdateItemResponse resp;
-  KH_RETURN_IF_ERROR(
-      impl_->WithTable(r.table_name, true, [&](Txn& txn, const TableHandle& h) -> Status {
-        ItemWrite w{WriteKind::kUpdate, &h, &r.key, &parsed,
-                    r.return_values_on_condition_check_failure};
-        KH_RETURN_IF_ERROR(CheckWrite(w));
-        KH_RETURN_IF_ERROR(EvaluateWrite(txn, &w));
-        ConsumedCapacity cc;
-        cc.table_name = h.desc.name;
-        KH_RETURN_IF_ERROR(ApplyWrite(txn, w, &cc));
+  KH_RETURN_IF_ERROR(WriteOne(
+      *impl_, r.table_name, WriteKind::kUpdate, r.key, parsed,
+      r.return_values_on_condition_check_failure, false, [&](ItemWrite& w, ConsumedCapacity&& cc) {
         std::vector<expr::Path> touched =
             parsed.update ? expr::UpdatedPaths(*parsed.update) : std::vector<expr::Path>{};
         switch (r.return_values) {
@@ -414,7 +415,6 @@ Result<UpdateItemResponse> Database::UpdateItem(const UpdateItemRequest& r) {
         }
         if (resp.attributes && resp.attributes->empty()) resp.attributes.reset();
         resp.consumed_capacity = Report(r.return_consumed_capacity, std::move(cc));
-        return Status::OK();
       }));
   return resp;
 }

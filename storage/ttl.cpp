@@ -18,7 +18,6 @@
 // interval".
 #include <fmt/format.h>
 
-#include <chrono>
 #include <cstdlib>
 
 #include "core/item.h"
@@ -135,13 +134,7 @@ Result<int64_t> Database::SweepExpiredItems(const std::string& table_name) {
 }
 
 void Database::SetClock(std::function<double()> clock) {
-  if (!clock) {
-    clock = [] {
-      using namespace std::chrono;
-      return duration<double>(system_clock::now().time_since_epoch()).count();
-    };
-  }
-  impl_->clock = std::move(clock);
+  impl_->clock = clock ? std::move(clock) : SystemClock;
 }
 
 }  // namespace keyhole::storage
