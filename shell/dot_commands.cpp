@@ -127,6 +127,39 @@ bool RunRead(State& s, const Args& args, Location at) {
   return ok;
 }
 
+bool RunPatternsCommand(State& s, const Args& args, Location at) {
+  if (args.size() != 1) return s.Fail(Status::Validation("usage: .patterns FILE"), at);
+  if (s.read_depth >= 16) {
+    return s.Fail(Status::Validation(".patterns nested more than 16 deep"), at);
+  }
+  Result<std::string> text = ReadFile(args[0]);
+  if (!text.ok()) return s.Fail(text.status(), at);
+  ++s.read_depth;
+  bool ok = RunPatterns(s, *text, args[0]);
+  --s.read_depth;
+  return ok;
+}
+
+// .quiet on: statements print nothing but their errors; .quiet off: one line sums them up.
+bool RunQuiet(State& s, const Args& args, Location at) {
+  bool on = false;
+  if (!ParseSwitch(args, &on)) return s.Fail(Status::Validation("usage: .quiet on|off"), at);
+  if (!on && s.quiet) {
+    std::string units;
+    for (const auto& [unit, total] : s.quiet_units) {
+      units += fmt::format(" · {:g} {}", total, unit);
+    }
+    s.Out(fmt::format("-- {} statement{} ran quietly{}\n", s.quiet_statements,
+                      s.quiet_statements == 1 ? "" : "s", units));
+  }
+  if (on && !s.quiet) {
+    s.quiet_statements = 0;
+    s.quiet_units.clear();
+  }
+  s.quiet = on;
+  return true;
+}
+
 bool Redirect(State& s, const Args& args, Location at, bool once) {
   if (s.redirect) {
     std::fclose(s.redirect);
@@ -470,6 +503,12 @@ constexpr DotCommand kCommands[] = {
     {".startkey", "{KEY}", "the ExclusiveStartKey (DynamoDB JSON) of the next SELECT", RunStartKey},
     {".collection", "TABLE 'pk'", "one item collection: its items in sort-key order",
      RunCollection},
+    {".model", "TABLE", "the entity types the table's items imply, with their key templates",
+     RunModel},
+    {".patterns", "FILE",
+     "run the named access patterns of FILE: one row per pattern, fails on a Scan or refusal",
+     RunPatternsCommand},
+    {".quiet", "on|off", "statements print only their errors; off sums up what ran", RunQuiet},
     {".stream", "TABLE [N | FROM SEQ]",
      "the table's stream: the latest N records (10), or those after sequence number SEQ",
      RunStreamCommand},

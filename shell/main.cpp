@@ -1,6 +1,7 @@
 // keyhole: the shell's command line (design.md "The shell's contract").
 //
-//   keyhole [FILE] [-f SCRIPT]... [-c STATEMENT]... [--bail] [--echo] [--mode MODE]
+//   keyhole [FILE] [-f SCRIPT]... [-c STATEMENT]... [--patterns FILE]... [--bail] [--echo]
+//           [--mode MODE]
 //
 // With -f / -c the statements run in the order given and keyhole exits; without them, a REPL
 // when standard input is a terminal, else a script read from standard input. The exit status
@@ -25,10 +26,12 @@
 namespace {
 
 constexpr char kUsage[] =
-    "usage: keyhole [FILE] [-f SCRIPT]... [-c STATEMENT]... [--bail] [--echo] [--mode MODE]\n"
+    "usage: keyhole [FILE] [-f SCRIPT]... [-c STATEMENT]... [--patterns FILE]... [--bail]\n"
+    "               [--echo] [--mode MODE]\n"
     "  FILE          the database (default keyhole.kh, created when missing)\n"
     "  -f SCRIPT     run the statements and dot-commands of SCRIPT\n"
     "  -c STATEMENT  run STATEMENT (a trailing ';' is optional)\n"
+    "  --patterns F  run the named access patterns of F (.patterns): exit 1 on a Scan or refusal\n"
     "  --bail        stop at the first failing statement\n"
     "  --echo        print each statement before running it\n"
     "  --mode MODE   box, table, line, json, ddb or csv (default: box on a terminal, else ddb)\n"
@@ -46,13 +49,16 @@ int main(int argc, char** argv) {
   keyhole::TuneMalloc();
   using keyhole::shell::OutputMode;
   std::string path = "keyhole.kh";
-  std::vector<std::pair<char, std::string>> actions;  // ('f', file) or ('c', statement)
+  // ('f', file), ('c', statement) or ('p', patterns file), in command-line order
+  std::vector<std::pair<char, std::string>> actions;
   bool bail = false, echo = false, have_path = false;
   std::optional<OutputMode> mode;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if ((a == "-f" || a == "-c") && i + 1 < argc) {
       actions.emplace_back(a[1], argv[++i]);
+    } else if (a == "--patterns" && i + 1 < argc) {
+      actions.emplace_back('p', argv[++i]);
     } else if (a == "--bail") {
       bail = true;
     } else if (a == "--echo") {
@@ -113,7 +119,7 @@ int main(int argc, char** argv) {
       return 1;
     }
     std::string script{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-    ok &= session.RunScript(script, arg);
+    ok &= kind == 'p' ? session.RunPatterns(script, arg) : session.RunScript(script, arg);
   }
   return ok ? 0 : 1;
 }

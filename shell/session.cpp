@@ -98,6 +98,10 @@ bool Session::RunScript(std::string_view text, std::string_view source, int firs
   return state_->RunScript(text, source, first_line);
 }
 
+bool Session::RunPatterns(std::string_view text, std::string_view source) {
+  return shell::RunPatterns(*state_, text, source);
+}
+
 bool Session::NeedsMoreInput(std::string_view pending) { return !parser::IsComplete(pending); }
 
 void Session::Interrupt() { g_interrupted.store(true, std::memory_order_relaxed); }
@@ -176,14 +180,22 @@ Session::State::~State() {
 }
 
 void Session::State::Out(std::string_view text) {
+  if (suppress_out) return;
   if (redirect) {
     std::fwrite(text.data(), 1, text.size(), redirect);
   } else {
-    sink.Out(text);
+    sink->Out(text);
   }
 }
 
+void Session::State::NoteError(const Status& status) {
+  if (!report.error.empty()) return;
+  report.error = status.ToString();
+  report.refused = status.IsValidation() && status.message().starts_with("keyhole refuses");
+}
+
 bool Session::State::Fail(const Status& status, Location at) {
+  NoteError(status);
   std::string text = fmt::format("Error: {}\n", status.ToString());
   if (!at.source.empty()) text += fmt::format("  at {} line {}\n", at.source, at.line);
   if (const auto& reasons = status.cancellation_reasons()) {
@@ -195,7 +207,7 @@ bool Session::State::Fail(const Status& status, Location at) {
       text += "\n";
     }
   }
-  sink.Err(text);
+  sink->Err(text);
   return false;
 }
 
@@ -320,6 +332,18 @@ bool RunPlan(Session::State& s, const planner::Plan& plan, const planner::Cursor
   s.RememberAttributes(plan.table, r->items);
   s.PrintItems(r->items, plan.table, plan.index);
   std::string target = plan.table + (plan.index ? "." + *plan.index : "");
+  StatementReport& report = s.report;
+  report.operation = plan.operation_name;
+  if (plan.operations.size() > 1) report.operation += fmt::format(" ×{}", plan.operations.size());
+  if (plan.per_item_write) report.operation = "Scan, then " + report.operation;
+  report.target = target;
+  report.read = r->scanned_count;
+  report.returned = r->count;
+  report.more = r->next.has_value();
+  report.capacity = r->capacity_units;
+  report.units = plan.kind == parser::StatementKind::kSelect ? "RCU"
+                 : plan.per_item_write                       ? "capacity units"
+                                                             : "WCU";
   std::string footer;
   if (plan.kind == parser::StatementKind::kSelect) {
     footer = fmt::format("-- {} returned, {} read · {} on {} · {}", r->count, r->scanned_count,
@@ -573,13 +597,28 @@ bool FailParse(Session::State& s, const parser::ParseError& e, std::string_view 
                        at.line + e.position.line - 1, e.position.column, source_line,
                        std::string(e.position.column - 1, ' '));
   }
-  s.sink.Err(out);
+  s.NoteError(e.status);
+  s.sink->Err(out);
   return false;
 }
 
 }  // namespace
 
 bool Session::State::RunStatement(std::string_view text, Location at) {
+  report = StatementReport();
+  bool was_suppressed = suppress_out;
+  if (quiet) suppress_out = true;
+  bool ok = RunOneStatement(text, at);
+  suppress_out = was_suppressed;
+  if (collect) collect->push_back(report);
+  if (quiet) {
+    ++quiet_statements;
+    if (!report.units.empty()) quiet_units[report.units] += report.capacity;
+  }
+  return ok;
+}
+
+bool Session::State::RunOneStatement(std::string_view text, Location at) {
   statement_start = Clock::now();
   if (settings.echo) Out(std::string(text) + ";\n");
   // `<Operation> <JSON>`: the API form, as `CALL <Operation> <JSON>` without the keyword.
@@ -593,7 +632,12 @@ bool Session::State::RunStatement(std::string_view text, Location at) {
         end == std::string_view::npos ? std::string_view("{}") : text.substr(end);
     Result<json::Value> v = json::Parse(body);
     if (!v.ok()) return Fail(v.status(), at);
-    return PrintJson(*this, CallOperation(db, first, *v), at);
+    if (collect && v->IsObject() && !v->Find("ReturnConsumedCapacity")) {
+      v->Add("ReturnConsumedCapacity", json::Value::String("TOTAL"));  // for the report
+    }
+    Result<json::Value> response = CallOperation(db, first, *v);
+    if (response.ok()) ReportOperation(report, first, *v, *response);
+    return PrintJson(*this, response, at);
   }
   parser::ParseResult parsed = parser::ParseStatement(text);
   if (!parsed.ok()) return FailParse(*this, parsed.error(), text, at);

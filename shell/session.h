@@ -74,6 +74,10 @@ class Session {
   // A last statement without its `;` still runs.
   bool RunScript(std::string_view text, std::string_view source = "", int first_line = 1);
 
+  // Runs the named access patterns of a patterns file (`source` names it) and prints the
+  // report (see patterns.cpp). Returns false when a pattern needs a Scan, is refused or fails.
+  bool RunPatterns(std::string_view text, std::string_view source);
+
   // True once `.quit` / `.exit` ran; RunScript stops there and the caller should exit.
   bool quit_requested() const { return quit_; }
 

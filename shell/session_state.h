@@ -31,14 +31,29 @@ struct Location {
   int line = 0;
 };
 
+// What one statement did, as its footer says it: filled where footers are printed, read by
+// .patterns (patterns.cpp) and .quiet.
+struct StatementReport {
+  std::string operation;  // "GetItem", "Query", "Query ×2", "Scan", "TransactWriteItems", ...
+  std::string target;     // "App", "App.byEmail", or "" (no table)
+  int64_t read = 0;       // items read (ScannedCount)
+  int64_t returned = 0;   // items returned
+  bool more = false;      // stopped at a LastEvaluatedKey
+  double capacity = 0;    // units consumed
+  std::string units;      // "RCU", "WCU", "capacity units", or "" when nothing was consumed
+  std::string error;      // the first error it reported ("ValidationException: ..."), or ""
+  bool refused = false;   // that error is the planner refusing a statement that is not
+                          // key-addressable
+};
+
 struct Session::State {
   State(storage::Database& db, std::string db_path, Sink& sink, Settings& settings, bool& quit)
-      : db(db), db_path(std::move(db_path)), sink(sink), settings(settings), quit(quit) {}
+      : db(db), db_path(std::move(db_path)), sink(&sink), settings(settings), quit(quit) {}
   ~State();
 
   storage::Database& db;
   std::string db_path;
-  Sink& sink;
+  Sink* sink;  // .patterns points it at a StringSink while a pattern runs
   Settings& settings;
   bool& quit;
 
@@ -58,6 +73,16 @@ struct Session::State {
   std::optional<std::vector<parser::Statement>> transaction;
   bool transaction_is_batch = false;  // BEGIN BATCH: COMMIT runs a BatchExecuteStatement
 
+  // The running statement's report, and (when set) where each finished statement's report goes.
+  StatementReport report;
+  std::vector<StatementReport>* collect = nullptr;
+  // Results are dropped (not errors): .quiet on, and .patterns while a pattern runs.
+  bool suppress_out = false;
+  // .quiet on: statements print only their errors; .quiet off sums up what ran quietly.
+  bool quiet = false;
+  int64_t quiet_statements = 0;
+  std::map<std::string, double> quiet_units;  // "WCU" -> 52
+
   // Attribute names seen per table (keys, results), for completion.
   std::map<std::string, std::set<std::string>> attributes;
 
@@ -68,13 +93,16 @@ struct Session::State {
   //   [0] None
   //   [1] ConditionalCheckFailed: The conditional request failed {"pk":{"S":"a"}}
   bool Fail(const Status& status, Location at);
+  // Records `status` in the report when it is the statement's first error (Fail does).
+  void NoteError(const Status& status);
   // After a statement: ends a .once redirection.
   void EndStatement();
 
   // Runs a script (see Session::RunScript).
   bool RunScript(std::string_view text, std::string_view source, int first_line);
-  // Runs one statement (no dot-commands).
+  // Runs one statement (no dot-commands), filling `report` (and `collect`, .quiet's totals).
   bool RunStatement(std::string_view text, Location at);
+  bool RunOneStatement(std::string_view text, Location at);
   // BEGIN, COMMIT, ROLLBACK, and any statement while a transaction is open (transaction.cpp).
   bool RunTransactionStatement(const parser::Statement& st, Location at);
   bool CommitBatch(const std::vector<parser::Statement>& statements, Location at);
@@ -157,6 +185,19 @@ bool RunStreamCommand(Session::State& s, const std::vector<std::string>& args, L
 // How many of `items` have expired at `now` under TTL attribute `attribute` (a Number of epoch
 // seconds in the past, not more than five years: reference §6.1).
 int64_t CountExpired(const std::vector<Item>& items, const std::string& attribute, double now);
+
+// .patterns FILE / --patterns FILE (patterns.cpp): runs every named access pattern of `text`
+// with its output hidden and prints one row per pattern; false when a pattern needs a Scan, is
+// refused or fails, or a `-- refused:` statement is not refused.
+bool RunPatterns(Session::State& s, std::string_view text, std::string_view source);
+
+// .model TABLE (model.cpp): the entity types the table's items imply, with key templates.
+bool RunModel(Session::State& s, const std::vector<std::string>& args, Location at);
+
+// Fills `report` from an API-form statement's request and response (patterns.cpp): the
+// operation, its table(s), Count/ScannedCount or the items returned, ConsumedCapacity.
+void ReportOperation(StatementReport& report, std::string_view operation,
+                     const json::Value& request, const json::Value& response);
 
 // The dot-command names, for completion (".help", ".tables", ...).
 std::vector<std::string> DotCommandNames();

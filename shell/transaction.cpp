@@ -25,6 +25,13 @@ double Total(const std::vector<ConsumedCapacity>& c) {
   return units;
 }
 
+// The tables a response consumed capacity on, joined with ", ".
+std::string Tables(const std::vector<ConsumedCapacity>& c) {
+  std::string out;
+  for (const ConsumedCapacity& t : c) out += (out.empty() ? "" : ", ") + t.table_name;
+  return out;
+}
+
 }  // namespace
 
 // BEGIN BATCH ... COMMIT: one BatchExecuteStatement (1..25 statements, not atomic). Each
@@ -58,11 +65,18 @@ bool Session::State::CommitBatch(const std::vector<parser::Statement>& statement
     if (one.item) items.push_back(std::move(*one.item));
   }
   if (!items.empty()) PrintItems(items, table, std::nullopt);
+  bool reads = !statements.empty() && statements[0].kind() == parser::StatementKind::kSelect;
+  report.operation = reads ? "BatchGetItem" : "BatchWriteItem";  // as DynamoDB serves it
+  report.target = table;
+  report.returned = report.read = static_cast<int64_t>(items.size());
+  report.capacity = Total(r->consumed_capacity);
+  report.units = reads ? "RCU" : "WCU";
   Out(fmt::format(
       "-- {} of {} statements succeeded · BatchExecuteStatement · {:g} capacity units\n",
       statements.size() - failed, statements.size(), Total(r->consumed_capacity)));
   if (failed == 0) return true;
-  sink.Err(errors +
+  if (report.error.empty()) report.error = errors.substr(7, errors.find('\n') - 7);
+  sink->Err(errors +
            (at.source.empty() ? "" : fmt::format("  at {} line {}\n", at.source, at.line)));
   return false;
 }
@@ -111,6 +125,12 @@ bool Session::State::RunTransactionStatement(const parser::Statement& st, Locati
     }
     const std::string& table = gets->transact_items.at(0).get.table_name;
     PrintItems(items, table, std::nullopt);
+    report.operation = "TransactGetItems";
+    report.target = table;
+    report.read = static_cast<int64_t>(statements.size());
+    report.returned = static_cast<int64_t>(items.size());
+    report.capacity = Total(r->consumed_capacity);
+    report.units = "RCU";
     Out(fmt::format("-- {} returned of {} reads · TransactGetItems · {:g} RCU\n", items.size(),
                     statements.size(), Total(r->consumed_capacity)));
     return true;
@@ -118,6 +138,10 @@ bool Session::State::RunTransactionStatement(const parser::Statement& st, Locati
   const auto& writes = std::get<TransactWriteItemsRequest>(plan->request);
   Result<TransactWriteItemsResponse> r = db.TransactWriteItems(writes);
   if (!r.ok()) return Fail(r.status(), at);
+  report.operation = "TransactWriteItems";
+  report.target = Tables(r->consumed_capacity);
+  report.capacity = Total(r->consumed_capacity);
+  report.units = "WCU";
   Out(fmt::format("-- committed {} statements · TransactWriteItems · {:g} WCU\n", statements.size(),
                   Total(r->consumed_capacity)));
   return true;

@@ -211,3 +211,103 @@ TEST_F(SessionTest, Completion) {
 
 }  // namespace
 }  // namespace keyhole::testing
+
+namespace keyhole::testing {
+namespace {
+
+TEST_F(SessionTest, PatternsReportOneRowPerPattern) {
+  session_.settings().mode = shell::OutputMode::kCsv;
+  const char* patterns =
+      "-- App's patterns\n"
+      ".pagesize 0\n"
+      "-- pattern: one item\n"
+      "SELECT * FROM \"App\" WHERE pk = 'a' AND sk = 1;\n"
+      "-- pattern: a collection\n"
+      "-- (a comment between the marker and the statement)\n"
+      "SELECT * FROM \"App\" WHERE pk = 'a';\n"
+      "-- pattern: by email\n"
+      "SELECT * FROM \"App\".\"byEmail\" WHERE email = 'x@y';\n"
+      "-- pattern: two partitions\n"
+      "SELECT * FROM \"App\" WHERE pk IN ['a', 'b'];\n"
+      "-- pattern: a transaction\n"
+      "BEGIN;\n"
+      "INSERT INTO \"App\" VALUE {'pk': 'c', 'sk': 1};\n"
+      "INSERT INTO \"App\" VALUE {'pk': 'c', 'sk': 2};\n"
+      "COMMIT;\n"
+      "-- pattern: an API call\n"
+      "GetItem {\"TableName\": \"App\", \"Key\": {\"pk\": {\"S\": \"a\"}, \"sk\": {\"N\": "
+      "\"2\"}}};\n"
+      "-- refused: by color\n"
+      "SELECT * FROM \"App\" WHERE color = 'red';\n";
+  ASSERT_TRUE(session_.RunPatterns(patterns, "p.sql")) << sink_.err;
+  EXPECT_EQ(Out(),
+            "pattern,operation,on,read,returned,capacity\n"
+            "one item,GetItem,App,1,1,0.5 RCU\n"
+            "a collection,Query,App,3,3,0.5 RCU\n"
+            "by email,Query,App.byEmail,1,1,0.5 RCU\n"
+            "two partitions,Query ×2,App,3,3,1 RCU\n"
+            "a transaction,TransactWriteItems,App,0,0,4 WCU\n"
+            "an API call,GetItem,App,1,1,0.5 RCU\n"
+            "by color,refused,-,,,\n"
+            "-- refused as expected: by color\n"
+            "--   ValidationException: keyhole refuses to scan \"App\": the WHERE does not pin the "
+            "partition key pk with = or IN. Add pk = <value>, or write SCAN SELECT ... to read the "
+            "whole table.\n"
+            "-- 7 patterns: 6 key-addressed, 1 refused as expected\n");
+  EXPECT_EQ(sink_.err, "");
+  // The transaction wrote.
+  ASSERT_TRUE(Run("SELECT * FROM \"App\" WHERE pk = 'c';"));
+  EXPECT_NE(Out().find("-- 2 returned"), std::string::npos);
+}
+
+TEST_F(SessionTest, PatternsFailOnScansRefusalsErrorsAndUnrefusedStatements) {
+  session_.settings().mode = shell::OutputMode::kCsv;
+  EXPECT_FALSE(
+      session_.RunPatterns("-- pattern: everything\nSCAN SELECT * FROM \"App\";\n", "p.sql"));
+  EXPECT_NE(
+      sink_.err.find("pattern check failed: \"everything\" (p.sql line 1): needs a Scan of App"),
+      std::string::npos)
+      << sink_.err;
+  sink_.err.clear();
+  EXPECT_FALSE(session_.RunPatterns("-- pattern: red\nSELECT * FROM \"App\" WHERE color = 'red';\n",
+                                    "p.sql"));
+  EXPECT_NE(sink_.err.find("\"red\" (p.sql line 1): ValidationException: keyhole refuses"),
+            std::string::npos)
+      << sink_.err;
+  sink_.err.clear();
+  EXPECT_FALSE(
+      session_.RunPatterns("-- refused: one\nSELECT * FROM \"App\" WHERE pk = 'a';\n", ""));
+  EXPECT_NE(sink_.err.find("\"one\" (line 1): expected a refusal, but it ran as Query on App"),
+            std::string::npos)
+      << sink_.err;
+  sink_.err.clear();
+  EXPECT_FALSE(session_.RunPatterns("-- pattern: missing\nSELECT * FROM \"Nope\" WHERE pk = 'a';\n",
+                                    "p.sql"));
+  EXPECT_NE(sink_.err.find("ResourceNotFoundException"), std::string::npos) << sink_.err;
+  sink_.err.clear();
+  EXPECT_FALSE(
+      session_.RunPatterns("SELECT * FROM \"App\" WHERE pk = 'a';\n-- pattern: x\n", "p.sql"));
+  EXPECT_NE(sink_.err.find("a statement before the first '-- pattern:' line"), std::string::npos)
+      << sink_.err;
+  sink_.err.clear();
+  EXPECT_FALSE(session_.RunPatterns(
+      "-- pattern: open\nBEGIN;\nSELECT * FROM \"App\" WHERE pk = 'a' AND sk = 1;\n", "p.sql"));
+  EXPECT_NE(sink_.err.find("BEGIN without COMMIT"), std::string::npos) << sink_.err;
+  // Nothing of the patterns' own output leaked, and the session still works.
+  Out();
+  ASSERT_TRUE(Run("SELECT * FROM \"App\" WHERE pk = 'a' AND sk = 1;"));
+  EXPECT_NE(Out().find("GetItem on App"), std::string::npos);
+}
+
+TEST_F(SessionTest, QuietSumsUpWhatRan) {
+  ASSERT_TRUE(
+      Run(".quiet on\nINSERT INTO \"App\" VALUE {'pk': 'q', 'sk': 1};\n"
+          "SELECT * FROM \"App\" WHERE pk = 'q';\n.quiet off\n"));
+  EXPECT_EQ(Out(), "-- 2 statements ran quietly · 0.5 RCU · 1 WCU\n");
+  EXPECT_FALSE(Run(".quiet on\nINSERT INTO \"App\" VALUE {'pk': 'q', 'sk': 1};\n.quiet off\n"));
+  EXPECT_EQ(Out(), "-- 1 statement ran quietly\n");
+  EXPECT_NE(sink_.err.find("Error: DuplicateItemException"), std::string::npos) << sink_.err;
+}
+
+}  // namespace
+}  // namespace keyhole::testing

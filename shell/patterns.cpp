@@ -1,0 +1,268 @@
+// .patterns FILE / `keyhole DB --patterns FILE`: a data model's access patterns as checkable
+// code (samples/README.md). A patterns file is a script whose statements are named by comment
+// lines:
+//
+//   -- pattern: get a user's posts, newest first
+//   SELECT * FROM "Social" WHERE PK = 'USER#alice' AND begins_with(SK, 'POST#') ORDER BY SK DESC;
+//
+//   -- refused: find users by city
+//   -- (why it is refused and how to fix it)
+//   SELECT * FROM "Social" WHERE city = 'Berlin';
+//
+// A marker names every statement after it up to the next marker (one statement, or a whole
+// BEGIN; ...; COMMIT;). Before the first marker only comments and dot-commands may appear.
+// Each pattern runs once, in order, with its output hidden (writes do write), and the report
+// has one row per pattern: its name, the DynamoDB operation that served it (GetItem, Query,
+// Query ×N for an IN, BatchGetItem, TransactWriteItems, ...; "refused" or "error" when it did
+// not run), the table or index, items read and returned ("10+" when a LastEvaluatedKey was
+// left), and the capacity consumed. Then each expected refusal with the planner's message, and
+// a summary. The check fails (exit status 1 for --patterns) when a `pattern:` needs a Scan, is
+// refused or fails, or a `refused:` statement is not refused by the planner.
+#include <fmt/format.h>
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "shell/session_state.h"
+
+namespace keyhole::shell {
+
+namespace {
+
+struct PatternBlock {
+  bool expect_refusal = false;
+  std::string name;
+  int line = 0;      // the marker's line
+  std::string text;  // the lines after the marker, up to the next marker
+};
+
+// "-- pattern: name" / "-- refused: name" -> true with `refused` and `name` set.
+bool ParseMarker(std::string_view line, bool* refused, std::string* name) {
+  size_t i = line.find_first_not_of(" \t");
+  if (i == std::string_view::npos || line.substr(i, 2) != "--") return false;
+  line.remove_prefix(i + 2);
+  line.remove_prefix(std::min(line.find_first_not_of(" \t"), line.size()));
+  for (std::string_view tag : {"pattern:", "refused:"}) {
+    if (!line.starts_with(tag)) continue;
+    std::string_view rest = line.substr(tag.size());
+    size_t b = rest.find_first_not_of(" \t");
+    size_t e = rest.find_last_not_of(" \t\r");
+    if (b == std::string_view::npos) return false;
+    *refused = tag == "refused:";
+    *name = std::string(rest.substr(b, e - b + 1));
+    return true;
+  }
+  return false;
+}
+
+// Splits a patterns file into its preamble (before the first marker) and its blocks.
+std::vector<PatternBlock> SplitPatterns(std::string_view text, std::string* preamble) {
+  std::vector<PatternBlock> blocks;
+  size_t pos = 0;
+  int line_no = 1;
+  while (pos <= text.size()) {
+    size_t eol = text.find('\n', pos);
+    std::string_view line =
+        text.substr(pos, eol == std::string_view::npos ? std::string_view::npos : eol - pos);
+    PatternBlock b;
+    if (ParseMarker(line, &b.expect_refusal, &b.name)) {
+      b.line = line_no;
+      blocks.push_back(std::move(b));
+    } else {
+      std::string& into = blocks.empty() ? *preamble : blocks.back().text;
+      into.append(line);
+      into += '\n';
+    }
+    if (eol == std::string_view::npos) break;
+    pos = eol + 1;
+    ++line_no;
+  }
+  return blocks;
+}
+
+// The reports of one block's statements as one: the last operation, summed counts.
+StatementReport Combine(const std::vector<StatementReport>& reports) {
+  StatementReport total;
+  bool mixed_units = false;
+  for (const StatementReport& r : reports) {
+    if (total.error.empty() && !r.error.empty()) {
+      total.error = r.error;
+      total.refused = r.refused;
+    }
+    if (r.operation.empty()) continue;  // BEGIN, a queued statement, DDL
+    total.operation = r.operation;
+    total.target = r.target;
+    total.read += r.read;
+    total.returned += r.returned;
+    total.more |= r.more;
+    total.capacity += r.capacity;
+    if (!total.units.empty() && total.units != r.units) mixed_units = true;
+    total.units = r.units;
+  }
+  if (mixed_units) total.units = "capacity units";
+  return total;
+}
+
+// Runs `text` with its output hidden and its errors captured; returns each statement's report.
+std::vector<StatementReport> RunHidden(Session::State& s, std::string_view text,
+                                       std::string_view source, int first_line) {
+  std::vector<StatementReport> reports;
+  StringSink capture;
+  Sink* sink = s.sink;
+  std::FILE* redirect = s.redirect;
+  bool suppress = s.suppress_out, bail = s.settings.bail;
+  s.sink = &capture;
+  s.redirect = nullptr;
+  s.suppress_out = true;
+  s.settings.bail = false;
+  s.collect = &reports;
+  s.RunScript(text, source, first_line);
+  if (s.transaction) {  // BEGIN without COMMIT: discard it, and say so
+    s.transaction.reset();
+    StatementReport open;
+    open.error = "ValidationException: BEGIN without COMMIT in this pattern";
+    reports.push_back(open);
+  }
+  s.collect = nullptr;
+  s.settings.bail = bail;
+  s.suppress_out = suppress;
+  s.redirect = redirect;
+  s.sink = sink;
+  return reports;
+}
+
+Item Row(const std::string& name, const std::string& operation, const StatementReport& r) {
+  Item row;
+  row["pattern"] = AttributeValue::S(name);
+  row["operation"] = AttributeValue::S(operation);
+  row["on"] = AttributeValue::S(r.target.empty() ? "-" : r.target);
+  bool ran = operation != "refused" && operation != "error";
+  if (ran) {
+    row["read"] = AttributeValue::N(Number::FromInt(r.read));
+    row["returned"] = r.more ? AttributeValue::S(fmt::format("{}+", r.returned))
+                             : AttributeValue::N(Number::FromInt(r.returned));
+    row["capacity"] =
+        AttributeValue::S(r.units.empty() ? "-" : fmt::format("{:g} {}", r.capacity, r.units));
+  }
+  return row;
+}
+
+}  // namespace
+
+bool RunPatterns(Session::State& s, std::string_view text, std::string_view source) {
+  std::string preamble;
+  std::vector<PatternBlock> blocks = SplitPatterns(text, &preamble);
+  std::vector<std::string> failures;
+  std::string where = source.empty() ? "" : std::string(source) + " ";
+  if (!RunHidden(s, preamble, source, 1).empty()) {
+    failures.push_back(
+        fmt::format("{}: a statement before the first '-- pattern:' line; name "
+                    "every statement with '-- pattern: <name>'",
+                    source.empty() ? "the patterns" : std::string(source)));
+  }
+  std::vector<Item> rows;
+  std::string refusals;
+  int served = 0, refused = 0;
+  for (const PatternBlock& b : blocks) {
+    std::vector<StatementReport> reports = RunHidden(s, b.text, source, b.line + 1);
+    StatementReport r = Combine(reports);
+    std::string operation = r.refused             ? "refused"
+                            : !r.error.empty()    ? "error"
+                            : r.operation.empty() ? "-"
+                                                  : r.operation;
+    rows.push_back(Row(b.name, operation, r));
+    std::string at = fmt::format("{}line {}", where, b.line);
+    if (b.expect_refusal) {
+      if (r.refused) {
+        ++refused;
+        refusals += fmt::format("-- refused as expected: {}\n--   {}\n", b.name, r.error);
+      } else if (!r.error.empty()) {
+        failures.push_back(
+            fmt::format("\"{}\" ({}): expected a refusal, but it failed: {}", b.name, at, r.error));
+      } else {
+        failures.push_back(fmt::format("\"{}\" ({}): expected a refusal, but it ran as {} on {}",
+                                       b.name, at, operation, r.target));
+      }
+      continue;
+    }
+    if (reports.empty()) {
+      failures.push_back(fmt::format("\"{}\" ({}): no statement", b.name, at));
+    } else if (!r.error.empty()) {
+      failures.push_back(fmt::format("\"{}\" ({}): {}", b.name, at, r.error));
+    } else if (r.operation.starts_with("Scan")) {
+      failures.push_back(fmt::format(
+          "\"{}\" ({}): needs a Scan of {}; an access pattern must be served by GetItem, Query or "
+          "BatchGetItem",
+          b.name, at, r.target));
+    } else {
+      ++served;
+    }
+  }
+  RenderOptions options;
+  // The report is not items of a table: DynamoDB JSON would only obscure it.
+  options.mode = s.settings.mode == OutputMode::kDdb ? OutputMode::kTable : s.settings.mode;
+  options.headers = s.settings.headers;
+  options.key_columns = {"pattern", "operation", "on", "read", "returned", "capacity"};
+  s.Out(RenderItems(rows, options));
+  s.Out(refusals);
+  std::string summary = fmt::format("-- {} pattern{}: {} key-addressed", blocks.size(),
+                                    blocks.size() == 1 ? "" : "s", served);
+  if (refused > 0) summary += fmt::format(", {} refused as expected", refused);
+  if (!failures.empty()) summary += fmt::format(", {} failed", failures.size());
+  s.Out(summary + "\n");
+  if (failures.empty()) return true;
+  std::string err;
+  for (const std::string& f : failures) err += "pattern check failed: " + f + "\n";
+  s.sink->Err(err);
+  return false;
+}
+
+void ReportOperation(StatementReport& report, std::string_view operation,
+                     const json::Value& request, const json::Value& response) {
+  report.operation = std::string(operation);
+  bool reads = operation == "GetItem" || operation == "Query" || operation == "Scan" ||
+               operation == "BatchGetItem" || operation == "TransactGetItems";
+  report.units = reads ? "RCU" : "WCU";
+  if (!request.IsObject() || !response.IsObject()) return;
+  auto number = [](const json::Value* v) -> double {
+    return v && v->IsNumber() ? std::stod(v->number_text()) : 0;
+  };
+  if (const json::Value* t = request.Find("TableName"); t && t->IsString()) {
+    report.target = t->str();
+    if (const json::Value* i = request.Find("IndexName"); i && i->IsString()) {
+      report.target += "." + i->str();
+    }
+  } else if (const json::Value* items = request.Find("RequestItems"); items && items->IsObject()) {
+    for (const auto& [table, _] : items->object()) {
+      report.target += (report.target.empty() ? "" : ", ") + table;
+    }
+  }
+  if (const json::Value* count = response.Find("Count")) {
+    report.returned = static_cast<int64_t>(number(count));
+    report.read = static_cast<int64_t>(number(response.Find("ScannedCount")));
+    report.more = response.Find("LastEvaluatedKey") != nullptr;
+  } else if (operation == "GetItem") {
+    report.returned = report.read = response.Find("Item") ? 1 : 0;
+  } else if (const json::Value* r = response.Find("Responses"); r && r->IsObject()) {
+    for (const auto& [table, items] : r->object()) {
+      if (items.IsArray()) report.returned += static_cast<int64_t>(items.array().size());
+    }
+    report.read = report.returned;
+  } else if (r && r->IsArray()) {  // TransactGetItems
+    for (const json::Value& one : r->array()) {
+      if (one.IsObject() && one.Find("Item")) ++report.returned;
+    }
+    report.read = report.returned;
+  }
+  const json::Value* consumed = response.Find("ConsumedCapacity");
+  if (consumed && consumed->IsObject()) {
+    report.capacity = number(consumed->Find("CapacityUnits"));
+  } else if (consumed && consumed->IsArray()) {
+    for (const json::Value& one : consumed->array()) {
+      if (one.IsObject()) report.capacity += number(one.Find("CapacityUnits"));
+    }
+  }
+}
+
+}  // namespace keyhole::shell

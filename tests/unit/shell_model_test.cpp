@@ -1,0 +1,177 @@
+// .model's inference (shell/model.h): entities by a type attribute or by key prefixes, key
+// templates with placeholders named after attributes, sparse index coverage, several key shapes
+// of one entity, and hierarchies that are one entity.
+#include "shell/model.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace keyhole::testing {
+namespace {
+
+using shell::InferModel;
+using shell::Model;
+
+AttributeValue S(const std::string& s) { return AttributeValue::S(s); }
+AttributeValue N(int64_t n) { return AttributeValue::N(Number::FromInt(n)); }
+
+TableDescription Table(bool with_gsi) {
+  TableDescription t;
+  t.name = "App";
+  t.key.partition = {"PK", ValueType::kS};
+  t.key.sort = KeyAttribute{"SK", ValueType::kS};
+  if (with_gsi) {
+    IndexDescription g;
+    g.name = "GSI1";
+    g.key.partition = {"GSI1PK", ValueType::kS};
+    g.key.sort = KeyAttribute{"GSI1SK", ValueType::kS};
+    t.indexes.push_back(g);
+  }
+  return t;
+}
+
+const shell::Entity* Find(const Model& m, const std::string& name) {
+  for (const shell::Entity& e : m.entities) {
+    if (e.name == name) return &e;
+  }
+  return nullptr;
+}
+
+TEST(ModelTest, TypeAttributeNamesEntitiesAndAttributesNamePlaceholders) {
+  std::vector<Item> items = {
+      {{"PK", S("USER#alice")},
+       {"SK", S("PROFILE")},
+       {"Type", S("User")},
+       {"username", S("alice")},
+       {"email", S("a@x.io")},
+       {"GSI1PK", S("EMAIL#a@x.io")},
+       {"GSI1SK", S("USER#alice")}},
+      {{"PK", S("USER#bob")},
+       {"SK", S("PROFILE")},
+       {"Type", S("User")},
+       {"username", S("bob")},
+       {"email", S("b@x.io")}},
+      {{"PK", S("USER#alice")},
+       {"SK", S("POST#2024-01-02T10:00:00Z#p1")},
+       {"Type", S("Post")},
+       {"postId", S("p1")}},
+      {{"PK", S("USER#bob")},
+       {"SK", S("POST#2024-01-03T11:30:00Z#p2")},
+       {"Type", S("Post")},
+       {"postId", S("p2")}},
+  };
+  Model m = InferModel(Table(true), items);
+  EXPECT_EQ(m.type_attribute, "Type");
+  ASSERT_EQ(m.entities.size(), 2u);
+  const shell::Entity* user = Find(m, "User");
+  ASSERT_NE(user, nullptr);
+  EXPECT_EQ(user->items, 2);
+  ASSERT_EQ(user->shapes.size(), 1u);
+  EXPECT_EQ(user->shapes[0].keys[0].text, "USER#<username>");
+  EXPECT_EQ(user->shapes[0].keys[1].text, "PROFILE");
+  // The sparse index: one user of two carries GSI1's keys.
+  ASSERT_EQ(user->shapes[0].indexes.size(), 1u);
+  EXPECT_EQ(user->shapes[0].indexes[0].keys[0].text, "EMAIL#<email>");
+  EXPECT_EQ(user->shapes[0].indexes[0].keys[0].items, 1);
+  // No attribute holds the time: an ISO 8601 segment is <timestamp>; the id is <postId>.
+  const shell::Entity* post = Find(m, "Post");
+  ASSERT_NE(post, nullptr);
+  EXPECT_EQ(post->shapes[0].keys[1].text, "POST#<timestamp>#<postId>");
+  EXPECT_TRUE(post->shapes[0].indexes.empty());
+  std::string text = shell::FormatModel(Table(true), m);
+  EXPECT_NE(text.find("-- App: 4 items, 2 entity types (by the attribute Type)"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("User · 2 items\n  PK = USER#<username>\n  SK = PROFILE\n"
+                      "  GSI1 (1 of 2): GSI1PK = EMAIL#<email>, GSI1SK = USER#<username>\n"
+                      "  attributes: email S, username S\n"),
+            std::string::npos)
+      << text;
+}
+
+TEST(ModelTest, KeyPrefixesWithoutATypeAttribute) {
+  std::vector<Item> items;
+  for (int m = 1; m <= 2; ++m) {
+    std::string movie = "MOVIE#m" + std::to_string(m);
+    items.push_back({{"PK", S(movie)}, {"SK", S(movie)}, {"title", S("T")}, {"year", N(1994)}});
+    for (int a = 1; a <= 2; ++a) {
+      std::string actor = "ACTOR#a" + std::to_string(a);
+      items.push_back({{"PK", S(movie)}, {"SK", S(actor)}, {"character", S("c")}});
+    }
+  }
+  items.push_back({{"PK", S("ACTOR#a1")}, {"SK", S("ACTOR#a1")}, {"born", S("1950")}});
+  items.push_back({{"PK", S("ACTOR#a2")}, {"SK", S("ACTOR#a2")}, {"born", S("1960")}});
+  Model m = InferModel(Table(false), items);
+  EXPECT_EQ(m.type_attribute, "");
+  ASSERT_EQ(m.entities.size(), 3u);
+  const shell::Entity* movie = Find(m, "MOVIE");
+  const shell::Entity* role = Find(m, "ACTOR in MOVIE");
+  const shell::Entity* actor = Find(m, "ACTOR");
+  ASSERT_TRUE(movie && role && actor);
+  EXPECT_EQ(movie->items, 2);
+  EXPECT_EQ(role->items, 4);
+  EXPECT_EQ(actor->items, 2);
+  EXPECT_EQ(role->shapes[0].keys[0].text, "MOVIE#<id>");
+  EXPECT_EQ(role->shapes[0].keys[1].text, "ACTOR#<id>");
+}
+
+TEST(ModelTest, AFixedSortKeyNamesThePartitionsEntity) {
+  std::vector<Item> items = {
+      {{"PK", S("account:1")}, {"SK", S("metadata:account")}, {"plan", S("pro")}},
+      {{"PK", S("account:2")}, {"SK", S("metadata:account")}, {"plan", S("free")}},
+      {{"PK", S("account:1")}, {"SK", S("user:7")}, {"userId", S("7")}, {"email", S("e")}},
+  };
+  Model m = InferModel(Table(false), items);
+  ASSERT_EQ(m.entities.size(), 2u);
+  EXPECT_NE(Find(m, "account"), nullptr);
+  const shell::Entity* user = Find(m, "user");
+  ASSERT_NE(user, nullptr);
+  EXPECT_EQ(user->shapes[0].keys[1].text, "user:<userId>");
+}
+
+TEST(ModelTest, AHierarchyIsOneEntityAndTimesOfDayDoNotSplit) {
+  std::vector<Item> items;
+  const char* rows[][4] = {{"USA", "CA", "Oakland", "94607"},
+                           {"USA", "CA", "Fresno", "93650"},
+                           {"USA", "NY", "Albany", "12207"},
+                           {"CAN", "ON", "Toronto", "M5V"}};
+  for (auto& r : rows) {
+    items.push_back({{"PK", S(r[0])},
+                     {"SK", S(std::string(r[1]) + "#" + r[2] + "#" + r[3])},
+                     {"state", S(r[1])},
+                     {"city", S(r[2])},
+                     {"opened", S("2024-01-01T09:30:00Z")}});
+  }
+  Model m = InferModel(Table(false), items);
+  ASSERT_EQ(m.entities.size(), 1u);
+  EXPECT_EQ(m.entities[0].name, "App");
+  EXPECT_EQ(m.entities[0].shapes[0].keys[0].text, "<id>");
+  EXPECT_EQ(m.entities[0].shapes[0].keys[1].text, "<state>#<city>#<id>");
+}
+
+TEST(ModelTest, ZeroPaddedSegmentsMatchNumberAttributesAndShapesDiffer) {
+  std::vector<Item> items = {
+      {{"PK", S("P#1")}, {"SK", S("ISSUE#00042")}, {"Type", S("Issue")}, {"n", N(42)}},
+      {{"PK", S("P#1")}, {"SK", S("ISSUE#00007")}, {"Type", S("Issue")}, {"n", N(7)}},
+      {{"PK", S("USER#a")}, {"SK", S("LIKE#POST#p1")}, {"Type", S("Like")}},
+      {{"PK", S("POST#p1")}, {"SK", S("LIKE#USER#a")}, {"Type", S("Like")}},
+  };
+  Model m = InferModel(Table(false), items);
+  const shell::Entity* issue = Find(m, "Issue");
+  ASSERT_NE(issue, nullptr);
+  EXPECT_EQ(issue->shapes[0].keys[1].text, "ISSUE#<n>");
+  const shell::Entity* like = Find(m, "Like");
+  ASSERT_NE(like, nullptr);
+  EXPECT_EQ(like->shapes.size(), 2u);  // stored in both directions
+}
+
+TEST(ModelTest, EmptyTable) {
+  Model m = InferModel(Table(false), {});
+  EXPECT_TRUE(m.entities.empty());
+  EXPECT_EQ(shell::FormatModel(Table(false), m),
+            "-- App: 0 items, 0 entity types (told apart by key prefixes)\n");
+}
+
+}  // namespace
+}  // namespace keyhole::testing
