@@ -1,0 +1,101 @@
+-- Helpdesk: a Zendesk-style support desk. Customer organizations (companies) have users; a
+-- user opens tickets, which agents answer with comments. The app shows an organization's
+-- ticket queue newest first, a user's own tickets newest first ("My requests"), and a
+-- ticket's conversation; each is one request.
+--
+-- The table: "Helpdesk", keys PK (partition) and SK (sort), both strings of `#`-joined
+-- segments. An organization's item collection (PK = ORG#<orgId>) holds the organization, its
+-- users and its tickets, each kind under its own SK prefix, so "the org's tickets" is a
+-- begins_with(SK, 'TICKET#') Query. A ticket's comments live in the ticket's own collection
+-- (PK = TICKET#<ticketId>), so a long conversation never bloats the org's collection.
+-- Ticket and comment ids are ULIDs: 26 characters whose first 10 encode the creation time in
+-- milliseconds (Crockford base32, which sorts as a string the way the time sorts) and whose
+-- last 16 are random. So ids are unique without a counter, and ordering by the id IS ordering
+-- by time: ORDER BY SK DESC reads the newest tickets first, and a date range is a range of
+-- ids (see patterns.sql).
+-- The index "GSI1" (GSI1PK, GSI1SK) groups each user with their tickets: a ticket gets
+-- GSI1PK = ORG#<orgId>#USER#<requester> and GSI1SK = TICKET#<ticketId>. The org is part of
+-- the partition key because usernames are unique only within an org. The user item carries
+-- the same GSI1PK with GSI1SK = USER#<username>: 'TICKET#' < 'USER#', so reading the
+-- partition with ORDER BY GSI1SK DESC returns the user first, then their tickets newest first.
+-- The index is overloaded (its key attributes mean different things per entity) and sparse:
+-- organizations and comments carry no GSI1 keys, so they are not in it.
+-- Every item carries its entity name in `_type`.
+--
+-- Entities and their keys:
+--   _type        | PK                  | SK                    | GSI1PK                         | GSI1SK
+--   -------------+---------------------+-----------------------+--------------------------------+---------------------
+--   Organization | ORG#<orgId>         | ORG#<orgId>           |                                |
+--   User         | ORG#<orgId>         | USER#<username>       | ORG#<orgId>#USER#<username>    | USER#<username>
+--   Ticket       | ORG#<orgId>         | TICKET#<ticketId>     | ORG#<orgId>#USER#<requester>   | TICKET#<ticketId>
+--   Comment      | TICKET#<ticketId>   | COMMENT#<commentId>   |                                |
+DROP TABLE IF EXISTS "Helpdesk";
+CREATE TABLE "Helpdesk" (PK S HASH, SK S RANGE)
+  GLOBAL INDEX "GSI1" (GSI1PK S HASH, GSI1SK S RANGE);
+.quiet on
+
+-- Organizations: the root item of each org's collection, ORG#<orgId> in both keys (it sorts
+-- before the users and tickets: 'ORG#' < 'TICKET#' < 'USER#'). ticketCount is kept up to
+-- date by the transaction that opens a ticket (see patterns.sql). No GSI1 keys.
+INSERT INTO "Helpdesk" VALUE {'PK': 'ORG#acme', 'SK': 'ORG#acme', '_type': 'Organization', 'orgId': 'acme', 'orgName': 'Acme Corporation', 'emailDomain': 'acme.com', 'plan': 'Enterprise', 'ticketCount': 9, 'createdAt': '2021-02-11T09:30:00Z'};
+INSERT INTO "Helpdesk" VALUE {'PK': 'ORG#globex', 'SK': 'ORG#globex', '_type': 'Organization', 'orgId': 'globex', 'orgName': 'Globex Inc.', 'emailDomain': 'globex.io', 'plan': 'Professional', 'ticketCount': 6, 'createdAt': '2022-07-04T16:05:12Z'};
+INSERT INTO "Helpdesk" VALUE {'PK': 'ORG#initech', 'SK': 'ORG#initech', '_type': 'Organization', 'orgId': 'initech', 'orgName': 'Initech LLC', 'emailDomain': 'initech.net', 'plan': 'Team', 'ticketCount': 5, 'createdAt': '2023-01-19T11:47:33Z'};
+
+-- Users: in their org's collection under USER#<username>, so "the users of an org" is a
+-- begins_with(SK, 'USER#') Query. Their GSI1 keys put them at the head of their own ticket
+-- list in GSI1 (see the table comment). role is the Zendesk role: admin or end-user.
+INSERT INTO "Helpdesk" VALUE {'PK': 'ORG#acme', 'SK': 'USER#alice', 'GSI1PK': 'ORG#acme#USER#alice', 'GSI1SK': 'USER#alice', '_type': 'User', 'orgId': 'acme', 'username': 'alice', 'fullName': 'Alice Wong', 'email': 'alice@acme.com', 'role': 'admin', 'createdAt': '2021-02-11T09:41:02Z'};
+INSERT INTO "Helpdesk" VALUE {'PK': 'ORG#acme', 'SK': 'USER#bob', 'GSI1PK': 'ORG#acme#USER#bob', 'GSI1SK': 'USER#bob', '_type': 'User', 'orgId': 'acme', 'username': 'bob', 'fullName': 'Bob Martin', 'email': 'bob@acme.com', 'role': 'end-user', 'createdAt': '2021-03-02T14:12:45Z'};
+INSERT INTO "Helpdesk" VALUE {'PK': 'ORG#acme', 'SK': 'USER#chen', 'GSI1PK': 'ORG#acme#USER#chen', 'GSI1SK': 'USER#chen', '_type': 'User', 'orgId': 'acme', 'username': 'chen', 'fullName': 'Chen Li', 'email': 'chen@acme.com', 'role': 'end-user', 'createdAt': '2022-05-17T08:03:19Z'};
+INSERT INTO "Helpdesk" VALUE {'PK': 'ORG#acme', 'SK': 'USER#dana', 'GSI1PK': 'ORG#acme#USER#dana', 'GSI1SK': 'USER#dana', '_type': 'User', 'orgId': 'acme', 'username': 'dana', 'fullName': 'Dana Okafor', 'email': 'dana@acme.com', 'role': 'end-user', 'createdAt': '2023-10-09T13:27:51Z'};
+
+INSERT INTO "Helpdesk" VALUE {'PK': 'ORG#globex', 'SK': 'USER#hank', 'GSI1PK': 'ORG#globex#USER#hank', 'GSI1SK': 'USER#hank', '_type': 'User', 'orgId': 'globex', 'username': 'hank', 'fullName': 'Hank Scorpio', 'email': 'hank@globex.io', 'role': 'admin', 'createdAt': '2022-07-04T16:10:00Z'};
+INSERT INTO "Helpdesk" VALUE {'PK': 'ORG#globex', 'SK': 'USER#irene', 'GSI1PK': 'ORG#globex#USER#irene', 'GSI1SK': 'USER#irene', '_type': 'User', 'orgId': 'globex', 'username': 'irene', 'fullName': 'Irene Adler', 'email': 'irene@globex.io', 'role': 'end-user', 'createdAt': '2022-08-22T10:15:37Z'};
+INSERT INTO "Helpdesk" VALUE {'PK': 'ORG#globex', 'SK': 'USER#omar', 'GSI1PK': 'ORG#globex#USER#omar', 'GSI1SK': 'USER#omar', '_type': 'User', 'orgId': 'globex', 'username': 'omar', 'fullName': 'Omar Haddad', 'email': 'omar@globex.io', 'role': 'end-user', 'createdAt': '2023-04-30T19:52:08Z'};
+
+INSERT INTO "Helpdesk" VALUE {'PK': 'ORG#initech', 'SK': 'USER#peter', 'GSI1PK': 'ORG#initech#USER#peter', 'GSI1SK': 'USER#peter', '_type': 'User', 'orgId': 'initech', 'username': 'peter', 'fullName': 'Peter Gibbons', 'email': 'peter@initech.net', 'role': 'end-user', 'createdAt': '2023-01-19T11:55:21Z'};
+INSERT INTO "Helpdesk" VALUE {'PK': 'ORG#initech', 'SK': 'USER#samir', 'GSI1PK': 'ORG#initech#USER#samir', 'GSI1SK': 'USER#samir', '_type': 'User', 'orgId': 'initech', 'username': 'samir', 'fullName': 'Samir Nagheenanajar', 'email': 'samir@initech.net', 'role': 'end-user', 'createdAt': '2023-01-20T09:02:44Z'};
+INSERT INTO "Helpdesk" VALUE {'PK': 'ORG#initech', 'SK': 'USER#milton', 'GSI1PK': 'ORG#initech#USER#milton', 'GSI1SK': 'USER#milton', '_type': 'User', 'orgId': 'initech', 'username': 'milton', 'fullName': 'Milton Waddams', 'email': 'milton@initech.net', 'role': 'admin', 'createdAt': '2023-01-19T12:01:09Z'};
+
+-- Tickets: in the org's collection under TICKET#<ticketId> (the org's queue, by time) and in
+-- GSI1 under the requester (the user's own list, by time). The ticket id is a ULID made from
+-- createdAt, so both lists sort by creation time with no timestamp in the key. assignee is
+-- absent on tickets nobody has picked up yet (status new).
+INSERT INTO "Helpdesk" VALUE {'PK': 'ORG#acme', 'SK': 'TICKET#01HKM5M0DGT9NS5SEZX35HGNFY', 'GSI1PK': 'ORG#acme#USER#alice', 'GSI1SK': 'TICKET#01HKM5M0DGT9NS5SEZX35HGNFY', '_type': 'Ticket', 'ticketId': '01HKM5M0DGT9NS5SEZX35HGNFY', 'orgId': 'acme', 'requester': 'alice', 'assignee': 'sam.rivera', 'subject': 'SSO login fails for new hires', 'status': 'closed', 'priority': 'normal', 'channel': 'email', 'createdAt': '2024-01-08T09:14:22Z', 'updatedAt': '2024-01-09T16:40:05Z'};
+INSERT INTO "Helpdesk" VALUE {'PK': 'ORG#acme', 'SK': 'TICKET#01HMRV5W1RRCG7RASTQRAA0DB9', 'GSI1PK': 'ORG#acme#USER#bob', 'GSI1SK': 'TICKET#01HMRV5W1RRCG7RASTQRAA0DB9', '_type': 'Ticket', 'ticketId': '01HMRV5W1RRCG7RASTQRAA0DB9', 'orgId': 'acme', 'requester': 'bob', 'assignee': 'kim.tanaka', 'subject': 'How do I export invoices to CSV?', 'status': 'solved', 'priority': 'low', 'channel': 'web', 'createdAt': '2024-01-22T15:03:47Z', 'updatedAt': '2024-01-23T10:11:30Z'};
+INSERT INTO "Helpdesk" VALUE {'PK': 'ORG#acme', 'SK': 'TICKET#01HNWG9E3800EGJV9Q6X1FK81S', 'GSI1PK': 'ORG#acme#USER#alice', 'GSI1SK': 'TICKET#01HNWG9E3800EGJV9Q6X1FK81S', '_type': 'Ticket', 'ticketId': '01HNWG9E3800EGJV9Q6X1FK81S', 'orgId': 'acme', 'requester': 'alice', 'assignee': 'sam.rivera', 'subject': 'API rate limit errors during nightly sync', 'status': 'solved', 'priority': 'high', 'channel': 'phone', 'createdAt': '2024-02-05T11:26:09Z', 'updatedAt': '2024-02-12T08:55:41Z'};
+INSERT INTO "Helpdesk" VALUE {'PK': 'ORG#acme', 'SK': 'TICKET#01HQ05D238JRHTKBKT6GJM96E7', 'GSI1PK': 'ORG#acme#USER#chen', 'GSI1SK': 'TICKET#01HQ05D238JRHTKBKT6GJM96E7', '_type': 'Ticket', 'ticketId': '01HQ05D238JRHTKBKT6GJM96E7', 'orgId': 'acme', 'requester': 'chen', 'assignee': 'kim.tanaka', 'subject': 'Cannot upload attachments over 10 MB', 'status': 'closed', 'priority': 'normal', 'channel': 'web', 'createdAt': '2024-02-19T07:48:33Z', 'updatedAt': '2024-02-19T13:02:17Z'};
+INSERT INTO "Helpdesk" VALUE {'PK': 'ORG#acme', 'SK': 'TICKET#01HR4TYXQGR9YZEB1C4SW65592', 'GSI1PK': 'ORG#acme#USER#alice', 'GSI1SK': 'TICKET#01HR4TYXQGR9YZEB1C4SW65592', '_type': 'Ticket', 'ticketId': '01HR4TYXQGR9YZEB1C4SW65592', 'orgId': 'acme', 'requester': 'alice', 'assignee': 'sam.rivera', 'subject': 'Add three seats to our plan', 'status': 'pending', 'priority': 'normal', 'channel': 'email', 'createdAt': '2024-03-04T13:37:58Z', 'updatedAt': '2024-03-06T09:20:44Z'};
+INSERT INTO "Helpdesk" VALUE {'PK': 'ORG#acme', 'SK': 'TICKET#01HRPFJFV0A71NZ1VG66Y1WEP1', 'GSI1PK': 'ORG#acme#USER#dana', 'GSI1SK': 'TICKET#01HRPFJFV0A71NZ1VG66Y1WEP1', '_type': 'Ticket', 'ticketId': '01HRPFJFV0A71NZ1VG66Y1WEP1', 'orgId': 'acme', 'requester': 'dana', 'subject': 'Typo on the billing page', 'status': 'new', 'priority': 'low', 'channel': 'web', 'createdAt': '2024-03-11T10:05:16Z', 'updatedAt': '2024-03-11T10:05:16Z'};
+INSERT INTO "Helpdesk" VALUE {'PK': 'ORG#acme', 'SK': 'TICKET#01HS95YJ408Q7GB6MHW72JFRKS', 'GSI1PK': 'ORG#acme#USER#bob', 'GSI1SK': 'TICKET#01HS95YJ408Q7GB6MHW72JFRKS', '_type': 'Ticket', 'ticketId': '01HS95YJ408Q7GB6MHW72JFRKS', 'orgId': 'acme', 'requester': 'bob', 'assignee': 'sam.rivera', 'subject': 'Production dashboard is down', 'status': 'open', 'priority': 'urgent', 'channel': 'phone', 'createdAt': '2024-03-18T16:22:40Z', 'updatedAt': '2024-03-19T11:45:02Z'};
+INSERT INTO "Helpdesk" VALUE {'PK': 'ORG#acme', 'SK': 'TICKET#01HSZJ50R06AVWTJJNAXYJ9CWP', 'GSI1PK': 'ORG#acme#USER#chen', 'GSI1SK': 'TICKET#01HSZJ50R06AVWTJJNAXYJ9CWP', '_type': 'Ticket', 'ticketId': '01HSZJ50R06AVWTJJNAXYJ9CWP', 'orgId': 'acme', 'requester': 'chen', 'assignee': 'kim.tanaka', 'subject': 'Webhook deliveries delayed by hours', 'status': 'open', 'priority': 'high', 'channel': 'email', 'createdAt': '2024-03-27T08:59:12Z', 'updatedAt': '2024-03-28T14:31:55Z'};
+INSERT INTO "Helpdesk" VALUE {'PK': 'ORG#acme', 'SK': 'TICKET#01HTFDDRZRD7YDYQ535TXDBK62', 'GSI1PK': 'ORG#acme#USER#alice', 'GSI1SK': 'TICKET#01HTFDDRZRD7YDYQ535TXDBK62', '_type': 'Ticket', 'ticketId': '01HTFDDRZRD7YDYQ535TXDBK62', 'orgId': 'acme', 'requester': 'alice', 'assignee': 'sam.rivera', 'subject': 'Audit log missing entries for March', 'status': 'open', 'priority': 'normal', 'channel': 'web', 'createdAt': '2024-04-02T12:44:27Z', 'updatedAt': '2024-04-02T15:10:03Z'};
+
+INSERT INTO "Helpdesk" VALUE {'PK': 'ORG#globex', 'SK': 'TICKET#01HM75N2CRH868KKJYYZMHPJPH', 'GSI1PK': 'ORG#globex#USER#irene', 'GSI1SK': 'TICKET#01HM75N2CRH868KKJYYZMHPJPH', '_type': 'Ticket', 'ticketId': '01HM75N2CRH868KKJYYZMHPJPH', 'orgId': 'globex', 'requester': 'irene', 'assignee': 'ravi.shah', 'subject': 'Password reset email never arrives', 'status': 'closed', 'priority': 'normal', 'channel': 'email', 'createdAt': '2024-01-15T18:20:31Z', 'updatedAt': '2024-01-17T09:00:12Z'};
+INSERT INTO "Helpdesk" VALUE {'PK': 'ORG#globex', 'SK': 'TICKET#01HNHQ7H9065KHG7H91AQ9NWB9', 'GSI1PK': 'ORG#globex#USER#hank', 'GSI1SK': 'TICKET#01HNHQ7H9065KHG7H91AQ9NWB9', '_type': 'Ticket', 'ticketId': '01HNHQ7H9065KHG7H91AQ9NWB9', 'orgId': 'globex', 'requester': 'hank', 'assignee': 'ravi.shah', 'subject': 'Data residency: move our account to the EU region', 'status': 'solved', 'priority': 'urgent', 'channel': 'phone', 'createdAt': '2024-02-01T06:55:48Z', 'updatedAt': '2024-02-02T12:30:26Z'};
+INSERT INTO "Helpdesk" VALUE {'PK': 'ORG#globex', 'SK': 'TICKET#01HQJW2H58PC9RVEDS5J83RAP9', 'GSI1PK': 'ORG#globex#USER#omar', 'GSI1SK': 'TICKET#01HQJW2H58PC9RVEDS5J83RAP9', '_type': 'Ticket', 'ticketId': '01HQJW2H58PC9RVEDS5J83RAP9', 'orgId': 'globex', 'requester': 'omar', 'assignee': 'kim.tanaka', 'subject': 'Change the company logo on invoices', 'status': 'solved', 'priority': 'low', 'channel': 'web', 'createdAt': '2024-02-26T14:11:05Z', 'updatedAt': '2024-02-27T08:42:39Z'};
+INSERT INTO "Helpdesk" VALUE {'PK': 'ORG#globex', 'SK': 'TICKET#01HRVJJC1G8FWVN636DB71S70Q', 'GSI1PK': 'ORG#globex#USER#irene', 'GSI1SK': 'TICKET#01HRVJJC1G8FWVN636DB71S70Q', '_type': 'Ticket', 'ticketId': '01HRVJJC1G8FWVN636DB71S70Q', 'orgId': 'globex', 'requester': 'irene', 'assignee': 'ravi.shah', 'subject': 'Report scheduler sends duplicates', 'status': 'pending', 'priority': 'normal', 'channel': 'web', 'createdAt': '2024-03-13T09:33:50Z', 'updatedAt': '2024-03-14T17:05:44Z'};
+INSERT INTO "Helpdesk" VALUE {'PK': 'ORG#globex', 'SK': 'TICKET#01HT5X5S7GKGPCVAASAYMV7MD2', 'GSI1PK': 'ORG#globex#USER#irene', 'GSI1SK': 'TICKET#01HT5X5S7GKGPCVAASAYMV7MD2', '_type': 'Ticket', 'ticketId': '01HT5X5S7GKGPCVAASAYMV7MD2', 'orgId': 'globex', 'requester': 'irene', 'assignee': 'ravi.shah', 'subject': 'Mobile app crashes on startup', 'status': 'open', 'priority': 'high', 'channel': 'email', 'createdAt': '2024-03-29T20:07:18Z', 'updatedAt': '2024-03-30T08:15:00Z'};
+INSERT INTO "Helpdesk" VALUE {'PK': 'ORG#globex', 'SK': 'TICKET#01HTHS5APGV0H1D3JGGYQRJQTV', 'GSI1PK': 'ORG#globex#USER#omar', 'GSI1SK': 'TICKET#01HTHS5APGV0H1D3JGGYQRJQTV', '_type': 'Ticket', 'ticketId': '01HTHS5APGV0H1D3JGGYQRJQTV', 'orgId': 'globex', 'requester': 'omar', 'subject': 'Request: dark mode', 'status': 'new', 'priority': 'normal', 'channel': 'web', 'createdAt': '2024-04-03T10:48:02Z', 'updatedAt': '2024-04-03T10:48:02Z'};
+
+INSERT INTO "Helpdesk" VALUE {'PK': 'ORG#initech', 'SK': 'TICKET#01HNA7W3Q0ZP05BT5KXDPBJ62Y', 'GSI1PK': 'ORG#initech#USER#peter', 'GSI1SK': 'TICKET#01HNA7W3Q0ZP05BT5KXDPBJ62Y', '_type': 'Ticket', 'ticketId': '01HNA7W3Q0ZP05BT5KXDPBJ62Y', 'orgId': 'initech', 'requester': 'peter', 'assignee': 'sam.rivera', 'subject': 'TPS report template is missing a cover sheet', 'status': 'closed', 'priority': 'normal', 'channel': 'email', 'createdAt': '2024-01-29T09:12:44Z', 'updatedAt': '2024-01-30T11:26:18Z'};
+INSERT INTO "Helpdesk" VALUE {'PK': 'ORG#initech', 'SK': 'TICKET#01HPM4DKE8SKFNSD9YR0BXFAS6', 'GSI1PK': 'ORG#initech#USER#milton', 'GSI1SK': 'TICKET#01HPM4DKE8SKFNSD9YR0BXFAS6', '_type': 'Ticket', 'ticketId': '01HPM4DKE8SKFNSD9YR0BXFAS6', 'orgId': 'initech', 'requester': 'milton', 'assignee': 'kim.tanaka', 'subject': 'Cannot find my stapler in the asset inventory', 'status': 'solved', 'priority': 'low', 'channel': 'phone', 'createdAt': '2024-02-14T15:40:29Z', 'updatedAt': '2024-02-20T10:02:51Z'};
+INSERT INTO "Helpdesk" VALUE {'PK': 'ORG#initech', 'SK': 'TICKET#01HRCA5WQ080FWW1H99NMF49CS', 'GSI1PK': 'ORG#initech#USER#samir', 'GSI1SK': 'TICKET#01HRCA5WQ080FWW1H99NMF49CS', '_type': 'Ticket', 'ticketId': '01HRCA5WQ080FWW1H99NMF49CS', 'orgId': 'initech', 'requester': 'samir', 'assignee': 'sam.rivera', 'subject': 'Name shows as "Nanajibad" on my profile', 'status': 'pending', 'priority': 'normal', 'channel': 'web', 'createdAt': '2024-03-07T11:18:36Z', 'updatedAt': '2024-03-08T09:47:12Z'};
+INSERT INTO "Helpdesk" VALUE {'PK': 'ORG#initech', 'SK': 'TICKET#01HSG24XGR300V66JVYDRZJW6F', 'GSI1PK': 'ORG#initech#USER#peter', 'GSI1SK': 'TICKET#01HSG24XGR300V66JVYDRZJW6F', '_type': 'Ticket', 'ticketId': '01HSG24XGR300V66JVYDRZJW6F', 'orgId': 'initech', 'requester': 'peter', 'assignee': 'ravi.shah', 'subject': 'Rounding error in the payroll export', 'status': 'open', 'priority': 'high', 'channel': 'email', 'createdAt': '2024-03-21T08:30:55Z', 'updatedAt': '2024-03-21T16:59:40Z'};
+INSERT INTO "Helpdesk" VALUE {'PK': 'ORG#initech', 'SK': 'TICKET#01HTDB2VCRPDJ34Y9P6Z0PSXE5', 'GSI1PK': 'ORG#initech#USER#milton', 'GSI1SK': 'TICKET#01HTDB2VCRPDJ34Y9P6Z0PSXE5', '_type': 'Ticket', 'ticketId': '01HTDB2VCRPDJ34Y9P6Z0PSXE5', 'orgId': 'initech', 'requester': 'milton', 'subject': 'Desk moved to storage room B without notice', 'status': 'new', 'priority': 'normal', 'channel': 'email', 'createdAt': '2024-04-01T17:25:03Z', 'updatedAt': '2024-04-01T17:25:03Z'};
+
+-- Comments: the conversation of a ticket, in the ticket's own collection (TICKET#<ticketId> /
+-- COMMENT#<commentId>), oldest first since comment ids are ULIDs too. isPublic = false is an
+-- internal note that the requester does not see. No GSI1 keys: comments are only ever read
+-- through their ticket.
+INSERT INTO "Helpdesk" VALUE {'PK': 'TICKET#01HS95YJ408Q7GB6MHW72JFRKS', 'SK': 'COMMENT#01HS95YJ409A5WQRCN2JH8M2NA', '_type': 'Comment', 'ticketId': '01HS95YJ408Q7GB6MHW72JFRKS', 'commentId': '01HS95YJ409A5WQRCN2JH8M2NA', 'author': 'bob', 'body': 'Since 16:10 UTC the dashboard shows a 502 for every user.', 'isPublic': true, 'createdAt': '2024-03-18T16:22:40Z'};
+INSERT INTO "Helpdesk" VALUE {'PK': 'TICKET#01HS95YJ408Q7GB6MHW72JFRKS', 'SK': 'COMMENT#01HS96E17R1ERZ739ECGCFJ672', '_type': 'Comment', 'ticketId': '01HS95YJ408Q7GB6MHW72JFRKS', 'commentId': '01HS96E17R1ERZ739ECGCFJ672', 'author': 'sam.rivera', 'body': 'Thanks Bob, we can reproduce it and are on it. Next update within 30 minutes.', 'isPublic': true, 'createdAt': '2024-03-18T16:31:07Z'};
+INSERT INTO "Helpdesk" VALUE {'PK': 'TICKET#01HS95YJ408Q7GB6MHW72JFRKS', 'SK': 'COMMENT#01HS97GBW06DPEE6W70EBAS0MF', '_type': 'Comment', 'ticketId': '01HS95YJ408Q7GB6MHW72JFRKS', 'commentId': '01HS97GBW06DPEE6W70EBAS0MF', 'author': 'sam.rivera', 'body': 'Root cause: expired TLS certificate on the acme-eu load balancer.', 'isPublic': false, 'createdAt': '2024-03-18T16:49:52Z'};
+INSERT INTO "Helpdesk" VALUE {'PK': 'TICKET#01HS95YJ408Q7GB6MHW72JFRKS', 'SK': 'COMMENT#01HSB8EXHGX6JTFJ4E9F9Z31V6', '_type': 'Comment', 'ticketId': '01HS95YJ408Q7GB6MHW72JFRKS', 'commentId': '01HSB8EXHGX6JTFJ4E9F9Z31V6', 'author': 'sam.rivera', 'body': 'The certificate is renewed and the dashboard is back. Please confirm on your side.', 'isPublic': true, 'createdAt': '2024-03-19T11:45:02Z'};
+
+INSERT INTO "Helpdesk" VALUE {'PK': 'TICKET#01HNWG9E3800EGJV9Q6X1FK81S', 'SK': 'COMMENT#01HNWG9E38XV3QS641P5E43NE5', '_type': 'Comment', 'ticketId': '01HNWG9E3800EGJV9Q6X1FK81S', 'commentId': '01HNWG9E38XV3QS641P5E43NE5', 'author': 'alice', 'body': 'Our nightly sync gets HTTP 429 after about 2,000 requests.', 'isPublic': true, 'createdAt': '2024-02-05T11:26:09Z'};
+INSERT INTO "Helpdesk" VALUE {'PK': 'TICKET#01HNWG9E3800EGJV9Q6X1FK81S', 'SK': 'COMMENT#01HNYV593066BYHNDSWFAJTNTS', '_type': 'Comment', 'ticketId': '01HNWG9E3800EGJV9Q6X1FK81S', 'commentId': '01HNYV593066BYHNDSWFAJTNTS', 'author': 'sam.rivera', 'body': 'Your plan allows 1,000 requests per minute; we raised it to 5,000 for your key.', 'isPublic': true, 'createdAt': '2024-02-06T09:14:36Z'};
+INSERT INTO "Helpdesk" VALUE {'PK': 'TICKET#01HNWG9E3800EGJV9Q6X1FK81S', 'SK': 'COMMENT#01HPE8EYP8MM196V8E3T1W0BD8', '_type': 'Comment', 'ticketId': '01HNWG9E3800EGJV9Q6X1FK81S', 'commentId': '01HPE8EYP8MM196V8E3T1W0BD8', 'author': 'alice', 'body': 'Three nights without errors. Thank you!', 'isPublic': true, 'createdAt': '2024-02-12T08:55:41Z'};
+
+INSERT INTO "Helpdesk" VALUE {'PK': 'TICKET#01HSG24XGR300V66JVYDRZJW6F', 'SK': 'COMMENT#01HSG24XGRWHTB5AJ0PKW583CN', '_type': 'Comment', 'ticketId': '01HSG24XGR300V66JVYDRZJW6F', 'commentId': '01HSG24XGRWHTB5AJ0PKW583CN', 'author': 'peter', 'body': 'The export rounds each line to the cent before summing, so totals are off by fractions of a cent.', 'isPublic': true, 'createdAt': '2024-03-21T08:30:55Z'};
+.quiet off
