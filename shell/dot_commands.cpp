@@ -113,31 +113,35 @@ bool RunEcho(State& s, const Args& a, Location at) {
   return Switch(s, a, at, &s.settings.echo, "echo");
 }
 
-bool RunRead(State& s, const Args& args, Location at) {
-  if (args.size() != 1) return s.Fail(Status::Validation("usage: .read FILE"), at);
+// .read and .patterns: reads FILE and runs it with `run`, bounding how deep files nest.
+bool RunFile(State& s, const Args& args, Location at, const char* command,
+             bool (*run)(State& s, std::string_view text, const std::string& source)) {
+  if (args.size() != 1)
+    return s.Fail(Status::Validation(fmt::format("usage: {} FILE", command)), at);
   if (s.read_depth >= 16) {
-    return s.Fail(Status::Validation(".read nested more than 16 deep (a file reading itself?)"),
+    return s.Fail(Status::Validation(
+                      fmt::format("{} nested more than 16 deep (a file reading itself?)", command)),
                   at);
   }
   Result<std::string> text = ReadFile(args[0]);
   if (!text.ok()) return s.Fail(text.status(), at);
   ++s.read_depth;
-  bool ok = s.RunScript(*text, args[0], 1);
+  bool ok = run(s, *text, args[0]);
   --s.read_depth;
   return ok;
 }
 
+bool RunRead(State& s, const Args& args, Location at) {
+  return RunFile(s, args, at, ".read", [](State& s, std::string_view text, const std::string& f) {
+    return s.RunScript(text, f, 1);
+  });
+}
+
 bool RunPatternsCommand(State& s, const Args& args, Location at) {
-  if (args.size() != 1) return s.Fail(Status::Validation("usage: .patterns FILE"), at);
-  if (s.read_depth >= 16) {
-    return s.Fail(Status::Validation(".patterns nested more than 16 deep"), at);
-  }
-  Result<std::string> text = ReadFile(args[0]);
-  if (!text.ok()) return s.Fail(text.status(), at);
-  ++s.read_depth;
-  bool ok = RunPatterns(s, *text, args[0]);
-  --s.read_depth;
-  return ok;
+  return RunFile(s, args, at, ".patterns",
+                 [](State& s, std::string_view text, const std::string& f) {
+                   return RunPatterns(s, text, f);
+                 });
 }
 
 // .quiet on: statements print nothing but their errors; .quiet off: one line sums them up.

@@ -80,8 +80,6 @@ std::string ShapeOf(const Item& item, const std::string& attribute) {
   return text ? Split(*text).separators : "?";
 }
 
-std::string TypeLetters(const AttributeValue& v) { return std::string(TypeName(v.type())); }
-
 bool LooksLikeTimestamp(const std::string& s) {
   return s.size() >= 10 && IsDigit(s[0]) && IsDigit(s[1]) && IsDigit(s[2]) && IsDigit(s[3]) &&
          s[4] == '-' && IsDigit(s[5]) && IsDigit(s[6]) && s[7] == '-';
@@ -137,22 +135,20 @@ std::string Template(const std::vector<const Item*>& all, const std::string& att
   }
   *carried = static_cast<int64_t>(items.size());
   if (items.empty()) return "";
+  if (numeric) {
+    // A number key is one value (number text has no separator): name it after an attribute
+    // holding it, else <number>.
+    std::string name = PlaceholderName(items, values, 0, key_attributes);
+    return "<" + (name == "id" ? std::string("number") : name) + ">";
+  }
   bool same_shape = std::all_of(values.begin(), values.end(), [&](const Segments& s) {
     return s.separators == values[0].separators;
   });
-  if (numeric) {
-    // A number key is one value: name it after an attribute holding it, else <number>.
-    std::vector<Segments> texts;
-    for (const Item* item : items) texts.push_back({{*Text(item->at(attribute))}, ""});
-    std::string name = PlaceholderName(items, texts, 0, key_attributes);
-    return "<" + (name == "id" ? std::string("number") : name) + ">";
-  }
   std::string out;
   if (same_shape) {
     for (size_t p = 0; p < values[0].parts.size(); ++p) {
-      bool same = std::all_of(values.begin(), values.end(), [&](const Segments& s) {
-        return s.parts[p] == values[0].parts[p];
-      });
+      bool same = std::all_of(values.begin(), values.end(),
+                              [&](const Segments& s) { return s.parts[p] == values[0].parts[p]; });
       // A segment is a placeholder when it varies, or when an attribute holds it in every item
       // (one user's `USER#alice` with username 'alice' is still USER#<username>).
       std::string name = PlaceholderName(items, values, p, key_attributes);
@@ -198,10 +194,17 @@ double Jaccard(const std::set<std::string>& a, const std::set<std::string>& b) {
   return all == 0 ? 1.0 : static_cast<double>(common) / static_cast<double>(all);
 }
 
-// The key shape signature of an item (separators of every key attribute, table and indexes).
-std::string Signature(const Item& item, const std::vector<std::string>& key_order) {
+// The table's key attribute names: partition key, then sort key if any.
+std::vector<std::string> TableKeys(const TableDescription& t) {
+  std::vector<std::string> keys{t.key.partition.name};
+  if (t.key.sort) keys.push_back(t.key.sort->name);
+  return keys;
+}
+
+// The key shape signature of an item: the separators of each of `key_names`.
+std::string Signature(const Item& item, const std::vector<std::string>& key_names) {
   std::string sig;
-  for (const std::string& k : key_order) sig += ShapeOf(item, k) + "/";
+  for (const std::string& k : key_names) sig += ShapeOf(item, k) + "/";
   return sig;
 }
 
@@ -218,8 +221,7 @@ std::vector<Group> GroupByPrefix(const std::vector<const Item*>& items, const Ta
     if (inserted) groups.push_back({"", {}, tags.first, tags.second});
     groups[it->second].items.push_back(item);
   }
-  std::vector<std::string> key_order{pk};
-  if (!sk.empty()) key_order.push_back(sk);
+  const std::vector<std::string> key_order = TableKeys(t);
   // Merge: same shape (separators of the table keys), attributes mostly the same.
   std::vector<Group> merged;
   for (Group& g : groups) {
@@ -333,12 +335,7 @@ Model InferModel(const TableDescription& t, const std::vector<Item>& items) {
   }
   std::set<std::string> hidden = keys;
   if (!model.type_attribute.empty()) hidden.insert(model.type_attribute);
-  std::vector<std::string> key_order{t.key.partition.name};
-  if (t.key.sort) key_order.push_back(t.key.sort->name);
-  for (const IndexDescription& index : t.indexes) {
-    key_order.push_back(index.key.partition.name);
-    if (index.key.sort) key_order.push_back(index.key.sort->name);
-  }
+  const std::vector<std::string> table_keys = TableKeys(t);
   for (const Group& g : groups) {
     Entity e;
     e.name = g.name;
@@ -346,11 +343,11 @@ Model InferModel(const TableDescription& t, const std::vector<Item>& items) {
     // Shapes: items whose keys have the same prefixes and separators.
     std::vector<std::pair<std::string, std::vector<const Item*>>> shapes;
     for (const Item* item : g.items) {
-      std::string sig = Tag(*item, t.key.partition.name) + "/" +
-                        (t.key.sort ? Tag(*item, t.key.sort->name) : "") + "/" +
-                        Signature(*item, {t.key.partition.name,
-                                          t.key.sort ? t.key.sort->name : t.key.partition.name});
-      if (model.type_attribute.empty()) sig.clear();  // prefix groups are one shape each
+      std::string sig;  // prefix groups are one shape each
+      if (!model.type_attribute.empty()) {
+        for (const std::string& k : table_keys) sig += Tag(*item, k) + "/";
+        sig += Signature(*item, table_keys);
+      }
       auto it =
           std::find_if(shapes.begin(), shapes.end(), [&](const auto& s) { return s.first == sig; });
       if (it == shapes.end()) {
@@ -370,17 +367,10 @@ Model InferModel(const TableDescription& t, const std::vector<Item>& items) {
         AttributeSummary& a = attributes[name];
         a.name = name;
         ++a.items;
-        std::string type = TypeLetters(value);
-        bool known = false;
-        for (size_t p = 0; p <= a.types.size();) {
-          size_t bar = a.types.find('|', p);
-          if (a.types.substr(p, bar == std::string::npos ? std::string::npos : bar - p) == type) {
-            known = true;
-          }
-          if (bar == std::string::npos) break;
-          p = bar + 1;
+        std::string type(TypeName(value.type()));
+        if (("|" + a.types + "|").find("|" + type + "|") == std::string::npos) {
+          a.types += (a.types.empty() ? "" : "|") + type;
         }
-        if (!known) a.types += (a.types.empty() ? "" : "|") + type;
       }
     }
     for (auto& [name, a] : attributes) e.attributes.push_back(std::move(a));

@@ -56,9 +56,11 @@ bool Session::State::CommitBatch(const std::vector<parser::Statement>& statement
     BatchStatementResult& one = r->responses[i];
     if (one.error_code) {
       ++failed;
-      errors +=
-          fmt::format("Error: Statements[{}]: {}: {}{}\n", i, *one.error_code, one.error_message,
+      std::string error =
+          fmt::format("Statements[{}]: {}: {}{}", i, *one.error_code, one.error_message,
                       one.error_item ? " " + ItemToJsonText(*one.error_item) : "");
+      if (report.error.empty()) report.error = error;
+      errors += "Error: " + error + "\n";
       continue;
     }
     if (one.table_name) table = *one.table_name;
@@ -75,9 +77,8 @@ bool Session::State::CommitBatch(const std::vector<parser::Statement>& statement
       "-- {} of {} statements succeeded · BatchExecuteStatement · {:g} capacity units\n",
       statements.size() - failed, statements.size(), Total(r->consumed_capacity)));
   if (failed == 0) return true;
-  if (report.error.empty()) report.error = errors.substr(7, errors.find('\n') - 7);
   sink->Err(errors +
-           (at.source.empty() ? "" : fmt::format("  at {} line {}\n", at.source, at.line)));
+            (at.source.empty() ? "" : fmt::format("  at {} line {}\n", at.source, at.line)));
   return false;
 }
 
