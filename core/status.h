@@ -36,6 +36,7 @@ enum class ErrorCode {
   kInterrupted,                  // keyhole's own: the user interrupted the statement (Ctrl-C)
   kExpiredIterator,              // ExpiredIteratorException (DynamoDB Streams' GetRecords)
   kTrimmedDataAccess,            // TrimmedDataAccessException (DynamoDB Streams)
+  kAccessDenied,                 // AccessDeniedException (keyhole: a database opened read-only)
 };
 
 // The DynamoDB error type name for `code`, e.g. "ValidationException". "OK" for kOk.
@@ -66,6 +67,7 @@ class Status {
   static Status IdempotentMismatch(std::string msg) {
     return {ErrorCode::kIdempotentParameterMismatch, std::move(msg)};
   }
+  static Status AccessDenied(std::string msg) { return {ErrorCode::kAccessDenied, std::move(msg)}; }
 
   bool ok() const { return code_ == ErrorCode::kOk; }
   bool IsValidation() const { return code_ == ErrorCode::kValidation; }
@@ -84,6 +86,16 @@ class Status {
   const ItemPtr& item() const { return item_; }
   Status& WithItem(ItemPtr item) {
     item_ = std::move(item);
+    return *this;
+  }
+
+  // keyhole's teaching text for a person reading the error in the shell: what the mistake
+  // probably was and the statement that fixes it ("double quotes name an attribute; ...").
+  // Never part of message() and never sent on the wire (the message stays DynamoDB's own);
+  // empty when there is nothing to add. The shell prints it as "  hint: ..." under the error.
+  const std::string& hint() const { return hint_; }
+  Status& WithHint(std::string hint) {
+    hint_ = std::move(hint);
     return *this;
   }
 
@@ -107,6 +119,7 @@ class Status {
  private:
   ErrorCode code_ = ErrorCode::kOk;
   std::string message_;
+  std::string hint_;
   ItemPtr item_;
   Reasons reasons_;
 };

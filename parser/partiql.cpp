@@ -6,6 +6,7 @@
 #include <string>
 #include <utility>
 
+#include "parser/partiql_hints.h"
 #include "parser/partiql_lexer.h"
 #include "parser/partiql_syntax.h"
 #include "parser/partiql_translate.h"
@@ -54,8 +55,18 @@ std::string_view StatementKindName(StatementKind k) {
 
 ParseResult ParseStatement(std::string_view text, const std::vector<AttributeValue>& parameters) {
   auto error = [&](std::string message, size_t offset) {
-    return ParseError{Status::Validation(std::move(message)), PositionOf(text, offset)};
+    ParseError e{Status::Validation(std::move(message)), PositionOf(text, offset)};
+    std::string hint = ParseHint(text, e);
+    if (!hint.empty()) e.status.WithHint(std::move(hint));
+    return e;
   };
+  if (const auto bad = lexer::FindInvalidUtf8(text)) {
+    static constexpr char kHex[] = "0123456789ABCDEF";
+    const auto byte = static_cast<unsigned char>(text[*bad]);
+    return error(std::string("Invalid UTF-8 in the statement: byte 0x") + kHex[byte >> 4] +
+                     kHex[byte & 0xF] + " does not begin a character; text must be UTF-8",
+                 *bad);
+  }
   if (!lexer::FirstWordIs(text, "CALL")) {
     if (const size_t past = FirstCharPastLimit(text); past != std::string_view::npos) {
       return error(

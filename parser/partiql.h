@@ -118,8 +118,13 @@
 // Every error is a ValidationException with DynamoDB's text where the reference gives one
 // (the "Statement wasn't well formed, can't be processed: ..." family, "Aliasing is not
 // supported", "Unsupported clause: GROUP BY", ...), and a ParseError carries the position of
-// the offending token, for the shell's caret. The first error in this order wins: length,
-// lexical errors, syntax, parameter count, then translation (in source order).
+// the offending token, for the shell's caret. The first error in this order wins: invalid UTF-8
+// ("Invalid UTF-8 in the statement: byte 0xFF does not begin a character; ..."; keyhole's
+// text: DynamoDB cannot receive such a statement), length, lexical errors, syntax, parameter
+// count, then translation (in source order). `SELECT * <word>` is "Expected FROM" (keyhole's
+// choice; `*` takes no alias). Where a workshop's common mistake explains the error (quotes,
+// a misspelt FROM, JOIN, COUNT(*), LIMIT, INSERT ... VALUES, ...), the status carries a hint
+// (Status::hint, partiql_hints.h) with the fix; the message stays DynamoDB's.
 #pragma once
 
 #include <cstddef>

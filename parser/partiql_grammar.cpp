@@ -468,7 +468,8 @@ struct select_checks : opt<sor<seq<at<kw_distinct>, raise<e_distinct>>,
                                seq<at<sor<kw_value, kw_pivot>>, raise<e_value_pivot>>>> {};
 
 struct projection_star : star_token, node<Kind::kStar> {};
-struct projection_item : seq<sor<projection_star, expr>, opt<alias_check>> {};
+// `*` takes no alias: a word after it is a misspelt FROM ("Expected FROM").
+struct projection_item : sor<projection_star, seq<expr, opt<alias_check>>> {};
 struct projection : list<projection_item, comma>, node<Kind::kProjection> {};
 struct from_source : sor<path, term>, node<Kind::kSource> {};
 struct where_clause : seq<kw_where, expr>, node<Kind::kWhere> {};

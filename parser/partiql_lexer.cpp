@@ -166,6 +166,34 @@ std::optional<size_t> FindLexicalError(std::string_view text) {
   return error;
 }
 
+std::optional<size_t> FindInvalidUtf8(std::string_view text) {
+  const auto* p = reinterpret_cast<const unsigned char*>(text.data());
+  const size_t n = text.size();
+  auto cont = [&](size_t k) { return k < n && (p[k] & 0xC0) == 0x80; };
+  for (size_t i = 0; i < n;) {
+    const unsigned char c = p[i];
+    size_t len = 0;
+    if (c < 0x80) {
+      len = 1;
+    } else if (c >= 0xC2 && c <= 0xDF) {
+      len = cont(i + 1) ? 2 : 0;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+      const bool second = i + 1 < n && (c == 0xE0   ? p[i + 1] >= 0xA0 && p[i + 1] <= 0xBF
+                                        : c == 0xED ? p[i + 1] >= 0x80 && p[i + 1] <= 0x9F
+                                                    : cont(i + 1));
+      len = second && cont(i + 2) ? 3 : 0;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+      const bool second = i + 1 < n && (c == 0xF0   ? p[i + 1] >= 0x90 && p[i + 1] <= 0xBF
+                                        : c == 0xF4 ? p[i + 1] >= 0x80 && p[i + 1] <= 0x8F
+                                                    : cont(i + 1));
+      len = second && cont(i + 2) && cont(i + 3) ? 4 : 0;
+    }
+    if (len == 0) return i;
+    i += len;
+  }
+  return std::nullopt;
+}
+
 std::vector<size_t> TokenEnds(std::string_view text) {
   std::vector<size_t> ends;
   Tokenize(text, &ends);

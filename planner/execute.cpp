@@ -1,4 +1,6 @@
 // Execute(): runs a Plan's operations through an Executor and merges their results.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <type_traits>
 #include <utility>
@@ -124,8 +126,18 @@ Result<ExecuteResult> ExecuteScanWrite(const Plan& plan, Executor& executor,
     if (!page.last_evaluated_key) break;
     scan.exclusive_start_key = std::move(page.last_evaluated_key);
   }
+  // A stop part way (Ctrl-C, or an error) says how far the writes went: each was its own
+  // operation, and those done stay done.
+  auto stopped = [&](const Status& st) {
+    return Status(
+        st.code(),
+        fmt::format("{} ({} of the {} matching items had been {})", st.message(), out.count,
+                    keys.size(),
+                    std::holds_alternative<DeleteItemRequest>(*plan.per_item_write) ? "deleted"
+                                                                                    : "updated"));
+  };
   for (auto& key : keys) {
-    KH_RETURN_IF_ERROR(CheckCancel(options));
+    if (Status st = CheckCancel(options); !st.ok()) return stopped(st);
     Status st = std::visit(
         [&](const auto& templ) -> Status {
           using T = std::decay_t<decltype(templ)>;
@@ -150,7 +162,7 @@ Result<ExecuteResult> ExecuteScanWrite(const Plan& plan, Executor& executor,
           }
         },
         *plan.per_item_write);
-    if (!st.ok()) return st;
+    if (!st.ok()) return stopped(st);
   }
   return out;
 }

@@ -47,6 +47,19 @@ struct KeyedWhere {
 Result<KeyedWhere> SplitKeyedWhere(const std::optional<expr::Condition>& where,
                                    const KeySchema& schema);
 
+// ---- teaching texts (plan_hints.cpp) ----
+
+// When `where` compares one of `key_names` with an attribute name where a value was meant
+// (`PK = "USER#1"`, `PK = alice`): the explanation with the single-quoted form; else nullopt.
+std::optional<std::string> PathForValue(const std::optional<expr::Condition>& where,
+                                        const std::vector<std::string>& key_names);
+// "PK is a string (S) in the key schema; the statement gives a number (N): quote it, ...".
+std::string KeyTypeHint(const KeyAttribute& key, const AttributeValue& given);
+// For a refused SELECT whose WHERE pins a non-key attribute with = or IN in every OR branch:
+// the ALTER TABLE ... ADD GLOBAL INDEX that would serve it, the Query to run then, and what
+// the index costs in writes. "" when there is no such attribute.
+std::string IndexSuggestion(const parser::SelectStatement& s, const TableDescription& table);
+
 // The per-statement planners (plan_select.cpp, plan_write.cpp).
 Result<Plan> PlanSelect(const parser::Statement& st, const TableDescription& table);
 Result<Plan> PlanInsert(const parser::InsertStatement& s, const TableDescription& table);

@@ -1,5 +1,7 @@
 // SELECT -> GetItem / Query(s) / Scan, or a refusal (design.md's key-addressability rule;
 // reference §2.5 and §2.6). See plan.h for the rules.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <memory>
 #include <set>
@@ -37,6 +39,11 @@ bool PinnedEverywhere(const std::vector<const expr::Condition*>& branches,
 // which table or index would serve, and SCAN.
 Status Refusal(const SelectStatement& s, const TableDescription& table, const Target& t) {
   const std::string& pk = t.key->partition.name;
+  std::vector<std::string> key_names = {pk, table.key.partition.name};
+  for (const auto& idx : table.indexes) key_names.push_back(idx.key.partition.name);
+  if (std::optional<std::string> quoted = PathForValue(s.where, key_names)) {
+    return Status::Validation(*quoted);
+  }
   std::string what = Quoted(s.table) + (t.index ? "." + Quoted(t.index->name) : "");
   std::string whole = t.index ? "index" : "table";
   std::string of_index = t.index ? " of index " + Quoted(t.index->name) : "";
@@ -63,9 +70,14 @@ Status Refusal(const SelectStatement& s, const TableDescription& table, const Ta
   std::string fix = "Add " + pk + " = <value>, ";
   for (const auto& a : alternatives) fix += a + ", ";
   fix += "or write SCAN SELECT ... to read the whole " + whole + ".";
-  return Status::Validation("keyhole refuses to scan " + what +
-                            ": the WHERE does not pin the partition key " + pk + of_index +
-                            " with = or IN. " + fix);
+  Status refusal = Status::Validation("keyhole refuses to scan " + what +
+                                      ": the WHERE does not pin the partition key " + pk +
+                                      of_index + " with = or IN. " + fix);
+  if (alternatives.empty()) {
+    std::string suggestion = IndexSuggestion(s, table);
+    if (!suggestion.empty()) refusal.WithHint(std::move(suggestion));
+  }
+  return refusal;
 }
 
 // Refuses selecting attributes a GSI does not project (reference §2.5, §4.4).
@@ -97,7 +109,9 @@ Status CheckGsiProjection(const SelectStatement& s, const TableDescription& tabl
 Status CheckKeyType(const AttributeValue& v, const KeyAttribute& k) {
   if (v.type() == k.type) return Status::OK();
   return Status::Validation(
-      "Key attribute's data type should match its data type in table's schema: Key " + k.name);
+             "Key attribute's data type should match its data type in table's schema: Key " +
+             k.name)
+      .WithHint(KeyTypeHint(k, v));
 }
 
 // One Query of the plan before it becomes a request.
@@ -123,7 +137,15 @@ Result<Plan> PlanSelect(const parser::Statement& st, const TableDescription& tab
   Target t{&table.key, nullptr};
   if (s.index) {
     t.index = table.FindIndex(*s.index);
-    if (!t.index) return Status::Validation("The table does not have the specified index");
+    if (!t.index) {
+      std::string names;
+      for (const auto& idx : table.indexes) names += (names.empty() ? "" : ", ") + idx.name;
+      return Status::Validation("The table does not have the specified index")
+          .WithHint(fmt::format("{} has no index named {}; {}", table.name, *s.index,
+                                names.empty()
+                                    ? "it has no secondary indexes"
+                                    : "its indexes are " + names + " (names are case-sensitive)"));
+    }
     t.key = &t.index->key;
   }
   KH_RETURN_IF_ERROR(CheckGsiProjection(s, table, t));

@@ -1,4 +1,6 @@
 // INSERT / UPDATE / DELETE -> PutItem / UpdateItem / DeleteItem (reference §2.7-2.9).
+#include <fmt/format.h>
+
 #include <memory>
 #include <type_traits>
 #include <utility>
@@ -14,9 +16,11 @@ namespace {
 constexpr const char* kMandatoryEquality =
     "Where clause does not contain a mandatory equality on all key attributes";
 
-Status TypeMismatch(const std::string& name) {
+Status TypeMismatch(const KeyAttribute& key, const AttributeValue& given) {
   return Status::Validation(
-      "Key attribute's data type should match its data type in table's schema: Key " + name);
+             "Key attribute's data type should match its data type in table's schema: Key " +
+             key.name)
+      .WithHint(KeyTypeHint(key, given));
 }
 
 // Whether `c` is a predicate directly on the top-level attribute `name` (its first operand).
@@ -111,7 +115,7 @@ Result<KeyedWhere> SplitKeyedWhere(const std::optional<expr::Condition>& where,
         return Status::Validation("Key value must be of type S, N, or B. Key name: " + k->name +
                                   ", Key type: " + std::string(TypeName(v->type())));
       }
-      if (v->type() != k->type) return TypeMismatch(k->name);
+      if (v->type() != k->type) return TypeMismatch(*k, *v);
       out.key[k->name] = *v;
       used = true;
       break;
@@ -125,7 +129,21 @@ Result<KeyedWhere> SplitKeyedWhere(const std::optional<expr::Condition>& where,
     out.rest.push_back(*c);
   }
   for (const auto* k : keys) {
-    if (!out.key.count(k->name)) return Status::Validation(kMandatoryEquality);
+    if (out.key.count(k->name)) continue;
+    Status missing = Status::Validation(kMandatoryEquality);
+    std::vector<std::string> names;
+    std::string all;
+    for (const auto* key : keys) {
+      names.push_back(key->name);
+      all += fmt::format("{}{} = <value>", all.empty() ? "" : " AND ", key->name);
+    }
+    std::optional<std::string> quoted = PathForValue(where, names);
+    missing.WithHint(quoted ? *quoted
+                            : fmt::format("a single-item UPDATE or DELETE names the whole primary "
+                                          "key: WHERE {} (SCAN UPDATE / SCAN DELETE write every "
+                                          "item that matches)",
+                                          all));
+    return missing;
   }
   if (sort_other) {
     return Status::Validation("Multiple conditions on same key " + schema.sort->name +
@@ -142,7 +160,7 @@ Result<Plan> PlanInsert(const parser::InsertStatement& s, const TableDescription
     if (it == s.item.end()) {
       return Status::Validation("Key attribute should be present in the item: Key " + k->name);
     }
-    if (it->second.type() != k->type) return TypeMismatch(k->name);
+    if (it->second.type() != k->type) return TypeMismatch(*k, it->second);
   }
   PutItemRequest r;
   r.table_name = s.table;

@@ -5,9 +5,11 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <ctime>
 #include <fstream>
 #include <iterator>
@@ -32,6 +34,7 @@ struct DotCommand {
   const char* usage;  // arguments, for .help
   const char* help;   // one line
   bool (*run)(State& s, const Args& args, Location at);
+  bool timed = false;  // does work that .timer measures (reads or writes data, runs files)
 };
 
 // "on" / "off" (or 1 / 0, yes / no) for switches.
@@ -50,9 +53,11 @@ bool ParseSwitch(const Args& args, bool* value) {
 }
 
 Result<std::string> ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Status::Validation(fmt::format("cannot read {}", path));
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  std::string text;
+  if (!ReadWholeFile(path, &text)) {
+    return Status::Validation(fmt::format("cannot read {}: {}", path, std::strerror(errno)));
+  }
+  return text;
 }
 
 bool Switch(State& s, const Args& args, Location at, bool* value, const char* what) {
@@ -91,7 +96,7 @@ bool RunSchema(State& s, const Args& args, Location at) {
 
 bool RunMode(State& s, const Args& args, Location at) {
   if (args.empty()) {
-    s.Out(fmt::format("-- mode {}\n", OutputModeName(s.settings.mode)));
+    s.Notice(fmt::format("-- mode {}\n", OutputModeName(s.settings.mode)));
     return true;
   }
   std::optional<OutputMode> m = args.size() == 1 ? ParseOutputMode(args[0]) : std::nullopt;
@@ -113,54 +118,43 @@ bool RunEcho(State& s, const Args& a, Location at) {
   return Switch(s, a, at, &s.settings.echo, "echo");
 }
 
-// .read and .patterns: reads FILE and runs it with `run`, bounding how deep files nest.
-bool RunFile(State& s, const Args& args, Location at, const char* command,
-             bool (*run)(State& s, std::string_view text, const std::string& source)) {
-  if (args.size() != 1)
-    return s.Fail(Status::Validation(fmt::format("usage: {} FILE", command)), at);
+// The text of .read's or .patterns' FILE, with the nesting of files bounded.
+Result<std::string> NestedFile(State& s, const Args& args, const char* command) {
+  if (args.size() != 1) return Status::Validation(fmt::format("usage: {} FILE", command));
   if (s.read_depth >= 16) {
-    return s.Fail(Status::Validation(
-                      fmt::format("{} nested more than 16 deep (a file reading itself?)", command)),
-                  at);
+    return Status::Validation(
+        fmt::format("{} nested more than 16 deep (a file reading itself?)", command));
   }
-  Result<std::string> text = ReadFile(args[0]);
+  return ReadFile(args[0]);
+}
+
+bool RunRead(State& s, const Args& args, Location at) {
+  Result<std::string> text = NestedFile(s, args, ".read");
+  if (!text.ok()) return s.Fail(text.status(), at);
+  return s.RunFile(*text, args[0]);
+}
+
+bool RunPatternsCommand(State& s, const Args& args, Location at) {
+  Result<std::string> text = NestedFile(s, args, ".patterns");
   if (!text.ok()) return s.Fail(text.status(), at);
   ++s.read_depth;
-  bool ok = run(s, *text, args[0]);
+  bool ok = RunPatterns(s, *text, args[0]);
   --s.read_depth;
   return ok;
 }
 
-bool RunRead(State& s, const Args& args, Location at) {
-  return RunFile(s, args, at, ".read", [](State& s, std::string_view text, const std::string& f) {
-    return s.RunScript(text, f, 1);
-  });
-}
-
-bool RunPatternsCommand(State& s, const Args& args, Location at) {
-  return RunFile(s, args, at, ".patterns",
-                 [](State& s, std::string_view text, const std::string& f) {
-                   return RunPatterns(s, text, f);
-                 });
-}
-
-// .quiet on: statements print nothing but their errors; .quiet off: one line sums them up.
+// .quiet on: statements print their results and errors, not their footers and notices;
+// .quiet off: one line sums up what ran (Session::State::EndQuiet).
 bool RunQuiet(State& s, const Args& args, Location at) {
   bool on = false;
   if (!ParseSwitch(args, &on)) return s.Fail(Status::Validation("usage: .quiet on|off"), at);
-  if (!on && s.quiet) {
-    std::string units;
-    for (const auto& [unit, total] : s.quiet_units) {
-      units += fmt::format(" · {:g} {}", total, unit);
-    }
-    s.Out(fmt::format("-- {} statement{} ran quietly{}\n", s.quiet_statements,
-                      s.quiet_statements == 1 ? "" : "s", units));
-  }
-  if (on && !s.quiet) {
-    s.quiet_statements = 0;
+  if (!on) {
+    s.EndQuiet();
+  } else if (!s.quiet) {
+    s.quiet = true;
+    s.quiet_statements = s.quiet_failed = 0;
     s.quiet_units.clear();
   }
-  s.quiet = on;
   return true;
 }
 
@@ -175,7 +169,10 @@ bool Redirect(State& s, const Args& args, Location at, bool once) {
     return s.Fail(Status::Validation(once ? "usage: .once FILE" : "usage: .output [FILE]"), at);
   }
   s.redirect = std::fopen(args[0].c_str(), "w");
-  if (!s.redirect) return s.Fail(Status::Validation(fmt::format("cannot write {}", args[0])), at);
+  if (!s.redirect) {
+    return s.Fail(
+        Status::Validation(fmt::format("cannot write {}: {}", args[0], std::strerror(errno))), at);
+  }
   s.redirect_once = once;
   return true;
 }
@@ -185,7 +182,7 @@ bool RunOnce(State& s, const Args& args, Location at) { return Redirect(s, args,
 
 bool RunPagesize(State& s, const Args& args, Location at) {
   if (args.empty()) {
-    s.Out(fmt::format("-- pagesize {}\n", s.settings.pagesize));
+    s.Notice(fmt::format("-- pagesize {}\n", s.settings.pagesize));
     return true;
   }
   char* end = nullptr;
@@ -217,7 +214,7 @@ bool RunClock(State& s, const Args& args, Location at) {
     gmtime_r(&whole, &tm);
     char buf[32];
     std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    s.Out(fmt::format("-- clock {} ({:.0f}){}\n", buf, now, s.fixed_clock ? "" : " · system"));
+    s.Notice(fmt::format("-- clock {} ({:.0f}){}\n", buf, now, s.fixed_clock ? "" : " · system"));
     return true;
   }
   if (args.size() != 1) {
@@ -256,7 +253,7 @@ bool RunTtl(State& s, const Args& args, Location at) {
   if (!args.empty() && args[0] == "sweep" && args.size() <= 2) {
     Result<int64_t> n = s.db.SweepExpiredItems(args.size() == 2 ? args[1] : "");
     if (!n.ok()) return s.Fail(n.status(), at);
-    s.Out(fmt::format("-- {} expired item{} deleted\n", *n, *n == 1 ? "" : "s"));
+    s.Notice(fmt::format("-- {} expired item{} deleted\n", *n, *n == 1 ? "" : "s"));
     return true;
   }
   if (!args.empty()) return s.Fail(Status::Validation("usage: .ttl [sweep [TABLE]]"), at);
@@ -265,8 +262,8 @@ bool RunTtl(State& s, const Args& args, Location at) {
   for (const std::string& name : tables->table_names) {
     Result<TableDescription> t = s.db.TableSchema(name);
     if (!t.ok()) return s.Fail(t.status(), at);
-    s.Out(fmt::format("-- {}: {}\n", name,
-                      t->ttl_attribute ? "TTL on " + *t->ttl_attribute : std::string("no TTL")));
+    s.Notice(fmt::format("-- {}: {}\n", name,
+                         t->ttl_attribute ? "TTL on " + *t->ttl_attribute : std::string("no TTL")));
   }
   return true;
 }
@@ -354,8 +351,9 @@ Status CheckKey(const TableDescription& t, const Item& item) {
   return Status::OK();
 }
 
-// .import FILE INTO T: every line is read and checked (JSON, item limits, key types) before the
-// first item is written, so a bad file imports nothing. Items are then put one by one.
+// .import FILE INTO T: every line is read and checked (JSON, item limits, key types), then the
+// items are put in one write transaction (Database::ImportItems): a bad line, a bad item or
+// Ctrl-C imports nothing.
 bool RunImport(State& s, const Args& args, Location at) {
   if (args.size() != 3 || (args[1] != "INTO" && args[1] != "into")) {
     return s.Fail(Status::Validation("usage: .import FILE INTO TABLE"), at);
@@ -368,6 +366,12 @@ bool RunImport(State& s, const Args& args, Location at) {
   size_t pos = 0;
   int line_no = 0;
   while (pos < text->size()) {
+    if (g_interrupted.load(std::memory_order_relaxed)) {
+      return s.Fail(Status(ErrorCode::kInterrupted,
+                           fmt::format("Interrupted while reading {} line {}: nothing was imported",
+                                       args[0], line_no + 1)),
+                    at);
+    }
     size_t eol = text->find('\n', pos);
     if (eol == std::string::npos) eol = text->size();
     std::string_view line(text->data() + pos, eol - pos);
@@ -384,23 +388,16 @@ bool RunImport(State& s, const Args& args, Location at) {
     }
     items.push_back(std::move(*item));
   }
-  double units = 0;
-  int64_t written = 0;
-  for (Item& item : items) {
-    PutItemRequest put;
-    put.table_name = args[2];
-    put.item = std::move(item);
-    put.return_consumed_capacity = ReturnConsumedCapacity::kTotal;
-    Result<PutItemResponse> r = s.db.PutItem(put);
-    if (!r.ok()) {
-      return s.Fail(Status(r.status().code(), fmt::format("{} (after {} items imported)",
-                                                          r.status().message(), written)),
-                    at);
-    }
-    if (r->consumed_capacity) units += r->consumed_capacity->total.capacity_units;
-    ++written;
+  // One write transaction: all or nothing, and Ctrl-C (checked between items) leaves nothing.
+  Result<storage::ImportResult> r = s.db.ImportItems(args[2], items, &g_interrupted);
+  if (!r.ok()) {
+    return s.Fail(Status(r.status().code(), r.status().code() == ErrorCode::kInterrupted
+                                                ? r.status().message()
+                                                : r.status().message() + " (nothing imported)"),
+                  at);
   }
-  s.Out(fmt::format("-- {} items imported into {} · {:g} WCU\n", written, args[2], units));
+  s.Notice(fmt::format("-- {} items imported into {} · {:g} WCU\n", r->written, args[2],
+                       r->write_units));
   return true;
 }
 
@@ -428,11 +425,14 @@ bool RunExport(State& s, const Args& args, Location at) {
     scan.exclusive_start_key = std::move(page->last_evaluated_key);
   }
   std::FILE* f = std::fopen(args[2].c_str(), "w");
-  if (!f) return s.Fail(Status::Validation(fmt::format("cannot write {}", args[2])), at);
+  if (!f) {
+    return s.Fail(
+        Status::Validation(fmt::format("cannot write {}: {}", args[2], std::strerror(errno))), at);
+  }
   bool written = std::fwrite(out.data(), 1, out.size(), f) == out.size();
   written &= std::fclose(f) == 0;
   if (!written) return s.Fail(Status::Internal(fmt::format("writing {} failed", args[2])), at);
-  s.Out(fmt::format("-- {} items exported to {} · {:g} RCU\n", n, args[2], units));
+  s.Notice(fmt::format("-- {} items exported to {} · {:g} RCU\n", n, args[2], units));
   return true;
 }
 
@@ -475,48 +475,53 @@ bool RunCollection(State& s, const Args& args, Location at) {
     if (!page->last_evaluated_key) break;
     q.exclusive_start_key = std::move(page->last_evaluated_key);
   }
-  s.Out(fmt::format("-- item collection {} = {} · {} items · {} bytes\n", pk.name,
-                    FormatCell(value), items.size(), bytes));
+  s.Notice(fmt::format("-- item collection {} = {} · {} items · {} bytes\n", pk.name,
+                       FormatCell(value), items.size(), bytes));
   RenderOptions options;
   options.mode = s.settings.mode;
   options.headers = s.settings.headers;
   if (t->key.sort) options.key_columns = {t->key.sort->name};
   s.Out(RenderItems(items, options));
-  s.Out(fmt::format("-- {} returned · Query on {} · {:g} RCU\n", items.size(), args[0], units));
+  s.Notice(fmt::format("-- {} returned · Query on {} · {:g} RCU\n", items.size(), args[0], units));
   return true;
 }
 
 constexpr DotCommand kCommands[] = {
     {".help", "[COMMAND]", "this help, or one command's", RunHelp},
     {".tables", "", "list the tables", RunTables},
-    {".schema", "[TABLE]", "the CREATE TABLE statement of each table (or of TABLE)", RunSchema},
+    {".schema", "[TABLE]", "the CREATE TABLE statement of each table (or of TABLE)", RunSchema,
+     true},
     {".mode", "[box|table|line|json|ddb|csv]", "how results print (no argument: show it)", RunMode},
     {".headers", "on|off", "column headers in box, table and csv modes", RunHeaders},
     {".timer", "on|off", "elapsed time in each footer", RunTimer},
-    {".read", "FILE", "run the statements and dot-commands of FILE", RunRead},
+    {".read", "FILE", "run the statements and dot-commands of FILE", RunRead, true},
     {".output", "[FILE]", "send results to FILE (no argument: back to standard output)", RunOutput},
     {".once", "FILE", "send the next statement's results to FILE", RunOnce},
     {".bail", "on|off", "stop a script at the first failing statement", RunBail},
     {".echo", "on|off", "print each statement before running it", RunEcho},
     {".import", "FILE INTO TABLE",
      "put items from JSON lines: plain JSON, DynamoDB JSON, or {\"Item\": ...} (S3 export)",
-     RunImport},
-    {".export", "TABLE TO FILE", "write every item as {\"Item\": DynamoDB JSON} lines", RunExport},
+     RunImport, true},
+    {".export", "TABLE TO FILE", "write every item as {\"Item\": DynamoDB JSON} lines", RunExport,
+     true},
     {".pagesize", "[N]",
      "evaluate at most N items per page of a SELECT; NEXT; reads on (0: 1 MB pages)", RunPagesize},
     {".startkey", "{KEY}", "the ExclusiveStartKey (DynamoDB JSON) of the next SELECT", RunStartKey},
-    {".collection", "TABLE 'pk'", "one item collection: its items in sort-key order",
-     RunCollection},
+    {".collection", "TABLE 'pk'", "one item collection: its items in sort-key order", RunCollection,
+     true},
     {".model", "TABLE", "the entity types the table's items imply, with their key templates",
-     RunModel},
+     RunModel, true},
     {".patterns", "FILE",
      "run the named access patterns of FILE: one row per pattern, fails on a Scan or refusal",
-     RunPatternsCommand},
-    {".quiet", "on|off", "statements print only their errors; off sums up what ran", RunQuiet},
+     RunPatternsCommand, true},
+    {".quiet", "on|off",
+     "no footers or notices, only results and errors (a script's .quiet ends with it); off "
+     "sums up what ran",
+     RunQuiet},
     {".stream", "TABLE [N | FROM SEQ]",
      "the table's stream: the latest N records (10), or those after sequence number SEQ",
-     RunStreamCommand},
-    {".ttl", "[sweep [TABLE]]", "TTL per table; sweep deletes expired items now", RunTtl},
+     RunStreamCommand, true},
+    {".ttl", "[sweep [TABLE]]", "TTL per table; sweep deletes expired items now", RunTtl, true},
     {".clock", "[TIME | system]",
      "fix the clock (2030-01-01T00:00:00Z or epoch seconds) for TTL and streams", RunClock},
     {".quit", "", "leave keyhole (also .exit)", RunQuit},
@@ -601,7 +606,13 @@ bool Session::State::RunDotCommand(std::string_view line, Location at) {
     return Fail(Status::Validation(fmt::format("unknown command {}; .help lists them", name)), at);
   }
   Args args(words.begin() + 1, words.end());
-  return c->run(*this, args, at);
+  const Clock::time_point start = Clock::now();
+  bool ok = c->run(*this, args, at);
+  if (c->timed && settings.timer) {
+    Notice(fmt::format("-- {} · {}\n", c->name,
+                       FormatElapsed(std::chrono::duration<double>(Clock::now() - start).count())));
+  }
+  return ok;
 }
 
 }  // namespace keyhole::shell

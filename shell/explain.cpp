@@ -194,20 +194,20 @@ bool RunExplain(Session::State& s, const planner::Plan& plan, Location at) {
   }
   for (size_t i = 0; i < ops.size(); ++i) {
     const ExplainedOperation& e = ops[i];
-    s.Out(fmt::format("-- {} on {}\n{}\n", e.name, e.target, json::Write(e.request)));
+    s.Notice(fmt::format("-- {} on {}\n{}\n", e.name, e.target, json::Write(e.request)));
     if (i < plan.post_filters.size() && plan.post_filters[i]) {
-      s.Out(fmt::format("-- then keyhole filters the items: {}\n",
-                        ReadableCondition(*plan.post_filters[i])));
+      s.Notice(fmt::format("-- then keyhole filters the items: {}\n",
+                           ReadableCondition(*plan.post_filters[i])));
     }
-    s.Out(fmt::format("-- estimated: {}\n", e.estimate));
+    s.Notice(fmt::format("-- estimated: {}\n", e.estimate));
   }
-  if (plan.sort_merged) s.Out("-- then keyhole sorts the merged items (ORDER BY)\n");
+  if (plan.sort_merged) s.Notice("-- then keyhole sorts the merged items (ORDER BY)\n");
   if (plan.per_item_write) {
     ExplainedOperation e = Explain(s.db, *plan.per_item_write);
-    s.Out(
-        fmt::format("-- then for each item found: {} on {} (Key from the item)\n{}\n"
-                    "-- estimated: {} per item\n",
-                    e.name, e.target, json::Write(e.request), e.estimate));
+    s.Notice(fmt::format("-- then for each item found: {} on {} (Key from the item)\n", e.name,
+                         e.target));
+    s.Out(json::Write(e.request) + "\n");
+    s.Notice(fmt::format("-- estimated: {} per item\n", e.estimate));
   }
   if (!plan.analyze) return true;
   Engine engine(s.db);
@@ -215,8 +215,8 @@ bool RunExplain(Session::State& s, const planner::Plan& plan, Location at) {
   options.cancel = &g_interrupted;
   Result<planner::ExecuteResult> r = planner::Execute(plan, engine, options);
   if (!r.ok()) return s.Fail(r.status(), at);
-  s.Out(fmt::format("-- actual: {} returned, {} read, {}\n", r->count, r->scanned_count,
-                    Rcu(r->capacity_units)));
+  s.Notice(fmt::format("-- actual: {} returned, {} read, {}\n", r->count, r->scanned_count,
+                       Rcu(r->capacity_units)));
   return true;
 }
 

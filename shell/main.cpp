@@ -1,16 +1,20 @@
 // keyhole: the shell's command line (design.md "The shell's contract").
 //
 //   keyhole [FILE] [-f SCRIPT]... [-c STATEMENT]... [--patterns FILE]... [--bail] [--echo]
-//           [--mode MODE]
+//           [--mode MODE] [--readonly] [--version]
 //
 // With -f / -c the statements run in the order given and keyhole exits; without them, a REPL
 // when standard input is a terminal, else a script read from standard input. The exit status
-// is 1 when any statement failed, 2 for a bad command line.
+// is 1 when any statement failed (or a transaction was left open), 2 for a bad command line,
+// 130 when Ctrl-C stopped a script.
+#include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
+#include <cstring>
 #include <iostream>
 #include <iterator>
 #include <string>
@@ -27,20 +31,34 @@ namespace {
 
 constexpr char kUsage[] =
     "usage: keyhole [FILE] [-f SCRIPT]... [-c STATEMENT]... [--patterns FILE]... [--bail]\n"
-    "               [--echo] [--mode MODE]\n"
+    "               [--echo] [--mode MODE] [--readonly] [--version]\n"
     "  FILE          the database (default keyhole.kh, created when missing)\n"
     "  -f SCRIPT     run the statements and dot-commands of SCRIPT\n"
     "  -c STATEMENT  run STATEMENT (a trailing ';' is optional)\n"
     "  --patterns F  run the named access patterns of F (.patterns): exit 1 on a Scan or refusal\n"
     "  --bail        stop at the first failing statement\n"
-    "  --echo        print each statement before running it\n"
+    "  --echo        print each statement and dot-command before running it\n"
     "  --mode MODE   box, table, line, json, ddb or csv (default: box on a terminal, else ddb)\n"
-    "Without -f/-c: an interactive prompt on a terminal, else a script on standard input.\n";
+    "  --readonly    open FILE for reads only (as when FILE is not writable)\n"
+    "  --version     print keyhole's version\n"
+    "Without -f/-c: an interactive prompt on a terminal, else a script on standard input.\n"
+    "In csv, json and ddb modes standard output carries only data; footers and notices go to\n"
+    "standard error.\n";
 
 std::string HistoryPath() {
   if (const char* p = std::getenv("KEYHOLE_HISTORY")) return p;
   if (const char* home = std::getenv("HOME")) return std::string(home) + "/.keyhole_history";
   return "";
+}
+
+// Ctrl-C while a script runs: the running statement stops at its next page or operation and
+// the script ends with one line saying where. A second Ctrl-C ends the process
+// (SA_RESETHAND restores the default action).
+void OnSigint(int) { keyhole::shell::Session::Interrupt(); }
+
+int BadUsage(const std::string& message) {
+  std::fprintf(stderr, "keyhole: %s\n%s", message.c_str(), kUsage);
+  return 2;
 }
 
 }  // namespace
@@ -51,43 +69,71 @@ int main(int argc, char** argv) {
   std::string path = "keyhole.kh";
   // ('f', file), ('c', statement) or ('p', patterns file), in command-line order
   std::vector<std::pair<char, std::string>> actions;
-  bool bail = false, echo = false, have_path = false;
+  bool bail = false, echo = false, have_path = false, read_only = false;
   std::optional<OutputMode> mode;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
-    if ((a == "-f" || a == "-c") && i + 1 < argc) {
+    const bool takes_value = a == "-f" || a == "-c" || a == "--patterns" || a == "--mode";
+    if (takes_value && i + 1 >= argc) {
+      const char* what = a == "-f"           ? "a script file"
+                         : a == "-c"         ? "a statement"
+                         : a == "--patterns" ? "a patterns file"
+                                             : "a mode (box, table, line, json, ddb or csv)";
+      return BadUsage(a + " needs " + what);
+    }
+    if (a == "-f" || a == "-c") {
       actions.emplace_back(a[1], argv[++i]);
-    } else if (a == "--patterns" && i + 1 < argc) {
+    } else if (a == "--patterns") {
       actions.emplace_back('p', argv[++i]);
     } else if (a == "--bail") {
       bail = true;
     } else if (a == "--echo") {
       echo = true;
-    } else if (a == "--mode" && i + 1 < argc) {
+    } else if (a == "--readonly") {
+      read_only = true;
+    } else if (a == "--mode") {
       mode = keyhole::shell::ParseOutputMode(argv[++i]);
-      if (!mode) {
-        std::fprintf(stderr, "keyhole: unknown mode '%s'\n%s", argv[i], kUsage);
-        return 2;
-      }
+      if (!mode) return BadUsage(std::string("unknown mode '") + argv[i] + "'");
     } else if (a == "-h" || a == "--help") {
       std::printf("%s", kUsage);
+      return 0;
+    } else if (a == "--version" || a == "-V") {
+      std::printf("keyhole %s\n", KEYHOLE_VERSION);
       return 0;
     } else if (!a.empty() && a[0] != '-' && !have_path) {
       path = a;
       have_path = true;
     } else {
-      std::fprintf(stderr, "keyhole: unexpected argument '%s'\n%s", a.c_str(), kUsage);
-      return 2;
+      return BadUsage("unexpected argument '" + a + "'");
     }
+  }
+
+  // Open the database: a new file is said to be new; a file this user may not write opens
+  // read-only, as sqlite3 does.
+  struct stat st;
+  const bool is_new = ::stat(path.c_str(), &st) != 0 && errno == ENOENT;
+  if (!is_new && !read_only && S_ISREG(st.st_mode) && ::access(path.c_str(), W_OK) != 0) {
+    read_only = true;
   }
   static const keyhole::parser::NativeExpressionParser parser;
   keyhole::storage::Database::Options options;
   options.expression_parser = &parser;
+  options.read_only = read_only;
   auto db = keyhole::storage::Database::Open(path, options);
   if (!db.ok()) {
-    std::fprintf(stderr, "keyhole: %s\n", db.status().ToString().c_str());
+    const keyhole::Status& s = db.status();
+    std::string message = s.message();
+    if (s.code() == keyhole::ErrorCode::kDatabaseFormat &&
+        message.find("text file") != std::string::npos) {
+      message += "; to run it as a script: keyhole DB -f " + path;
+    }
+    std::fprintf(stderr, "keyhole: %s: %s\n", std::string(s.name()).c_str(), message.c_str());
     return 1;
   }
+  std::string opened;
+  if (is_new) opened = "a new, empty database";
+  if (read_only) opened = "read-only: writes are refused";
+
   const bool interactive = actions.empty() && ::isatty(0);
   keyhole::shell::StdioSink sink;
   keyhole::shell::Session session(**db, path, sink);
@@ -95,31 +141,43 @@ int main(int argc, char** argv) {
   settings.mode = mode ? *mode : (::isatty(1) ? OutputMode::kBox : OutputMode::kDdb);
   settings.bail = bail;
   settings.echo = echo;
+  settings.terminal = interactive && ::isatty(1);
   if (interactive) {
     keyhole::shell::ReplOptions repl;
-    repl.banner =
-        "keyhole 0.1 — " + path + "\nStatements end with ';'. .help lists the commands.\n";
+    repl.banner = "keyhole " KEYHOLE_VERSION " — " + path +
+                  (opened.empty() ? "" : " (" + opened + ")") +
+                  "\nStatements end with ';'. .help lists the commands.\n";
     repl.history_path = HistoryPath();
     return keyhole::shell::RunRepl(session, repl);
   }
+  if (!opened.empty()) std::fprintf(stderr, "-- %s: %s\n", path.c_str(), opened.c_str());
+
+  struct sigaction on_sigint {};
+  on_sigint.sa_handler = OnSigint;
+  sigemptyset(&on_sigint.sa_mask);
+  on_sigint.sa_flags = SA_RESTART | SA_RESETHAND;
+  sigaction(SIGINT, &on_sigint, nullptr);
+
   bool ok = true;
   if (actions.empty()) {  // a script on standard input
     std::string script{std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>()};
-    ok = session.RunScript(script, "stdin");
+    ok = session.RunFile(script, "stdin");
   }
   for (const auto& [kind, arg] : actions) {
-    if (session.quit_requested() || (!ok && bail)) break;
+    if (session.quit_requested() || (!ok && bail) || session.interrupted()) break;
     if (kind == 'c') {
       ok &= session.RunScript(arg, "");
       continue;
     }
-    std::ifstream in(arg);
-    if (!in) {
-      std::fprintf(stderr, "keyhole: cannot read %s\n", arg.c_str());
-      return 1;
+    std::string script;
+    if (!keyhole::shell::ReadWholeFile(arg, &script)) {
+      std::fprintf(stderr, "keyhole: cannot read %s: %s\n", arg.c_str(), std::strerror(errno));
+      ok = false;
+      break;
     }
-    std::string script{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-    ok &= kind == 'p' ? session.RunPatterns(script, arg) : session.RunScript(script, arg);
+    ok &= kind == 'p' ? session.RunPatterns(script, arg) : session.RunFile(script, arg);
   }
+  ok &= session.Finish();
+  if (session.interrupted()) return 130;
   return ok ? 0 : 1;
 }

@@ -205,12 +205,12 @@ bool RunPatterns(Session::State& s, std::string_view text, std::string_view sour
   options.headers = s.settings.headers;
   options.key_columns = {"pattern", "operation", "on", "read", "returned", "capacity"};
   s.Out(RenderItems(rows, options));
-  s.Out(refusals);
+  s.Notice(refusals, options.mode);
   std::string summary = fmt::format("-- {} pattern{}: {} key-addressed", blocks.size(),
                                     blocks.size() == 1 ? "" : "s", served);
   if (refused > 0) summary += fmt::format(", {} refused as expected", refused);
   if (!failures.empty()) summary += fmt::format(", {} failed", failures.size());
-  s.Out(summary + "\n");
+  s.Notice(summary + "\n", options.mode);
   if (failures.empty()) return true;
   std::string err;
   for (const std::string& f : failures) err += "pattern check failed: " + f + "\n";

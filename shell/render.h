@@ -13,9 +13,9 @@
 //          For spreadsheets, strings and numbers are written raw (quoted per RFC 4180 only when
 //          they contain a comma, a quote or a line break); other types as FormatCell.
 //
-// Cells (box, table, line; csv for types other than S and N) show a value so that its type is visible where it matters
-// (FormatCell): a string prints as is unless it could be read as another type, then it is
-// quoted; numbers print exactly; sets, lists and maps print as PartiQL literals.
+// Cells (box, table, line; csv for types other than S and N) show a value so that its type is
+// visible where it matters (FormatCell): a string prints as is unless it could be read as another
+// type, then it is quoted; numbers print exactly; sets, lists and maps print as PartiQL literals.
 #pragma once
 
 #include <optional>
@@ -28,6 +28,11 @@
 namespace keyhole::shell {
 
 enum class OutputMode { kBox, kTable, kLine, kJson, kDdb, kCsv };
+
+// csv, json and ddb: output for programs, which carries data only (no footers or notices).
+inline bool IsMachineMode(OutputMode mode) {
+  return mode == OutputMode::kCsv || mode == OutputMode::kJson || mode == OutputMode::kDdb;
+}
 
 // "box", "table", "line", "json", "ddb", "csv" (case-insensitive) -> mode; nullopt otherwise.
 std::optional<OutputMode> ParseOutputMode(std::string_view name);

@@ -29,6 +29,7 @@
 #include <cstdio>
 #include <cstring>
 #include <cwchar>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -37,6 +38,7 @@ namespace keyhole::shell {
 namespace {
 
 constexpr char kPrompt[] = "keyhole> ";
+constexpr char kTransactionPrompt[] = "keyhole*> ";  // BEGIN ... COMMIT is open (psql's =*>)
 constexpr char kContinuationPrompt[] = "   ...> ";
 constexpr int kHistorySize = 1000;
 
@@ -289,7 +291,9 @@ int RunRepl(Session& session, const ReplOptions& options) {
   std::fflush(stdout);
   std::string pending;  // lines of an incomplete statement, each ending with '\n'
   while (!session.quit_requested()) {
-    state.prompt = pending.empty() ? kPrompt : kContinuationPrompt;
+    state.prompt = !pending.empty()           ? kContinuationPrompt
+                   : session.in_transaction() ? kTransactionPrompt
+                                              : kPrompt;
     g_sigint = 0;
     // Raw mode before el_gets prints the prompt (el_gets itself switches only at its first
     // read): keys typed once the prompt shows are then never echoed or eaten by the cooked
@@ -301,8 +305,13 @@ int RunRepl(Session& session, const ReplOptions& options) {
       const bool interrupted = count < 0 && g_sigint;
       std::fputs("\n", stdout);
       std::fflush(stdout);
-      if (!interrupted) break;  // Ctrl-D on an empty line, or input is gone
-      pending.clear();          // Ctrl-C: discard what was typed
+      if (!interrupted) {  // Ctrl-D on an empty line, or input is gone
+        if (pending.find_first_not_of(" \t\r\n") != std::string::npos) {
+          std::fputs("-- the statement being typed was not run (it had no ';')\n", stderr);
+        }
+        break;
+      }
+      pending.clear();  // Ctrl-C: discard what was typed
       continue;
     }
     std::string line(got);  // count is in characters, not bytes
@@ -315,6 +324,10 @@ int RunRepl(Session& session, const ReplOptions& options) {
         run(line);
         continue;
       }
+      if (std::optional<std::string> answer = Session::AnswerBareWord(line)) {
+        std::fputs(answer->c_str(), stdout);  // `exit`, `quit`, `help`, `\q`: not PartiQL
+        continue;
+      }
     }
     pending += line;
     pending += '\n';
@@ -324,6 +337,8 @@ int RunRepl(Session& session, const ReplOptions& options) {
     pending.clear();
   }
 
+  failed |= !session.Finish();  // an open transaction is discarded, and said so
+  std::fflush(stdout);
   el_end(el);
   history_end(history_list);
   sigaction(SIGINT, &old_sigint, nullptr);

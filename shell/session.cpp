@@ -7,12 +7,15 @@
 #include <algorithm>
 #include <atomic>
 #include <cctype>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <map>
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -95,11 +98,40 @@ Session::Session(storage::Database& db, std::string db_path, Sink& sink)
 Session::~Session() = default;
 
 bool Session::RunScript(std::string_view text, std::string_view source, int first_line) {
+  if (!g_interrupted.load(std::memory_order_relaxed)) state_->interrupt_reported = false;
   return state_->RunScript(text, source, first_line);
 }
 
+bool Session::RunFile(std::string_view text, const std::string& source) {
+  if (!g_interrupted.load(std::memory_order_relaxed)) state_->interrupt_reported = false;
+  return state_->RunFile(text, source);
+}
+
+bool Session::Finish() { return state_->DiscardTransaction("the input ended"); }
+
+bool Session::in_transaction() const { return state_->transaction.has_value(); }
+
+bool Session::interrupted() const { return state_->interrupt_reported; }
+
 bool Session::RunPatterns(std::string_view text, std::string_view source) {
   return shell::RunPatterns(*state_, text, source);
+}
+
+std::optional<std::string> Session::AnswerBareWord(std::string_view line) {
+  size_t b = line.find_first_not_of(" \t\r\n");
+  if (b == std::string_view::npos) return std::nullopt;
+  size_t e = line.find_last_not_of(" \t\r\n;");
+  if (e == std::string_view::npos || e < b) return std::nullopt;
+  std::string word(line.substr(b, e - b + 1));
+  for (char& c : word) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (word == "exit" || word == "quit" || word == "\\q" || word == "bye") {
+    return "-- use .quit (or Ctrl-D) to leave keyhole\n";
+  }
+  if (word == "help" || word == "\\?" || word == "\\h" || word == "?") {
+    return "-- .help lists the commands; .help SELECT (or INSERT, CREATE TABLE, ...) shows a "
+           "statement's syntax\n";
+  }
+  return std::nullopt;
 }
 
 bool Session::NeedsMoreInput(std::string_view pending) { return !parser::IsComplete(pending); }
@@ -188,16 +220,89 @@ void Session::State::Out(std::string_view text) {
   }
 }
 
+void Session::State::Notice(std::string_view text, OutputMode mode) {
+  if (suppress_out || quiet || text.empty()) return;
+  if (IsMachineMode(mode)) {
+    sink->Notice(text);
+  } else {
+    Out(text);
+  }
+}
+
+void Session::State::EndQuiet() {
+  if (!quiet) return;
+  quiet = false;
+  std::string units;
+  for (const auto& [unit, total] : quiet_units) units += fmt::format(" · {:g} {}", total, unit);
+  std::string failed = quiet_failed ? fmt::format(", {} failed", quiet_failed) : "";
+  Notice(fmt::format("-- {} statement{} ran quietly{}{}\n", quiet_statements,
+                     quiet_statements == 1 ? "" : "s", failed, units));
+}
+
 void Session::State::NoteError(const Status& status) {
   if (!report.error.empty()) return;
   report.error = status.ToString();
   report.refused = status.IsValidation() && status.message().starts_with("keyhole refuses");
 }
 
-bool Session::State::Fail(const Status& status, Location at) {
+namespace {
+
+// For "Requested resource not found: Table: X not found": the closest existing table name
+// ("did you mean Social? names are case-sensitive"), or what SHOW TABLES would say.
+std::string MissingTableHint(storage::Database& db, const std::string& message) {
+  static constexpr std::string_view kPrefix = "Requested resource not found: Table: ";
+  if (!message.starts_with(kPrefix) || !message.ends_with(" not found")) return "";
+  const std::string name = message.substr(
+      kPrefix.size(), message.size() - kPrefix.size() - std::string_view(" not found").size());
+  Result<ListTablesResponse> tables = db.ListTables({});
+  if (!tables.ok()) return "";
+  if (tables->table_names.empty()) {
+    return "the database has no tables yet: CREATE TABLE makes one (.help CREATE TABLE)";
+  }
+  auto lower = [](std::string s) {
+    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+  };
+  auto distance = [](const std::string& a, const std::string& b) {
+    std::vector<size_t> row(b.size() + 1);
+    for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (size_t i = 1; i <= a.size(); ++i) {
+      size_t diagonal = row[0];
+      row[0] = i;
+      for (size_t j = 1; j <= b.size(); ++j) {
+        size_t up = row[j];
+        row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1])});
+        diagonal = up;
+      }
+    }
+    return row[b.size()];
+  };
+  const std::string* best = nullptr;
+  size_t best_distance = 3;  // suggest only close names
+  for (const std::string& t : tables->table_names) {
+    size_t d = distance(lower(name), lower(t));
+    if (d < best_distance) {
+      best = &t;
+      best_distance = d;
+    }
+  }
+  if (best) return fmt::format("did you mean {}? Table names are case-sensitive", *best);
+  std::string names;
+  for (const std::string& t : tables->table_names) names += (names.empty() ? "" : ", ") + t;
+  return "the tables are " + names + " (SHOW TABLES lists them)";
+}
+
+}  // namespace
+
+bool Session::State::Fail(const Status& given, Location at) {
+  Status status = given;
+  if (status.hint().empty() && status.IsNotFound()) {
+    status.WithHint(MissingTableHint(db, status.message()));
+  }
   NoteError(status);
   std::string text = fmt::format("Error: {}\n", status.ToString());
   if (!at.source.empty()) text += fmt::format("  at {} line {}\n", at.source, at.line);
+  if (!status.hint().empty()) text += fmt::format("  hint: {}\n", status.hint());
   if (const auto& reasons = status.cancellation_reasons()) {
     for (size_t i = 0; i < reasons->size(); ++i) {
       const Status::CancellationReason& r = (*reasons)[i];
@@ -224,17 +329,34 @@ bool Session::State::RunScript(std::string_view text, std::string_view source, i
   std::string pending;
   int pending_line = first_line;
   int line_no = first_line;
+  int ran = 0;  // statements and dot-commands run (for the interruption notice)
+  // Ctrl-C stops the script: one line says where, instead of an error per remaining statement.
+  auto interrupted = [&](int at_line) {
+    if (!g_interrupted.load(std::memory_order_relaxed)) return false;
+    if (!interrupt_reported) {
+      interrupt_reported = true;
+      if (source.empty()) return true;  // the REPL, -c: the statement's own error says it
+      std::string where = source.empty() ? "" : std::string(source) + " ";
+      sink->Err(fmt::format("interrupted at {}line {}; {} statement{} ran\n", where, at_line, ran,
+                            ran == 1 ? "" : "s"));
+    }
+    ok = false;
+    return true;
+  };
+  auto stop = [&] { return quit || (settings.bail && !ok) || interrupt_reported; };
   auto run_pending = [&]() {
     for (const parser::ScriptStatement& st : parser::SplitScript(pending)) {
-      if (quit) break;
-      ok &= RunStatement(st.text, {source, pending_line + st.start.line - 1});
+      const int at_line = pending_line + st.start.line - 1;
+      if (stop() || interrupted(at_line)) break;
+      ok &= RunStatement(st.text, {source, at_line});
       EndStatement();
-      if (!ok && settings.bail) break;
+      if (interrupted(at_line)) break;
+      ++ran;
     }
     pending.clear();
   };
   size_t pos = 0;
-  while (pos <= text.size() && !quit && !(settings.bail && !ok)) {
+  while (pos <= text.size() && !stop()) {
     size_t eol = text.find('\n', pos);
     std::string_view line =
         text.substr(pos, eol == std::string_view::npos ? std::string_view::npos : eol - pos);
@@ -242,7 +364,12 @@ bool Session::State::RunScript(std::string_view text, std::string_view source, i
     bool statement_started = !parser::SplitScript(pending).empty();
     if (!statement_started && first != std::string_view::npos && line[first] == '.') {
       pending.clear();
-      ok &= RunDotCommand(line.substr(first), {source, line_no});
+      if (interrupted(line_no)) break;
+      std::string_view command = line.substr(first);
+      if (settings.echo) Notice(std::string(command) + "\n");
+      ok &= RunDotCommand(command, {source, line_no});
+      if (interrupted(line_no)) break;
+      ++ran;
     } else {
       if (!statement_started) pending_line = line_no;
       if (!statement_started && IsBlank(line) && pending.empty()) {
@@ -257,7 +384,20 @@ bool Session::State::RunScript(std::string_view text, std::string_view source, i
     pos = eol + 1;
     ++line_no;
   }
-  if (!quit && !(settings.bail && !ok) && !pending.empty()) run_pending();
+  if (!stop() && !pending.empty()) run_pending();
+  return ok;
+}
+
+bool Session::State::RunFile(std::string_view text, const std::string& source) {
+  const bool was_quiet = quiet;
+  ++read_depth;
+  bool ok = RunScript(text, source, 1);
+  --read_depth;
+  // What the file began ends with it: its transaction (discarded, said out loud) and .quiet.
+  if (transaction && transaction_depth > read_depth) {
+    ok &= DiscardTransaction(interrupt_reported ? "interrupted" : source + " ended");
+  }
+  if (!was_quiet) EndQuiet();
   return ok;
 }
 
@@ -294,7 +434,7 @@ void Session::State::NoteExpired(const std::string& table, const std::vector<Ite
   if (!t.ok() || !t->ttl_attribute || items.empty()) return;
   int64_t expired = CountExpired(items, *t->ttl_attribute, now());
   if (expired == 0) return;
-  Out(fmt::format(
+  Notice(fmt::format(
       "-- {} of these items expired ({} is in the past) and await the TTL sweep (.ttl sweep)\n",
       expired, *t->ttl_attribute));
 }
@@ -320,15 +460,47 @@ namespace {
 
 // Runs `plan` (from `resume` when continuing), prints its items and the footer, and keeps
 // what NEXT needs.
+// After an UPDATE or DELETE of one item failed its condition: whether the item exists, so that
+// the error says which part of the WHERE did not hold.
+Status ExplainConditionFailure(Session::State& s, const planner::Plan& plan, Status status) {
+  if (!status.IsConditionFailed() || plan.per_item_write || plan.operations.size() != 1) {
+    return status;
+  }
+  GetItemRequest get;
+  if (const auto* u = std::get_if<UpdateItemRequest>(&plan.operations[0])) {
+    get.table_name = u->table_name;
+    get.key = u->key;
+  } else if (const auto* d = std::get_if<DeleteItemRequest>(&plan.operations[0])) {
+    get.table_name = d->table_name;
+    get.key = d->key;
+  } else {
+    return status;
+  }
+  Result<GetItemResponse> found = s.db.GetItem(get);
+  if (!found.ok()) return status;
+  const std::string key = ItemToJsonText(get.key);
+  if (!found->item) {
+    return status.WithHint(
+        plan.kind == parser::StatementKind::kUpdate
+            ? fmt::format("no item has the key {}: PartiQL's UPDATE changes an existing item "
+                          "only (it adds attribute_exists to the condition); INSERT creates one",
+                          key)
+            : fmt::format("no item has the key {}", key));
+  }
+  return status.WithHint(fmt::format(
+      "the item {} exists, but the rest of the WHERE is false for it: nothing was written", key));
+}
+
 bool RunPlan(Session::State& s, const planner::Plan& plan, const planner::Cursor* resume,
              Location at) {
   Engine engine(s.db);
+  engine.note_missing_deletes = plan.kind == parser::StatementKind::kDelete && !plan.per_item_write;
   planner::ExecuteOptions options;
   options.resume = resume;
   options.limit = s.settings.pagesize;
   options.cancel = &g_interrupted;
   Result<planner::ExecuteResult> r = planner::Execute(plan, engine, options);
-  if (!r.ok()) return s.Fail(r.status(), at);
+  if (!r.ok()) return s.Fail(ExplainConditionFailure(s, plan, r.status()), at);
   s.RememberAttributes(plan.table, r->items);
   s.PrintItems(r->items, plan.table, plan.index);
   std::string target = plan.table + (plan.index ? "." + *plan.index : "");
@@ -354,11 +526,11 @@ bool RunPlan(Session::State& s, const planner::Plan& plan, const planner::Cursor
                          Units(r->capacity_units, "capacity units"));
   } else {
     footer = r->items.empty() ? "-- " : fmt::format("-- {} returned · ", r->count);
+    if (engine.missing_deletes > 0) footer += "no item had this key, nothing deleted · ";
     footer +=
         fmt::format("{} on {} · {}", plan.operation_name, target, Units(r->capacity_units, "WCU"));
   }
-  if (s.settings.timer) footer += " · " + FormatElapsed(Since(s.statement_start));
-  s.Out(footer + "\n");
+  s.Notice(s.Timed(footer) + "\n");
   if (plan.kind == parser::StatementKind::kSelect) s.NoteExpired(plan.table, r->items);
   if (plan.kind == parser::StatementKind::kSelect) {
     s.last_plan = plan;
@@ -368,7 +540,7 @@ bool RunPlan(Session::State& s, const planner::Plan& plan, const planner::Cursor
       if (r->last_evaluated_key) {
         more += fmt::format("LastEvaluatedKey {} · ", ItemToJsonText(*r->last_evaluated_key));
       }
-      s.Out(more + "NEXT; reads the next page\n");
+      s.Notice(more + "NEXT; reads the next page\n");
     }
   }
   return true;
@@ -418,7 +590,7 @@ bool RunCreate(Session::State& s, const parser::CreateTableStatement& c, Locatio
     return s.Fail(r.status(), at);
   }
   if (!r.ok()) {
-    s.Out(fmt::format("-- table {} exists\n", c.table));
+    s.Notice(fmt::format("-- table {} exists\n", c.table));
     return true;
   }
   std::string done = fmt::format("-- table {} created", c.table);
@@ -429,7 +601,7 @@ bool RunCreate(Session::State& s, const parser::CreateTableStatement& c, Locatio
     done += fmt::format(" · TTL on {}", *c.ttl_attribute);
   }
   if (c.stream_view_type) done += fmt::format(" · stream {}", *c.stream_view_type);
-  s.Out(done + "\n");
+  s.Notice(done + "\n");
   return true;
 }
 
@@ -444,9 +616,9 @@ bool RunAlterTtl(Session::State& s, const parser::AlterTableStatement& a, Locati
   }
   Result<UpdateTimeToLiveResponse> r = s.db.UpdateTimeToLive(request);
   if (!r.ok()) return s.Fail(r.status(), at);
-  s.Out(request.specification.enabled
-            ? fmt::format("-- TTL on {} enabled for {}\n", a.name, a.table)
-            : fmt::format("-- TTL disabled for {}\n", a.table));
+  s.Notice(request.specification.enabled
+               ? fmt::format("-- TTL on {} enabled for {}\n", a.name, a.table)
+               : fmt::format("-- TTL disabled for {}\n", a.table));
   return true;
 }
 
@@ -500,9 +672,7 @@ bool RunAlter(Session::State& s, const parser::AlterTableStatement& a, Location 
   }
   Result<UpdateTableResponse> r = s.db.UpdateTable(request);
   if (!r.ok()) return s.Fail(r.status(), at);
-  std::string footer = "-- " + done;
-  if (s.settings.timer) footer += " · " + FormatElapsed(Since(s.statement_start));
-  s.Out(footer + "\n");
+  s.Notice(s.Timed("-- " + done) + "\n");
   return true;
 }
 
@@ -541,7 +711,7 @@ bool RunParsed(Session::State& s, const parser::Statement& st, Location at) {
       const auto& d = st.as<parser::DropTableStatement>();
       Result<DeleteTableResponse> r = s.db.DeleteTable({d.table});
       if (!r.ok() && !(d.if_exists && r.status().IsNotFound())) return s.Fail(r.status(), at);
-      s.Out(fmt::format("-- table {} {}\n", d.table, r.ok() ? "dropped" : "does not exist"));
+      s.Notice(fmt::format("-- table {} {}\n", d.table, r.ok() ? "dropped" : "does not exist"));
       if (s.last_plan && s.last_plan->table == d.table) s.last_plan.reset();
       return true;
     }
@@ -554,7 +724,8 @@ bool RunParsed(Session::State& s, const parser::Statement& st, Location at) {
       for (const std::string& n : r->table_names)
         rows.push_back({{"TableName", AttributeValue::S(n)}});
       s.PrintItems(rows, "", std::nullopt);
-      s.Out(fmt::format("-- {} table{}\n", rows.size(), rows.size() == 1 ? "" : "s"));
+      s.Notice(s.Timed(fmt::format("-- {} table{}", rows.size(), rows.size() == 1 ? "" : "s")) +
+               "\n");
       return true;
     }
     case StatementKind::kDescribe: {
@@ -581,7 +752,42 @@ bool RunParsed(Session::State& s, const parser::Statement& st, Location at) {
   return s.Fail(Status::Internal("unknown statement kind"), at);
 }
 
-// A parse error with the offending line and a caret under its column.
+// The source line to show under a parse error and the caret line under `column` (1-based, in
+// characters). A long line is cut to a window of kCaretWindow characters on either side of the
+// column, marked with "…"; tabs show as spaces and bytes that are not UTF-8 or control
+// characters as '?', so the caret lines up and the terminal gets printable text.
+constexpr size_t kCaretWindow = 60;
+std::pair<std::string, std::string> CaretExcerpt(std::string_view line, int column) {
+  std::vector<std::string> chars;  // one printable character each
+  for (size_t i = 0; i < line.size();) {
+    const auto c = static_cast<unsigned char>(line[i]);
+    size_t n = c < 0x80 ? 1 : c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 ? 2 : 0;
+    bool valid = n > 0 && i + n <= line.size();
+    for (size_t k = 1; valid && k < n; ++k) {
+      valid = (static_cast<unsigned char>(line[i + k]) & 0xC0) == 0x80;
+    }
+    if (!valid) {
+      chars.emplace_back("?");
+      ++i;
+      continue;
+    }
+    std::string ch(line.substr(i, n));
+    if (ch == "\t") ch = " ";
+    if (n == 1 && (c < 0x20 || c == 0x7F)) ch = "?";
+    chars.push_back(std::move(ch));
+    i += n;
+  }
+  const size_t col = static_cast<size_t>(std::max(column, 1)) - 1;
+  size_t from = col > kCaretWindow ? col - kCaretWindow : 0;
+  size_t to = std::min(chars.size(), col + kCaretWindow);
+  std::string shown = from > 0 ? "…" : "";
+  for (size_t i = from; i < to; ++i) shown += chars[i];
+  if (to < chars.size()) shown += "…";
+  std::string caret(col - from + (from > 0 ? 1 : 0), ' ');
+  return {shown, caret + "^"};
+}
+
+// A parse error with the offending line and a caret under its column, then the hint.
 bool FailParse(Session::State& s, const parser::ParseError& e, std::string_view text, Location at) {
   std::string out = fmt::format("Error: {}\n", e.status.ToString());
   size_t begin = 0;
@@ -591,12 +797,12 @@ bool FailParse(Session::State& s, const parser::ParseError& e, std::string_view 
   }
   if (begin != std::string_view::npos) {
     std::string_view rest = text.substr(begin);
-    std::string_view source_line = rest.substr(0, rest.find('\n'));
+    auto [line, caret] = CaretExcerpt(rest.substr(0, rest.find('\n')), e.position.column);
     std::string where = at.source.empty() ? "" : fmt::format("{} ", at.source);
-    out += fmt::format("  at {}line {}, column {}:\n  {}\n  {}^\n", where,
-                       at.line + e.position.line - 1, e.position.column, source_line,
-                       std::string(e.position.column - 1, ' '));
+    out += fmt::format("  at {}line {}, column {}:\n  {}\n  {}\n", where,
+                       at.line + e.position.line - 1, e.position.column, line, caret);
   }
+  if (!e.status.hint().empty()) out += fmt::format("  hint: {}\n", e.status.hint());
   s.NoteError(e.status);
   s.sink->Err(out);
   return false;
@@ -604,15 +810,25 @@ bool FailParse(Session::State& s, const parser::ParseError& e, std::string_view 
 
 }  // namespace
 
+std::string Session::State::Timed(std::string footer) {
+  if (!settings.timer) return footer;
+  timed = true;
+  return footer + " · " + FormatElapsed(Since(statement_start));
+}
+
+void Session::State::NoteTime() {
+  if (settings.timer && !timed) Notice("-- " + FormatElapsed(Since(statement_start)) + "\n");
+}
+
 bool Session::State::RunStatement(std::string_view text, Location at) {
   report = StatementReport();
-  bool was_suppressed = suppress_out;
-  if (quiet) suppress_out = true;
+  timed = false;
   bool ok = RunOneStatement(text, at);
-  suppress_out = was_suppressed;
+  NoteTime();
   if (collect) collect->push_back(report);
   if (quiet) {
     ++quiet_statements;
+    quiet_failed += !ok;
     if (!report.units.empty()) quiet_units[report.units] += report.capacity;
   }
   return ok;
@@ -620,7 +836,7 @@ bool Session::State::RunStatement(std::string_view text, Location at) {
 
 bool Session::State::RunOneStatement(std::string_view text, Location at) {
   statement_start = Clock::now();
-  if (settings.echo) Out(std::string(text) + ";\n");
+  if (settings.echo) Notice(std::string(text) + ";\n");
   // `<Operation> <JSON>`: the API form, as `CALL <Operation> <JSON>` without the keyword.
   size_t start = text.find_first_not_of(" \t\r\n");
   if (start == std::string_view::npos) return true;
@@ -642,6 +858,22 @@ bool Session::State::RunOneStatement(std::string_view text, Location at) {
   parser::ParseResult parsed = parser::ParseStatement(text);
   if (!parsed.ok()) return FailParse(*this, parsed.error(), text, at);
   return RunParsed(*this, parsed.statement(), at);
+}
+
+bool ReadWholeFile(const std::string& path, std::string* text) {
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) return false;
+  text->clear();
+  char buf[1 << 16];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) text->append(buf, n);
+  const int error = std::ferror(f) ? errno : 0;
+  std::fclose(f);
+  if (error) {
+    errno = error;
+    return false;
+  }
+  return true;
 }
 
 std::string FormatElapsed(double seconds) {

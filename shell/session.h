@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,28 +25,39 @@
 
 namespace keyhole::shell {
 
-// Where a session writes. Out: results and footers; Err: errors and warnings.
+// Where a session writes, in three kinds:
+//   Out     results: items, API responses, the text a statement was asked for;
+//   Notice  what is said about them: footers, `-- more:` hints, `-- table T created`, echoed
+//           input. In the human modes (box, table, line) the session writes notices inline
+//           through Out, in order with the results; in the machine modes (csv, json, ddb) it
+//           sends them here, so that standard output carries data only and parses whole;
+//   Err     errors and warnings.
 class Sink {
  public:
   virtual ~Sink() = default;
   virtual void Out(std::string_view text) = 0;
+  virtual void Notice(std::string_view text) = 0;
   virtual void Err(std::string_view text) = 0;
 };
 
-// stdout / stderr; flushes stdout before each write to stderr so a script's output keeps its
-// order when both go to one terminal or file.
+// stdout, and stderr for notices and errors; flushes stdout before each write to stderr so a
+// script's output keeps its order when both go to one terminal or file.
 class StdioSink : public Sink {
  public:
   void Out(std::string_view text) override;
+  void Notice(std::string_view text) override { Err(text); }
   void Err(std::string_view text) override;
 };
 
-// Collects both streams into strings (tests, the sqllogictest runner).
+// Collects the streams into strings (tests, the sqllogictest runner). Notices go into `out`,
+// in order with the results, unless `separate_notices` is set (then into `notices`).
 class StringSink : public Sink {
  public:
   void Out(std::string_view text) override { out.append(text); }
+  void Notice(std::string_view text) override { (separate_notices ? notices : out).append(text); }
   void Err(std::string_view text) override { err.append(text); }
-  std::string out, err;
+  std::string out, notices, err;
+  bool separate_notices = false;
 };
 
 // What the dot-commands set.
@@ -56,6 +68,9 @@ struct Settings {
   bool bail = false;     // stop a script at its first failing statement
   bool echo = false;     // print each statement before running it
   int64_t pagesize = 0;  // Limit on each Query/Scan of a SELECT (0: DynamoDB's 1 MB pages only)
+  // Output goes to a person at a terminal (the REPL): wide results may switch to line mode,
+  // long ones go through the pager.
+  bool terminal = false;
 };
 
 class Session {
@@ -74,12 +89,33 @@ class Session {
   // A last statement without its `;` still runs.
   bool RunScript(std::string_view text, std::string_view source = "", int first_line = 1);
 
+  // Runs a script file (-f, standard input; .read runs the same): RunScript, and what the file
+  // began ends with it. A transaction it left open is discarded and said out loud on the error
+  // stream (how many queued statements; the result is then false), and a `.quiet on` it left
+  // on is turned off (its summary printed). Ctrl-C stops the file with one line,
+  // "interrupted at FILE line N; M statements ran".
+  bool RunFile(std::string_view text, const std::string& source);
+
+  // The end of all input (the last -c, Ctrl-D, .quit): an open transaction is discarded and
+  // said out loud as RunFile does; returns false then, true otherwise.
+  bool Finish();
+
+  // True while BEGIN ... COMMIT (or BEGIN BATCH) is open: the REPL's prompt shows it.
+  bool in_transaction() const;
+  // Whether the last input was stopped by Ctrl-C (Interrupt) rather than finishing.
+  bool interrupted() const;
+
   // Runs the named access patterns of a patterns file (`source` names it) and prints the
   // report (see patterns.cpp). Returns false when a pattern needs a Scan, is refused or fails.
   bool RunPatterns(std::string_view text, std::string_view source);
 
   // True once `.quit` / `.exit` ran; RunScript stops there and the caller should exit.
   bool quit_requested() const { return quit_; }
+
+  // What to answer when a person types a word from another shell alone at the prompt
+  // (`exit`, `quit`, `\q`, `help`, `\?`, with or without `;`): "-- use .quit ..." or
+  // "-- .help lists ...". nullopt for anything else.
+  static std::optional<std::string> AnswerBareWord(std::string_view line);
 
   // True when `pending` (lines typed so far, not starting with a dot-command) is not yet a
   // complete statement: the REPL shows its continuation prompt.
@@ -108,5 +144,9 @@ class Session {
   bool quit_ = false;
   std::unique_ptr<State> state_;
 };
+
+// Reads the whole file at `path` into *text. False with errno set (ENOENT, EACCES, EISDIR, ...)
+// when it cannot.
+bool ReadWholeFile(const std::string& path, std::string* text);
 
 }  // namespace keyhole::shell

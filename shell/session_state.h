@@ -63,6 +63,12 @@ struct Session::State {
   int read_depth = 0;  // nesting of .read, bounded
   // When the running statement started (parse, plan, run and print: .timer's figure).
   Clock::time_point statement_start;
+  bool timed = false;  // the running statement's footer carried its time already
+  // With .timer on: `footer` + " · <elapsed>" (and the statement counts as timed).
+  std::string Timed(std::string footer);
+  // With .timer on, after a statement: "-- <elapsed>" unless its footer said it already.
+  // (Dot-commands that do work print "-- .import · <elapsed>".)
+  void NoteTime();
 
   // NEXT: the last SELECT's plan and where it stopped.
   std::optional<planner::Plan> last_plan;
@@ -72,15 +78,19 @@ struct Session::State {
   // BEGIN ... COMMIT: the statements queued so far (transaction.cpp).
   std::optional<std::vector<parser::Statement>> transaction;
   bool transaction_is_batch = false;  // BEGIN BATCH: COMMIT runs a BatchExecuteStatement
+  Location transaction_begun;         // where its BEGIN was (source points at ...source)
+  std::string transaction_source;
+  int transaction_depth = 0;  // read_depth at BEGIN: the file that opened it must close it
 
   // The running statement's report, and (when set) where each finished statement's report goes.
   StatementReport report;
   std::vector<StatementReport>* collect = nullptr;
-  // Results are dropped (not errors): .quiet on, and .patterns while a pattern runs.
+  // Results and notices are dropped (not errors) while .patterns runs a pattern.
   bool suppress_out = false;
-  // .quiet on: statements print only their errors; .quiet off sums up what ran quietly.
+  // .quiet on: notices are dropped (results and errors print); .quiet off sums up what ran.
   bool quiet = false;
   int64_t quiet_statements = 0;
+  int64_t quiet_failed = 0;
   std::map<std::string, double> quiet_units;  // "WCU" -> 52
 
   // Attribute names seen per table (keys, results), for completion.
@@ -88,11 +98,18 @@ struct Session::State {
 
   // Results (redirected by .output/.once).
   void Out(std::string_view text);
+  // Footers, hints and other "-- " lines about the results (see Sink): inline through Out in
+  // the human modes, the sink's notice stream in the machine modes; dropped under .quiet and
+  // while a pattern runs. `mode` is the mode the results around it are printed in.
+  void Notice(std::string_view text) { Notice(text, settings.mode); }
+  void Notice(std::string_view text, OutputMode mode);
   // Errors: "Error: <Type>: <message>", then "  at <source> line <line>" in a script, then a
   // TransactionCanceledException's CancellationReasons, one line per action in order:
   //   [0] None
   //   [1] ConditionalCheckFailed: The conditional request failed {"pk":{"S":"a"}}
   bool Fail(const Status& status, Location at);
+  // Ends .quiet (when on): prints "-- N statements ran quietly[, F failed] · U WCU".
+  void EndQuiet();
   // Records `status` in the report when it is the statement's first error (Fail does).
   void NoteError(const Status& status);
   // After a statement: ends a .once redirection.
@@ -100,12 +117,24 @@ struct Session::State {
 
   // Runs a script (see Session::RunScript).
   bool RunScript(std::string_view text, std::string_view source, int first_line);
+  // Runs a script file (.read, -f, standard input; see Session::RunFile).
+  bool RunFile(std::string_view text, const std::string& source);
+  // Set once the interruption of the running input was reported ("interrupted at ..."), so
+  // that the scripts around it stop without a word; cleared with the interrupt.
+  bool interrupt_reported = false;
   // Runs one statement (no dot-commands), filling `report` (and `collect`, .quiet's totals).
   bool RunStatement(std::string_view text, Location at);
   bool RunOneStatement(std::string_view text, Location at);
   // BEGIN, COMMIT, ROLLBACK, and any statement while a transaction is open (transaction.cpp).
   bool RunTransactionStatement(const parser::Statement& st, Location at);
   bool CommitBatch(const std::vector<parser::Statement>& statements, Location at);
+  // Whether `st` may join the open transaction: not a read among writes (or a write among
+  // reads), and for BEGIN (not BATCH) the statements so far plus `st` plan as a transaction.
+  Status CheckQueued(const parser::Statement& st);
+  // When a transaction is open: discards it and says so on the error stream ("<why>: the BEGIN
+  // at FILE line N was not committed; its 2 queued statements were discarded, nothing was
+  // sent"), and returns false. True when none was open.
+  bool DiscardTransaction(std::string_view why);
   // Runs one dot-command line (starting with '.').
   bool RunDotCommand(std::string_view line, Location at);
   // Renders items in the current mode with `table`'s (and `index`'s) key attributes first.
@@ -154,8 +183,21 @@ class Engine : public planner::Executor {
     return db_.UpdateItem(r);
   }
   Result<DeleteItemResponse> DeleteItem(const DeleteItemRequest& r) override {
-    return db_.DeleteItem(r);
+    if (!note_missing_deletes) return db_.DeleteItem(r);
+    // Asks for the old item (ALL_OLD changes neither the write nor its capacity) to learn
+    // whether there was one; the caller's ReturnValues decides what it gets back.
+    DeleteItemRequest with_old = r;
+    with_old.return_values = ReturnValues::kAllOld;
+    Result<DeleteItemResponse> out = db_.DeleteItem(with_old);
+    if (out.ok()) {
+      missing_deletes += !out->attributes.has_value();
+      if (r.return_values != ReturnValues::kAllOld) out->attributes.reset();
+    }
+    return out;
   }
+  // The shell's DELETE footer says when no item had the key (counted in missing_deletes).
+  bool note_missing_deletes = false;
+  int64_t missing_deletes = 0;
 
  private:
   storage::Database& db_;

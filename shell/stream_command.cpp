@@ -98,9 +98,9 @@ bool RunStreamCommand(Session::State& s, const std::vector<std::string>& args, L
     out += json::Write(StreamRecordToJson(rec));
     out += '\n';
   }
-  out += fmt::format("-- {} record{} · stream {}\n", records.size(), records.size() == 1 ? "" : "s",
-                     d->stream_description.stream_label);
   s.Out(out);
+  s.Notice(fmt::format("-- {} record{} · stream {}\n", records.size(),
+                       records.size() == 1 ? "" : "s", d->stream_description.stream_label));
   return true;
 }
 

@@ -73,12 +73,48 @@ bool Session::State::CommitBatch(const std::vector<parser::Statement>& statement
   report.returned = report.read = static_cast<int64_t>(items.size());
   report.capacity = Total(r->consumed_capacity);
   report.units = reads ? "RCU" : "WCU";
-  Out(fmt::format(
+  Notice(fmt::format(
       "-- {} of {} statements succeeded · BatchExecuteStatement · {:g} capacity units\n",
       statements.size() - failed, statements.size(), Total(r->consumed_capacity)));
   if (failed == 0) return true;
   sink->Err(errors +
             (at.source.empty() ? "" : fmt::format("  at {} line {}\n", at.source, at.line)));
+  return false;
+}
+
+Status Session::State::CheckQueued(const parser::Statement& st) {
+  if (!transaction->empty()) {
+    const bool reads = transaction->front().kind() == parser::StatementKind::kSelect;
+    if ((st.kind() == parser::StatementKind::kSelect) != reads) {
+      return Status::Validation(fmt::format(
+          "a {} takes all reads (SELECT) or all writes (INSERT, UPDATE, DELETE{}), not both: "
+          "this one has {} queued",
+          transaction_is_batch ? "batch (BatchExecuteStatement)"
+                               : "transaction (ExecuteTransaction)",
+          transaction_is_batch ? "" : ", EXISTS", reads ? "reads" : "writes"));
+    }
+  }
+  if (transaction_is_batch) return Status::OK();
+  // The transaction so far with this statement, planned as COMMIT will plan it: a statement
+  // DynamoDB would refuse is refused now, before it is queued.
+  std::vector<parser::Statement> statements = *transaction;
+  statements.push_back(st);
+  Result<planner::TransactionPlan> plan = planner::PlanTransaction(statements, Schemas(db));
+  return plan.status();
+}
+
+bool Session::State::DiscardTransaction(std::string_view why) {
+  if (!transaction) return true;
+  size_t n = transaction->size();
+  std::string where = transaction_source.empty() ? std::string()
+                                                 : fmt::format(" at {} line {}", transaction_source,
+                                                               transaction_begun.line);
+  sink->Err(fmt::format(
+      "Error: {}: the {} begun{} was not committed; its {} queued statement{} {} discarded, "
+      "nothing was sent (end it with COMMIT; or ROLLBACK;)\n",
+      why, transaction_is_batch ? "BEGIN BATCH" : "BEGIN", where, n, n == 1 ? "" : "s",
+      n == 1 ? "was" : "were"));
+  transaction.reset();
   return false;
 }
 
@@ -91,22 +127,35 @@ bool Session::State::RunTransactionStatement(const parser::Statement& st, Locati
       }
       transaction.emplace();
       transaction_is_batch = st.as<parser::BeginStatement>().batch;
-      Out(transaction_is_batch ? "-- batch started: statements are queued until COMMIT\n"
-                               : "-- transaction started: statements are queued until COMMIT\n");
+      transaction_begun = at;
+      transaction_source = std::string(at.source);
+      transaction_depth = read_depth;
+      Notice(transaction_is_batch ? "-- batch started: statements are queued until COMMIT\n"
+                                  : "-- transaction started: statements are queued until COMMIT\n");
       return true;
     case StatementKind::kRollback:
       if (!transaction) return Fail(Status::Validation("ROLLBACK without BEGIN"), at);
-      Out(fmt::format("-- rolled back: {} statements discarded, nothing was sent\n",
-                      transaction->size()));
+      Notice(fmt::format("-- rolled back: {} statements discarded, nothing was sent\n",
+                         transaction->size()));
       transaction.reset();
       return true;
     case StatementKind::kCommit:
       break;
-    default: {  // a statement inside BEGIN ... COMMIT
+    default: {  // a statement inside BEGIN ... COMMIT: checked with those queued before it
+      Status refused = CheckQueued(st);
+      if (!refused.ok()) {
+        Fail(refused, at);
+        Notice(
+            fmt::format("-- not queued; the {} stays open with {} statement{} (COMMIT or "
+                        "ROLLBACK)\n",
+                        transaction_is_batch ? "batch" : "transaction", transaction->size(),
+                        transaction->size() == 1 ? "" : "s"));
+        return false;
+      }
       transaction->push_back(st);
-      Out(fmt::format("-- queued as {}[{}]\n",
-                      transaction_is_batch ? "Statements" : "TransactStatements",
-                      transaction->size() - 1));
+      Notice(fmt::format("-- queued as {}[{}]\n",
+                         transaction_is_batch ? "Statements" : "TransactStatements",
+                         transaction->size() - 1));
       return true;
     }
   }
@@ -132,8 +181,8 @@ bool Session::State::RunTransactionStatement(const parser::Statement& st, Locati
     report.returned = static_cast<int64_t>(items.size());
     report.capacity = Total(r->consumed_capacity);
     report.units = "RCU";
-    Out(fmt::format("-- {} returned of {} reads · TransactGetItems · {:g} RCU\n", items.size(),
-                    statements.size(), Total(r->consumed_capacity)));
+    Notice(fmt::format("-- {} returned of {} reads · TransactGetItems · {:g} RCU\n", items.size(),
+                       statements.size(), Total(r->consumed_capacity)));
     return true;
   }
   const auto& writes = std::get<TransactWriteItemsRequest>(plan->request);
@@ -143,8 +192,8 @@ bool Session::State::RunTransactionStatement(const parser::Statement& st, Locati
   report.target = Tables(r->consumed_capacity);
   report.capacity = Total(r->consumed_capacity);
   report.units = "WCU";
-  Out(fmt::format("-- committed {} statements · TransactWriteItems · {:g} WCU\n", statements.size(),
-                  Total(r->consumed_capacity)));
+  Notice(fmt::format("-- committed {} statements · TransactWriteItems · {:g} WCU\n",
+                     statements.size(), Total(r->consumed_capacity)));
   return true;
 }
 

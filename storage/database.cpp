@@ -2,6 +2,10 @@
 
 #include <fmt/format.h>
 #include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
 
 #include <chrono>
 
@@ -21,6 +25,31 @@ double SystemClock() {
   return duration<double>(system_clock::now().time_since_epoch()).count();
 }
 
+namespace {
+
+// LMDB's first meta page starts with a 16-byte page header, then MDB_meta's mm_magic.
+constexpr uint32_t kLmdbMagic = 0xBEEFC0DE;
+constexpr size_t kLmdbMagicOffset = 16;
+
+// Whether the first bytes of an existing, non-empty file are an LMDB meta page; OS errors
+// (unreadable file) are left for LMDB to report.
+Status CheckLmdbFile(const std::string& path) {
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) return Status::OK();
+  unsigned char head[4096];
+  const size_t n = std::fread(head, 1, sizeof head, f);
+  std::fclose(f);
+  if (n == 0) return Status::OK();
+  uint32_t magic = 0;
+  if (n >= kLmdbMagicOffset + 4) std::memcpy(&magic, head + kLmdbMagicOffset, 4);
+  if (magic == kLmdbMagic) return Status::OK();
+  const bool text = std::memchr(head, '\0', n) == nullptr;
+  return Status::Format(fmt::format("{}: not a keyhole database ({})", path,
+                                    text ? "it is a text file" : "not an LMDB file"));
+}
+
+}  // namespace
+
 Result<std::unique_ptr<Database>> Database::Open(const std::string& path, const Options& options) {
   struct stat st;
   if (::stat(path.c_str(), &st) != 0) {
@@ -29,7 +58,21 @@ Result<std::unique_ptr<Database>> Database::Open(const std::string& path, const 
     }
   } else if (!S_ISREG(st.st_mode)) {
     return Status::Format(fmt::format("{}: not a keyhole database (not a regular file)", path));
+  } else if (st.st_size > 0) {
+    // Checked before LMDB opens the file, so that a file that is not a database gets no lock
+    // file beside it.
+    KH_RETURN_IF_ERROR(CheckLmdbFile(path));
   }
+  // A failed open removes the lock file it created.
+  const std::string lock_path = path + "-lock";
+  const bool had_lock = ::access(lock_path.c_str(), F_OK) == 0;
+  Result<std::unique_ptr<Database>> db = OpenChecked(path, options);
+  if (!db.ok() && !had_lock) ::unlink(lock_path.c_str());
+  return db;
+}
+
+Result<std::unique_ptr<Database>> Database::OpenChecked(const std::string& path,
+                                                        const Options& options) {
   auto impl = std::make_unique<Impl>();
   impl->clock = options.clock;
   impl->parser = options.expression_parser;

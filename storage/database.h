@@ -8,14 +8,22 @@
 // same file at once (one writer at a time, readers never blocked).
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "core/operations.h"
 #include "core/status.h"
 
 namespace keyhole::storage {
+
+// What ImportItems wrote.
+struct ImportResult {
+  int64_t written = 0;     // items put
+  double write_units = 0;  // what the puts would consume (as PutItem: item and index writes)
+};
 
 class Database {
  public:
@@ -38,9 +46,13 @@ class Database {
 
   // Opens the keyhole database at `path` (one file plus "<path>-lock"), creating it when it
   // does not exist and options.create_if_missing. Errors:
-  //  - DatabaseFormatException: not a keyhole database, or written by a newer format;
-  //  - ResourceNotFoundException: missing and !create_if_missing;
+  //  - DatabaseFormatException: not a keyhole database ("it is a text file" when it has no NUL
+  //    byte in its first 4 KB: a script given as the database), or written by a newer format;
+  //    such a file is refused before LMDB opens it, and a failed open leaves no lock file;
+  //  - ResourceNotFoundException: missing and !create_if_missing (or read_only);
+  //  - AccessDeniedException: the OS refused to open the file or its lock file (its words);
   //  - InternalServerError: I/O.
+  // With options.read_only every write returns AccessDeniedException and nothing is written.
   static Result<std::unique_ptr<Database>> Open(const std::string& path, const Options& options);
   static Result<std::unique_ptr<Database>> Open(const std::string& path) {
     return Open(path, Options{});
@@ -137,6 +149,14 @@ class Database {
   Result<GetShardIteratorResponse> GetShardIterator(const GetShardIteratorRequest& request);
   Result<GetRecordsResponse> GetRecords(const GetRecordsRequest& request);
 
+  // Local-only (not a DynamoDB operation): puts every item of `items` into `table_name` in ONE
+  // write transaction, each checked and applied as PutItem without a condition (key attributes,
+  // index keys, 400 KB), so the import is all or nothing: the first bad item, or `cancel` seen
+  // set (checked before each item: InterruptedException "Interrupted after N of M items:
+  // nothing was imported"), aborts it and nothing is written. Streams get a record per item.
+  Result<ImportResult> ImportItems(const std::string& table_name, const std::vector<Item>& items,
+                                   const std::atomic<bool>* cancel = nullptr);
+
   // Checks that every index of every table agrees with its base table entry for entry.
   // InternalServerError naming the first disagreement. (Used by crash and concurrency tests.)
   Status VerifyIntegrity();
@@ -145,6 +165,8 @@ class Database {
 
  private:
   explicit Database(std::unique_ptr<Impl> impl);
+  static Result<std::unique_ptr<Database>> OpenChecked(const std::string& path,
+                                                       const Options& options);
   std::unique_ptr<Impl> impl_;
 };
 

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <sys/stat.h>
 
+#include <cerrno>
+
 namespace keyhole::storage {
 
 namespace {
@@ -13,6 +15,9 @@ MDB_val Val(std::string_view s) { return MDB_val{s.size(), const_cast<char*>(s.d
 }  // namespace
 
 Status LmdbError(int rc, std::string_view what) {
+  if (rc == EACCES || rc == EPERM || rc == EROFS) {
+    return Status::AccessDenied(fmt::format("{}: {}", what, mdb_strerror(rc)));
+  }
   if (rc == MDB_INVALID || rc == MDB_VERSION_MISMATCH) {
     return Status::Format(fmt::format("{}: not a keyhole database ({})", what, mdb_strerror(rc)));
   }
@@ -100,19 +105,36 @@ bool Cursor::Seek(std::string_view key) {
 Result<std::unique_ptr<Env>> Env::Open(const std::string& path, const Options& options) {
   std::unique_ptr<Env> env(new Env());
   env->path_ = path;
-  int rc = mdb_env_create(&env->env_);
-  if (rc) return LmdbError(rc, "mdb_env_create");
-  mdb_env_set_maxdbs(env->env_, kMaxDbs);
-  mdb_env_set_maxreaders(env->env_, 254);
   struct stat st;
   bool exists = ::stat(path.c_str(), &st) == 0;
-  // A new file starts at the initial size; an existing one keeps its size (0 = adopt).
-  mdb_env_set_mapsize(env->env_, exists ? 0 : options.initial_map_size);
-  if (exists && static_cast<size_t>(st.st_size) < options.initial_map_size) mdb_env_set_mapsize(env->env_, options.initial_map_size);
+  auto create = [&]() -> int {
+    int rc = mdb_env_create(&env->env_);
+    if (rc) return rc;
+    mdb_env_set_maxdbs(env->env_, kMaxDbs);
+    mdb_env_set_maxreaders(env->env_, 254);
+    // A new file starts at the initial size; an existing one keeps its size (0 = adopt).
+    mdb_env_set_mapsize(env->env_, exists ? 0 : options.initial_map_size);
+    if (exists && static_cast<size_t>(st.st_size) < options.initial_map_size) {
+      mdb_env_set_mapsize(env->env_, options.initial_map_size);
+    }
+    return 0;
+  };
+  int rc = create();
+  if (rc) return LmdbError(rc, "mdb_env_create");
   unsigned flags = MDB_NOSUBDIR | MDB_NOTLS;
   if (options.read_only) flags |= MDB_RDONLY;
   if (!options.sync) flags |= MDB_NOSYNC;
+  env->read_only_ = options.read_only;
   rc = mdb_env_open(env->env_, path.c_str(), flags, 0644);
+  if (rc && options.read_only && (rc == EACCES || rc == EROFS)) {
+    // The lock file cannot be made or written: read without one. mdb_env_open may not be
+    // retried on the same handle after a failure, so start over.
+    mdb_env_close(env->env_);
+    env->env_ = nullptr;
+    rc = create();
+    if (rc) return LmdbError(rc, "mdb_env_create");
+    rc = mdb_env_open(env->env_, path.c_str(), flags | MDB_NOLOCK, 0644);
+  }
   if (rc) return LmdbError(rc, path);
   // A process killed inside a read keeps its reader slot until someone clears it.
   int dead = 0;
@@ -132,6 +154,11 @@ size_t Env::map_size() const {
 }
 
 Status Env::Begin(bool write, MDB_txn** txn) {
+  if (write && read_only_) {
+    return Status::AccessDenied(fmt::format(
+        "{} is open read-only (--readonly, or the file is not writable): nothing was written",
+        path_));
+  }
   for (int attempt = 0; attempt < 4; ++attempt) {
     int rc = mdb_txn_begin(env_, nullptr, write ? 0 : MDB_RDONLY, txn);
     if (rc == MDB_MAP_RESIZED) {  // another process grew the map: adopt its size

@@ -98,7 +98,10 @@ class Env {
   };
 
   // Opens (creating when missing, unless read_only) the environment at `path` (one file plus
-  // "<path>-lock"). DatabaseFormatException when the file is not an LMDB file.
+  // "<path>-lock"). DatabaseFormatException when the file is not an LMDB file; AccessDenied-
+  // Exception (the OS's words) when the file or its lock file may not be opened. Read-only:
+  // when the lock file cannot be created or written (a read-only directory), the file is read
+  // without one (MDB_NOLOCK), as sqlite3 reads a database on read-only media.
   static Result<std::unique_ptr<Env>> Open(const std::string& path, const Options& options);
   ~Env();
 
@@ -124,6 +127,7 @@ class Env {
   bool HasDbi(const std::string& name) const { return dbis_.count(name) > 0; }
 
   size_t map_size() const;
+  bool read_only() const { return read_only_; }
 
  private:
   Env() = default;
@@ -135,6 +139,7 @@ class Env {
   // begin/abort: no allocation, no reader-slot search). Never active between operations.
   MDB_txn* reader_ = nullptr;
   std::string path_;
+  bool read_only_ = false;
   std::map<std::string, MDB_dbi> dbis_;
   std::map<std::string, MDB_dbi> pending_;  // created in the open write txn
 };

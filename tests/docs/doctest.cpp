@@ -42,6 +42,7 @@ namespace fs = std::filesystem;
 class TranscriptSink : public keyhole::shell::Sink {
  public:
   void Out(std::string_view text) override { text_.append(text); }
+  void Notice(std::string_view text) override { text_.append(text); }
   void Err(std::string_view text) override { text_.append(text); }
   std::string Take() { return std::exchange(text_, {}); }
 

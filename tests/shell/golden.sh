@@ -8,7 +8,7 @@ script=$2
 expected=${script%.sql}.expected
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-actual=$("$keyhole" "$dir/test.kh" < "$script" 2>&1; echo "-- exit status $?")
+actual=$(cd "$dir" && "$keyhole" test.kh < "$script" 2>&1; echo "-- exit status $?")
 if [ "${UPDATE_GOLDEN:-0}" = 1 ]; then
   printf '%s\n' "$actual" > "$expected"
   exit 0

@@ -14,7 +14,9 @@ for dir in "$samples"/*/; do
   name="$(basename "$dir")"
   count=$((count + 1))
   db="$work/$name.kh"
-  if ! "$bin" "$db" -f "$dir/schema.sql" >"$work/load.out" 2>"$work/load.err" || [ -s "$work/load.err" ]; then
+  # Standard output is not a terminal: ddb mode, whose footers and notices go to standard error.
+  if ! "$bin" "$db" -f "$dir/schema.sql" >"$work/load.out" 2>"$work/load.err" ||
+    [ -s "$work/load.out" ] || grep -q '^Error' "$work/load.err"; then
     echo "FAIL $name: schema.sql did not load cleanly"; cat "$work/load.err"; fail=1; continue
   fi
   if ! "$bin" "$db" --patterns "$dir/patterns.sql" >"$work/p.out" 2>"$work/p.err"; then

@@ -56,7 +56,7 @@ TEST_F(SessionTest, StatementsAndFooters) {
   ASSERT_TRUE(Run("UPDATE \"App\" SET n = 1 WHERE pk = 'a' AND sk = 3 RETURNING MODIFIED NEW *;"));
   EXPECT_EQ(Out(), "{\"n\":{\"N\":\"1\"}}\n-- 1 returned · UpdateItem on App · 1 WCU\n");
   ASSERT_TRUE(Run("DELETE FROM \"App\" WHERE pk = 'zz' AND sk = 3;"));
-  EXPECT_EQ(Out(), "-- DeleteItem on App · 1 WCU\n");
+  EXPECT_EQ(Out(), "-- no item had this key, nothing deleted · DeleteItem on App · 1 WCU\n");
 }
 
 TEST_F(SessionTest, DotCommandsOnlyAtTheStartOfAStatement) {
@@ -117,13 +117,20 @@ TEST_F(SessionTest, NextAndStartKey) {
 }
 
 TEST_F(SessionTest, OnceOutputAndRead) {
+  // ddb is a machine mode: the files get the data, the footers go to the notice stream.
+  sink_.separate_notices = true;
   ASSERT_TRUE(Run(".once " + File("once.txt") + "\nSHOW TABLES;\nSHOW TABLES;"));
-  EXPECT_EQ(Slurp(File("once.txt")), "{\"TableName\":{\"S\":\"App\"}}\n-- 1 table\n");
-  EXPECT_EQ(Out(), "{\"TableName\":{\"S\":\"App\"}}\n-- 1 table\n");  // only the first went
+  EXPECT_EQ(Slurp(File("once.txt")), "{\"TableName\":{\"S\":\"App\"}}\n");
+  EXPECT_EQ(Out(), "{\"TableName\":{\"S\":\"App\"}}\n");  // only the first went
+  EXPECT_EQ(sink_.notices, "-- 1 table\n-- 1 table\n");
   ASSERT_TRUE(Run(".output " + File("all.txt") + "\nSHOW TABLES;\nSHOW TABLES;\n.output"));
   EXPECT_EQ(Out(), "");
-  EXPECT_EQ(Slurp(File("all.txt")), std::string("{\"TableName\":{\"S\":\"App\"}}\n-- 1 table\n") +
-                                        "{\"TableName\":{\"S\":\"App\"}}\n-- 1 table\n");
+  EXPECT_EQ(Slurp(File("all.txt")),
+            "{\"TableName\":{\"S\":\"App\"}}\n{\"TableName\":{\"S\":\"App\"}}\n");
+  // In a human mode the footers go with the results.
+  ASSERT_TRUE(Run(".mode line\n.once " + File("line.txt") + "\nSHOW TABLES;\n.mode ddb"));
+  EXPECT_EQ(Slurp(File("line.txt")), "  TableName = App\n-- 1 table\n");
+  sink_.separate_notices = false;
   std::ofstream(File("inner.sql")) << "SHOW TABLES;\nSELECT * FROM \"App\" WHERE q = 1;\n";
   EXPECT_FALSE(Run(".read " + File("inner.sql")));
   EXPECT_EQ(Out(), "{\"TableName\":{\"S\":\"App\"}}\n-- 1 table\n");
@@ -300,13 +307,36 @@ TEST_F(SessionTest, PatternsFailOnScansRefusalsErrorsAndUnrefusedStatements) {
 }
 
 TEST_F(SessionTest, QuietSumsUpWhatRan) {
+  // .quiet drops footers and notices, not results.
   ASSERT_TRUE(
       Run(".quiet on\nINSERT INTO \"App\" VALUE {'pk': 'q', 'sk': 1};\n"
           "SELECT * FROM \"App\" WHERE pk = 'q';\n.quiet off\n"));
-  EXPECT_EQ(Out(), "-- 2 statements ran quietly · 0.5 RCU · 1 WCU\n");
+  EXPECT_EQ(Out(),
+            "{\"pk\":{\"S\":\"q\"},\"sk\":{\"N\":\"1\"}}\n"
+            "-- 2 statements ran quietly · 0.5 RCU · 1 WCU\n");
+  // The summary counts the statements that failed.
   EXPECT_FALSE(Run(".quiet on\nINSERT INTO \"App\" VALUE {'pk': 'q', 'sk': 1};\n.quiet off\n"));
-  EXPECT_EQ(Out(), "-- 1 statement ran quietly\n");
+  EXPECT_EQ(Out(), "-- 1 statement ran quietly, 1 failed\n");
   EXPECT_NE(sink_.err.find("Error: DuplicateItemException"), std::string::npos) << sink_.err;
+}
+
+TEST_F(SessionTest, QuietSetByAScriptEndsWithIt) {
+  std::ofstream(File("quiet.sql")) << ".quiet on\nINSERT INTO \"App\" VALUE {'pk': 'r', 'sk': 1};\n"
+                                      "SELECT * FROM \"App\" WHERE nope = 1;\n"
+                                      "INSERT INTO \"App\" VALUE {'pk': 'r', 'sk': 2};\n";
+  // The script stops under .bail with .quiet still on: it ends with the script anyway.
+  EXPECT_FALSE(Run(".bail on\n.read " + File("quiet.sql") + "\n"));
+  EXPECT_EQ(Out(), "-- 2 statements ran quietly, 1 failed · 1 WCU\n");
+  ASSERT_TRUE(Run(".bail off\nSELECT sk FROM \"App\" WHERE pk = 'r';"));
+  EXPECT_EQ(Out(), "{\"sk\":{\"N\":\"1\"}}\n-- 1 returned, 1 read · Query on App · 0.5 RCU\n");
+  // A .quiet on before the script is the caller's: it stays on.
+  ASSERT_TRUE(Run(".quiet on\n"));
+  std::ofstream(File("plain.sql")) << "INSERT INTO \"App\" VALUE {'pk': 'r', 'sk': 3};\n";
+  ASSERT_TRUE(
+      Run(".read " + File("plain.sql") + "\nINSERT INTO \"App\" VALUE {'pk': 'r', 'sk': 4};"));
+  EXPECT_EQ(Out(), "");
+  ASSERT_TRUE(Run(".quiet off"));
+  EXPECT_EQ(Out(), "-- 2 statements ran quietly · 2 WCU\n");
 }
 
 }  // namespace

@@ -15,6 +15,7 @@ namespace {
 class CaptureSink : public Sink {
  public:
   void Out(std::string_view text) override { out += text; }
+  void Notice(std::string_view text) override { out += text; }
   void Err(std::string_view text) override { err += text; }
   std::string out, err;
 };

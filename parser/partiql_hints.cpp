@@ -1,0 +1,340 @@
+// ParseHint (partiql_hints.h): recognizes a refused statement's likely mistake from the
+// error's message and position and from the words of the text. Plain string scanning; no PEGTL.
+#include "parser/partiql_hints.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <initializer_list>
+#include <utility>
+#include <vector>
+
+#include "parser/partiql_syntax.h"
+
+namespace keyhole::parser {
+namespace {
+
+// A word of the statement outside strings, quoted names and comments, upper-cased.
+struct Word {
+  std::string upper;
+  size_t offset = 0;
+};
+
+bool IsWordChar(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$';
+}
+
+std::string Upper(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return out;
+}
+
+std::vector<Word> Words(std::string_view text) {
+  std::vector<Word> out;
+  size_t i = 0;
+  while (i < text.size()) {
+    const char c = text[i];
+    if (c == '\'' || c == '"') {
+      size_t close = text.find(c, i + 1);
+      i = close == std::string_view::npos ? text.size() : close + 1;
+    } else if (text.substr(i, 2) == "--") {
+      size_t nl = text.find('\n', i);
+      i = nl == std::string_view::npos ? text.size() : nl + 1;
+    } else if (text.substr(i, 2) == "/*") {
+      size_t close = text.find("*/", i + 2);
+      i = close == std::string_view::npos ? text.size() : close + 2;
+    } else if (IsWordChar(c)) {
+      size_t end = i;
+      while (end < text.size() && IsWordChar(text[end])) ++end;
+      out.push_back({Upper(text.substr(i, end - i)), i});
+      i = end;
+    } else {
+      ++i;
+    }
+  }
+  return out;
+}
+
+bool Has(const std::vector<Word>& words, std::string_view w) {
+  return std::any_of(words.begin(), words.end(), [&](const Word& x) { return x.upper == w; });
+}
+
+// The word followed (after blanks) by '(' among `names`, or "".
+std::string CalledFunction(std::string_view text, const std::vector<Word>& words,
+                           std::initializer_list<std::string_view> names) {
+  for (const Word& w : words) {
+    if (std::find(names.begin(), names.end(), w.upper) == names.end()) continue;
+    size_t after = text.find_first_not_of(" \t\r\n", w.offset + w.upper.size());
+    if (after != std::string_view::npos && text[after] == '(') return w.upper;
+  }
+  return "";
+}
+
+size_t EditDistance(std::string_view a, std::string_view b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1])});
+      diagonal = up;
+    }
+  }
+  return row[b.size()];
+}
+
+// The word of `text` that starts at `offset` (letters, digits, _ and $), or "".
+std::string_view WordAt(std::string_view text, size_t offset) {
+  size_t end = offset;
+  while (end < text.size() && IsWordChar(text[end])) ++end;
+  return text.substr(offset, end - offset);
+}
+
+// "line L, column C" of `offset`.
+std::string Where(std::string_view text, size_t offset) {
+  SourcePosition p = PositionOf(text, offset);
+  return fmt::format("line {}, column {}", p.line, p.column);
+}
+
+// A short excerpt of `text` from `offset` (at most 20 characters, then "...").
+std::string Excerpt(std::string_view text, size_t offset) {
+  std::string_view rest = text.substr(offset);
+  rest = rest.substr(0, rest.find('\n'));
+  if (rest.size() <= 20) return std::string(rest);
+  size_t cut = 20;
+  while (cut > 0 && (static_cast<unsigned char>(rest[cut]) & 0xC0) == 0x80) --cut;
+  return std::string(rest.substr(0, cut)) + "...";
+}
+
+// `text` with every "double-quoted" run after `from` turned into a 'single-quoted' string.
+std::string SingleQuoted(std::string_view text, size_t from) {
+  std::string out(text.substr(0, from));
+  for (size_t i = from; i < text.size(); ++i) {
+    if (text[i] == '\'') {  // copy a single-quoted string as it is
+      size_t close = text.find('\'', i + 1);
+      if (close == std::string_view::npos) close = text.size() - 1;
+      out.append(text.substr(i, close - i + 1));
+      i = close;
+    } else if (text[i] == '"') {
+      size_t close = text.find('"', i + 1);
+      if (close == std::string_view::npos) return std::string(text);
+      std::string inner(text.substr(i + 1, close - i - 1));
+      out += '\'';
+      for (char c : inner) out += c == '\'' ? std::string("''") : std::string(1, c);
+      out += '\'';
+      i = close;
+    } else {
+      out += text[i];
+    }
+  }
+  return out;
+}
+
+std::string Trimmed(std::string_view s) {
+  size_t b = s.find_first_not_of(" \t\r\n");
+  if (b == std::string_view::npos) return "";
+  size_t e = s.find_last_not_of(" \t\r\n;");
+  return std::string(s.substr(b, e - b + 1));
+}
+
+// The comma-separated items of `s` (commas inside quotes do not split), trimmed.
+std::vector<std::string> SplitItems(std::string_view s) {
+  std::vector<std::string> out;
+  std::string cur;
+  char quote = 0;
+  for (char c : s) {
+    if (quote) {
+      quote = c == quote ? 0 : quote;
+    } else if (c == '\'' || c == '"') {
+      quote = c;
+    } else if (c == ',') {
+      out.push_back(Trimmed(cur));
+      cur.clear();
+      continue;
+    }
+    cur += c;
+  }
+  out.push_back(Trimmed(cur));
+  return out;
+}
+
+// INSERT INTO "T" (a, b) VALUES (1, 'x') -> INSERT INTO "T" VALUE {'a': 1, 'b': 'x'}, or ""
+// when the text does not have that shape.
+std::string InsertValueForm(std::string_view text) {
+  const std::string upper = Upper(text);
+  size_t values = upper.find("VALUES");
+  size_t open_cols = text.find('(');
+  if (values == std::string::npos || open_cols == std::string_view::npos || open_cols > values) {
+    return "";
+  }
+  size_t close_cols = text.find(')', open_cols);
+  size_t open_vals = text.find('(', values);
+  size_t close_vals = text.rfind(')');
+  if (close_cols == std::string_view::npos || close_cols > values ||
+      open_vals == std::string_view::npos || close_vals == std::string_view::npos ||
+      close_vals < open_vals) {
+    return "";
+  }
+  std::vector<std::string> cols =
+      SplitItems(text.substr(open_cols + 1, close_cols - open_cols - 1));
+  std::vector<std::string> vals =
+      SplitItems(text.substr(open_vals + 1, close_vals - open_vals - 1));
+  if (cols.size() != vals.size() || cols.empty()) return "";
+  std::string map;
+  for (size_t i = 0; i < cols.size(); ++i) {
+    std::string name = cols[i];
+    if (name.size() >= 2 && name.front() == '"' && name.back() == '"') {
+      name = name.substr(1, name.size() - 2);
+    }
+    std::string value = vals[i];
+    if (value.size() >= 2 && value.front() == '"' && value.back() == '"') {
+      value = "'" + value.substr(1, value.size() - 2) + "'";
+    }
+    map += fmt::format("{}'{}': {}", i ? ", " : "", name, value);
+  }
+  return Trimmed(text.substr(0, open_cols)) + " VALUE {" + map + "}";
+}
+
+constexpr char kJoin[] =
+    "DynamoDB reads one table or index per statement: there are no joins. Store the items you "
+    "read together in one item collection (the same partition key, told apart by the sort key) "
+    "and read them all with one Query: SELECT * FROM \"T\" WHERE PK = 'USER#1'";
+constexpr char kAggregate[] =
+    "DynamoDB has no {}(): the footer under every result counts for you (N returned, N read), "
+    "and the API's Select COUNT returns only the count, e.g. Query {{\"TableName\": \"T\", "
+    "\"KeyConditionExpression\": \"PK = :pk\", \"ExpressionAttributeValues\": {{\":pk\": "
+    "{{\"S\": \"USER#1\"}}}}, \"Select\": \"COUNT\"}}. A total kept up to date is an item of its "
+    "own, updated with ADD in the same transaction as the writes it counts";
+constexpr char kDistinct[] =
+    "DynamoDB has no DISTINCT: model each distinct value as an item of its own, or as the "
+    "partition key of an index, and read those";
+constexpr char kGroupBy[] =
+    "DynamoDB has no GROUP BY: items that belong together share a partition key (an item "
+    "collection, or an index's partition key) and one Query reads the group";
+constexpr char kLimit[] =
+    "DynamoDB's PartiQL has no LIMIT clause: .pagesize N makes each page evaluate at most N "
+    "items (the API's Limit), and NEXT; reads the next page";
+
+}  // namespace
+
+std::string ParseHint(std::string_view text, const ParseError& error) {
+  const std::string& message = error.status.message();
+  const size_t at = std::min(error.position.offset, text.size());
+  const std::vector<Word> words = Words(text);
+  const std::string first = words.empty() ? "" : words[0].upper;
+
+  if (message ==
+          "Unknown statement; expected SELECT, INSERT, UPDATE, DELETE or EXISTS, or one of "
+          "keyhole's: CREATE TABLE, DROP TABLE, ALTER TABLE, SHOW TABLES, SHOW CREATE "
+          "TABLE, DESCRIBE, EXPLAIN, SCAN, BEGIN, COMMIT, ROLLBACK, CALL, NEXT" ||
+      message.starts_with(std::string(syntax::kEnvelope))) {
+    if (words.size() == 1 && (first == "EXIT" || first == "QUIT" || first == "BYE")) {
+      return "use .quit (or Ctrl-D) to leave keyhole";
+    }
+    if (words.size() == 1 && first == "HELP") {
+      return ".help lists the commands; .help SELECT (or INSERT, CREATE TABLE, ...) shows a "
+             "statement's syntax";
+    }
+  }
+
+  // Lexical errors: the bare envelope, at the offending character.
+  if (message == syntax::kEnvelope && at < text.size()) {
+    const std::string_view rest = text.substr(at);
+    for (std::string_view curly : {"\u2018", "\u2019", "\u201C", "\u201D"}) {
+      if (!rest.starts_with(curly)) continue;
+      std::string fixed(text);
+      for (auto [from, to] : {std::pair<std::string_view, std::string_view>{"\u2018", "'"},
+                              {"\u2019", "'"},
+                              {"\u201C", "\""},
+                              {"\u201D", "\""}}) {
+        for (size_t p; (p = fixed.find(from)) != std::string::npos;)
+          fixed.replace(p, from.size(), to);
+      }
+      return fmt::format(
+          "{} is a typographic quote (pasted from slides or a document?): PartiQL takes straight "
+          "quotes, ' for strings and \" for names: {}",
+          curly, Trimmed(fixed));
+    }
+    if (rest[0] == '\'') {
+      return fmt::format(
+          "the string that begins at {} ('{}) is never closed: end it with ' (write '' for a "
+          "quote inside it)",
+          Where(text, at), Excerpt(text, at + 1));
+    }
+    if (rest[0] == '"') {
+      return fmt::format(
+          "the name that begins at {} (\"{}) is never closed: end it with \" (and note that "
+          "double quotes name tables and attributes; strings take single quotes)",
+          Where(text, at), Excerpt(text, at + 1));
+    }
+    if (rest.starts_with("/*")) {
+      return fmt::format("the comment that begins at {} is never closed with */", Where(text, at));
+    }
+    if (rest[0] == '#') {
+      size_t begin = at;
+      while (begin > 0 && (IsWordChar(text[begin - 1]) || text[begin - 1] == '#')) --begin;
+      size_t end = at;
+      while (end < text.size() && (IsWordChar(text[end]) || text[end] == '#' || text[end] == '-' ||
+                                   text[end] == ':' || text[end] == '.')) {
+        ++end;
+      }
+      if (begin < at) {
+        std::string value(text.substr(begin, end - begin));
+        return fmt::format("{} looks like a value: strings take single quotes, '{}'", value, value);
+      }
+      return "# is not a comment in PartiQL: comments are -- to the end of the line, or "
+             "/* ... */";
+    }
+    return "";
+  }
+
+  if (message.starts_with("Tuple keys must be of type String") ||
+      message.starts_with("Unsupported data type: \"")) {
+    size_t from = first == "INSERT" ? Upper(text).find("VALUE") : 0;
+    if (from == std::string::npos) from = 0;
+    return fmt::format(
+        "double quotes name attributes (and tables); map keys and string values take single "
+        "quotes: {}",
+        Trimmed(SingleQuoted(text, from)));
+  }
+
+  if (first == "INSERT" && Has(words, "VALUES")) {
+    std::string fixed = InsertValueForm(text);
+    return "DynamoDB's PartiQL inserts one item, written as a map after VALUE: " +
+           (fixed.empty() ? std::string("INSERT INTO \"T\" VALUE {'PK': 'USER#1', 'SK': 'PROFILE'}")
+                          : fixed);
+  }
+
+  if (first == "SELECT" || first == "SCAN" || first == "EXPLAIN") {
+    std::string aggregate = CalledFunction(text, words, {"COUNT", "SUM", "AVG", "MIN", "MAX"});
+    if (!aggregate.empty()) return fmt::format(kAggregate, aggregate);
+    if (Has(words, "JOIN") || message == "Only select from a single table or index is supported.") {
+      return kJoin;
+    }
+    if (message.find("DISTINCT") != std::string::npos) return kDistinct;
+    if (message == "Unsupported clause: GROUP BY" || message == "Unsupported clause: HAVING") {
+      return kGroupBy;
+    }
+    if (message == "Unsupported clause: LIMIT" || message == "Unsupported clause: OFFSET") {
+      return kLimit;
+    }
+    if (message == "Aliasing is not supported" ||
+        message == std::string(syntax::kEnvelope) + "Expected FROM") {
+      std::string_view word = WordAt(text, at);
+      if (!word.empty() && Upper(word) != "FROM" && EditDistance(Upper(word), "FROM") <= 2) {
+        return fmt::format("{}: did you mean FROM?", word);
+      }
+      if (message == "Aliasing is not supported") {
+        return "PartiQL for DynamoDB has no aliases: name tables and attributes as they are, "
+               "SELECT a, b FROM \"T\" WHERE ...";
+      }
+    }
+  }
+  return "";
+}
+
+}  // namespace keyhole::parser
