@@ -105,6 +105,39 @@ bool RunMode(State& s, const Args& args, Location at) {
   return true;
 }
 
+// .expanded auto|off: on a terminal, box and table results wider than it print in line mode.
+bool RunExpanded(State& s, const Args& args, Location at) {
+  if (args.size() == 1 && (args[0] == "auto" || args[0] == "off")) {
+    s.settings.expanded_auto = args[0] == "auto";
+    return true;
+  }
+  if (args.empty()) {
+    s.Notice(fmt::format("-- expanded {}\n", s.settings.expanded_auto ? "auto" : "off"));
+    return true;
+  }
+  return s.Fail(Status::Validation("usage: .expanded auto|off"), at);
+}
+
+// .maxwidth [N]: box and table cells are cut to N display columns ("…"; 0: never).
+bool RunMaxWidth(State& s, const Args& args, Location at) {
+  if (args.empty()) {
+    s.Notice(fmt::format("-- maxwidth {}\n", s.settings.max_cell_width));
+    return true;
+  }
+  char* end = nullptr;
+  long long n = args.size() == 1 ? std::strtoll(args[0].c_str(), &end, 10) : -1;
+  if (args.size() != 1 || end == args[0].c_str() || *end != '\0' || n < 0) {
+    return s.Fail(Status::Validation("usage: .maxwidth N (display columns per cell; 0: no limit)"),
+                  at);
+  }
+  s.settings.max_cell_width = static_cast<size_t>(n);
+  return true;
+}
+
+bool RunPager(State& s, const Args& a, Location at) {
+  return Switch(s, a, at, &s.settings.pager, "pager");
+}
+
 bool RunHeaders(State& s, const Args& a, Location at) {
   return Switch(s, a, at, &s.settings.headers, "headers");
 }
@@ -491,9 +524,18 @@ constexpr DotCommand kCommands[] = {
     {".tables", "", "list the tables", RunTables},
     {".schema", "[TABLE]", "the CREATE TABLE statement of each table (or of TABLE)", RunSchema,
      true},
-    {".mode", "[box|table|line|json|ddb|csv]", "how results print (no argument: show it)", RunMode},
+    {".mode", "[box|table|line|json|ddb|csv]",
+     "how results print: json is JSON Lines (one object per line), ddb DynamoDB JSON lines; in "
+     "csv, json and ddb footers and notices go to standard error",
+     RunMode},
     {".headers", "on|off", "column headers in box, table and csv modes", RunHeaders},
     {".timer", "on|off", "elapsed time in each footer", RunTimer},
+    {".expanded", "auto|off", "on a terminal, results wider than it print in line mode",
+     RunExpanded},
+    {".maxwidth", "[N]", "cut box and table cells to N columns with … (0: never; default 80)",
+     RunMaxWidth},
+    {".pager", "on|off", "on a terminal, results longer than it go through $PAGER (less)",
+     RunPager},
     {".read", "FILE", "run the statements and dot-commands of FILE", RunRead, true},
     {".output", "[FILE]", "send results to FILE (no argument: back to standard output)", RunOutput},
     {".once", "FILE", "send the next statement's results to FILE", RunOnce},
@@ -536,23 +578,34 @@ const DotCommand* Find(std::string_view name) {
 }
 
 bool RunHelp(State& s, const Args& args, Location at) {
+  auto line = [](const DotCommand& c) {
+    std::string head = std::string(c.name) + (*c.usage ? " " : "") + c.usage;
+    return fmt::format("{:<34} {}\n", head, c.help);
+  };
   std::string out;
   if (args.empty()) {
-    out +=
+    out =
         "Statements end with ';' and may span lines: PartiQL SELECT / INSERT / UPDATE / DELETE\n"
         "(refused unless key-addressable; SCAN SELECT ... reads a whole table), EXPLAIN "
         "[ANALYZE],\n"
         "NEXT, BEGIN / COMMIT / ROLLBACK (ExecuteTransaction), CREATE / DROP / ALTER TABLE,\n"
         "SHOW TABLES, DESCRIBE, SHOW CREATE TABLE,\n"
-        "CALL <Operation> {request JSON} or <Operation> {request JSON}.\n";
-  }
-  for (const DotCommand& c : kCommands) {
-    if (!args.empty() && args[0] != c.name && "." + args[0] != c.name) continue;
-    std::string head = std::string(c.name) + (*c.usage ? " " : "") + c.usage;
-    out += fmt::format("{:<34} {}\n", head, c.help);
-  }
-  if (out.empty()) {
-    return s.Fail(Status::Validation(fmt::format("no such command: {}", args[0])), at);
+        "CALL <Operation> {request JSON} or <Operation> {request JSON}.\n"
+        ".help SELECT (or INSERT, UPDATE, CREATE TABLE, ...) shows a statement's syntax.\n";
+    for (const DotCommand& c : kCommands) out += line(c);
+  } else {
+    std::string name;
+    for (const std::string& a : args) name += (name.empty() ? "" : " ") + a;
+    out = StatementHelpText(name);
+    for (const DotCommand& c : kCommands) {
+      if (out.empty() && (args[0] == c.name || "." + args[0] == c.name)) out = line(c);
+    }
+    if (out.empty()) {
+      return s.Fail(Status::Validation(fmt::format(
+                        "no help for {}: .help lists the dot-commands; the statements are {}", name,
+                        StatementHelpNames())),
+                    at);
+    }
   }
   s.Out(out);
   return true;

@@ -89,10 +89,22 @@ bool LooksLikeTimestamp(const std::string& s) {
 std::string PlaceholderName(const std::vector<const Item*>& items,
                             const std::vector<Segments>& values, size_t position,
                             const std::set<std::string>& key_attributes) {
-  // An attribute every item carries with exactly this segment's text.
+  // An attribute every item carries with exactly this segment's text. One item is no evidence
+  // (its username equals its key's segment by construction or by chance), and a number that
+  // equals a segment is a coincidence (a likeCount of 4 beside POST#4) unless the segment
+  // varies over at least three items, or is zero-padded (00042: written from a number).
+  const bool varies = std::any_of(values.begin(), values.end(), [&](const Segments& v) {
+    return v.parts[position] != values[0].parts[position];
+  });
+  const bool zero_padded = std::any_of(values.begin(), values.end(), [&](const Segments& v) {
+    const std::string& p = v.parts[position];
+    return p.size() > 1 && p[0] == '0' && std::all_of(p.begin(), p.end(), IsDigit);
+  });
   std::set<std::string> candidates;
   for (const auto& [name, value] : *items[0]) {
-    if (!key_attributes.contains(name)) candidates.insert(name);
+    if (key_attributes.contains(name) || items.size() < 2) continue;
+    if (value.type() == ValueType::kN && !(varies && (items.size() >= 3 || zero_padded))) continue;
+    candidates.insert(name);
   }
   for (const std::string& name : candidates) {
     bool all = true;
@@ -388,8 +400,16 @@ std::string FormatModel(const TableDescription& t, const Model& model) {
   auto of = [](int64_t some, int64_t all) {
     return some == all ? std::string() : fmt::format(" ({} of {})", some, all);
   };
+  if (model.items == 0) {
+    out += "-- no items: .model reads the entity types off the items; add some first\n";
+  } else if (model.items < 3) {
+    out += "-- too few items to tell which parts of the keys vary: the keys show as stored\n";
+  }
   for (const Entity& e : model.entities) {
     out += fmt::format("\n{} · {} item{}\n", e.name, e.items, e.items == 1 ? "" : "s");
+    if (e.items == 1 && model.items >= 3) {
+      out += "  (one item: its keys show as stored; a template needs two or more)\n";
+    }
     for (size_t i = 0; i < e.shapes.size(); ++i) {
       const EntityShape& shape = e.shapes[i];
       std::string indent = "  ";

@@ -13,9 +13,12 @@
 // digits, as in a time of day, does not split). A segment equal in every item of the entity is
 // literal; one that varies becomes a placeholder named after the item attribute that always
 // holds the same value (`USER#<username>`), else `<timestamp>` (an ISO 8601 date), `<number>`
-// (digits) or `<id>`. Values of differing shapes keep their common literal prefix: `ORG#<…>`.
-// One entity whose items have differently shaped keys (a like stored in both directions) shows
-// one template block per shape. Index keys carried by only some items (a sparse index) show
+// (digits) or `<id>`. Naming needs evidence: never from one item (whose keys show as stored,
+// and the report says there were too few), and a Number attribute names a segment only when
+// the segment varies over three or more items or is zero-padded (a count that equals a key
+// suffix by chance does not). Values of differing shapes keep their common literal prefix:
+// `ORG#<…>`. One entity whose items have differently shaped keys (a like stored in both directions)
+// shows one template block per shape. Index keys carried by only some items (a sparse index) show
 // how many do.
 #pragma once
 

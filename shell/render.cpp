@@ -459,9 +459,14 @@ std::string RenderItems(const std::vector<Item>& items, const RenderOptions& opt
   std::string out;
   switch (options.mode) {
     case OutputMode::kBox:
-      return RenderGrid(items, options, kBoxFrame);
-    case OutputMode::kTable:
-      return RenderGrid(items, options, kTableFrame);
+    case OutputMode::kTable: {
+      out = RenderGrid(items, options, options.mode == OutputMode::kBox ? kBoxFrame : kTableFrame);
+      if (options.max_width > 0 &&
+          DisplayWidth(out.substr(0, out.find('\n'))) > options.max_width) {
+        return RenderLines(items, options);  // wider than the terminal: one line per attribute
+      }
+      return out;
+    }
     case OutputMode::kLine:
       return RenderLines(items, options);
     case OutputMode::kCsv:

@@ -48,6 +48,9 @@ struct RenderOptions {
   // box, table: a cell wider than this many display columns is cut and ends with "…"
   // (0 = never cut).
   size_t max_cell_width = 0;
+  // box, table: when the grid would be wider than this many display columns (a terminal's
+  // width), the items print in line mode instead, as psql's \x auto does (0 = never switch).
+  size_t max_width = 0;
 };
 
 // The column names RenderItems uses for `items` (box, table, csv, line order).
@@ -56,7 +59,7 @@ std::vector<std::string> Columns(const std::vector<Item>& items,
 
 // Renders `items` in `options.mode`. The text ends with '\n' unless it is empty. No items (or
 // only empty items): box, table and csv print nothing (no columns are known), json and ddb one
-// `{}` per empty item.
+// `{}` per empty item. json is JSON Lines: one plain JSON object per line.
 std::string RenderItems(const std::vector<Item>& items, const RenderOptions& options);
 
 // One value as a cell:

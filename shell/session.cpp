@@ -28,6 +28,7 @@
 #include "planner/plan.h"
 #include "shell/api_call.h"
 #include "shell/session_state.h"
+#include "shell/terminal.h"
 
 namespace keyhole::shell {
 
@@ -453,7 +454,22 @@ void Session::State::PrintItems(const std::vector<Item>& items, const std::strin
   options.mode = settings.mode;
   options.headers = settings.headers;
   options.key_columns = KeyColumns(table, index);
-  Out(RenderItems(items, options));
+  options.max_cell_width = settings.max_cell_width;
+  const bool to_terminal = settings.terminal && !redirect && !suppress_out;
+  if (to_terminal && settings.expanded_auto) options.max_width = TerminalColumns();
+  if (settings.mode == OutputMode::kCsv) {
+    // NEXT continues the same CSV: no second header row when the columns are the same.
+    std::vector<std::string> columns = Columns(items, options.key_columns);
+    if (continuing && columns == csv_columns) options.headers = false;
+    if (!columns.empty()) csv_columns = std::move(columns);
+  }
+  std::string text = RenderItems(items, options);
+  const size_t rows = to_terminal && settings.pager ? TerminalRows() : 0;
+  if (rows > 2 && static_cast<size_t>(std::count(text.begin(), text.end(), '\n')) > rows - 2 &&
+      Page(text)) {
+    return;
+  }
+  Out(text);
 }
 
 namespace {
@@ -575,7 +591,10 @@ bool RunNext(Session::State& s, Location at) {
   }
   planner::Plan plan = *s.last_plan;
   planner::Cursor resume = *s.next;
-  return RunPlan(s, plan, &resume, at);
+  s.continuing = true;
+  bool ok = RunPlan(s, plan, &resume, at);
+  s.continuing = false;
+  return ok;
 }
 
 bool PrintJson(Session::State& s, const Result<json::Value>& r, Location at) {

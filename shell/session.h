@@ -71,6 +71,12 @@ struct Settings {
   // Output goes to a person at a terminal (the REPL): wide results may switch to line mode,
   // long ones go through the pager.
   bool terminal = false;
+  // box, table: cells are cut to this many display columns, ending with "…" (0: never).
+  size_t max_cell_width = 80;
+  // On a terminal, box and table results wider than it print in line mode (.expanded).
+  bool expanded_auto = true;
+  // On a terminal, results longer than it go through $PAGER (.pager).
+  bool pager = true;
 };
 
 class Session {

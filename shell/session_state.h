@@ -73,7 +73,9 @@ struct Session::State {
   // NEXT: the last SELECT's plan and where it stopped.
   std::optional<planner::Plan> last_plan;
   std::optional<planner::Cursor> next;
-  std::optional<Item> start_key;  // .startkey: the ExclusiveStartKey of the next SELECT
+  std::optional<Item> start_key;         // .startkey: the ExclusiveStartKey of the next SELECT
+  bool continuing = false;               // NEXT is printing a later page of the last SELECT
+  std::vector<std::string> csv_columns;  // the columns of the last CSV printed
 
   // BEGIN ... COMMIT: the statements queued so far (transaction.cpp).
   std::optional<std::vector<parser::Statement>> transaction;
@@ -240,6 +242,11 @@ bool RunModel(Session::State& s, const std::vector<std::string>& args, Location 
 // operation, its table(s), Count/ScannedCount or the items returned, ConsumedCapacity.
 void ReportOperation(StatementReport& report, std::string_view operation,
                      const json::Value& request, const json::Value& response);
+
+// `.help SELECT`, `.help CREATE TABLE`, ... (statement_help.cpp): the statement's syntax and an
+// example, or "" for a name that is not a statement. StatementHelpNames lists the names.
+std::string StatementHelpText(std::string_view name);
+std::string StatementHelpNames();
 
 // The dot-command names, for completion (".help", ".tables", ...).
 std::vector<std::string> DotCommandNames();

@@ -72,9 +72,10 @@ TEST(ModelTest, TypeAttributeNamesEntitiesAndAttributesNamePlaceholders) {
   ASSERT_EQ(user->shapes.size(), 1u);
   EXPECT_EQ(user->shapes[0].keys[0].text, "USER#<username>");
   EXPECT_EQ(user->shapes[0].keys[1].text, "PROFILE");
-  // The sparse index: one user of two carries GSI1's keys.
+  // The sparse index: one user of two carries GSI1's keys; one item is no evidence of which
+  // parts vary, so its keys show as stored.
   ASSERT_EQ(user->shapes[0].indexes.size(), 1u);
-  EXPECT_EQ(user->shapes[0].indexes[0].keys[0].text, "EMAIL#<email>");
+  EXPECT_EQ(user->shapes[0].indexes[0].keys[0].text, "EMAIL#a@x.io");
   EXPECT_EQ(user->shapes[0].indexes[0].keys[0].items, 1);
   // No attribute holds the time: an ISO 8601 segment is <timestamp>; the id is <postId>.
   const shell::Entity* post = Find(m, "Post");
@@ -85,7 +86,7 @@ TEST(ModelTest, TypeAttributeNamesEntitiesAndAttributesNamePlaceholders) {
   EXPECT_NE(text.find("-- App: 4 items, 2 entity types (by the attribute Type)"), std::string::npos)
       << text;
   EXPECT_NE(text.find("User · 2 items\n  PK = USER#<username>\n  SK = PROFILE\n"
-                      "  GSI1 (1 of 2): GSI1PK = EMAIL#<email>, GSI1SK = USER#<username>\n"
+                      "  GSI1 (1 of 2): GSI1PK = EMAIL#a@x.io, GSI1SK = USER#alice\n"
                       "  attributes: email S, username S\n"),
             std::string::npos)
       << text;
@@ -128,7 +129,29 @@ TEST(ModelTest, AFixedSortKeyNamesThePartitionsEntity) {
   EXPECT_NE(Find(m, "account"), nullptr);
   const shell::Entity* user = Find(m, "user");
   ASSERT_NE(user, nullptr);
-  EXPECT_EQ(user->shapes[0].keys[1].text, "user:<userId>");
+  // One user: its key as stored, and the report says a template needs more items.
+  EXPECT_EQ(user->shapes[0].keys[1].text, "user:7");
+  EXPECT_NE(shell::FormatModel(Table(false), m)
+                .find("user · 1 item\n  (one item: its keys show as stored; a template needs two "
+                      "or more)\n"),
+            std::string::npos)
+      << shell::FormatModel(Table(false), m);
+}
+
+TEST(ModelTest, ANumberThatEqualsAKeySuffixByChanceNamesNothing) {
+  // Two posts whose like counts happen to equal their key suffixes: <number>, not <likes>.
+  std::vector<Item> items = {
+      {{"PK", S("U#a")}, {"SK", S("POST#4")}, {"likes", N(4)}},
+      {{"PK", S("U#a")}, {"SK", S("POST#2")}, {"likes", N(2)}},
+  };
+  Model m = InferModel(Table(false), items);
+  ASSERT_EQ(m.entities.size(), 1u);
+  EXPECT_EQ(m.entities[0].shapes[0].keys[1].text, "POST#<number>");
+  EXPECT_NE(shell::FormatModel(Table(false), m).find("-- too few items"), std::string::npos);
+  // With three or more items that all agree, the attribute names the segment.
+  items.push_back({{"PK", S("U#a")}, {"SK", S("POST#9")}, {"likes", N(9)}});
+  m = InferModel(Table(false), items);
+  EXPECT_EQ(m.entities[0].shapes[0].keys[1].text, "POST#<likes>");
 }
 
 TEST(ModelTest, AHierarchyIsOneEntityAndTimesOfDayDoNotSplit) {
@@ -171,7 +194,8 @@ TEST(ModelTest, EmptyTable) {
   Model m = InferModel(Table(false), {});
   EXPECT_TRUE(m.entities.empty());
   EXPECT_EQ(shell::FormatModel(Table(false), m),
-            "-- App: 0 items, 0 entity types (told apart by key prefixes)\n");
+            "-- App: 0 items, 0 entity types (told apart by key prefixes)\n"
+            "-- no items: .model reads the entity types off the items; add some first\n");
 }
 
 // Random keys built from separators, digits, words and times: inference never fails, every item
