@@ -54,6 +54,7 @@ struct ReplState {
   Session* session;
   const char* prompt;
   int fd;
+  const std::string* pending;  // the earlier lines of the statement being typed
 };
 
 ReplState* StateOf(EditLine* el) {
@@ -124,6 +125,13 @@ bool IsWordBreak(char c) { return std::strchr(" \t\n()[]{},;:=<>!+-*/%|&'.", c) 
 // word break; and a word right after `"T".` includes it (Session::Complete lists T's indexes
 // for a word `"T".` or `"T"."pre`).
 size_t WordStart(std::string_view line) {
+  // A dot-command's argument (a file path such as samples/social/schema.sql): since the last
+  // blank.
+  const size_t first = line.find_first_not_of(" \t");
+  if (first != std::string_view::npos && line[first] == '.') {
+    const size_t blank = line.find_last_of(" \t");
+    if (blank != std::string_view::npos && blank > first) return blank + 1;
+  }
   bool in_single = false, in_double = false;
   size_t quote = 0;                                // the open quote of the current "name"
   size_t last_open = 0, last_close = line.size();  // the last closed "name"
@@ -197,12 +205,13 @@ unsigned char CompleteWord(EditLine* el, int) {
   const LineInfo* info = el_line(el);
   const std::string before(info->buffer, info->cursor);
   const std::string word = before.substr(WordStart(before));
-  std::vector<std::string> candidates = StateOf(el)->session->Complete(before, word);
+  ReplState* state = StateOf(el);
+  std::vector<std::string> candidates = state->session->Complete(*state->pending + before, word);
   if (candidates.empty()) return CC_REFRESH_BEEP;
   std::string insert;
   if (candidates.size() == 1) {
     insert = candidates[0];
-    if (insert.back() != '.' && insert.back() != '"') insert += ' ';
+    if (insert.back() != '.' && insert.back() != '"' && insert.back() != '/') insert += ' ';
   } else {
     std::string prefix = candidates[0];
     for (const auto& c : candidates) {
@@ -255,7 +264,8 @@ int RunRepl(Session& session, const ReplOptions& options) {
     history(history_list, &ev, H_LOAD, options.history_path.c_str());  // may not exist yet
   }
 
-  ReplState state{&session, kPrompt, STDIN_FILENO};
+  std::string pending;  // lines of an incomplete statement, each ending with '\n'
+  ReplState state{&session, kPrompt, STDIN_FILENO, &pending};
   EditLine* el = el_init("keyhole", stdin, stdout, stderr);
   el_set(el, EL_CLIENTDATA, &state);
   el_set(el, EL_EDITOR, "emacs");
@@ -289,7 +299,6 @@ int RunRepl(Session& session, const ReplOptions& options) {
 
   std::fputs(options.banner.c_str(), stdout);
   std::fflush(stdout);
-  std::string pending;  // lines of an incomplete statement, each ending with '\n'
   while (!session.quit_requested()) {
     state.prompt = !pending.empty()           ? kContinuationPrompt
                    : session.in_transaction() ? kTransactionPrompt

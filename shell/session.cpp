@@ -36,40 +36,6 @@ std::atomic<bool> g_interrupted{false};
 
 namespace {
 
-// Words tab completion offers (upper-case; matched case-insensitively).
-constexpr std::string_view kKeywords[] = {"ADD",         "ALL",
-                                          "ALTER",       "ANALYZE",
-                                          "AND",         "ASC",
-                                          "BEGIN",       "BETWEEN",
-                                          "BILLING",     "BY",
-                                          "CALL",        "COMMIT",
-                                          "CREATE",      "DELETE",
-                                          "DESC",        "DESCRIBE",
-                                          "DISABLE",     "DROP",
-                                          "EXISTS",      "EXPLAIN",
-                                          "FALSE",       "FROM",
-                                          "GLOBAL",      "IF",
-                                          "IN",          "INCLUDE",
-                                          "INDEX",       "INSERT",
-                                          "INTO",        "IS",
-                                          "KEYS_ONLY",   "LOCAL",
-                                          "MISSING",     "MODIFIED",
-                                          "NEW",         "NEXT",
-                                          "NOT",         "NULL",
-                                          "OLD",         "OR",
-                                          "ORDER",       "PROJECTION",
-                                          "REMOVE",      "RETURNING",
-                                          "ROLLBACK",    "SCAN",
-                                          "SELECT",      "SET",
-                                          "SHOW",        "STREAM",
-                                          "TABLE",       "TABLES",
-                                          "TRUE",        "TTL",
-                                          "UPDATE",      "VALUE",
-                                          "WHERE",       "attribute_type",
-                                          "begins_with", "contains",
-                                          "list_append", "set_add",
-                                          "set_delete",  "size"};
-
 std::string Units(double units, const char* what) { return fmt::format("{:g} {}", units, what); }
 
 double Since(Clock::time_point start) {
@@ -139,72 +105,6 @@ bool Session::NeedsMoreInput(std::string_view pending) { return !parser::IsCompl
 
 void Session::Interrupt() { g_interrupted.store(true, std::memory_order_relaxed); }
 void Session::ClearInterrupt() { g_interrupted.store(false, std::memory_order_relaxed); }
-
-std::vector<std::string> Session::Complete(std::string_view line, std::string_view word) {
-  std::vector<std::string> out;
-  auto starts_with_ci = [](std::string_view s, std::string_view prefix) {
-    if (s.size() < prefix.size()) return false;
-    for (size_t i = 0; i < prefix.size(); ++i) {
-      if (std::tolower(static_cast<unsigned char>(s[i])) !=
-          std::tolower(static_cast<unsigned char>(prefix[i])))
-        return false;
-    }
-    return true;
-  };
-  std::string_view before = line.substr(0, line.size() - std::min(line.size(), word.size()));
-  if (IsBlank(before) && !word.empty() && word[0] == '.') {
-    for (const std::string& c : DotCommandNames()) {
-      if (starts_with_ci(c, word)) out.push_back(c);
-    }
-    return out;
-  }
-  // Tables: quoted when the word starts with '"'; after `"T".` the table's indexes.
-  Result<ListTablesResponse> tables = db_.ListTables({});
-  std::vector<std::string> names = tables.ok() ? tables->table_names : std::vector<std::string>{};
-  bool quoted = !word.empty() && word[0] == '"';
-  size_t dot = word.find("\".");
-  if (quoted && dot != std::string_view::npos) {
-    std::string table(word.substr(1, dot - 1));
-    Result<TableDescription> t = db_.TableSchema(table);
-    if (t.ok()) {
-      for (const IndexDescription& idx : t->indexes) {
-        std::string c = "\"" + table + "\".\"" + idx.name + "\"";
-        if (starts_with_ci(c, word)) out.push_back(c);
-      }
-    }
-    return out;
-  }
-  for (const std::string& n : names) {
-    std::string c = quoted ? "\"" + n + "\"" : n;
-    if (starts_with_ci(c, word)) out.push_back(c);
-  }
-  if (quoted) return out;
-  // Attributes of the tables the line names.
-  std::set<std::string> attrs;
-  for (const std::string& n : names) {
-    if (line.find(n) == std::string_view::npos) continue;
-    Result<TableDescription> t = db_.TableSchema(n);
-    if (t.ok()) {
-      auto add_key = [&](const KeySchema& k) {
-        attrs.insert(k.partition.name);
-        if (k.sort) attrs.insert(k.sort->name);
-      };
-      add_key(t->key);
-      for (const IndexDescription& idx : t->indexes) add_key(idx.key);
-    }
-    auto seen = state_->attributes.find(n);
-    if (seen != state_->attributes.end()) attrs.insert(seen->second.begin(), seen->second.end());
-  }
-  for (const std::string& a : attrs) {
-    if (!word.empty() && starts_with_ci(a, word)) out.push_back(a);
-  }
-  if (!word.empty()) {
-    for (std::string_view k : kKeywords) {
-      if (starts_with_ci(k, word)) out.emplace_back(k);
-    }
-  }
-  return out;
-}
 
 // ---- State ----
 

@@ -127,11 +127,14 @@ class Session {
   // complete statement: the REPL shows its continuation prompt.
   static bool NeedsMoreInput(std::string_view pending);
 
-  // Completion candidates for the word ending at the cursor: `line` is the text before the
-  // cursor (of the current line), `word` its last, partial word. Candidates: keywords
-  // (upper-case, matched case-insensitively), dot-commands (after a leading '.'), table names
-  // (quoted when the word starts with '"'), and after `FROM "T".` or in a statement naming T:
-  // T's index names and the attribute names seen in T's keys and in results of this session.
+  // Completion candidates for the word ending at the cursor (complete.cpp): `line` is the text
+  // of the statement before the cursor (earlier lines of a multi-line statement included),
+  // `word` its last, partial word. Candidates fit the position: dot-command names at the start
+  // of a line, then their arguments (file names, table names, on|off, modes); in a statement,
+  // the keywords that can follow the word before (upper-case, matched case-insensitively),
+  // table names (quoted when the word starts with '"'; after `"T".` T's indexes) where a table
+  // goes, and attribute names where one goes: the key attributes of the table the statement
+  // names, the names its items hold (a sample), and those seen in this session's results.
   std::vector<std::string> Complete(std::string_view line, std::string_view word);
 
   // Asks the running statement to stop (async-signal-safe: only sets a flag). The statement

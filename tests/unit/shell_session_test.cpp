@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -212,8 +214,36 @@ TEST_F(SessionTest, Completion) {
   EXPECT_EQ(session_.Complete("SELECT * FROM \"App\" WHERE em", "em"), V{"email"});
   // Attributes seen in results join the key attributes.
   ASSERT_TRUE(Run("SELECT * FROM \"App\" WHERE pk = 'a';"));
-  EXPECT_EQ(session_.Complete("SELECT * FROM \"App\" WHERE co", "co"),
-            (V{"color", "COMMIT", "contains"}));
+  EXPECT_EQ(session_.Complete("SELECT * FROM \"App\" WHERE co", "co"), (V{"color", "contains"}));
+}
+
+TEST_F(SessionTest, CompletionFitsWhereTheCursorIs) {
+  using V = std::vector<std::string>;
+  // Keywords that can follow the word before the cursor.
+  EXPECT_EQ(session_.Complete("INSERT ", ""), V{"INTO"});
+  EXPECT_EQ(session_.Complete("SELECT * FROM App ", ""), (V{"WHERE", "ORDER"}));
+  EXPECT_EQ(session_.Complete("SELECT * FROM \"App\" WHERE pk = 'a' ", ""),
+            (V{"AND", "OR", "ORDER", "RETURNING", "WHERE", "SET", "REMOVE"}));
+  EXPECT_EQ(session_.Complete("SELECT * FROM App WHERE pk ", ""),
+            (V{"BETWEEN", "IN", "IS", "NOT", "AND", "OR", "ASC", "DESC", "FROM"}));
+  EXPECT_EQ(session_.Complete("UPDATE A", "A"), V{"App"});
+  EXPECT_EQ(session_.Complete("S", "S"), (V{"SELECT", "SCAN", "SHOW", "Scan"}));
+  // Attribute names from what the table holds (color was never shown in a result here), on the
+  // statement's earlier lines too.
+  EXPECT_EQ(session_.Complete("SELECT * FROM \"App\"\nWHERE col", "col"), V{"color"});
+  EXPECT_EQ(session_.Complete("UPDATE \"App\" SET c", "c"), V{"color"});
+  // Dot-command arguments: files, tables, switches.
+  std::ofstream(File("script.sql")) << "SHOW TABLES;\n";
+  ::mkdir(File("sub").c_str(), 0755);
+  EXPECT_EQ(session_.Complete(".read " + File("scr"), File("scr")), V{File("script.sql")});
+  EXPECT_EQ(session_.Complete(".read " + File("su"), File("su")), V{File("sub") + "/"});
+  EXPECT_EQ(session_.Complete(".import " + File("s"), File("s")),
+            (V{File("script.sql"), File("sub") + "/"}));
+  EXPECT_EQ(session_.Complete(".import x.json INTO A", "A"), V{"App"});
+  EXPECT_EQ(session_.Complete(".export A", "A"), V{"App"});
+  EXPECT_EQ(session_.Complete(".model ", ""), V{"App"});
+  EXPECT_EQ(session_.Complete(".timer o", "o"), (V{"on", "off"}));
+  EXPECT_EQ(session_.Complete(".mode c", "c"), V{"csv"});
 }
 
 }  // namespace
