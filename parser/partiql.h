@@ -384,7 +384,8 @@ struct ScriptStatement {
 // comments, and, in a statement that starts with CALL, inside the JSON body (JSON strings with
 // backslash escapes, and {} / [] nesting). Empty statements (`;;`, comment-only text) are
 // dropped. An unterminated string, identifier, comment or JSON body runs to the end of the
-// script and makes the last statement unterminated.
+// script and makes the last statement unterminated (an unterminated /* comment with nothing
+// before it is such a statement too, so that running it reports the comment).
 std::vector<ScriptStatement> SplitScript(std::string_view script);
 
 // True when `buffer` holds no unfinished statement: it is empty, or everything after its last

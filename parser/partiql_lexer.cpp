@@ -283,7 +283,12 @@ ScriptScan ScanScript(std::string_view script) {
       break;
     }
     if (i >= script.size()) break;
-    if (lexer::AtComment(script, i)) {  // an unterminated /* ... to the end
+    if (lexer::AtComment(script, i)) {  // an unterminated /* ...: a statement to the end,
+      ScriptStatement st;               // whose parse says the comment is never closed
+      st.text = std::string(script.substr(i));
+      st.terminated = false;
+      st.start = positions.At(i);
+      scan.statements.push_back(std::move(st));
       scan.complete = false;
       break;
     }

@@ -95,8 +95,30 @@ Plan ScanWritePlan(const parser::Statement& st, parser::StatementKind kind,
 
 }  // namespace
 
+namespace {
+
+Result<KeyedWhere> SplitKeyedWhereImpl(const std::optional<expr::Condition>& where,
+                                       const KeySchema& schema);
+
+}  // namespace
+
 Result<KeyedWhere> SplitKeyedWhere(const std::optional<expr::Condition>& where,
                                    const KeySchema& schema) {
+  Result<KeyedWhere> out = SplitKeyedWhereImpl(where, schema);
+  if (out.ok() || !out.status().hint().empty()) return out;
+  // `PK = "USER#1"` fails one rule or another; the hint says what was meant.
+  std::vector<std::string> names = {schema.partition.name};
+  if (schema.sort) names.push_back(schema.sort->name);
+  std::optional<std::string> quoted = PathForValue(where, names);
+  if (!quoted) return out;
+  Status status = out.status();
+  return status.WithHint(*quoted);
+}
+
+namespace {
+
+Result<KeyedWhere> SplitKeyedWhereImpl(const std::optional<expr::Condition>& where,
+                                       const KeySchema& schema) {
   if (!where) return Status::Validation(kMandatoryEquality);
   std::vector<const KeyAttribute*> keys = {&schema.partition};
   if (schema.sort) keys.push_back(&*schema.sort);
@@ -151,6 +173,8 @@ Result<KeyedWhere> SplitKeyedWhere(const std::optional<expr::Condition>& where,
   }
   return out;
 }
+
+}  // namespace
 
 Result<Plan> PlanInsert(const parser::InsertStatement& s, const TableDescription& table) {
   std::vector<const KeyAttribute*> keys = {&table.key.partition};

@@ -12,6 +12,7 @@ PACKAGES=(
   libbenchmark-dev                     # bench/
   clang libclang-rt-dev                # libFuzzer targets
   clang-format                         # house style
+  python3                              # tests that read keyhole's output as a program would
 )
 missing=()
 for p in "${PACKAGES[@]}"; do

@@ -227,7 +227,8 @@ bool RunExplain(Session::State& s, const planner::Plan& plan, Location at) {
   }
   for (size_t i = 0; i < ops.size(); ++i) {
     const ExplainedOperation& e = ops[i];
-    s.Notice(fmt::format("-- {} on {}\n{}\n", e.name, e.target, json::Write(e.request)));
+    s.Notice(fmt::format("-- {} on {}\n", e.name, e.target));
+    s.Out(json::Write(e.request) + "\n");
     if (i < plan.post_filters.size() && plan.post_filters[i]) {
       s.Notice(fmt::format("-- then keyhole filters the items: {}\n",
                            ReadableCondition(*plan.post_filters[i])));

@@ -201,6 +201,12 @@ bool Session::State::Fail(const Status& given, Location at) {
     status.WithHint(MissingTableHint(db, status.message()));
   }
   NoteError(status);
+  // A script stopped by Ctrl-C says so in one line ("interrupted at FILE line N; ..."), not
+  // with an error for the statement it stopped (unless that has more to say).
+  if (status.code() == ErrorCode::kInterrupted && status.message() == "Interrupted" &&
+      !at.source.empty()) {
+    return false;
+  }
   std::string text = fmt::format("Error: {}\n", status.ToString());
   if (!at.source.empty()) text += fmt::format("  at {} line {}\n", at.source, at.line);
   if (!status.hint().empty()) text += fmt::format("  hint: {}\n", status.hint());

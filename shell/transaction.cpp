@@ -110,8 +110,8 @@ bool Session::State::DiscardTransaction(std::string_view why) {
                                                  : fmt::format(" at {} line {}", transaction_source,
                                                                transaction_begun.line);
   sink->Err(fmt::format(
-      "Error: {}: the {} begun{} was not committed; its {} queued statement{} {} discarded, "
-      "nothing was sent (end it with COMMIT; or ROLLBACK;)\n",
+      "Error: {}: the {}{} was not committed; its {} queued statement{} {} discarded, nothing "
+      "was sent (end it with COMMIT; or ROLLBACK;)\n",
       why, transaction_is_batch ? "BEGIN BATCH" : "BEGIN", where, n, n == 1 ? "" : "s",
       n == 1 ? "was" : "were"));
   transaction.reset();

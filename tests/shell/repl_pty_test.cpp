@@ -15,12 +15,14 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <memory>
 #include <string>
 #include <string_view>
+#include <thread>
 
 #include <gtest/gtest.h>
 
@@ -50,18 +52,26 @@ class TempDir {
   fs::path path_;
 };
 
+// How the terminal keyhole runs on is set up.
+struct PtyOptions {
+  unsigned short rows = 40;
+  unsigned short columns = 200;  // wide: no line of these tests wraps
+  std::string pager;             // $PAGER ("": unset; then keyhole finds less)
+  fs::path cwd;                  // the working directory ("": the test's own)
+};
+
 // `keyhole <db>` on a pseudo-terminal.
 class KeyholePty {
  public:
-  KeyholePty(const fs::path& home, const fs::path& db) {
+  KeyholePty(const fs::path& home, const fs::path& db, const PtyOptions& options = {}) {
     const char* bin = std::getenv("KEYHOLE_BIN");
     if (bin == nullptr || *bin == '\0') {
       error_ = "KEYHOLE_BIN is not set";
       return;
     }
     winsize ws{};
-    ws.ws_row = 40;
-    ws.ws_col = 200;  // wide: no line of these tests wraps
+    ws.ws_row = options.rows;
+    ws.ws_col = options.columns;
     pid_ = ::forkpty(&fd_, nullptr, nullptr, &ws);
     if (pid_ < 0) {
       error_ = std::string("forkpty: ") + std::strerror(errno);
@@ -73,6 +83,12 @@ class KeyholePty {
       ::setenv("LC_ALL", "C.UTF-8", 1);
       ::unsetenv("KEYHOLE_HISTORY");
       ::unsetenv("EDITRC");
+      if (options.pager.empty()) {
+        ::unsetenv("PAGER");
+      } else {
+        ::setenv("PAGER", options.pager.c_str(), 1);
+      }
+      if (!options.cwd.empty() && ::chdir(options.cwd.c_str()) != 0) ::_exit(126);
       ::execl(bin, "keyhole", db.c_str(), static_cast<char*>(nullptr));
       ::_exit(127);
     }
@@ -190,8 +206,8 @@ class ReplPtyTest : public ::testing::Test {
   }
 
   // Starts keyhole on <tmp>/t.kh and waits for its first prompt.
-  std::unique_ptr<KeyholePty> Start() {
-    auto pty = std::make_unique<KeyholePty>(dir_.path(), dir_.path() / "t.kh");
+  std::unique_ptr<KeyholePty> Start(const PtyOptions& options = {}) {
+    auto pty = std::make_unique<KeyholePty>(dir_.path(), dir_.path() / "t.kh", options);
     EXPECT_EQ(pty->error(), "");
     EXPECT_TRUE(pty->Expect("keyhole> "));
     return pty;
@@ -308,6 +324,149 @@ TEST_F(ReplPtyTest, CtrlCDiscardsTheStatementBeingTyped) {
   EXPECT_EQ(pty->output().find("...> SHOW"), std::string::npos) << pty->output();
   pty->Send("\x04");
   EXPECT_EQ(pty->WaitExit(), 0) << pty->output();
+}
+
+TEST_F(ReplPtyTest, AnOpenTransactionShowsInThePromptAndCtrlDSaysItIsDiscarded) {
+  auto pty = Start();
+  pty->Send("CREATE TABLE \"Txn\" (pk S);\r");
+  ASSERT_TRUE(pty->Expect("keyhole> "));
+  pty->Send("BEGIN;\r");
+  ASSERT_TRUE(pty->Expect("keyhole*> "));
+  pty->Send("INSERT INTO \"Txn\" VALUE {'pk': 'a'};\r");
+  ASSERT_TRUE(pty->Expect("-- queued as TransactStatements[0]"));
+  ASSERT_TRUE(pty->Expect("keyhole*> "));
+  // A read among writes is refused when it is queued; the transaction stays open.
+  pty->Send("SELECT * FROM \"Txn\" WHERE pk = 'a';\r");
+  ASSERT_TRUE(pty->Expect("takes all reads (SELECT) or all writes"));
+  ASSERT_TRUE(pty->Expect("keyhole*> "));
+  pty->Send("\x04");
+  ASSERT_TRUE(pty->Expect("the BEGIN was not committed; its 1 queued statement was discarded"));
+  EXPECT_EQ(pty->WaitExit(), 1) << pty->output();
+}
+
+TEST_F(ReplPtyTest, CtrlDWithAHalfTypedStatementSaysItWasNotRun) {
+  auto pty = Start();
+  pty->Send("SHOW TABLES\r");
+  ASSERT_TRUE(pty->Expect("   ...> "));
+  pty->Send("\x04");
+  ASSERT_TRUE(pty->Expect("the statement being typed was not run"));
+  EXPECT_EQ(pty->WaitExit(), 0) << pty->output();
+}
+
+TEST_F(ReplPtyTest, WordsFromOtherShellsAreAnswered) {
+  auto pty = Start();
+  pty->Send("exit\r");
+  ASSERT_TRUE(pty->Expect("-- use .quit (or Ctrl-D) to leave keyhole"));
+  ASSERT_TRUE(pty->Expect("keyhole> "));  // not a continuation prompt
+  pty->Send("\\q\r");
+  ASSERT_TRUE(pty->Expect("-- use .quit"));
+  pty->Send("help\r");
+  ASSERT_TRUE(pty->Expect("-- .help lists the commands"));
+  ASSERT_TRUE(pty->Expect("keyhole> "));
+  pty->Send(".help SELECT\r");
+  ASSERT_TRUE(pty->Expect("Example:"));
+  pty->Send(".quit\r");
+  EXPECT_EQ(pty->WaitExit(), 0) << pty->output();
+  EXPECT_EQ(pty->output().find("...>"), std::string::npos) << pty->output();
+}
+
+TEST_F(ReplPtyTest, TabCompletesFileNamesOfDotCommands) {
+  fs::create_directories(dir_.path() / "samples" / "social");
+  FILE* f = std::fopen((dir_.path() / "samples" / "social" / "schema.sql").c_str(), "w");
+  ASSERT_NE(f, nullptr);
+  std::fputs("CREATE TABLE \"Social\" (PK S, SK S);\n", f);
+  std::fclose(f);
+  PtyOptions options;
+  options.cwd = dir_.path();
+  auto pty = Start(options);
+  pty->Send(".read sam\t");
+  ASSERT_TRUE(pty->Expect(".read samples/"));
+  pty->Send("so\t");
+  ASSERT_TRUE(pty->Expect(".read samples/social/"));
+  pty->Send("sc\t");
+  ASSERT_TRUE(pty->Expect(".read samples/social/schema.sql "));
+  pty->Send("\r");
+  ASSERT_TRUE(pty->Expect("-- table Social created"));
+  ASSERT_TRUE(pty->Expect("keyhole> "));
+  pty->Send(".quit\r");
+  EXPECT_EQ(pty->WaitExit(), 0) << pty->output();
+}
+
+TEST_F(ReplPtyTest, ResultsWiderThanTheTerminalPrintInLineMode) {
+  PtyOptions options;
+  options.columns = 60;
+  auto pty = Start(options);
+  pty->Send("CREATE TABLE \"Wide\" (pk S);\r");
+  ASSERT_TRUE(pty->Expect("keyhole> "));
+  pty->Send(
+      "INSERT INTO \"Wide\" VALUE {'pk': 'a', 'first': 'aaaaaaaaaaaaaaaaaaaa', 'second': "
+      "'bbbbbbbbbbbbbbbbbbbb', 'third': 'cccccccccccccccccccc'};\r");
+  ASSERT_TRUE(pty->Expect("keyhole> "));
+  pty->Send("SELECT * FROM \"Wide\" WHERE pk = 'a';\r");
+  ASSERT_TRUE(pty->Expect("  second = bbbbbbbbbbbbbbbbbbbb"));
+  ASSERT_TRUE(pty->Expect("-- 1 returned, 1 read"));
+  ASSERT_TRUE(pty->Expect("keyhole> "));
+  // .expanded off keeps the grid.
+  pty->Send(".expanded off\r");
+  ASSERT_TRUE(pty->Expect("keyhole> "));
+  pty->Send("SELECT * FROM \"Wide\" WHERE pk = 'a';\r");
+  ASSERT_TRUE(pty->Expect("│ pk │ first"));
+  pty->Send(".quit\r");
+  EXPECT_EQ(pty->WaitExit(), 0) << pty->output();
+}
+
+TEST_F(ReplPtyTest, ResultsLongerThanTheTerminalGoThroughThePager) {
+  PtyOptions options;
+  options.rows = 10;
+  options.pager = "sed s/^/PAGED:/";
+  auto pty = Start(options);
+  pty->Send("CREATE TABLE \"Paged\" (pk S, sk N);\r");
+  ASSERT_TRUE(pty->Expect("keyhole> "));
+  pty->Send(".quiet on\r");
+  for (int i = 0; i < 12; ++i) {
+    pty->Send("INSERT INTO \"Paged\" VALUE {'pk': 'a', 'sk': " + std::to_string(i) + "};\r");
+  }
+  pty->Send(".quiet off\r");
+  ASSERT_TRUE(pty->Expect("-- 12 statements ran quietly"));
+  pty->Send("SELECT * FROM \"Paged\" WHERE pk = 'a';\r");
+  ASSERT_TRUE(pty->Expect("PAGED:│ a  │ 11 │"));
+  ASSERT_TRUE(pty->Expect("-- 12 returned, 12 read"));
+  ASSERT_TRUE(pty->Expect("keyhole> "));
+  // A short result does not.
+  pty->Send("SELECT * FROM \"Paged\" WHERE pk = 'a' AND sk = 3;\r");
+  ASSERT_TRUE(pty->Expect("-- 1 returned"));
+  EXPECT_EQ(pty->output().find("PAGED:", pty->output().rfind("AND sk = 3")), std::string::npos)
+      << pty->output();
+  pty->Send(".quit\r");
+  EXPECT_EQ(pty->WaitExit(), 0) << pty->output();
+}
+
+TEST_F(ReplPtyTest, CtrlCStopsAReadWithOneLine) {
+  const fs::path script = dir_.path() / "big.sql";
+  FILE* f = std::fopen(script.c_str(), "w");
+  ASSERT_NE(f, nullptr);
+  std::fputs(".quiet on\n", f);
+  for (int i = 0; i < 400000; ++i) std::fputs("SELECT * FROM \"Txn\" WHERE pk = 'a';\n", f);
+  std::fclose(f);
+  auto pty = Start();
+  pty->Send("CREATE TABLE \"Txn\" (pk S);\r");
+  ASSERT_TRUE(pty->Expect("keyhole> "));
+  pty->Send(".read " + script.string() + "\r");
+  std::this_thread::sleep_for(milliseconds(500));
+  pty->Send("\x03");
+  ASSERT_TRUE(pty->Expect("interrupted at " + script.string() + " line "));
+  ASSERT_TRUE(pty->Expect(" statements ran\r\n"));
+  // The script's .quiet ended with it.
+  ASSERT_TRUE(pty->Expect("statements ran quietly"));
+  ASSERT_TRUE(pty->Expect("keyhole> "));
+  const std::string out = pty->output();
+  size_t errors = 0;  // no error per remaining statement
+  for (size_t at = out.find("Error"); at != std::string::npos; at = out.find("Error", at + 1)) {
+    ++errors;
+  }
+  EXPECT_LE(errors, 1u) << out;
+  pty->Send(".quit\r");
+  EXPECT_EQ(pty->WaitExit(), 1) << pty->output();  // the interrupted script counts as failed
 }
 
 }  // namespace

@@ -1200,9 +1200,12 @@ TEST(PartiqlScript, UnterminatedConstructsRunToTheEnd) {
   ASSERT_EQ(st.size(), 1u);
   EXPECT_EQ(st[0].text, "SELECT 'a; b");
   EXPECT_FALSE(st[0].terminated);
+  // An open comment is a last, unterminated statement: running it reports the comment.
   st = SplitScript("SELECT 1; /* open ; comment");
-  ASSERT_EQ(st.size(), 1u);
+  ASSERT_EQ(st.size(), 2u);
   EXPECT_TRUE(st[0].terminated);
+  EXPECT_EQ(st[1].text, "/* open ; comment");
+  EXPECT_FALSE(st[1].terminated);
   st = SplitScript("CALL X {\"a\": 1; \"b\": [;]};");
   ASSERT_EQ(st.size(), 1u);
   EXPECT_EQ(st[0].text, "CALL X {\"a\": 1; \"b\": [;]}");

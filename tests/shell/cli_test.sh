@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# The command line as scripts, CI jobs and students meet it: opening files (new, not a database,
+# read-only), errors in the OS's words, --version, transactions left open, Ctrl-C during a
+# script and an import, invalid UTF-8, errors on very long lines.
+# Usage: cli_test.sh KEYHOLE
+set -u
+k=$1
+dir=$(mktemp -d)
+chmod 755 "$dir"
+trap 'rm -rf "$dir"' EXIT
+cd "$dir" || exit 1
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+no() { fail=$((fail + 1)); echo "FAIL $1"; }
+# expect NAME STATUS OUT_PATTERN ERR_PATTERN -- command...: exit status and grep -E patterns
+# ("" skips; EMPTY: standard output must be empty) on standard output and standard error.
+expect() {
+  local name=$1 want=$2 outp=$3 errp=$4
+  shift 5
+  "$@" >out.txt 2>err.txt
+  local got=$?
+  if [ "$got" != "$want" ]; then no "$name: status $got (want $want): $(cat out.txt err.txt)"; return; fi
+  if [ "$outp" = EMPTY ]; then
+    if [ -s out.txt ]; then no "$name: stdout is not empty: $(cat out.txt)"; return; fi
+  elif [ -n "$outp" ] && ! grep -qE -- "$outp" out.txt; then no "$name: stdout lacks /$outp/: $(cat out.txt)"; return; fi
+  if [ -n "$errp" ] && ! grep -qE -- "$errp" err.txt; then no "$name: stderr lacks /$errp/: $(cat err.txt)"; return; fi
+  ok
+}
+
+# --version, and flags without their argument.
+expect version 0 '^keyhole [0-9]+\.[0-9]+\.[0-9]+$' '' -- "$k" --version
+expect c-without-statement 2 '' '^keyhole: -c needs a statement$' -- "$k" t.kh -c
+expect f-without-file 2 '' '^keyhole: -f needs a script file$' -- "$k" t.kh -f
+[ ! -e t.kh ] && ok || no "a bad command line created t.kh"
+
+# A new file is announced; an existing one is not.
+expect new-database 0 '' '^-- new.kh: a new, empty database$' -- "$k" new.kh -c 'SHOW TABLES'
+expect existing-database 0 '' '' -- "$k" new.kh -c 'SHOW TABLES'
+grep -q 'new, empty' err.txt && no "an existing database was announced as new" || ok
+
+# A script given as the database: refused, no lock file left, and the error says to use -f.
+printf 'CREATE TABLE "Scripted" (pk S);\n' >schema.sql
+expect script-as-database 1 '' 'schema.sql: not a keyhole database \(it is a text file\); to run it as a script: keyhole DB -f schema.sql' -- "$k" schema.sql
+[ ! -e schema.sql-lock ] && ok || no "a lock file was left beside schema.sql"
+head -c 8192 /dev/urandom >random.bin
+expect binary-not-a-database 1 '' 'random.bin: not a keyhole database \(not an LMDB file\)' -- "$k" random.bin
+[ ! -e random.bin-lock ] && ok || no "a lock file was left beside random.bin"
+
+# Files that cannot be read: the OS's words, not InternalServerError.
+expect missing-script 1 '' '^keyhole: cannot read none.sql: No such file or directory$' -- "$k" new.kh -f none.sql
+expect read-missing 1 '' 'cannot read none.sql: No such file or directory' -- "$k" new.kh -c '.read none.sql'
+expect read-directory 1 '' 'cannot read .: Is a directory' -- "$k" new.kh -c '.read .'
+
+# --readonly: reads work, writes are refused with AccessDeniedException and change nothing.
+"$k" ro.kh -c 'CREATE TABLE "Ronly" (pk S)' -c "INSERT INTO \"Ronly\" VALUE {'pk': 'a'}" 2>/dev/null
+expect readonly-read 0 '"pk":\{"S":"a"\}' 'read-only' -- "$k" ro.kh --readonly -c "SELECT * FROM \"Ronly\" WHERE pk = 'a'"
+expect readonly-write 1 '' 'AccessDeniedException: ro.kh is open read-only' -- "$k" ro.kh --readonly -c "INSERT INTO \"Ronly\" VALUE {'pk': 'b'}"
+expect readonly-unchanged 0 EMPTY '' -- "$k" ro.kh -c "SELECT * FROM \"Ronly\" WHERE pk = 'b'"
+
+# A file this user may not write opens read-only (as sqlite3 does), and a permission error is
+# the OS's; root may write anything, so these run as nobody where setpriv can switch to it.
+as_nobody=()
+if [ "$(id -u)" = 0 ]; then
+  if command -v setpriv >/dev/null && setpriv --reuid=65534 --regid=65534 --clear-groups true 2>/dev/null; then
+    as_nobody=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+  fi
+fi
+if [ "$(id -u)" != 0 ] || [ ${#as_nobody[@]} -gt 0 ]; then
+  mkdir shared && cp ro.kh shared/ && chmod 755 shared && chmod 644 shared/ro.kh
+  expect not-writable-opens-read-only 0 '"pk":\{"S":"a"\}' 'shared/ro.kh: read-only' -- "${as_nobody[@]}" "$k" shared/ro.kh -c "SELECT * FROM \"Ronly\" WHERE pk = 'a'"
+  expect not-writable-write 1 '' 'AccessDeniedException' -- "${as_nobody[@]}" "$k" shared/ro.kh -c "INSERT INTO \"Ronly\" VALUE {'pk': 'c'}"
+  printf 'SHOW TABLES;\n' >secret.sql && chmod 600 secret.sql
+  expect unreadable-script 1 '' '^keyhole: cannot read secret.sql: Permission denied$' -- "${as_nobody[@]}" "$k" shared/ro.kh -f secret.sql
+  mkdir locked && chmod 700 locked
+  expect permission-denied-database 1 '' 'AccessDeniedException: locked/x.kh: Permission denied' -- "${as_nobody[@]}" "$k" locked/x.kh -c 'SHOW TABLES'
+else
+  echo "skipped: the not-writable and permission checks need a non-root user or setpriv"
+fi
+
+# A transaction left open at the end of a script, standard input or -c: said out loud, exit 1,
+# nothing written.
+"$k" tx.kh -c 'CREATE TABLE "Txn" (pk S)' 2>/dev/null
+printf "BEGIN;\nINSERT INTO \"Txn\" VALUE {'pk': 'a'};\nINSERT INTO \"Txn\" VALUE {'pk': 'b'};\n" >open.sql
+expect open-at-end-of-file 1 '' "^Error: open.sql ended: the BEGIN at open.sql line 1 was not committed; its 2 queued statements were discarded, nothing was sent" -- "$k" tx.kh -f open.sql
+expect open-at-end-of-stdin 1 '' "the BEGIN at stdin line 1 was not committed; its 2 queued statements were discarded" -- "$k" tx.kh <open.sql
+expect open-at-end-of-c 1 '' "^Error: the input ended: the BEGIN was not committed; its 1 queued statement was discarded" -- "$k" tx.kh -c 'BEGIN' -c "INSERT INTO \"Txn\" VALUE {'pk': 'c'}"
+expect open-wrote-nothing 0 EMPTY '' -- "$k" tx.kh -c "SELECT * FROM \"Txn\" WHERE pk IN ['a', 'b', 'c']"
+expect committed-across-c 0 '' 'committed 1 statements' -- "$k" tx.kh -c 'BEGIN' -c "INSERT INTO \"Txn\" VALUE {'pk': 'd'}" -c 'COMMIT'
+
+# .quiet set by a -f script ends with it.
+printf ".quiet on\nINSERT INTO \"Txn\" VALUE {'pk': 'q'};\n" >quiet.sql
+expect quiet-ends-with-script 0 '' '^-- 1 returned, 1 read' -- "$k" tx.kh -f quiet.sql -c "SELECT * FROM \"Txn\" WHERE pk = 'q'"
+grep -q '^-- 1 statement ran quietly · 1 WCU$' err.txt && ok || no "quiet summary: $(cat err.txt)"
+
+# Ctrl-C during a script: one line says where, exit 130, the rest does not run.
+python3 -c "
+print('.quiet on')
+for i in range(400000): print('SELECT * FROM \"Txn\" WHERE pk = \'a\';')" >long.sql
+"$k" tx.kh -f long.sql -c "SELECT * FROM \"Txn\" WHERE pk = 'd'" >out.txt 2>err.txt &
+pid=$!
+sleep 0.5
+kill -INT $pid
+wait $pid
+status=$?
+if [ $status = 130 ] && grep -qE '^interrupted at long.sql line [0-9]+; [0-9]+ statements ran$' err.txt &&
+  [ "$(grep -c . err.txt)" -le 3 ] && [ ! -s out.txt ]; then ok; else no "interrupted script: status $status: $(head -c 600 err.txt) | $(head -c 200 out.txt)"; fi
+
+# Ctrl-C during .import: nothing is imported.
+python3 -c "
+import json
+for i in range(300000): print(json.dumps({'pk': 'i%d' % i, 'n': i, 'pad': 'x' * 40}))" >big.jsonl
+"$k" tx.kh -c 'CREATE TABLE "Imported" (pk S)' 2>/dev/null
+"$k" tx.kh -c '.import big.jsonl INTO Imported' >out.txt 2>err.txt &
+pid=$!
+sleep 0.3
+kill -INT $pid
+wait $pid
+status=$?
+"$k" tx.kh --mode csv -c 'SCAN SELECT pk FROM "Imported"' >count.txt 2>/dev/null
+if grep -q 'items imported' err.txt; then
+  echo "skipped: the import finished before Ctrl-C reached it"
+elif [ $status = 130 ] && grep -q 'nothing was imported' err.txt && [ ! -s count.txt ]; then ok
+else no "interrupted import: status $status: $(cat err.txt) $(head -3 count.txt)"; fi
+
+# Invalid UTF-8 in a statement is refused; nothing is stored.
+expect invalid-utf8 1 '' 'ValidationException: Invalid UTF-8 in the statement: byte 0xFF' -- "$k" tx.kh -c "$(printf "INSERT INTO \"Txn\" VALUE {'pk': 'bad\xff'}")"
+expect invalid-utf8-stored-nothing 0 EMPTY '' -- "$k" tx.kh --mode csv -c 'SCAN SELECT pk FROM "Txn" WHERE begins_with(pk, '"'"'bad'"'"')'
+
+# An error on a 1 MB line prints a window around the column, not the line.
+python3 -c "print('SELECT * FROM \"Txn\" WHERE pk = ' + \"'x' AND \" * 150000 + '#')" >wide.sql
+"$k" tx.kh -f wide.sql >/dev/null 2>err.txt
+size=$(wc -c <err.txt)
+[ "$size" -lt 4000 ] && grep -q 'column' err.txt && ok || no "long-line error is $size bytes"
+
+echo "cli: $pass passed, $fail failed"
+[ "$fail" = 0 ]
