@@ -33,6 +33,7 @@
 namespace keyhole::shell {
 
 std::atomic<bool> g_interrupted{false};
+std::atomic<uint64_t> g_interrupt_epoch{0};
 
 namespace {
 
@@ -65,12 +66,10 @@ Session::Session(storage::Database& db, std::string db_path, Sink& sink)
 Session::~Session() = default;
 
 bool Session::RunScript(std::string_view text, std::string_view source, int first_line) {
-  if (!g_interrupted.load(std::memory_order_relaxed)) state_->interrupt_reported = false;
   return state_->RunScript(text, source, first_line);
 }
 
 bool Session::RunFile(std::string_view text, const std::string& source) {
-  if (!g_interrupted.load(std::memory_order_relaxed)) state_->interrupt_reported = false;
   return state_->RunFile(text, source);
 }
 
@@ -78,7 +77,7 @@ bool Session::Finish() { return state_->DiscardTransaction("the input ended"); }
 
 bool Session::in_transaction() const { return state_->transaction.has_value(); }
 
-bool Session::interrupted() const { return state_->interrupt_reported; }
+bool Session::interrupted() const { return state_->InterruptReported(); }
 
 bool Session::RunPatterns(std::string_view text, std::string_view source) {
   return shell::RunPatterns(*state_, text, source);
@@ -104,7 +103,10 @@ std::optional<std::string> Session::AnswerBareWord(std::string_view line) {
 bool Session::NeedsMoreInput(std::string_view pending) { return !parser::IsComplete(pending); }
 
 void Session::Interrupt() { g_interrupted.store(true, std::memory_order_relaxed); }
-void Session::ClearInterrupt() { g_interrupted.store(false, std::memory_order_relaxed); }
+void Session::ClearInterrupt() {
+  g_interrupted.store(false, std::memory_order_relaxed);
+  g_interrupt_epoch.fetch_add(1, std::memory_order_relaxed);
+}
 
 // ---- State ----
 
@@ -240,8 +242,8 @@ bool Session::State::RunScript(std::string_view text, std::string_view source, i
   // Ctrl-C stops the script: one line says where, instead of an error per remaining statement.
   auto interrupted = [&](int at_line) {
     if (!g_interrupted.load(std::memory_order_relaxed)) return false;
-    if (!interrupt_reported) {
-      interrupt_reported = true;
+    if (!InterruptReported()) {
+      interrupt_reported_epoch = g_interrupt_epoch.load(std::memory_order_relaxed);
       if (source.empty()) return true;  // the REPL, -c: the statement's own error says it
       std::string where = source.empty() ? "" : std::string(source) + " ";
       sink->Err(fmt::format("interrupted at {}line {}; {} statement{} ran\n", where, at_line, ran,
@@ -250,14 +252,18 @@ bool Session::State::RunScript(std::string_view text, std::string_view source, i
     ok = false;
     return true;
   };
-  auto stop = [&] { return quit || (settings.bail && !ok) || interrupt_reported; };
+  auto stop = [&] { return quit || (settings.bail && !ok) || InterruptReported(); };
   auto run_pending = [&]() {
     for (const parser::ScriptStatement& st : parser::SplitScript(pending)) {
       const int at_line = pending_line + st.start.line - 1;
       if (stop() || interrupted(at_line)) break;
       ok &= RunStatement(st.text, {source, at_line});
       EndStatement();
-      if (interrupted(at_line)) break;
+      // A statement Ctrl-C stopped did not run; one that finished did (the next check says
+      // where the script stopped).
+      if (report.error.starts_with(ErrorName(ErrorCode::kInterrupted)) && interrupted(at_line)) {
+        break;
+      }
       ++ran;
     }
     pending.clear();
@@ -302,7 +308,7 @@ bool Session::State::RunFile(std::string_view text, const std::string& source) {
   --read_depth;
   // What the file began ends with it: its transaction (discarded, said out loud) and .quiet.
   if (transaction && transaction_depth > read_depth) {
-    ok &= DiscardTransaction(interrupt_reported ? "interrupted" : source + " ended");
+    ok &= DiscardTransaction(InterruptReported() ? "interrupted" : source + " ended");
   }
   if (!was_quiet) EndQuiet();
   return ok;

@@ -25,6 +25,11 @@ namespace keyhole::shell {
 
 using Clock = std::chrono::steady_clock;
 
+// Set by Session::Interrupt; Execute's cancel flag. The epoch counts Session::ClearInterrupt
+// calls.
+extern std::atomic<bool> g_interrupted;
+extern std::atomic<uint64_t> g_interrupt_epoch;
+
 // Where a statement or dot-command came from, for error messages.
 struct Location {
   std::string_view source;  // script name, or "" (REPL, -c)
@@ -121,9 +126,13 @@ struct Session::State {
   bool RunScript(std::string_view text, std::string_view source, int first_line);
   // Runs a script file (.read, -f, standard input; see Session::RunFile).
   bool RunFile(std::string_view text, const std::string& source);
-  // Set once the interruption of the running input was reported ("interrupted at ..."), so
-  // that the scripts around it stop without a word; cleared with the interrupt.
-  bool interrupt_reported = false;
+  // Set to the interrupt's epoch once its interruption of the running input was reported
+  // ("interrupted at ..."), so that the scripts around it stop without a word; stale once the
+  // interrupt is cleared (Session::ClearInterrupt starts a new epoch).
+  uint64_t interrupt_reported_epoch = ~uint64_t{0};
+  bool InterruptReported() const {
+    return interrupt_reported_epoch == g_interrupt_epoch.load(std::memory_order_relaxed);
+  }
   // Runs one statement (no dot-commands), filling `report` (and `collect`, .quiet's totals).
   bool RunStatement(std::string_view text, Location at);
   bool RunOneStatement(std::string_view text, Location at);
@@ -204,9 +213,6 @@ class Engine : public planner::Executor {
  private:
   storage::Database& db_;
 };
-
-// Set by Session::Interrupt; Execute's cancel flag.
-extern std::atomic<bool> g_interrupted;
 
 // BatchExecuteStatement over statements already parsed (partiql_api.cpp): all reads or all
 // writes (else nothing runs); each statement runs on its own and its error goes into its

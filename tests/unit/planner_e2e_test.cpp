@@ -223,5 +223,36 @@ TEST_F(PlannerE2eTest, ScanUpdateAndScanDelete) {
   EXPECT_EQ(MustRun("SCAN DELETE FROM \"Users\"").count, 0);
 }
 
+// An executor that sets the cancel flag once it has deleted `after` items (Ctrl-C part way
+// through a SCAN DELETE).
+class CancellingExecutor : public DbExecutor {
+ public:
+  CancellingExecutor(storage::Database* db, std::atomic<bool>* cancel, int after)
+      : DbExecutor(db), cancel_(cancel), after_(after) {}
+  Result<DeleteItemResponse> DeleteItem(const DeleteItemRequest& r) override {
+    auto out = DbExecutor::DeleteItem(r);
+    if (++deleted_ == after_) cancel_->store(true);
+    return out;
+  }
+
+ private:
+  std::atomic<bool>* cancel_;
+  int after_, deleted_ = 0;
+};
+
+TEST_F(PlannerE2eTest, AnInterruptedScanDeleteSaysHowManyItemsItHadChanged) {
+  auto plan = PlanOf("SCAN DELETE FROM \"App\" WHERE n > 0");
+  ASSERT_TRUE(plan.ok());
+  std::atomic<bool> cancel{false};
+  CancellingExecutor executor(&*db_, &cancel, 2);
+  planner::ExecuteOptions options;
+  options.cancel = &cancel;
+  auto r = planner::Execute(*plan, executor, options);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), ErrorCode::kInterrupted);
+  EXPECT_EQ(r.status().message(), "Interrupted (2 of the 5 matching items had been deleted)");
+  EXPECT_EQ(MustRun("SCAN SELECT * FROM \"App\" WHERE n > 0").count, 3);  // the two stay deleted
+}
+
 }  // namespace
 }  // namespace keyhole::testing

@@ -6,6 +6,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -367,6 +368,72 @@ TEST_F(SessionTest, QuietSetByAScriptEndsWithIt) {
   EXPECT_EQ(Out(), "");
   ASSERT_TRUE(Run(".quiet off"));
   EXPECT_EQ(Out(), "-- 2 statements ran quietly · 2 WCU\n");
+}
+
+// A sink that presses Ctrl-C (Session::Interrupt) when it has seen `after` footers.
+class InterruptingSink : public shell::StringSink {
+ public:
+  explicit InterruptingSink(int after) : after_(after) {}
+  void Notice(std::string_view text) override {
+    shell::StringSink::Notice(text);
+    if (text.find(" returned") != std::string_view::npos && ++seen_ == after_) {
+      shell::Session::Interrupt();
+    }
+  }
+
+ private:
+  int after_, seen_ = 0;
+};
+
+TEST_F(SessionTest, CtrlCStopsAReadWithOneLine) {
+  InterruptingSink sink(3);
+  shell::Session session(*db_, "test.kh", sink);
+  {
+    std::ofstream script(File("long.sql"));
+    for (int i = 0; i < 100; ++i) script << "SELECT sk FROM \"App\" WHERE pk = 'a' AND sk = 1;\n";
+  }
+  shell::Session::ClearInterrupt();
+  EXPECT_FALSE(
+      session.RunScript(".read " + File("long.sql") + "\nSELECT * FROM \"App\" WHERE pk = 'a';"));
+  EXPECT_TRUE(session.interrupted());
+  // One line: where it stopped and how many statements ran; the rest (and the statement after
+  // the .read) did not run.
+  EXPECT_EQ(sink.err, "interrupted at " + File("long.sql") + " line 4; 3 statements ran\n");
+  EXPECT_EQ(std::count(sink.out.begin(), sink.out.end(), '\n'), 6) << sink.out;
+  shell::Session::ClearInterrupt();
+  // A new input after the interrupt was cleared runs normally.
+  ASSERT_TRUE(session.RunScript("SELECT sk FROM \"App\" WHERE pk = 'a' AND sk = 2;"));
+  EXPECT_FALSE(session.interrupted());
+}
+
+TEST_F(SessionTest, TimerTimesDotCommandsThatDoWorkAndEveryStatement) {
+  std::ofstream(File("t.sql")) << "SHOW TABLES;\n";
+  ASSERT_TRUE(Run(".timer on\nSHOW TABLES;\n.read " + File("t.sql") +
+                  "\n.model App\n"
+                  "CREATE TABLE \"Timed\" (pk S);\nDESCRIBE \"Timed\";\n.mode ddb\n.timer off"));
+  std::string out = Out();
+  EXPECT_NE(out.find("-- 1 table · "), std::string::npos) << out;  // SHOW TABLES' footer
+  EXPECT_NE(out.find("-- .read · "), std::string::npos) << out;
+  EXPECT_NE(out.find("-- .model · "), std::string::npos) << out;
+  EXPECT_NE(out.find("-- table Timed created\n-- "), std::string::npos) << out;
+  EXPECT_EQ(out.find("-- .mode · "), std::string::npos) << out;  // a setting does no work
+}
+
+TEST_F(SessionTest, BoxCellsAreCutToMaxWidth) {
+  std::string big(400 * 1024, 'x');
+  ASSERT_TRUE(
+      Run("PutItem {\"TableName\": \"App\", \"Item\": {\"pk\": {\"S\": \"big\"}, "
+          "\"sk\": {\"N\": \"1\"}, \"body\": {\"S\": \"" +
+          std::string(300 * 1024, 'x') + "\"}}};"))
+      << sink_.err;
+  Out();
+  ASSERT_TRUE(Run(".mode box\nSELECT body FROM \"App\" WHERE pk = 'big' AND sk = 1;"));
+  std::string out = Out();
+  EXPECT_LT(out.size(), 2000u);
+  EXPECT_NE(out.find(std::string(79, 'x') + "…"), std::string::npos) << out;
+  ASSERT_TRUE(Run(".maxwidth 10\nSELECT body FROM \"App\" WHERE pk = 'big' AND sk = 1;"));
+  EXPECT_NE(Out().find("│ " + std::string(9, 'x') + "… │"), std::string::npos);
+  ASSERT_TRUE(Run(".maxwidth 0\n.mode ddb"));
 }
 
 }  // namespace

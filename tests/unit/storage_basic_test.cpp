@@ -22,7 +22,8 @@ CreateTableRequest AppTable(const std::string& name = "App") {
   r.table_name = name;
   r.attribute_definitions = {{"pk", "S"}, {"sk", "N"}, {"g", "S"}, {"gs", "N"}, {"l", "S"}};
   r.key_schema = {{"pk", "HASH"}, {"sk", "RANGE"}};
-  r.global_secondary_indexes = {{"byG", {{"g", "HASH"}, {"gs", "RANGE"}}, "KEYS_ONLY", std::nullopt}};
+  r.global_secondary_indexes = {
+      {"byG", {{"g", "HASH"}, {"gs", "RANGE"}}, "KEYS_ONLY", std::nullopt}};
   r.local_secondary_indexes = {{"byL", {{"pk", "HASH"}, {"l", "RANGE"}}, "ALL", std::nullopt}};
   return r;
 }
@@ -43,10 +44,12 @@ std::optional<Item> Get(TempDb& db, Item key, const std::string& table = "App") 
   return resp.ok() ? resp->item : std::nullopt;
 }
 
-QueryRequest Q(std::string pk, SortKeyOp op = SortKeyOp::kNone, AttributeValue v = {}, AttributeValue v2 = {}) {
+QueryRequest Q(std::string pk, SortKeyOp op = SortKeyOp::kNone, AttributeValue v = {},
+               AttributeValue v2 = {}) {
   QueryRequest q;
   q.table_name = "App";
-  q.key_condition = {"pk", S(std::move(pk)), op == SortKeyOp::kNone ? "" : "sk", op, std::move(v), std::move(v2)};
+  q.key_condition = {"pk", S(std::move(pk)), op == SortKeyOp::kNone ? "" : "sk",
+                     op,   std::move(v),     std::move(v2)};
   return q;
 }
 
@@ -87,7 +90,8 @@ TEST(Tables, CreateDescribeListDelete) {
   page.exclusive_start_table_name = "App";
   EXPECT_EQ(db->ListTables(page)->table_names, std::vector<std::string>{"Other"});
   ASSERT_TRUE(db->DeleteTable({"App"}).ok());
-  EXPECT_EQ(db->DescribeTable({"App"}).status().message(), "Requested resource not found: Table: App not found");
+  EXPECT_EQ(db->DescribeTable({"App"}).status().message(),
+            "Requested resource not found: Table: App not found");
   EXPECT_EQ(Put(db, {{"pk", S("a")}, {"sk", N(1)}}).code(), ErrorCode::kResourceNotFound);
   // Re-creating a dropped table starts empty.
   ASSERT_TRUE(db->CreateTable(AppTable()).ok());
@@ -110,21 +114,25 @@ TEST(Tables, CreateTableValidation) {
   TempDb db;
   auto r = AppTable("ab");
   EXPECT_EQ(db->CreateTable(r).status().message(),
-            "1 validation error detected: Value 'ab' at 'tableName' failed to satisfy constraint: Member must "
+            "1 validation error detected: Value 'ab' at 'tableName' failed to satisfy constraint: "
+            "Member must "
             "have length greater than or equal to 3");
   r = AppTable("a b");
   EXPECT_EQ(db->CreateTable(r).status().message(),
-            "1 validation error detected: Value 'a b' at 'tableName' failed to satisfy constraint: Member must "
+            "1 validation error detected: Value 'a b' at 'tableName' failed to satisfy constraint: "
+            "Member must "
             "satisfy regular expression pattern: [a-zA-Z0-9_.-]+");
   r = AppTable();
   r.attribute_definitions.push_back({"extra", "S"});
   EXPECT_EQ(db->CreateTable(r).status().message(),
-            "One or more parameter values were invalid: Number of attributes in KeySchema does not exactly "
+            "One or more parameter values were invalid: Number of attributes in KeySchema does not "
+            "exactly "
             "match number of attributes defined in AttributeDefinitions");
   r = AppTable();
   r.local_secondary_indexes[0].key_schema[0].name = "g";
   EXPECT_EQ(db->CreateTable(r).status().message(),
-            "One or more parameter values were invalid: Index KeySchema does not have the same leading hash key "
+            "One or more parameter values were invalid: Index KeySchema does not have the same "
+            "leading hash key "
             "as table KeySchema for index: byL. index hash key: g, table hash key: pk");
   r = AppTable();
   r.key_schema = {{"sk", "RANGE"}, {"pk", "HASH"}};
@@ -137,7 +145,8 @@ TEST(Tables, CreateTableValidation) {
   r = AppTable();
   r.global_secondary_indexes[0].non_key_attributes = std::vector<std::string>{"x"};
   EXPECT_EQ(db->CreateTable(r).status().message(),
-            "One or more parameter values were invalid: ProjectionType is KEYS_ONLY, but NonKeyAttributes is "
+            "One or more parameter values were invalid: ProjectionType is KEYS_ONLY, but "
+            "NonKeyAttributes is "
             "specified");
   // Nothing was created by the failures.
   EXPECT_TRUE(db->ListTables({})->table_names.empty());
@@ -175,22 +184,29 @@ TEST(Items, KeyValidationMessages) {
   TempDb db;
   ASSERT_TRUE(db->CreateTable(AppTable()).ok());
   auto msg = [&](Item item) { return Put(db, std::move(item)).message(); };
-  EXPECT_EQ(msg({{"sk", N(1)}}), "One or more parameter values were invalid: Missing the key pk in the item");
-  EXPECT_EQ(msg({{"pk", N(1)}, {"sk", N(1)}}),
-            "One or more parameter values were invalid: Type mismatch for key pk expected: S actual: N");
+  EXPECT_EQ(msg({{"sk", N(1)}}),
+            "One or more parameter values were invalid: Missing the key pk in the item");
+  EXPECT_EQ(
+      msg({{"pk", N(1)}, {"sk", N(1)}}),
+      "One or more parameter values were invalid: Type mismatch for key pk expected: S actual: N");
   EXPECT_EQ(msg({{"pk", S("")}, {"sk", N(1)}}),
-            "One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an "
+            "One or more parameter values are not valid. The AttributeValue for a key attribute "
+            "cannot contain an "
             "empty string value. Key: pk");
   EXPECT_EQ(msg({{"pk", S(std::string(2049, 'x'))}, {"sk", N(1)}}),
-            "One or more parameter values were invalid: Size of hashkey has exceeded the maximum size limit "
+            "One or more parameter values were invalid: Size of hashkey has exceeded the maximum "
+            "size limit "
             "of2048 bytes");
   EXPECT_TRUE(Put(db, {{"pk", S(std::string(2048, 'x'))}, {"sk", N(1)}}).ok());
   EXPECT_EQ(msg({{"pk", S("a")}, {"sk", N(1)}, {"g", N(3)}}),
-            "One or more parameter values were invalid: Type mismatch for Index Key g Expected: S Actual: N "
+            "One or more parameter values were invalid: Type mismatch for Index Key g Expected: S "
+            "Actual: N "
             "IndexName: byG");
   EXPECT_EQ(msg({{"pk", S("a")}, {"sk", N(1)}, {"l", S("")}}),
-            "One or more parameter values are not valid. A value specified for a secondary index key is not "
-            "supported. The AttributeValue for a key attribute cannot contain an empty string value. IndexName: "
+            "One or more parameter values are not valid. A value specified for a secondary index "
+            "key is not "
+            "supported. The AttributeValue for a key attribute cannot contain an empty string "
+            "value. IndexName: "
             "byL, IndexKey: l");
   EXPECT_EQ(msg({{"pk", S("a")}, {"sk", N(1)}, {"big", S(std::string(kMaxItemSize, 'x'))}}),
             "Item size has exceeded the maximum allowed size");
@@ -199,11 +215,14 @@ TEST(Items, KeyValidationMessages) {
   GetItemRequest g;
   g.table_name = "App";
   g.key = {{"pk", S("a")}};
-  EXPECT_EQ(db->GetItem(g).status().message(), "The provided key element does not match the schema");
+  EXPECT_EQ(db->GetItem(g).status().message(),
+            "The provided key element does not match the schema");
   g.key = {{"pk", S("a")}, {"sk", N(1)}, {"x", N(1)}};
-  EXPECT_EQ(db->GetItem(g).status().message(), "The provided key element does not match the schema");
+  EXPECT_EQ(db->GetItem(g).status().message(),
+            "The provided key element does not match the schema");
   g.key = {{"pk", S("a")}, {"sk", S("1")}};
-  EXPECT_EQ(db->GetItem(g).status().message(), "The provided key element does not match the schema");
+  EXPECT_EQ(db->GetItem(g).status().message(),
+            "The provided key element does not match the schema");
   g.table_name = "Nope";
   g.key = {{"pk", S("a")}, {"sk", N(1)}};
   EXPECT_EQ(db->GetItem(g).status().code(), ErrorCode::kResourceNotFound);
@@ -286,12 +305,14 @@ TEST(Query, PagesWithLimitAndExclusiveStartKey) {
             "The provided starting key is outside query boundaries based on provided conditions");
   q = Q("a", SortKeyOp::kGt, N(5));
   q.exclusive_start_key = Item{{"pk", S("a")}, {"sk", N(1)}};
-  EXPECT_EQ(db->Query(q).status().message(), "The provided starting key does not match the range key predicate");
+  EXPECT_EQ(db->Query(q).status().message(),
+            "The provided starting key does not match the range key predicate");
   q.exclusive_start_key = Item{{"pk", S("a")}};
   EXPECT_EQ(db->Query(q).status().message(), "The provided starting key is invalid");
   q.limit = 0;
   EXPECT_EQ(db->Query(q).status().message(),
-            "1 validation error detected: Value '0' at 'limit' failed to satisfy constraint: Member must have "
+            "1 validation error detected: Value '0' at 'limit' failed to satisfy constraint: "
+            "Member must have "
             "value greater than or equal to 1");
 }
 
@@ -299,7 +320,8 @@ TEST(Query, PageStopsAtOneMegabyte) {
   TempDb db;
   ASSERT_TRUE(db->CreateTable(AppTable()).ok());
   std::string blob(100 * 1024, 'x');
-  for (int i = 0; i < 25; ++i) ASSERT_TRUE(Put(db, {{"pk", S("a")}, {"sk", N(i)}, {"blob", S(blob)}}).ok());
+  for (int i = 0; i < 25; ++i)
+    ASSERT_TRUE(Put(db, {{"pk", S("a")}, {"sk", N(i)}, {"blob", S(blob)}}).ok());
   auto r = db->Query(Q("a"));
   ASSERT_TRUE(r.ok());
   // Each item is ~102,409 bytes: the page ends with the item that reaches 1,048,576.
@@ -316,29 +338,36 @@ TEST(Query, KeyConditionValidation) {
   EXPECT_EQ(db->Query(q).status().message(), "Query condition missed key schema element: pk");
   q = Q("a", SortKeyOp::kBeginsWith, N(1));
   EXPECT_EQ(db->Query(q).status().message(),
-            "Invalid KeyConditionExpression: Incorrect operand type for operator or function; operator or "
+            "Invalid KeyConditionExpression: Incorrect operand type for operator or function; "
+            "operator or "
             "function: begins_with, operand type: N");
   q = Q("a", SortKeyOp::kEq, S("1"));
   EXPECT_EQ(db->Query(q).status().message(),
-            "One or more parameter values were invalid: Condition parameter type does not match schema type");
+            "One or more parameter values were invalid: Condition parameter type does not match "
+            "schema type");
   q = Q("a", SortKeyOp::kBetween, N(5), N(1));
-  EXPECT_EQ(db->Query(q).status().message(),
-            "Invalid KeyConditionExpression: The BETWEEN operator requires upper bound to be greater than or "
-            "equal to lower bound; lower bound operand: AttributeValue: {N:5}, upper bound operand: "
-            "AttributeValue: {N:1}");
+  EXPECT_EQ(
+      db->Query(q).status().message(),
+      "Invalid KeyConditionExpression: The BETWEEN operator requires upper bound to be greater "
+      "than or "
+      "equal to lower bound; lower bound operand: AttributeValue: {N:5}, upper bound operand: "
+      "AttributeValue: {N:1}");
   q = Q("a");
   q.index_name = "nope";
   EXPECT_EQ(db->Query(q).status().message(), "The table does not have the specified index: nope");
   q.index_name = "byG";
   q.consistent_read = true;
-  EXPECT_EQ(db->Query(q).status().message(), "Consistent reads are not supported on global secondary indexes");
+  EXPECT_EQ(db->Query(q).status().message(),
+            "Consistent reads are not supported on global secondary indexes");
 }
 
 TEST(Indexes, SparseGsiAndLsiQueries) {
   TempDb db;
   ASSERT_TRUE(db->CreateTable(AppTable()).ok());
-  ASSERT_TRUE(Put(db, {{"pk", S("a")}, {"sk", N(1)}, {"g", S("G")}, {"gs", N(3)}, {"x", S("big")}}).ok());
-  ASSERT_TRUE(Put(db, {{"pk", S("a")}, {"sk", N(2)}, {"g", S("G")}, {"gs", N(1)}, {"l", S("m")}}).ok());
+  ASSERT_TRUE(
+      Put(db, {{"pk", S("a")}, {"sk", N(1)}, {"g", S("G")}, {"gs", N(3)}, {"x", S("big")}}).ok());
+  ASSERT_TRUE(
+      Put(db, {{"pk", S("a")}, {"sk", N(2)}, {"g", S("G")}, {"gs", N(1)}, {"l", S("m")}}).ok());
   ASSERT_TRUE(Put(db, {{"pk", S("b")}, {"sk", N(3)}, {"g", S("G")}}).ok());  // no gs: not in byG
   ASSERT_TRUE(Put(db, {{"pk", S("a")}, {"sk", N(4)}, {"l", S("b")}}).ok());
   QueryRequest q;
@@ -354,14 +383,16 @@ TEST(Indexes, SparseGsiAndLsiQueries) {
   q.limit = 1;
   r = db->Query(q);
   ASSERT_TRUE(r->last_evaluated_key.has_value());
-  EXPECT_EQ(*r->last_evaluated_key, (Item{{"pk", S("a")}, {"sk", N(2)}, {"g", S("G")}, {"gs", N(1)}}));
+  EXPECT_EQ(*r->last_evaluated_key,
+            (Item{{"pk", S("a")}, {"sk", N(2)}, {"g", S("G")}, {"gs", N(1)}}));
   q.exclusive_start_key = r->last_evaluated_key;
   r = db->Query(q);
   ASSERT_EQ(r->count, 1);
   EXPECT_EQ(r->items[0].at("gs"), N(3));
   q.select = Select::kAllAttributes;
   EXPECT_EQ(db->Query(q).status().message(),
-            "One or more parameter values were invalid: Select type ALL_ATTRIBUTES is not supported for global "
+            "One or more parameter values were invalid: Select type ALL_ATTRIBUTES is not "
+            "supported for global "
             "secondary index byG because its projection type is not ALL");
   // LSI: ordered by l, only items that have l.
   q = Q("a");
@@ -410,7 +441,8 @@ TEST(Indexes, UpdateTableAddsAndBackfillsAGsi) {
   EXPECT_EQ(r->items[0].at("sk"), N(12));
   // New writes maintain it; a wrong type is now refused.
   EXPECT_EQ(Put(db, {{"pk", S("x")}, {"sk", N(1)}, {"email", N(1)}}).message(),
-            "One or more parameter values were invalid: Type mismatch for Index Key email Expected: S Actual: N "
+            "One or more parameter values were invalid: Type mismatch for Index Key email "
+            "Expected: S Actual: N "
             "IndexName: byEmail");
   EXPECT_EQ(db->UpdateTable(u).status().message(),
             "One or more parameter values were invalid: Index with name: byEmail already exists");
@@ -419,7 +451,8 @@ TEST(Indexes, UpdateTableAddsAndBackfillsAGsi) {
   del.table_name = "App";
   del.delete_global_index = "byEmail";
   ASSERT_TRUE(db->UpdateTable(del).ok());
-  EXPECT_EQ(db->Query(q).status().message(), "The table does not have the specified index: byEmail");
+  EXPECT_EQ(db->Query(q).status().message(),
+            "The table does not have the specified index: byEmail");
   EXPECT_TRUE(Put(db, {{"pk", S("x")}, {"sk", N(1)}, {"email", N(1)}}).ok());
   EXPECT_TRUE(db->VerifyIntegrity().ok());
 }
@@ -427,7 +460,8 @@ TEST(Indexes, UpdateTableAddsAndBackfillsAGsi) {
 TEST(Scan, SegmentsPartitionTheTable) {
   TempDb db;
   ASSERT_TRUE(db->CreateTable(AppTable()).ok());
-  for (int i = 0; i < 200; ++i) ASSERT_TRUE(Put(db, {{"pk", S("p" + std::to_string(i))}, {"sk", N(i)}}).ok());
+  for (int i = 0; i < 200; ++i)
+    ASSERT_TRUE(Put(db, {{"pk", S("p" + std::to_string(i))}, {"sk", N(i)}}).ok());
   std::set<int64_t> seen;
   for (int seg = 0; seg < 4; ++seg) {
     ScanRequest s;
@@ -448,11 +482,13 @@ TEST(Scan, SegmentsPartitionTheTable) {
   s.table_name = "App";
   s.total_segments = 3;
   EXPECT_EQ(db->Scan(s).status().message(),
-            "The Segment parameter is required but was not present in the request when parameter TotalSegments "
+            "The Segment parameter is required but was not present in the request when parameter "
+            "TotalSegments "
             "is present");
   s.segment = 3;
   EXPECT_EQ(db->Scan(s).status().message(),
-            "The Segment parameter is zero-based and must be less than parameter TotalSegments: Segment: 3 is not "
+            "The Segment parameter is zero-based and must be less than parameter TotalSegments: "
+            "Segment: 3 is not "
             "less than TotalSegments: 3");
   s.segment = 0;
   s.select = Select::kCount;
@@ -468,7 +504,11 @@ TEST(Capacity, ReadsAndWritesFollowDynamoRules) {
   PutItemRequest p;
   p.table_name = "App";
   p.return_consumed_capacity = ReturnConsumedCapacity::kIndexes;
-  p.item = {{"pk", S("a")}, {"sk", N(1)}, {"g", S("G")}, {"gs", N(1)}, {"pad", S(std::string(1500, 'x'))}};
+  p.item = {{"pk", S("a")},
+            {"sk", N(1)},
+            {"g", S("G")},
+            {"gs", N(1)},
+            {"pad", S(std::string(1500, 'x'))}};
   auto pr = db->PutItem(p);
   ASSERT_TRUE(pr.ok());
   // 1,519 bytes -> 2 WCU on the table; the KEYS_ONLY GSI entry is small -> 1 WCU.
@@ -534,11 +574,14 @@ TEST(Files, RefusesANewerFormatAndAnLmdbFileWithoutCatalog) {
   {  // Pretend a future keyhole wrote the file.
     auto env = Env::Open(path, Env::Options{});
     ASSERT_TRUE(env.ok());
-    ASSERT_TRUE((*env)->Write([&](Txn& txn) -> Status {
-                        MDB_dbi dbi;
-                        if (mdb_dbi_open(txn.get(), "__catalog", 0, &dbi)) return Status::Internal("open");
-                        return txn.Put(dbi, "format", "keyhole 99");
-                      }).ok());
+    ASSERT_TRUE((*env)
+                    ->Write([&](Txn& txn) -> Status {
+                      MDB_dbi dbi;
+                      if (mdb_dbi_open(txn.get(), "__catalog", 0, &dbi))
+                        return Status::Internal("open");
+                      return txn.Put(dbi, "format", "keyhole 99");
+                    })
+                    .ok());
   }
   auto r = Database::Open(path);
   ASSERT_FALSE(r.ok());
@@ -550,11 +593,14 @@ TEST(Files, RefusesANewerFormatAndAnLmdbFileWithoutCatalog) {
   {
     auto env = Env::Open(plain, Env::Options{});
     ASSERT_TRUE(env.ok());
-    ASSERT_TRUE((*env)->Write([&](Txn& txn) -> Status {
-                        MDB_dbi dbi;
-                        if (mdb_dbi_open(txn.get(), nullptr, 0, &dbi)) return Status::Internal("open");
-                        return txn.Put(dbi, "somebody", "else's data");
-                      }).ok());
+    ASSERT_TRUE((*env)
+                    ->Write([&](Txn& txn) -> Status {
+                      MDB_dbi dbi;
+                      if (mdb_dbi_open(txn.get(), nullptr, 0, &dbi))
+                        return Status::Internal("open");
+                      return txn.Put(dbi, "somebody", "else's data");
+                    })
+                    .ok());
   }
   r = Database::Open(plain);
   ASSERT_FALSE(r.ok());

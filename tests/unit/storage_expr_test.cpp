@@ -23,7 +23,8 @@ void MakeTable(TempDb& db) {
 
 Item Key(const std::string& pk, int64_t sk) { return {{"pk", S(pk)}, {"sk", N(sk)}}; }
 
-UpdateItemRequest Update(Item key, std::string update, std::map<std::string, AttributeValue> values = {}) {
+UpdateItemRequest Update(Item key, std::string update,
+                         std::map<std::string, AttributeValue> values = {}) {
   UpdateItemRequest u;
   u.table_name = "App";
   u.key = std::move(key);
@@ -80,11 +81,13 @@ TEST(ConditionalWrites, BadExpressionsChangeNothing) {
             "Invalid ConditionExpression: Syntax error; token: \"<EOF>\", near: \"AND\"");
   p.expressions.condition = "size(pk)";
   EXPECT_EQ(db->PutItem(p).status().message(),
-            "Invalid ConditionExpression: The function is not allowed to be used this way in an expression; "
+            "Invalid ConditionExpression: The function is not allowed to be used this way in an "
+            "expression; "
             "function: size");
   p.expressions.condition = "a = :x";
   EXPECT_EQ(db->PutItem(p).status().message(),
-            "Invalid ConditionExpression: An expression attribute value used in expression is not defined; "
+            "Invalid ConditionExpression: An expression attribute value used in expression is not "
+            "defined; "
             "attribute value: :x");
   EXPECT_FALSE(Get(db, Key("a", 1)).has_value());
 }
@@ -96,7 +99,8 @@ TEST(UpdateItem, SetAddRemoveAndReturnValues) {
   u.return_values = ReturnValues::kAllNew;
   auto r = db->UpdateItem(u);
   ASSERT_TRUE(r.ok()) << r.status().ToString();
-  EXPECT_EQ(*r->attributes, (Item{{"pk", S("a")}, {"sk", N(1)}, {"v", S("x")}, {"n", N(1)}, {"c", N(1)}}));
+  EXPECT_EQ(*r->attributes,
+            (Item{{"pk", S("a")}, {"sk", N(1)}, {"v", S("x")}, {"n", N(1)}, {"c", N(1)}}));
   u = Update(Key("a", 1), "SET n = n + :d REMOVE v ADD c :d", {{":d", N(5)}});
   u.return_values = ReturnValues::kUpdatedOld;
   r = db->UpdateItem(u);
@@ -105,14 +109,17 @@ TEST(UpdateItem, SetAddRemoveAndReturnValues) {
   u.return_values = ReturnValues::kUpdatedNew;
   r = db->UpdateItem(u);
   EXPECT_EQ(*r->attributes, (Item{{"n", N(11)}, {"c", N(11)}}));
-  EXPECT_EQ(*Get(db, Key("a", 1)), (Item{{"pk", S("a")}, {"sk", N(1)}, {"n", N(11)}, {"c", N(11)}}));
+  EXPECT_EQ(*Get(db, Key("a", 1)),
+            (Item{{"pk", S("a")}, {"sk", N(1)}, {"n", N(11)}, {"c", N(11)}}));
   u = Update(Key("a", 1), "SET pk = :v", {{":v", S("b")}});
   EXPECT_EQ(db->UpdateItem(u).status().message(),
-            "One or more parameter values were invalid: Cannot update attribute pk. This attribute is part of the "
+            "One or more parameter values were invalid: Cannot update attribute pk. This attribute "
+            "is part of the "
             "key");
   u = Update(Key("a", 1), "SET n = n + :s", {{":s", S("text")}});
   EXPECT_EQ(db->UpdateItem(u).status().message(),
-            "Invalid UpdateExpression: Incorrect operand type for operator or function; operator or function: +, "
+            "Invalid UpdateExpression: Incorrect operand type for operator or function; operator "
+            "or function: +, "
             "operand type: S");
   u = Update(Key("a", 1), "SET qq = zz + :d", {{":d", N(1)}});
   EXPECT_EQ(db->UpdateItem(u).status().message(),
@@ -142,12 +149,15 @@ TEST(UpdateItem, ConditionAndIndexMaintenance) {
   EXPECT_EQ(db->Query(q)->count, 0);
   u = Update(Key("a", 1), "SET g = :g", {{":g", N(3)}});
   EXPECT_EQ(db->UpdateItem(u).status().message(),
-            "One or more parameter values were invalid: Type mismatch for Index Key g Expected: S Actual: N "
+            "One or more parameter values were invalid: Type mismatch for Index Key g Expected: S "
+            "Actual: N "
             "IndexName: byG");
   u = Update(Key("a", 1), "SET g = :g", {{":g", S("")}});
   EXPECT_EQ(db->UpdateItem(u).status().message(),
-            "One or more parameter values are not valid. The update expression attempted to update a secondary "
-            "index key to a value that is not supported. The AttributeValue for a key attribute cannot contain an "
+            "One or more parameter values are not valid. The update expression attempted to update "
+            "a secondary "
+            "index key to a value that is not supported. The AttributeValue for a key attribute "
+            "cannot contain an "
             "empty string value.");
   EXPECT_TRUE(db->VerifyIntegrity().ok());
 }
@@ -158,7 +168,9 @@ TEST(Reads, KeyConditionFilterAndProjection) {
   for (int i = 1; i <= 10; ++i) {
     PutItemRequest p;
     p.table_name = "App";
-    p.item = {{"pk", S("a")}, {"sk", N(i)}, {"odd", AttributeValue::Bool(i % 2 == 1)},
+    p.item = {{"pk", S("a")},
+              {"sk", N(i)},
+              {"odd", AttributeValue::Bool(i % 2 == 1)},
               {"doc", AttributeValue::M({{"x", N(i)}, {"y", S("skip")}})}};
     ASSERT_TRUE(db->PutItem(p).ok());
   }
@@ -167,8 +179,8 @@ TEST(Reads, KeyConditionFilterAndProjection) {
   q.expressions.key_condition = "pk = :p AND sk BETWEEN :lo AND :hi";
   q.expressions.filter = "odd = :t";
   q.expressions.projection = "sk, doc.x";
-  q.expressions.values =
-      std::map<std::string, AttributeValue>{{":p", S("a")}, {":lo", N(3)}, {":hi", N(8)}, {":t", AttributeValue::Bool(true)}};
+  q.expressions.values = std::map<std::string, AttributeValue>{
+      {":p", S("a")}, {":lo", N(3)}, {":hi", N(8)}, {":t", AttributeValue::Bool(true)}};
   auto r = db->Query(q);
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   EXPECT_EQ(r->scanned_count, 6);
@@ -176,8 +188,9 @@ TEST(Reads, KeyConditionFilterAndProjection) {
   ASSERT_EQ(r->items.size(), 3u);
   EXPECT_EQ(r->items[0], (Item{{"sk", N(3)}, {"doc", AttributeValue::M({{"x", N(3)}})}}));
   q.expressions.filter = "sk > :lo AND odd = :t";
-  EXPECT_EQ(db->Query(q).status().message(),
-            "Filter Expression can only contain non-primary key attributes: Primary key attribute: sk");
+  EXPECT_EQ(
+      db->Query(q).status().message(),
+      "Filter Expression can only contain non-primary key attributes: Primary key attribute: sk");
   q.expressions.filter.reset();
   q.expressions.key_condition = "sk = :lo";
   q.expressions.values = std::map<std::string, AttributeValue>{{":lo", N(3)}};
@@ -209,7 +222,8 @@ TEST(Reads, LsiFilterOnUnprojectedAttributeReadsTheBaseItem) {
   c.table_name = "Lsi";
   c.attribute_definitions = {{"pk", "S"}, {"sk", "N"}, {"l1", "S"}};
   c.key_schema = {{"pk", "HASH"}, {"sk", "RANGE"}};
-  c.local_secondary_indexes = {{"byL", {{"pk", "HASH"}, {"l1", "RANGE"}}, "KEYS_ONLY", std::nullopt}};
+  c.local_secondary_indexes = {
+      {"byL", {{"pk", "HASH"}, {"l1", "RANGE"}}, "KEYS_ONLY", std::nullopt}};
   ASSERT_TRUE(db->CreateTable(c).ok());
   PutItemRequest p;
   p.table_name = "Lsi";
@@ -222,8 +236,9 @@ TEST(Reads, LsiFilterOnUnprojectedAttributeReadsTheBaseItem) {
   q.expressions.filter = "a1 = :five";
   q.expressions.values = std::map<std::string, AttributeValue>{{":p", S("p")}, {":five", N(5)}};
   // The result must not depend on the projection: the filter sees the whole item...
-  for (std::optional<std::string> projection : {std::optional<std::string>(), std::optional<std::string>("pk"),
-                                                std::optional<std::string>("a1")}) {
+  for (std::optional<std::string> projection :
+       {std::optional<std::string>(), std::optional<std::string>("pk"),
+        std::optional<std::string>("a1")}) {
     q.expressions.projection = projection;
     auto r = db->Query(q);
     ASSERT_TRUE(r.ok()) << r.status().ToString();

@@ -24,8 +24,19 @@ std::string Enc(const AttributeValue& v) {
 }
 
 TEST(KeyCodec, StringsOrderBytewiseWithEmbeddedZeros) {
-  std::vector<std::string> values = {"", std::string("\0", 1), std::string("\0\0", 2), std::string("a\0", 2),
-                                     "a", "ab", "b", "\x7f", "\x80", "\xc2\xbf", "\xff", "\xff\xff", "z"};
+  std::vector<std::string> values = {"",
+                                     std::string("\0", 1),
+                                     std::string("\0\0", 2),
+                                     std::string("a\0", 2),
+                                     "a",
+                                     "ab",
+                                     "b",
+                                     "\x7f",
+                                     "\x80",
+                                     "\xc2\xbf",
+                                     "\xff",
+                                     "\xff\xff",
+                                     "z"};
   std::mt19937 rng(7);
   for (int i = 0; i < 2000; ++i) {
     std::string s(rng() % 6, '\0');
@@ -46,8 +57,9 @@ TEST(KeyCodec, StringsOrderBytewiseWithEmbeddedZeros) {
 }
 
 TEST(KeyCodec, NumbersOrderNumerically) {
-  std::vector<std::string> texts = {"-1E125", "-99", "-1.25", "-1.2", "-1", "-0.5", "-1E-130", "0", "1E-130",
-                                    "0.5", "1", "1.2", "1.25", "9", "10", "99", "100", "1E125"};
+  std::vector<std::string> texts = {"-1E125",  "-99", "-1.25",  "-1.2", "-1",  "-0.5",
+                                    "-1E-130", "0",   "1E-130", "0.5",  "1",   "1.2",
+                                    "1.25",    "9",   "10",     "99",   "100", "1E125"};
   for (size_t i = 0; i + 1 < texts.size(); ++i) {
     EXPECT_LT(Enc(N(texts[i])), Enc(N(texts[i + 1]))) << texts[i] << " < " << texts[i + 1];
   }
@@ -78,7 +90,8 @@ TEST(KeyCodec, LongKeysStayUnderLmdbLimit) {
   std::string k = EncodeTableKey(ks, {{"pk", S(pk)}, {"sk", S(sk)}});
   EXPECT_LE(k.size(), 511u);
   KeySchema iks{{"g", ValueType::kB}, KeyAttribute{"h", ValueType::kS}};
-  std::string ik = EncodeIndexKey(iks, ks, {{"pk", S(pk)}, {"sk", S(sk)}, {"g", B(pk)}, {"h", S(sk)}});
+  std::string ik =
+      EncodeIndexKey(iks, ks, {{"pk", S(pk)}, {"sk", S(sk)}, {"g", B(pk)}, {"h", S(sk)}});
   EXPECT_LE(ik.size(), 511u);
   // Distinct long keys differing only at the end are distinct stored keys.
   std::string sk2 = sk;
@@ -91,7 +104,9 @@ TEST(KeyCodec, LongSortKeysKeepOrderWhenTheyDifferEarly) {
   std::string a(1000, 'a'), b = a;
   b[100] = 'b';  // differs within the bound
   std::string short_a(50, 'a');
-  auto key = [&](const std::string& sk) { return EncodeTableKey(ks, {{"pk", S("p")}, {"sk", S(sk)}}); };
+  auto key = [&](const std::string& sk) {
+    return EncodeTableKey(ks, {{"pk", S("p")}, {"sk", S(sk)}});
+  };
   EXPECT_LT(key(a), key(b));
   EXPECT_LT(key(short_a), key(a));
   EXPECT_LT(key(std::string(300, 'a')), key(b));
@@ -125,7 +140,8 @@ TEST(ItemCodec, RoundTripsAllTypes) {
 }
 
 TEST(ItemCodec, RejectsEveryTruncationAndGarbage) {
-  Item item{{"m", AttributeValue::M({{"l", AttributeValue::L({N(1), S("abc"), AttributeValue::SS({"q"})})}})}};
+  Item item{{"m", AttributeValue::M(
+                      {{"l", AttributeValue::L({N(1), S("abc"), AttributeValue::SS({"q"})})}})}};
   std::string enc = EncodeItem(item, 10);
   for (size_t n = 0; n < enc.size(); ++n) {
     EXPECT_FALSE(DecodeItem(enc.substr(0, n)).ok()) << n;
