@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "parser/partiql_syntax.h"
+#include "parser/suggest.h"
 
 namespace keyhole::parser {
 namespace {
@@ -70,21 +71,6 @@ std::string CalledFunction(std::string_view text, const std::vector<Word>& words
     if (after != std::string_view::npos && text[after] == '(') return w.upper;
   }
   return "";
-}
-
-size_t EditDistance(std::string_view a, std::string_view b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diagonal = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1])});
-      diagonal = up;
-    }
-  }
-  return row[b.size()];
 }
 
 // The word of `text` that starts at `offset` (letters, digits, _ and $), or "".

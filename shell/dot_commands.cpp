@@ -60,6 +60,23 @@ Result<std::string> ReadFile(const std::string& path) {
   return text;
 }
 
+// `.NAME [N]`: shows the setting, or sets it to a whole number >= 0.
+template <typename T>
+bool Count(State& s, const Args& args, Location at, const char* name, const char* meaning,
+           T* value) {
+  if (args.empty()) {
+    s.Notice(fmt::format("-- {} {}\n", name, *value));
+    return true;
+  }
+  char* end = nullptr;
+  long long n = args.size() == 1 ? std::strtoll(args[0].c_str(), &end, 10) : -1;
+  if (args.size() != 1 || end == args[0].c_str() || *end != '\0' || n < 0) {
+    return s.Fail(Status::Validation(fmt::format("usage: .{} N ({})", name, meaning)), at);
+  }
+  *value = static_cast<T>(n);
+  return true;
+}
+
 bool Switch(State& s, const Args& args, Location at, bool* value, const char* what) {
   if (!ParseSwitch(args, value)) {
     return s.Fail(Status::Validation(fmt::format("usage: .{} on|off", what)), at);
@@ -120,18 +137,8 @@ bool RunExpanded(State& s, const Args& args, Location at) {
 
 // .maxwidth [N]: box and table cells are cut to N display columns ("…"; 0: never).
 bool RunMaxWidth(State& s, const Args& args, Location at) {
-  if (args.empty()) {
-    s.Notice(fmt::format("-- maxwidth {}\n", s.settings.max_cell_width));
-    return true;
-  }
-  char* end = nullptr;
-  long long n = args.size() == 1 ? std::strtoll(args[0].c_str(), &end, 10) : -1;
-  if (args.size() != 1 || end == args[0].c_str() || *end != '\0' || n < 0) {
-    return s.Fail(Status::Validation("usage: .maxwidth N (display columns per cell; 0: no limit)"),
-                  at);
-  }
-  s.settings.max_cell_width = static_cast<size_t>(n);
-  return true;
+  return Count(s, args, at, "maxwidth", "display columns per cell; 0: no limit",
+               &s.settings.max_cell_width);
 }
 
 bool RunPager(State& s, const Args& a, Location at) {
@@ -214,17 +221,7 @@ bool RunOutput(State& s, const Args& args, Location at) { return Redirect(s, arg
 bool RunOnce(State& s, const Args& args, Location at) { return Redirect(s, args, at, true); }
 
 bool RunPagesize(State& s, const Args& args, Location at) {
-  if (args.empty()) {
-    s.Notice(fmt::format("-- pagesize {}\n", s.settings.pagesize));
-    return true;
-  }
-  char* end = nullptr;
-  long long n = args.size() == 1 ? std::strtoll(args[0].c_str(), &end, 10) : -1;
-  if (args.size() != 1 || end == args[0].c_str() || *end != '\0' || n < 0) {
-    return s.Fail(Status::Validation("usage: .pagesize N (items evaluated per page; 0: none)"), at);
-  }
-  s.settings.pagesize = n;
-  return true;
+  return Count(s, args, at, "pagesize", "items evaluated per page; 0: none", &s.settings.pagesize);
 }
 
 bool RunStartKey(State& s, const Args& args, Location at) {

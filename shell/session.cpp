@@ -25,6 +25,7 @@
 #include "core/item.h"
 #include "core/partiql_api.h"
 #include "parser/partiql.h"
+#include "parser/suggest.h"
 #include "planner/plan.h"
 #include "shell/api_call.h"
 #include "shell/session_state.h"
@@ -162,34 +163,9 @@ std::string MissingTableHint(storage::Database& db, const std::string& message) 
   if (tables->table_names.empty()) {
     return "the database has no tables yet: CREATE TABLE makes one (.help CREATE TABLE)";
   }
-  auto lower = [](std::string s) {
-    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return s;
-  };
-  auto distance = [](const std::string& a, const std::string& b) {
-    std::vector<size_t> row(b.size() + 1);
-    for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-    for (size_t i = 1; i <= a.size(); ++i) {
-      size_t diagonal = row[0];
-      row[0] = i;
-      for (size_t j = 1; j <= b.size(); ++j) {
-        size_t up = row[j];
-        row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1])});
-        diagonal = up;
-      }
-    }
-    return row[b.size()];
-  };
-  const std::string* best = nullptr;
-  size_t best_distance = 3;  // suggest only close names
-  for (const std::string& t : tables->table_names) {
-    size_t d = distance(lower(name), lower(t));
-    if (d < best_distance) {
-      best = &t;
-      best_distance = d;
-    }
+  if (std::optional<std::string> best = parser::ClosestName(name, tables->table_names)) {
+    return fmt::format("did you mean {}? Table names are case-sensitive", *best);
   }
-  if (best) return fmt::format("did you mean {}? Table names are case-sensitive", *best);
   std::string names;
   for (const std::string& t : tables->table_names) names += (names.empty() ? "" : ", ") + t;
   return "the tables are " + names + " (SHOW TABLES lists them)";
@@ -245,8 +221,7 @@ bool Session::State::RunScript(std::string_view text, std::string_view source, i
     if (!InterruptReported()) {
       interrupt_reported_epoch = g_interrupt_epoch.load(std::memory_order_relaxed);
       if (source.empty()) return true;  // the REPL, -c: the statement's own error says it
-      std::string where = source.empty() ? "" : std::string(source) + " ";
-      sink->Err(fmt::format("interrupted at {}line {}; {} statement{} ran\n", where, at_line, ran,
+      sink->Err(fmt::format("interrupted at {} line {}; {} statement{} ran\n", source, at_line, ran,
                             ran == 1 ? "" : "s"));
     }
     ok = false;
@@ -386,8 +361,6 @@ void Session::State::PrintItems(const std::vector<Item>& items, const std::strin
 
 namespace {
 
-// Runs `plan` (from `resume` when continuing), prints its items and the footer, and keeps
-// what NEXT needs.
 // After an UPDATE or DELETE of one item failed its condition: whether the item exists, so that
 // the error says which part of the WHERE did not hold.
 Status ExplainConditionFailure(Session::State& s, const planner::Plan& plan, Status status) {
@@ -419,6 +392,8 @@ Status ExplainConditionFailure(Session::State& s, const planner::Plan& plan, Sta
       "the item {} exists, but the rest of the WHERE is false for it: nothing was written", key));
 }
 
+// Runs `plan` (from `resume` when continuing), prints its items and the footer, and keeps
+// what NEXT needs.
 bool RunPlan(Session::State& s, const planner::Plan& plan, const planner::Cursor* resume,
              Location at) {
   Engine engine(s.db);
