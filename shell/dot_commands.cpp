@@ -98,14 +98,8 @@ bool RunSchema(State& s, const Args& args, Location at) {
     names = r->table_names;
   }
   for (const std::string& n : names) {
-    Result<TableDescription> t = s.db.TableSchema(n);
-    if (!t.ok()) {
-      return s.Fail(t.status().IsNotFound()
-                        ? Status::NotFound(
-                              fmt::format("Requested resource not found: Table: {} not found", n))
-                        : t.status(),
-                    at);
-    }
+    Result<TableDescription> t = Schemas(s.db).TableSchema(n);
+    if (!t.ok()) return s.Fail(t.status(), at);
     s.Out(parser::CreateTableText(*t) + "\n");
   }
   return true;
@@ -388,7 +382,7 @@ bool RunImport(State& s, const Args& args, Location at) {
   if (args.size() != 3 || (args[1] != "INTO" && args[1] != "into")) {
     return s.Fail(Status::Validation("usage: .import FILE INTO TABLE"), at);
   }
-  Result<TableDescription> t = s.db.TableSchema(args[2]);
+  Result<TableDescription> t = Schemas(s.db).TableSchema(args[2]);
   if (!t.ok()) return s.Fail(t.status(), at);
   Result<std::string> text = ReadFile(args[0]);
   if (!text.ok()) return s.Fail(text.status(), at);
@@ -470,7 +464,7 @@ bool RunExport(State& s, const Args& args, Location at) {
 // the partition key once, then the items in sort-key order with the sort key first.
 bool RunCollection(State& s, const Args& args, Location at) {
   if (args.size() != 2) return s.Fail(Status::Validation("usage: .collection TABLE 'pk'"), at);
-  Result<TableDescription> t = s.db.TableSchema(args[0]);
+  Result<TableDescription> t = Schemas(s.db).TableSchema(args[0]);
   if (!t.ok()) return s.Fail(t.status(), at);
   const KeyAttribute& pk = t->key.partition;
   AttributeValue value = AttributeValue::S(args[1]);

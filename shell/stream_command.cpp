@@ -48,15 +48,8 @@ bool RunStreamCommand(Session::State& s, const std::vector<std::string>& args, L
     from = args[2];
   }
 
-  Result<TableDescription> t = s.db.TableSchema(table);
-  if (!t.ok()) {
-    if (t.status().IsNotFound()) {
-      return s.Fail(
-          Status::NotFound(fmt::format("Requested resource not found: Table: {} not found", table)),
-          at);
-    }
-    return s.Fail(t.status(), at);
-  }
+  Result<TableDescription> t = Schemas(s.db).TableSchema(table);
+  if (!t.ok()) return s.Fail(t.status(), at);
   if (t->latest_stream_label.empty()) {
     return s.Fail(
         Status::Validation(fmt::format(
