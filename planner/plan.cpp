@@ -29,7 +29,8 @@ Result<Plan> PlanStatement(const parser::Statement& st, const SchemaSource& sche
                                 " is not planned: the planner handles SELECT, INSERT, UPDATE "
                                 "and DELETE only");
   }
-  KH_ASSIGN_OR_RETURN(TableDescription desc, schemas.TableSchema(table));
+  KH_ASSIGN_OR_RETURN(TableSchemaPtr schema, schemas.TableSchema(table));
+  const TableDescription& desc = *schema;
   switch (st.kind()) {
     case StatementKind::kSelect:
       return internal::PlanSelect(st, desc);

@@ -65,6 +65,7 @@
 #include <variant>
 #include <vector>
 
+#include "core/backend.h"
 #include "core/expression.h"
 #include "core/operations.h"
 #include "core/schema.h"
@@ -78,7 +79,8 @@ namespace keyhole::planner {
 class SchemaSource {
  public:
   virtual ~SchemaSource() = default;
-  virtual Result<TableDescription> TableSchema(const std::string& table_name) const = 0;
+  // The schema of `table_name` (shared, not copied), or its ResourceNotFoundException.
+  virtual Result<TableSchemaPtr> TableSchema(const std::string& table_name) const = 0;
 };
 
 using Operation = std::variant<GetItemRequest, QueryRequest, ScanRequest, PutItemRequest,

@@ -38,7 +38,8 @@ bool HasReturning(const parser::Statement& st) {
 Result<ConditionCheck> PlanExists(const parser::ExistsStatement& e, const SchemaSource& schemas) {
   const parser::SelectStatement& s = e.select;
   if (s.index) return Status::Validation("Operations on indices are not supported in transactions");
-  KH_ASSIGN_OR_RETURN(TableDescription table, schemas.TableSchema(s.table));
+  KH_ASSIGN_OR_RETURN(TableSchemaPtr schema, schemas.TableSchema(s.table));
+  const TableDescription& table = *schema;
   constexpr const char* kSingleRead =
       "EXISTS() must contain a single item read with additional condition";
   // `=` on every key attribute pins the item; every other conjunct (including functions of the

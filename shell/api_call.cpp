@@ -84,8 +84,8 @@ Result<json::Value> CallOperation(storage::Database& db, std::string_view op,
   if (op == "Query") {
     KH_ASSIGN_OR_RETURN(QueryRequest req, QueryRequestFromJson(body));
     if (!req.key_conditions.empty()) {
-      KH_ASSIGN_OR_RETURN(TableDescription t, db.TableSchema(req.table_name));
-      KH_RETURN_IF_ERROR(BindKeyConditions(t, &req));
+      KH_ASSIGN_OR_RETURN(TableSchemaPtr t, db.TableSchema(req.table_name));
+      KH_RETURN_IF_ERROR(BindKeyConditions(*t, &req));
     }
     KH_ASSIGN_OR_RETURN(QueryResponse resp, db.Query(req));
     return QueryResponseToJson(resp, req.select);

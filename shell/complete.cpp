@@ -347,9 +347,9 @@ std::vector<std::string> Session::Complete(std::string_view line, std::string_vi
     size_t dot = word.find("\".");
     if (dot != std::string_view::npos) {
       std::string table(word.substr(1, dot - 1));
-      Result<TableDescription> t = db_.TableSchema(table);
+      Result<TableSchemaPtr> t = db_.TableSchema(table);
       if (t.ok()) {
-        for (const IndexDescription& idx : t->indexes)
+        for (const IndexDescription& idx : (*t)->indexes)
           offer("\"" + table + "\".\"" + idx.name + "\"");
       }
       return out;
@@ -378,14 +378,14 @@ std::vector<std::string> Session::Complete(std::string_view line, std::string_vi
     if (named.empty()) named.insert(tables.begin(), tables.end());
     std::set<std::string> attrs;
     for (const std::string& n : named) {
-      Result<TableDescription> t = db_.TableSchema(n);
+      Result<TableSchemaPtr> t = db_.TableSchema(n);
       if (t.ok()) {
         auto add_key = [&](const KeySchema& k) {
           attrs.insert(k.partition.name);
           if (k.sort) attrs.insert(k.sort->name);
         };
-        add_key(t->key);
-        for (const IndexDescription& idx : t->indexes) add_key(idx.key);
+        add_key((*t)->key);
+        for (const IndexDescription& idx : (*t)->indexes) add_key(idx.key);
       }
       ScanRequest sample;  // what the table holds
       sample.table_name = n;

@@ -98,9 +98,9 @@ bool RunSchema(State& s, const Args& args, Location at) {
     names = r->table_names;
   }
   for (const std::string& n : names) {
-    Result<TableDescription> t = Schemas(s.db).TableSchema(n);
+    Result<TableSchemaPtr> t = s.db.TableSchema(n);
     if (!t.ok()) return s.Fail(t.status(), at);
-    s.Out(parser::CreateTableText(*t) + "\n");
+    s.Out(parser::CreateTableText(**t) + "\n");
   }
   return true;
 }
@@ -284,10 +284,11 @@ bool RunTtl(State& s, const Args& args, Location at) {
   Result<ListTablesResponse> tables = s.db.ListTables({});
   if (!tables.ok()) return s.Fail(tables.status(), at);
   for (const std::string& name : tables->table_names) {
-    Result<TableDescription> t = s.db.TableSchema(name);
+    Result<TableSchemaPtr> t = s.db.TableSchema(name);
     if (!t.ok()) return s.Fail(t.status(), at);
-    s.Notice(fmt::format("-- {}: {}\n", name,
-                         t->ttl_attribute ? "TTL on " + *t->ttl_attribute : std::string("no TTL")));
+    s.Notice(fmt::format(
+        "-- {}: {}\n", name,
+        (*t)->ttl_attribute ? "TTL on " + *(*t)->ttl_attribute : std::string("no TTL")));
   }
   return true;
 }
@@ -382,7 +383,7 @@ bool RunImport(State& s, const Args& args, Location at) {
   if (args.size() != 3 || (args[1] != "INTO" && args[1] != "into")) {
     return s.Fail(Status::Validation("usage: .import FILE INTO TABLE"), at);
   }
-  Result<TableDescription> t = Schemas(s.db).TableSchema(args[2]);
+  Result<TableSchemaPtr> t = s.db.TableSchema(args[2]);
   if (!t.ok()) return s.Fail(t.status(), at);
   Result<std::string> text = ReadFile(args[0]);
   if (!text.ok()) return s.Fail(text.status(), at);
@@ -403,7 +404,7 @@ bool RunImport(State& s, const Args& args, Location at) {
     ++line_no;
     if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
     Result<Item> item = ImportLine(line);
-    Status st = item.ok() ? CheckKey(*t, *item) : item.status();
+    Status st = item.ok() ? CheckKey(**t, *item) : item.status();
     if (st.ok()) st = ValidateItem(*item);
     if (!st.ok()) {
       return s.Fail(Status(st.code(), fmt::format("{} line {}: {} (nothing imported)", args[0],
@@ -464,9 +465,9 @@ bool RunExport(State& s, const Args& args, Location at) {
 // the partition key once, then the items in sort-key order with the sort key first.
 bool RunCollection(State& s, const Args& args, Location at) {
   if (args.size() != 2) return s.Fail(Status::Validation("usage: .collection TABLE 'pk'"), at);
-  Result<TableDescription> t = Schemas(s.db).TableSchema(args[0]);
+  Result<TableSchemaPtr> t = s.db.TableSchema(args[0]);
   if (!t.ok()) return s.Fail(t.status(), at);
-  const KeyAttribute& pk = t->key.partition;
+  const KeyAttribute& pk = (*t)->key.partition;
   AttributeValue value = AttributeValue::S(args[1]);
   if (pk.type == ValueType::kN) {
     Result<Number> n = Number::Parse(args[1]);
@@ -504,7 +505,7 @@ bool RunCollection(State& s, const Args& args, Location at) {
   RenderOptions options;
   options.mode = s.settings.mode;
   options.headers = s.settings.headers;
-  if (t->key.sort) options.key_columns = {t->key.sort->name};
+  if ((*t)->key.sort) options.key_columns = {(*t)->key.sort->name};
   s.Out(RenderItems(items, options));
   s.Notice(fmt::format("-- {} returned · Query on {} · {:g} RCU\n", items.size(), args[0], units));
   return true;

@@ -153,11 +153,11 @@ ExplainedOperation Explain(storage::Database& db, const planner::Operation& op) 
             ScanEstimate(db, *r)};
   }
   std::string table = std::visit([](const auto& w) { return w.table_name; }, op);
-  Result<TableDescription> desc = db.TableSchema(table);
-  int gsis = desc.ok() ? GlobalIndexes(*desc) : 0;
+  Result<TableSchemaPtr> desc = db.TableSchema(table);
+  int gsis = desc.ok() ? GlobalIndexes(**desc) : 0;
   if (const auto* r = std::get_if<PutItemRequest>(&op)) {
     size_t size = ItemSize(r->item);
-    int indexes = desc.ok() ? IndexesHolding(*desc, r->item) : 0;
+    int indexes = desc.ok() ? IndexesHolding(**desc, r->item) : 0;
     std::string estimate =
         indexes == 0 ? fmt::format("{} WCU (a {}-byte item)", WriteUnits(size), size)
                      : fmt::format("{} WCU ({} for the {}-byte item, {} for GSI writes)",

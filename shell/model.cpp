@@ -442,7 +442,7 @@ std::string FormatModel(const TableDescription& t, const Model& model) {
 
 bool RunModel(Session::State& s, const std::vector<std::string>& args, Location at) {
   if (args.size() != 1) return s.Fail(Status::Validation("usage: .model TABLE"), at);
-  Result<TableDescription> t = Schemas(s.db).TableSchema(args[0]);
+  Result<TableSchemaPtr> t = s.db.TableSchema(args[0]);
   if (!t.ok()) return s.Fail(t.status(), at);
   ScanRequest scan;
   scan.table_name = args[0];
@@ -454,7 +454,7 @@ bool RunModel(Session::State& s, const std::vector<std::string>& args, Location 
     if (!page->last_evaluated_key) break;
     scan.exclusive_start_key = std::move(page->last_evaluated_key);
   }
-  s.Out(FormatModel(*t, InferModel(*t, items)));
+  s.Out(FormatModel(**t, InferModel(**t, items)));
   return true;
 }
 

@@ -292,16 +292,16 @@ bool Session::State::RunFile(std::string_view text, const std::string& source) {
 std::vector<std::string> Session::State::KeyColumns(const std::string& table,
                                                     const std::optional<std::string>& index) {
   std::vector<std::string> out;
-  Result<TableDescription> t = db.TableSchema(table);
+  Result<TableSchemaPtr> t = db.TableSchema(table);
   if (!t.ok()) return out;
   auto add = [&](const KeySchema& k) {
     for (const std::string& n : {k.partition.name, k.sort ? k.sort->name : std::string()}) {
       if (!n.empty() && std::find(out.begin(), out.end(), n) == out.end()) out.push_back(n);
     }
   };
-  add(t->key);
+  add((*t)->key);
   if (index) {
-    if (const IndexDescription* idx = t->FindIndex(*index)) add(idx->key);
+    if (const IndexDescription* idx = (*t)->FindIndex(*index)) add(idx->key);
   }
   return out;
 }
@@ -318,13 +318,13 @@ int64_t CountExpired(const std::vector<Item>& items, const std::string& attribut
 }
 
 void Session::State::NoteExpired(const std::string& table, const std::vector<Item>& items) {
-  Result<TableDescription> t = db.TableSchema(table);
-  if (!t.ok() || !t->ttl_attribute || items.empty()) return;
-  int64_t expired = CountExpired(items, *t->ttl_attribute, now());
+  Result<TableSchemaPtr> t = db.TableSchema(table);
+  if (!t.ok() || !(*t)->ttl_attribute || items.empty()) return;
+  int64_t expired = CountExpired(items, *(*t)->ttl_attribute, now());
   if (expired == 0) return;
   Notice(fmt::format(
       "-- {} of these items expired ({} is in the past) and await the TTL sweep (.ttl sweep)\n",
-      expired, *t->ttl_attribute));
+      expired, *(*t)->ttl_attribute));
 }
 
 void Session::State::RememberAttributes(const std::string& table, const std::vector<Item>& items) {
@@ -515,10 +515,11 @@ bool RunCreate(Session::State& s, const parser::CreateTableStatement& c, Locatio
 bool RunAlterTtl(Session::State& s, const parser::AlterTableStatement& a, Location at) {
   UpdateTimeToLiveRequest request{a.table, {a.name, true}};
   if (a.action == parser::AlterAction::kDisableTtl) {
-    Result<TableDescription> t = Schemas(s.db).TableSchema(a.table);
+    Result<TableSchemaPtr> t = s.db.TableSchema(a.table);
     if (!t.ok()) return s.Fail(t.status(), at);
-    if (!t->ttl_attribute) return s.Fail(Status::Validation("TimeToLive is already disabled"), at);
-    request.specification = {*t->ttl_attribute, false};
+    if (!(*t)->ttl_attribute)
+      return s.Fail(Status::Validation("TimeToLive is already disabled"), at);
+    request.specification = {*(*t)->ttl_attribute, false};
   }
   Result<UpdateTimeToLiveResponse> r = s.db.UpdateTimeToLive(request);
   if (!r.ok()) return s.Fail(r.status(), at);
@@ -640,10 +641,9 @@ bool RunParsed(Session::State& s, const parser::Statement& st, Location at) {
       return PrintJson(s, CallOperation(s.db, "DescribeTable", body), at);
     }
     case StatementKind::kShowCreateTable: {
-      Result<TableDescription> t =
-          Schemas(s.db).TableSchema(st.as<parser::ShowCreateTableStatement>().table);
+      Result<TableSchemaPtr> t = s.db.TableSchema(st.as<parser::ShowCreateTableStatement>().table);
       if (!t.ok()) return s.Fail(t.status(), at);
-      s.Out(parser::CreateTableText(*t) + "\n");
+      s.Out(parser::CreateTableText(**t) + "\n");
       return true;
     }
     case StatementKind::kCall: {

@@ -169,13 +169,8 @@ struct Session::State {
 class Schemas : public planner::SchemaSource {
  public:
   explicit Schemas(storage::Database& db) : db_(db) {}
-  Result<TableDescription> TableSchema(const std::string& name) const override {
-    Result<TableDescription> t = db_.TableSchema(name);
-    if (!t.ok() && t.status().IsNotFound()) {
-      return Status::NotFound(
-          fmt::format("Requested resource not found: Table: {} not found", name));
-    }
-    return t;
+  Result<TableSchemaPtr> TableSchema(const std::string& name) const override {
+    return db_.TableSchema(name);
   }
 
  private:

@@ -48,16 +48,16 @@ bool RunStreamCommand(Session::State& s, const std::vector<std::string>& args, L
     from = args[2];
   }
 
-  Result<TableDescription> t = Schemas(s.db).TableSchema(table);
+  Result<TableSchemaPtr> t = s.db.TableSchema(table);
   if (!t.ok()) return s.Fail(t.status(), at);
-  if (t->latest_stream_label.empty()) {
+  if ((*t)->latest_stream_label.empty()) {
     return s.Fail(
         Status::Validation(fmt::format(
             "Table {} has no stream (enable one with UpdateTable's StreamSpecification)", table)),
         at);
   }
   DescribeStreamRequest describe;
-  describe.stream_arn = t->LatestStreamArn();
+  describe.stream_arn = (*t)->LatestStreamArn();
   Result<DescribeStreamResponse> d = s.db.DescribeStream(describe);
   if (!d.ok()) return s.Fail(d.status(), at);
   if (d->stream_description.shards.empty()) {

@@ -4,6 +4,9 @@
 // Status with DynamoDB's error type and message. Writes of one operation are one LMDB write
 // transaction: a failed operation changes nothing. Reads see one consistent snapshot.
 //
+// storage::Database implements Backend (every DynamoDB operation) and LocalControl (what only a
+// local file offers: the clock, TTL sweeps, bulk import, integrity checks).
+//
 // Thread-safety: one Database is used by one thread at a time. Several processes may open the
 // same file at once (one writer at a time, readers never blocked).
 #pragma once
@@ -14,18 +17,15 @@
 #include <string>
 #include <vector>
 
+#include "core/backend.h"
 #include "core/operations.h"
 #include "core/status.h"
 
 namespace keyhole::storage {
 
-// What ImportItems wrote.
-struct ImportResult {
-  int64_t written = 0;     // items put
-  double write_units = 0;  // what the puts would consume (as PutItem: item and index writes)
-};
+using ImportResult = LocalControl::ImportResult;
 
-class Database {
+class Database : public Backend, public LocalControl {
  public:
   struct Options {
     bool create_if_missing = true;
@@ -63,21 +63,21 @@ class Database {
 
   // Tables. ResourceInUseException when creating an existing table;
   // ResourceNotFoundException for a missing one; ValidationException for a bad request.
-  Result<CreateTableResponse> CreateTable(const CreateTableRequest& request);
-  Result<DeleteTableResponse> DeleteTable(const DeleteTableRequest& request);
-  Result<DescribeTableResponse> DescribeTable(const DescribeTableRequest& request);
-  Result<ListTablesResponse> ListTables(const ListTablesRequest& request);
+  Result<CreateTableResponse> CreateTable(const CreateTableRequest& request) override;
+  Result<DeleteTableResponse> DeleteTable(const DeleteTableRequest& request) override;
+  Result<DescribeTableResponse> DescribeTable(const DescribeTableRequest& request) override;
+  Result<ListTablesResponse> ListTables(const ListTablesRequest& request) override;
   // Adds (and backfills from existing items) or removes one GSI.
-  Result<UpdateTableResponse> UpdateTable(const UpdateTableRequest& request);
+  Result<UpdateTableResponse> UpdateTable(const UpdateTableRequest& request) override;
 
   // Items. A ConditionExpression that is false gives ConditionalCheckFailedException "The
   // conditional request failed" (carrying the old item with ReturnValuesOnConditionCheckFailure
   // ALL_OLD) and changes nothing.
-  Result<PutItemResponse> PutItem(const PutItemRequest& request);
-  Result<GetItemResponse> GetItem(const GetItemRequest& request);
-  Result<DeleteItemResponse> DeleteItem(const DeleteItemRequest& request);
+  Result<PutItemResponse> PutItem(const PutItemRequest& request) override;
+  Result<GetItemResponse> GetItem(const GetItemRequest& request) override;
+  Result<DeleteItemResponse> DeleteItem(const DeleteItemRequest& request) override;
   // Applies an UpdateExpression (creating the item when missing) under an optional condition.
-  Result<UpdateItemResponse> UpdateItem(const UpdateItemRequest& request);
+  Result<UpdateItemResponse> UpdateItem(const UpdateItemRequest& request) override;
 
   // Batches (reference §4.7). Every table must exist (ResourceNotFoundException) and every
   // request is validated before anything is read or written.
@@ -89,13 +89,13 @@ class Database {
   // write transaction, so keyhole always processes the whole batch and UnprocessedItems is
   // always empty (DynamoDB may return some under throttling; keyhole never throttles). Each
   // item is charged like its single-item write, summed per table.
-  Result<BatchWriteItemResponse> BatchWriteItem(const BatchWriteItemRequest& request);
+  Result<BatchWriteItemResponse> BatchWriteItem(const BatchWriteItemRequest& request) override;
   // BatchGetItem: 1..100 keys in total ("Too many items requested for the BatchGetItem call"),
   // no duplicates within a table ("Provided list of item keys contains duplicates"), each
   // table with its own ProjectionExpression and ConsistentRead. One read snapshot. Keys are
   // read in request order; once the returned items would pass 16 MB, that key and the rest go
   // to UnprocessedKeys. Each item read costs like a GetItem (rounded individually).
-  Result<BatchGetItemResponse> BatchGetItem(const BatchGetItemRequest& request);
+  Result<BatchGetItemResponse> BatchGetItem(const BatchGetItemRequest& request) override;
 
   // Transactions (reference §3.10).
   //
@@ -113,41 +113,48 @@ class Database {
   // Impl::TokenEntry — remembered in memory by this Database object (per process) for 10
   // minutes after success; the same request again succeeds without writing (reporting read
   // units), another request with the token is IdempotentParameterMismatchException.
-  Result<TransactWriteItemsResponse> TransactWriteItems(const TransactWriteItemsRequest& request);
+  Result<TransactWriteItemsResponse> TransactWriteItems(
+      const TransactWriteItemsRequest& request) override;
   // TransactGetItems: 1..100 Gets in one snapshot, no two on one item, 2 RCU per 4 KB of each
   // item; returned items passing 4 MB cancel the transaction.
-  Result<TransactGetItemsResponse> TransactGetItems(const TransactGetItemsRequest& request);
+  Result<TransactGetItemsResponse> TransactGetItems(
+      const TransactGetItemsRequest& request) override;
 
   // Reads: at most Limit items evaluated and 1 MB per page, LastEvaluatedKey to continue.
-  Result<QueryResponse> Query(const QueryRequest& request);
-  Result<ScanResponse> Scan(const ScanRequest& request);
+  Result<QueryResponse> Query(const QueryRequest& request) override;
+  Result<ScanResponse> Scan(const ScanRequest& request) override;
 
   // The catalog description of a table, without the statistics DescribeTable computes (cheap:
-  // served from the cached catalog). ResourceNotFoundException when it does not exist.
-  Result<TableDescription> TableSchema(const std::string& table_name);
+  // served from the cached catalog), shared with the engine's handle of the table.
+  // ResourceNotFoundException "Requested resource not found: Table: <name> not found" when it
+  // does not exist.
+  Result<TableSchemaPtr> TableSchema(const std::string& table_name) override;
 
   // Time to Live (ttl.cpp, reference §6.1). UpdateTimeToLive enables or disables TTL on an
   // attribute, with DynamoDB's rules (one change per hour, disable before changing the
   // attribute); DescribeTimeToLive reports ENABLED (with the attribute) or DISABLED.
-  Result<UpdateTimeToLiveResponse> UpdateTimeToLive(const UpdateTimeToLiveRequest& request);
-  Result<DescribeTimeToLiveResponse> DescribeTimeToLive(const DescribeTimeToLiveRequest& request);
+  Result<UpdateTimeToLiveResponse> UpdateTimeToLive(
+      const UpdateTimeToLiveRequest& request) override;
+  Result<DescribeTimeToLiveResponse> DescribeTimeToLive(
+      const DescribeTimeToLiveRequest& request) override;
   // Deletes the expired items of `table_name` (every table when empty) whose TTL is enabled,
   // as DeleteItem would (indexes, stream records marked as service deletions), without
   // consuming capacity. Returns how many were deleted.
-  Result<int64_t> SweepExpiredItems(const std::string& table_name);
+  Result<int64_t> SweepExpiredItems(const std::string& table_name) override;
   // Replaces the clock (epoch seconds) for everything that reads it from now on: TTL expiry,
   // CreationDateTime, stream record times, token expiry. Null: the system clock.
-  void SetClock(std::function<double()> clock);
+  void SetClock(std::function<double()> clock) override;
 
   // DynamoDB Streams (streams.cpp, reference §6.2): one shard per stream, records kept 24 hours,
   // a disabled stream readable for 24 hours. Errors: ResourceNotFoundException for an unknown
   // table, stream or shard; ValidationException for a bad argument; ExpiredIteratorException for
   // an iterator older than 15 minutes; TrimmedDataAccessException for a sequence number whose
   // record was trimmed.
-  Result<ListStreamsResponse> ListStreams(const ListStreamsRequest& request);
-  Result<DescribeStreamResponse> DescribeStream(const DescribeStreamRequest& request);
-  Result<GetShardIteratorResponse> GetShardIterator(const GetShardIteratorRequest& request);
-  Result<GetRecordsResponse> GetRecords(const GetRecordsRequest& request);
+  Result<ListStreamsResponse> ListStreams(const ListStreamsRequest& request) override;
+  Result<DescribeStreamResponse> DescribeStream(const DescribeStreamRequest& request) override;
+  Result<GetShardIteratorResponse> GetShardIterator(
+      const GetShardIteratorRequest& request) override;
+  Result<GetRecordsResponse> GetRecords(const GetRecordsRequest& request) override;
 
   // Local-only (not a DynamoDB operation): puts every item of `items` into `table_name` in ONE
   // write transaction, each checked and applied as PutItem without a condition (key attributes,
@@ -155,11 +162,11 @@ class Database {
   // set (checked before each item: InterruptedException "Interrupted after N of M items:
   // nothing was imported"), aborts it and nothing is written. Streams get a record per item.
   Result<ImportResult> ImportItems(const std::string& table_name, const std::vector<Item>& items,
-                                   const std::atomic<bool>* cancel = nullptr);
+                                   const std::atomic<bool>* cancel = nullptr) override;
 
   // Checks that every index of every table agrees with its base table entry for entry.
   // InternalServerError naming the first disagreement. (Used by crash and concurrency tests.)
-  Status VerifyIntegrity();
+  Status VerifyIntegrity() override;
 
   struct Impl;
 

@@ -45,18 +45,20 @@ Status Drop(Txn& txn, MDB_dbi dbi) {
 }  // namespace
 
 Result<CreateTableResponse> Database::CreateTable(const CreateTableRequest& r) {
-  KH_ASSIGN_OR_RETURN(TableDescription t, BuildTableDescription(r.table_name, r.attribute_definitions,
-                                                                r.key_schema, r.global_secondary_indexes,
-                                                                r.local_secondary_indexes));
+  KH_ASSIGN_OR_RETURN(TableDescription t,
+                      BuildTableDescription(r.table_name, r.attribute_definitions, r.key_schema,
+                                            r.global_secondary_indexes, r.local_secondary_indexes));
   if (r.billing_mode == "PROVISIONED") {
     if (!r.read_capacity_units || !r.write_capacity_units) {
       return Status::Validation(
-          "One or more parameter values were invalid: ReadCapacityUnits and WriteCapacityUnits must "
+          "One or more parameter values were invalid: ReadCapacityUnits and WriteCapacityUnits "
+          "must "
           "both be specified when BillingMode is PROVISIONED");
     }
     if (*r.read_capacity_units < 1 || *r.write_capacity_units < 1) {
       return Status::Validation(
-          "1 validation error detected: Value at 'provisionedThroughput' failed to satisfy constraint: "
+          "1 validation error detected: Value at 'provisionedThroughput' failed to satisfy "
+          "constraint: "
           "Member must have value greater than or equal to 1");
     }
     t.read_capacity = *r.read_capacity_units;
@@ -68,7 +70,8 @@ Result<CreateTableResponse> Database::CreateTable(const CreateTableRequest& r) {
         r.billing_mode));
   } else if (r.read_capacity_units || r.write_capacity_units) {
     return Status::Validation(
-        "One or more parameter values were invalid: Neither ReadCapacityUnits nor WriteCapacityUnits "
+        "One or more parameter values were invalid: Neither ReadCapacityUnits nor "
+        "WriteCapacityUnits "
         "can be specified when BillingMode is PAY_PER_REQUEST");
   }
   t.billing_mode = r.billing_mode;
@@ -101,7 +104,8 @@ Result<DeleteTableResponse> Database::DeleteTable(const DeleteTableRequest& r) {
   std::vector<std::string> dropped;
   Status s = impl_->WithTable(r.table_name, true, [&](Txn& txn, const TableHandle& h) -> Status {
     resp.table_description = h.desc;
-    KH_RETURN_IF_ERROR(Stats(txn, h.dbi, &resp.table_description.item_count, &resp.table_description.size_bytes));
+    KH_RETURN_IF_ERROR(
+        Stats(txn, h.dbi, &resp.table_description.item_count, &resp.table_description.size_bytes));
     resp.table_description.status = "DELETING";
     for (size_t i = 0; i < h.index_dbis.size(); ++i) {
       KH_RETURN_IF_ERROR(Drop(txn, h.index_dbis[i]));
@@ -140,9 +144,14 @@ Result<DescribeTableResponse> Database::DescribeTable(const DescribeTableRequest
   return resp;
 }
 
-Result<TableDescription> Database::TableSchema(const std::string& table_name) {
-  KH_ASSIGN_OR_RETURN(auto h, impl_->Resolve(table_name));
-  return h->desc;
+Result<TableSchemaPtr> Database::TableSchema(const std::string& table_name) {
+  Result<std::shared_ptr<const TableHandle>> h = impl_->Resolve(table_name);
+  if (!h.ok()) {
+    if (!h.status().IsNotFound()) return h.status();
+    return Status::NotFound(
+        fmt::format("Requested resource not found: Table: {} not found", table_name));
+  }
+  return TableSchemaPtr(*h, &(*h)->desc);  // shares the handle's lifetime
 }
 
 Result<ListTablesResponse> Database::ListTables(const ListTablesRequest& r) {
@@ -151,7 +160,8 @@ Result<ListTablesResponse> Database::ListTables(const ListTablesRequest& r) {
     return Status::Validation(fmt::format(
         "1 validation error detected: Value '{}' at 'limit' failed to satisfy constraint: Member "
         "must have value {} {}",
-        limit, limit < 1 ? "greater than or equal to" : "less than or equal to", limit < 1 ? 1 : 100));
+        limit, limit < 1 ? "greater than or equal to" : "less than or equal to",
+        limit < 1 ? 1 : 100));
   }
   ListTablesResponse resp;
   KH_RETURN_IF_ERROR(impl_->env->Read([&](Txn& txn) { return impl_->Refresh(txn); }));
@@ -200,9 +210,11 @@ Result<UpdateTableResponse> Database::UpdateTable(const UpdateTableRequest& r) {
         resp.table_description = t;
         return impl_->WriteTable(txn, t);
       }
-      return Status::NotFound(fmt::format("Requested resource not found: Index: {} not found", name));
+      return Status::NotFound(
+          fmt::format("Requested resource not found: Index: {} not found", name));
     }
-    KH_ASSIGN_OR_RETURN(IndexDescription idx, BuildGlobalIndex(t, r.attribute_definitions, *r.create_global_index));
+    KH_ASSIGN_OR_RETURN(IndexDescription idx,
+                        BuildGlobalIndex(t, r.attribute_definitions, *r.create_global_index));
     KH_ASSIGN_OR_RETURN(MDB_dbi dbi, impl_->env->CreateDbi(txn, IndexDbName(t.id, idx.name)));
     // Backfill in the same transaction: the index is ACTIVE and complete once this commits.
     Cursor c(&txn, h.dbi);
@@ -212,7 +224,8 @@ Result<UpdateTableResponse> Database::UpdateTable(const UpdateTableRequest& r) {
       // reports those as backfill violations and does not index them.
       if (!InIndex(idx, item)) continue;
       Item p = ProjectItem(idx, t.key, item);
-      KH_RETURN_IF_ERROR(txn.Put(dbi, EncodeIndexKey(idx.key, t.key, item), EncodeItem(p, ItemSize(p))));
+      KH_RETURN_IF_ERROR(
+          txn.Put(dbi, EncodeIndexKey(idx.key, t.key, item), EncodeItem(p, ItemSize(p))));
     }
     KH_RETURN_IF_ERROR(c.status());
     t.indexes.push_back(idx);
@@ -220,7 +233,8 @@ Result<UpdateTableResponse> Database::UpdateTable(const UpdateTableRequest& r) {
     return impl_->WriteTable(txn, t);
   });
   if (!forget.empty()) impl_->env->ForgetDbi(forget);
-  if (s.IsNotFound() && s.message() == "Requested resource not found") return NotFoundTable(r.table_name);
+  if (s.IsNotFound() && s.message() == "Requested resource not found")
+    return NotFoundTable(r.table_name);
   KH_RETURN_IF_ERROR(s);
   return resp;
 }

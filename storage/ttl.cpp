@@ -83,11 +83,11 @@ Result<UpdateTimeToLiveResponse> Database::UpdateTimeToLive(const UpdateTimeToLi
 Result<DescribeTimeToLiveResponse> Database::DescribeTimeToLive(
     const DescribeTimeToLiveRequest& r) {
   KH_RETURN_IF_ERROR(ValidateTableName(r.table_name));
-  KH_ASSIGN_OR_RETURN(TableDescription t, TableSchema(r.table_name));
+  KH_ASSIGN_OR_RETURN(TableSchemaPtr t, TableSchema(r.table_name));
   DescribeTimeToLiveResponse resp;
-  if (t.ttl_attribute) {
+  if (t->ttl_attribute) {
     resp.status = "ENABLED";
-    resp.attribute_name = t.ttl_attribute;
+    resp.attribute_name = t->ttl_attribute;
   }
   return resp;
 }
@@ -102,8 +102,8 @@ Result<int64_t> Database::SweepExpiredItems(const std::string& table_name) {
   }
   int64_t deleted = 0;
   for (const std::string& name : names) {
-    KH_ASSIGN_OR_RETURN(TableDescription schema, TableSchema(name));
-    if (!schema.ttl_attribute) continue;
+    KH_ASSIGN_OR_RETURN(TableSchemaPtr schema, TableSchema(name));
+    if (!schema->ttl_attribute) continue;
     KH_RETURN_IF_ERROR(impl_->WithTable(name, true, [&](Txn& txn, const TableHandle& h) -> Status {
       if (!h.desc.ttl_attribute) return Status::OK();
       const double now = impl_->clock();

@@ -19,7 +19,7 @@ namespace keyhole::testing {
 class DbSchemas : public planner::SchemaSource {
  public:
   explicit DbSchemas(storage::Database* db) : db_(db) {}
-  Result<TableDescription> TableSchema(const std::string& name) const override {
+  Result<TableSchemaPtr> TableSchema(const std::string& name) const override {
     return db_->TableSchema(name);
   }
 

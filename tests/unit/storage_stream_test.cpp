@@ -71,7 +71,7 @@ Status Update(TempDb& db, const std::string& table, Item key, const std::string&
 std::string Arn(TempDb& db, const std::string& table) {
   auto t = db->TableSchema(table);
   EXPECT_TRUE(t.ok());
-  return t.ok() ? t->LatestStreamArn() : "";
+  return t.ok() ? (*t)->LatestStreamArn() : "";
 }
 
 std::string ShardOf(TempDb& db, const std::string& arn) {
@@ -245,7 +245,7 @@ TEST(StreamTest, NoRecordsWithoutStream) {
   Put(f.db, "Tbl", I("a", 1, "x"));
   auto t = f.db->TableSchema("Tbl");
   ASSERT_TRUE(t.ok());
-  EXPECT_TRUE(t->latest_stream_label.empty());
+  EXPECT_TRUE((*t)->latest_stream_label.empty());
   ListStreamsRequest l;
   auto r = f.db->ListStreams(l);
   ASSERT_TRUE(r.ok());
@@ -532,18 +532,18 @@ TEST(StreamTest, StreamSpecificationValidation) {
   ASSERT_TRUE(f.db->CreateTable(r).ok());
   auto t = f.db->TableSchema("Tbl");
   ASSERT_TRUE(t.ok());
-  EXPECT_FALSE(t->stream_view_type);
+  EXPECT_FALSE((*t)->stream_view_type);
   // UpdateTable with only a StreamSpecification.
   UpdateTableRequest u;
   u.table_name = "Tbl";
   u.stream_specification = StreamSpecification{true, "OLD_IMAGE"};
   ASSERT_TRUE(f.db->UpdateTable(u).ok());
   t = f.db->TableSchema("Tbl");
-  EXPECT_EQ(t->stream_view_type, "OLD_IMAGE");
+  EXPECT_EQ((*t)->stream_view_type, "OLD_IMAGE");
   // Survives a reopen (catalog).
   f.db.Reopen();
   t = f.db->TableSchema("Tbl");
-  EXPECT_EQ(t->stream_view_type, "OLD_IMAGE");
+  EXPECT_EQ((*t)->stream_view_type, "OLD_IMAGE");
   Put(f.db, "Tbl", {{"pk", S("a")}});
   EXPECT_EQ(Records(f.db, "Tbl").size(), 1u);
   // Deleting the table drops the stream.

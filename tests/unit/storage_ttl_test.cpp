@@ -100,7 +100,7 @@ TEST_F(TtlTest, UpdateRules) {
   db_->SetClock([] { return 5.0; });
   auto t = db_->TableSchema("Sessions");
   ASSERT_TRUE(t.ok());
-  EXPECT_FALSE(t->ttl_attribute);
+  EXPECT_FALSE((*t)->ttl_attribute);
 }
 
 }  // namespace

@@ -1,0 +1,103 @@
+// Backend: DynamoDB's operations on the operation model (operations.h), the seam between every
+// front end (the shell, the HTTP server) and what runs the operations (storage::Database for a
+// keyhole file; a remote endpoint later). design.md, "The shape".
+//
+// Every operation takes a request struct and returns the response or a Status with DynamoDB's
+// error type and message, exactly as DynamoDB answers the same request. A failed operation
+// changes nothing.
+//
+// Thread-safety: an implementation states its own. storage::Database: see its header.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/operations.h"
+#include "core/schema.h"
+#include "core/status.h"
+
+namespace keyhole {
+
+// A table's schema as the planner sees it (keys, indexes, projections, TTL attribute, stream),
+// shared rather than copied: the implementation keeps it alive as long as a caller holds it.
+using TableSchemaPtr = std::shared_ptr<const TableDescription>;
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+
+  // Tables.
+  virtual Result<CreateTableResponse> CreateTable(const CreateTableRequest& request) = 0;
+  virtual Result<DeleteTableResponse> DeleteTable(const DeleteTableRequest& request) = 0;
+  virtual Result<DescribeTableResponse> DescribeTable(const DescribeTableRequest& request) = 0;
+  virtual Result<ListTablesResponse> ListTables(const ListTablesRequest& request) = 0;
+  virtual Result<UpdateTableResponse> UpdateTable(const UpdateTableRequest& request) = 0;
+
+  // Items.
+  virtual Result<PutItemResponse> PutItem(const PutItemRequest& request) = 0;
+  virtual Result<GetItemResponse> GetItem(const GetItemRequest& request) = 0;
+  virtual Result<DeleteItemResponse> DeleteItem(const DeleteItemRequest& request) = 0;
+  virtual Result<UpdateItemResponse> UpdateItem(const UpdateItemRequest& request) = 0;
+
+  // Batches and transactions.
+  virtual Result<BatchWriteItemResponse> BatchWriteItem(const BatchWriteItemRequest& request) = 0;
+  virtual Result<BatchGetItemResponse> BatchGetItem(const BatchGetItemRequest& request) = 0;
+  virtual Result<TransactWriteItemsResponse> TransactWriteItems(
+      const TransactWriteItemsRequest& request) = 0;
+  virtual Result<TransactGetItemsResponse> TransactGetItems(
+      const TransactGetItemsRequest& request) = 0;
+
+  // Reads.
+  virtual Result<QueryResponse> Query(const QueryRequest& request) = 0;
+  virtual Result<ScanResponse> Scan(const ScanRequest& request) = 0;
+
+  // Time to Live.
+  virtual Result<UpdateTimeToLiveResponse> UpdateTimeToLive(
+      const UpdateTimeToLiveRequest& request) = 0;
+  virtual Result<DescribeTimeToLiveResponse> DescribeTimeToLive(
+      const DescribeTimeToLiveRequest& request) = 0;
+
+  // DynamoDB Streams.
+  virtual Result<ListStreamsResponse> ListStreams(const ListStreamsRequest& request) = 0;
+  virtual Result<DescribeStreamResponse> DescribeStream(const DescribeStreamRequest& request) = 0;
+  virtual Result<GetShardIteratorResponse> GetShardIterator(
+      const GetShardIteratorRequest& request) = 0;
+  virtual Result<GetRecordsResponse> GetRecords(const GetRecordsRequest& request) = 0;
+
+  // The planner's view of a table, without the statistics DescribeTable computes.
+  // ResourceNotFoundException "Requested resource not found: Table: <name> not found" when
+  // there is no such table.
+  virtual Result<TableSchemaPtr> TableSchema(const std::string& table_name) = 0;
+};
+
+// What a keyhole file offers beyond DynamoDB's operations, for the shell's local commands
+// (.clock, .ttl sweep, .import, integrity checks). A remote backend has none: front ends take
+// it as an optional pointer.
+class LocalControl {
+ public:
+  virtual ~LocalControl() = default;
+  // Replaces the clock (epoch seconds) TTL, creation times and stream records read; null: the
+  // system clock.
+  virtual void SetClock(std::function<double()> clock) = 0;
+  // Deletes the expired items of `table_name` (every table when empty) now; how many.
+  virtual Result<int64_t> SweepExpiredItems(const std::string& table_name) = 0;
+  // Puts `items` into `table_name` in one write transaction, all or nothing; `cancel` seen set
+  // stops it with InterruptedException and nothing written. Returns how many were written and
+  // the write units PutItem would have consumed.
+  struct ImportResult {
+    int64_t written = 0;
+    double write_units = 0;
+  };
+  virtual Result<ImportResult> ImportItems(const std::string& table_name,
+                                           const std::vector<Item>& items,
+                                           const std::atomic<bool>* cancel = nullptr) = 0;
+  // Checks that every index agrees with its table; InternalServerError naming the first
+  // disagreement.
+  virtual Status VerifyIntegrity() = 0;
+};
+
+}  // namespace keyhole
