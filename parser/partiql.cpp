@@ -63,17 +63,22 @@ ParseResult ParseStatement(std::string_view text, const std::vector<AttributeVal
   if (const auto bad = lexer::FindInvalidUtf8(text)) {
     static constexpr char kHex[] = "0123456789ABCDEF";
     const auto byte = static_cast<unsigned char>(text[*bad]);
-    return error(std::string("Invalid UTF-8 in the statement: byte 0x") + kHex[byte >> 4] +
-                     kHex[byte & 0xF] + " does not begin a character; text must be UTF-8",
+    return error(std::string("Invalid UTF-8 in the statement: the byte 0x") + kHex[byte >> 4] +
+                     kHex[byte & 0xF] +
+                     " here is not part of a valid UTF-8 character (text must be UTF-8)",
                  *bad);
   }
   if (!lexer::FirstWordIs(text, "CALL")) {
     if (const size_t past = FirstCharPastLimit(text); past != std::string_view::npos) {
+      // DynamoDB's message; when a string, name or comment left open made the statement this
+      // long, the caret points at where it was opened (the hint says so).
+      const auto bad = lexer::FindLexicalError(text);
+      const bool opened = bad && (text[*bad] == '\'' || text[*bad] == '"' || text[*bad] == '/');
       return error(
           "1 validation error detected: Value at 'statement' failed to satisfy "
           "constraint: Member must have length less than or equal to " +
               std::to_string(kMaxStatementChars),
-          past);
+          opened ? *bad : past);
     }
     if (const auto bad = lexer::FindLexicalError(text)) {
       return error(std::string(syntax::kEnvelope), *bad);

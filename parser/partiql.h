@@ -119,7 +119,8 @@
 // (the "Statement wasn't well formed, can't be processed: ..." family, "Aliasing is not
 // supported", "Unsupported clause: GROUP BY", ...), and a ParseError carries the position of
 // the offending token, for the shell's caret. The first error in this order wins: invalid UTF-8
-// ("Invalid UTF-8 in the statement: byte 0xFF does not begin a character; ..."; keyhole's
+// ("Invalid UTF-8 in the statement: the byte 0xFF here is not part of a valid UTF-8 character
+// ..."; keyhole's
 // text: DynamoDB cannot receive such a statement), length, lexical errors, syntax, parameter
 // count, then translation (in source order). `SELECT * <word>` is "Expected FROM" (keyhole's
 // choice; `*` takes no alias). Where a workshop's common mistake explains the error (quotes,
@@ -367,6 +368,14 @@ CreateTableRequest ToCreateTableRequest(const CreateTableStatement& s);
 // CREATE TABLE prints it.
 std::string CreateTableText(const TableDescription& table);
 
+// The offset of the first byte of `text` that is not part of well-formed UTF-8 (no overlong
+// forms, no surrogates, nothing above U+10FFFF), or nullopt when it is all valid.
+std::optional<size_t> FindInvalidUtf8(std::string_view text);
+
+// `name` as a PartiQL statement writes it: bare when it is a plain identifier and not a
+// keyword (`role`), else "double-quoted" with inner quotes doubled (`"order"`, `"my attr"`).
+std::string NameInStatement(std::string_view name);
+
 // ---- scripts ----
 
 // One statement of a script.
@@ -387,6 +396,31 @@ struct ScriptStatement {
 // script and makes the last statement unterminated (an unterminated /* comment with nothing
 // before it is such a statement too, so that running it reports the comment).
 std::vector<ScriptStatement> SplitScript(std::string_view script);
+
+// A script walked in one pass, piece by piece: each piece is a statement (split as SplitScript
+// splits), or, when dot-commands are on, the rest of a line whose first non-blank character
+// is '.' where no statement is pending (the shell's dot-commands; not PartiQL). Linear in the
+// script's length however its statements run.
+struct ScriptPiece {
+  bool dot_command = false;
+  std::string_view text;  // as ScriptStatement::text; a dot-command: its line, trimmed
+  SourcePosition start;   // where text starts in the script
+  bool terminated = true;  // a statement ended by its `;`
+};
+class ScriptWalker {
+ public:
+  // `script` must outlive the walker and the pieces.
+  ScriptWalker(std::string_view script, bool dot_commands);
+  // The next piece, or nullopt at the end of the script.
+  std::optional<ScriptPiece> Next();
+
+ private:
+  std::string_view script_;
+  bool dot_commands_;
+  size_t pos_ = 0;
+  SourcePosition at_;  // the position of pos_
+  SourcePosition Advance(size_t to);
+};
 
 // True when `buffer` holds no unfinished statement: it is empty, or everything after its last
 // statement-ending `;` is whitespace and complete comments. The REPL keeps reading lines (a

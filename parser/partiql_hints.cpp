@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cctype>
 #include <initializer_list>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -78,12 +79,6 @@ std::string_view WordAt(std::string_view text, size_t offset) {
   size_t end = offset;
   while (end < text.size() && IsWordChar(text[end])) ++end;
   return text.substr(offset, end - offset);
-}
-
-// "line L, column C" of `offset`.
-std::string Where(std::string_view text, size_t offset) {
-  SourcePosition p = PositionOf(text, offset);
-  return fmt::format("line {}, column {}", p.line, p.column);
 }
 
 // A short excerpt of `text` from `offset` (at most 20 characters, then "...").
@@ -185,6 +180,56 @@ std::string InsertValueForm(std::string_view text) {
   return Trimmed(text.substr(0, open_cols)) + " VALUE {" + map + "}";
 }
 
+// For a string, name or comment opened at `at` and never closed: which, and how to close it.
+std::string OpenedHint(std::string_view text, size_t at) {
+  if (text[at] == '\'') {
+    return fmt::format(
+        "the string opened at the caret ('{}) is never closed: end it with ' (write '' for a "
+        "quote inside it)",
+        Excerpt(text, at + 1));
+  }
+  if (text[at] == '"') {
+    return fmt::format(
+        "the name opened at the caret (\"{}) is never closed: end it with \" (and note that "
+        "double quotes name tables and attributes; strings take single quotes)",
+        Excerpt(text, at + 1));
+  }
+  if (text.substr(at).starts_with("/*"))
+    return "the comment opened at the caret is never closed with */";
+  return "";
+}
+
+// The offset where the 'string' whose closing quote is at `close` began, reading `text` from
+// its start ('' inside a string is one quote; "names" and comments are skipped).
+std::optional<size_t> StringClosedAt(std::string_view text, size_t close) {
+  size_t i = 0;
+  while (i < text.size() && i <= close) {
+    const char c = text[i];
+    if (c == '\'' || c == '"') {
+      size_t j = i + 1;
+      while (j < text.size()) {
+        if (text[j] == c && j + 1 < text.size() && text[j + 1] == c) {
+          j += 2;
+          continue;
+        }
+        if (text[j] == c) break;
+        ++j;
+      }
+      if (c == '\'' && j == close) return i;
+      i = j + 1;
+    } else if (text.substr(i, 2) == "--") {
+      size_t nl = text.find('\n', i);
+      i = nl == std::string_view::npos ? text.size() : nl + 1;
+    } else if (text.substr(i, 2) == "/*") {
+      size_t end = text.find("*/", i + 2);
+      i = end == std::string_view::npos ? text.size() : end + 2;
+    } else {
+      ++i;
+    }
+  }
+  return std::nullopt;
+}
+
 constexpr char kJoin[] =
     "DynamoDB reads one table or index per statement: there are no joins. Store the items you "
     "read together in one item collection (the same partition key, told apart by the sort key) "
@@ -227,6 +272,13 @@ std::string ParseHint(std::string_view text, const ParseError& error) {
     }
   }
 
+  // A statement made too long by a string, name or comment left open (the caret is at it).
+  if (message.starts_with("1 validation error detected: Value at 'statement'") &&
+      at < text.size()) {
+    std::string open = OpenedHint(text, at);
+    if (!open.empty()) return open + "; everything after it became part of this statement";
+  }
+
   // Lexical errors: the bare envelope, at the offending character.
   if (message == syntax::kEnvelope && at < text.size()) {
     const std::string_view rest = text.substr(at);
@@ -245,21 +297,7 @@ std::string ParseHint(std::string_view text, const ParseError& error) {
           "quotes, ' for strings and \" for names: {}",
           curly, Trimmed(fixed));
     }
-    if (rest[0] == '\'') {
-      return fmt::format(
-          "the string that begins at {} ('{}) is never closed: end it with ' (write '' for a "
-          "quote inside it)",
-          Where(text, at), Excerpt(text, at + 1));
-    }
-    if (rest[0] == '"') {
-      return fmt::format(
-          "the name that begins at {} (\"{}) is never closed: end it with \" (and note that "
-          "double quotes name tables and attributes; strings take single quotes)",
-          Where(text, at), Excerpt(text, at + 1));
-    }
-    if (rest.starts_with("/*")) {
-      return fmt::format("the comment that begins at {} is never closed with */", Where(text, at));
-    }
+    if (std::string open = OpenedHint(text, at); !open.empty()) return open;
     if (rest[0] == '#') {
       size_t begin = at;
       while (begin > 0 && (IsWordChar(text[begin - 1]) || text[begin - 1] == '#')) --begin;
@@ -270,6 +308,15 @@ std::string ParseHint(std::string_view text, const ParseError& error) {
       }
       if (begin < at) {
         std::string value(text.substr(begin, end - begin));
+        if (begin > 0 && text[begin - 1] == '\'') {
+          // `'USER#a; ... = 'USER#b'`: the quote before the word closes a string opened earlier.
+          if (std::optional<size_t> opened = StringClosedAt(text, begin - 1)) {
+            return fmt::format(
+                "the quote just before {} closes a string that began earlier, '{}: a closing ' "
+                "is missing there",
+                value, Excerpt(text, *opened + 1));
+          }
+        }
         return fmt::format("{} looks like a value: strings take single quotes, '{}'", value, value);
       }
       return "# is not a comment in PartiQL: comments are -- to the end of the line, or "
@@ -278,6 +325,14 @@ std::string ParseHint(std::string_view text, const ParseError& error) {
     return "";
   }
 
+  if (message.starts_with("Unsupported data type: ") && at < text.size() && IsWordChar(text[at])) {
+    // {'PK': zed}: a bare word is an attribute name.
+    std::string_view word = WordAt(text, at);
+    std::string fixed(text);
+    fixed.replace(at, word.size(), "'" + std::string(word) + "'");
+    return fmt::format("{} is read as an attribute name; a string value takes single quotes: {}",
+                       word, Trimmed(fixed));
+  }
   if (message.starts_with("Tuple keys must be of type String") ||
       message.starts_with("Unsupported data type: \"")) {
     size_t from = first == "INSERT" ? Upper(text).find("VALUE") : 0;
@@ -298,6 +353,15 @@ std::string ParseHint(std::string_view text, const ParseError& error) {
   if (first == "SELECT" || first == "SCAN" || first == "EXPLAIN") {
     std::string aggregate = CalledFunction(text, words, {"COUNT", "SUM", "AVG", "MIN", "MAX"});
     if (!aggregate.empty()) return fmt::format(kAggregate, aggregate);
+    if (message == "Only select from a single table or index is supported." && at < text.size() &&
+        text[at] == '\'') {
+      // FROM 'Social': single quotes make a string.
+      std::string_view rest = text.substr(at + 1);
+      std::string name(rest.substr(0, rest.find('\'')));
+      return fmt::format(
+          "table names take double quotes (or none); single quotes make a string: FROM \"{}\"",
+          name);
+    }
     if (Has(words, "JOIN") || message == "Only select from a single table or index is supported.") {
       return kJoin;
     }

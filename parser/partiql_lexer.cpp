@@ -314,8 +314,74 @@ SourcePosition PositionOf(std::string_view text, size_t offset) {
   return PositionTracker(text).At(offset);
 }
 
+std::optional<size_t> FindInvalidUtf8(std::string_view text) {
+  return lexer::FindInvalidUtf8(text);
+}
+
 std::vector<ScriptStatement> SplitScript(std::string_view script) {
   return ScanScript(script).statements;
+}
+
+ScriptWalker::ScriptWalker(std::string_view script, bool dot_commands)
+    : script_(script), dot_commands_(dot_commands) {}
+
+SourcePosition ScriptWalker::Advance(size_t to) {
+  for (; at_.offset < to; ++at_.offset) {
+    const auto byte = static_cast<unsigned char>(script_[at_.offset]);
+    if (byte == '\n') {
+      ++at_.line;
+      at_.column = 1;
+    } else if ((byte & 0xC0) != 0x80) {
+      ++at_.column;
+    }
+  }
+  return at_;
+}
+
+std::optional<ScriptPiece> ScriptWalker::Next() {
+  // Whitespace, complete comments and empty statements.
+  size_t i = pos_;
+  while (true) {
+    i = lexer::SkipSpace(script_, i);
+    if (i < script_.size() && script_[i] == ';') {
+      ++i;
+      continue;
+    }
+    break;
+  }
+  if (i >= script_.size()) {
+    pos_ = script_.size();
+    return std::nullopt;
+  }
+  ScriptPiece piece;
+  const size_t line_start = script_.rfind('\n', i == 0 ? 0 : i - 1);
+  const size_t from = line_start == std::string_view::npos || i == 0 ? 0 : line_start + 1;
+  const bool first_on_line =
+      script_.substr(from, i - from).find_first_not_of(" \t\r") == std::string_view::npos;
+  if (dot_commands_ && script_[i] == '.' && first_on_line) {
+    size_t eol = script_.find('\n', i);
+    if (eol == std::string_view::npos) eol = script_.size();
+    size_t end = eol;
+    while (end > i && lexer::IsSpace(script_[end - 1])) --end;
+    piece.dot_command = true;
+    piece.text = script_.substr(i, end - i);
+    piece.start = Advance(i);
+    pos_ = eol;
+    return piece;
+  }
+  size_t end = 0;
+  if (lexer::AtComment(script_, i)) {  // an unterminated /* ...: to the end
+    end = script_.size();
+    piece.terminated = false;
+  } else {
+    end = StatementEnd(script_, i, &piece.terminated);
+  }
+  size_t trimmed = end;
+  while (trimmed > i && lexer::IsSpace(script_[trimmed - 1])) --trimmed;
+  piece.text = script_.substr(i, trimmed - i);
+  piece.start = Advance(i);
+  pos_ = piece.terminated ? end + 1 : script_.size();
+  return piece;
 }
 
 bool IsComplete(std::string_view buffer) { return ScanScript(buffer).complete; }

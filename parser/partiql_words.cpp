@@ -1,6 +1,8 @@
 // PartiQL word classes (contract in partiql_words.h).
 #include "parser/partiql_words.h"
 
+#include "parser/partiql.h"
+
 #include <algorithm>
 #include <cctype>
 #include <initializer_list>
@@ -99,3 +101,19 @@ bool IsStreamViewWord(std::string_view word) {
 }
 
 }  // namespace keyhole::parser::words
+
+namespace keyhole::parser {
+
+std::string NameInStatement(std::string_view name) {
+  bool plain = !name.empty() && words::IsIdentStart(name[0]) && words::IsIdentifierWord(name);
+  for (char c : name) plain = plain && words::IsIdentChar(c);
+  if (plain) return std::string(name);
+  std::string out = "\"";
+  for (char c : name) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
+}  // namespace keyhole::parser

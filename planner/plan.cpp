@@ -31,20 +31,24 @@ Result<Plan> PlanStatement(const parser::Statement& st, const SchemaSource& sche
   }
   KH_ASSIGN_OR_RETURN(TableSchemaPtr schema, schemas.TableSchema(table));
   const TableDescription& desc = *schema;
-  switch (st.kind()) {
-    case StatementKind::kSelect:
-      return internal::PlanSelect(st, desc);
-    case StatementKind::kInsert: {
-      KH_ASSIGN_OR_RETURN(Plan p, internal::PlanInsert(st.as<parser::InsertStatement>(), desc));
-      p.explain = st.explain;
-      p.analyze = st.analyze;
-      return p;
+  Result<Plan> plan = [&]() -> Result<Plan> {
+    switch (st.kind()) {
+      case StatementKind::kSelect:
+        return internal::PlanSelect(st, desc);
+      case StatementKind::kInsert: {
+        KH_ASSIGN_OR_RETURN(Plan p, internal::PlanInsert(st.as<parser::InsertStatement>(), desc));
+        p.explain = st.explain;
+        p.analyze = st.analyze;
+        return p;
+      }
+      case StatementKind::kUpdate:
+        return internal::PlanUpdate(st, desc);
+      default:
+        return internal::PlanDelete(st, desc);
     }
-    case StatementKind::kUpdate:
-      return internal::PlanUpdate(st, desc);
-    default:
-      return internal::PlanDelete(st, desc);
-  }
+  }();
+  if (plan.ok()) plan->names_as_values = internal::NamesWhereValuesGo(st);
+  return plan;
 }
 
 }  // namespace keyhole::planner

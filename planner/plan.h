@@ -112,6 +112,14 @@ struct Plan {
   // SCAN UPDATE / SCAN DELETE: the write applied to every item operations[0] (a Scan) returns;
   // its key is filled from the item. Only UpdateItemRequest or DeleteItemRequest.
   std::optional<Operation> per_item_write;
+  // Attribute names the statement uses where a value usually goes (`x = "Post"`,
+  // `begins_with(sk, "POST#")`, `SET a = "hello"`): double quotes (or none) make a name, so
+  // these may be strings written with the wrong quotes. A front end can say so when the
+  // statement read nothing or failed on a missing attribute.
+  std::vector<std::string> names_as_values;
+  // SELECT a, b.c, ...: the top-level names of the projection, in the statement's order, once
+  // each (empty for SELECT *): the columns a table or CSV shows.
+  std::vector<std::string> columns;
   bool explain = false;  // EXPLAIN: the caller shows the plan instead of (or besides) running it
   bool analyze = false;
 };

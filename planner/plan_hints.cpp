@@ -3,6 +3,7 @@
 // refused SELECT.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 #include <set>
 
@@ -34,10 +35,25 @@ std::string TypeWords(ValueType t) {
   }
 }
 
-// `name = <path>` or `<path> = name` among the conjuncts of every OR branch: the path.
-const expr::Path* ComparedWithPath(const expr::Condition& where, const std::string& name) {
+// `name = <path>` or `<path> = name` (or `name IN (..., <path>, ...)`) among the conjuncts of
+// every OR branch: the path.
+const expr::Path* ComparedWithPath(const expr::Condition& where, const std::string& name,
+                                   bool* in_list) {
+  auto single = [](const expr::Operand& o) {
+    return o.kind == expr::OperandKind::kPath && o.path.elements.size() == 1 &&
+           !o.path.elements[0].is_index;
+  };
   for (const auto* branch : OrBranches(where)) {
     for (const auto* c : AndConjuncts(*branch)) {
+      if (c->kind == expr::ConditionKind::kIn && !c->operands.empty() &&
+          TopName(c->operands[0]) == name) {
+        for (size_t i = 1; i < c->operands.size(); ++i) {
+          if (single(c->operands[i])) {
+            *in_list = true;
+            return &c->operands[i].path;
+          }
+        }
+      }
       if (c->kind != expr::ConditionKind::kCompare || c->op != expr::CompareOp::kEq ||
           c->operands.size() != 2) {
         continue;
@@ -80,7 +96,8 @@ std::optional<std::string> PathForValue(const std::optional<expr::Condition>& wh
                                         const std::vector<std::string>& key_names) {
   if (!where) return std::nullopt;
   for (const std::string& key : key_names) {
-    const expr::Path* path = ComparedWithPath(*where, key);
+    bool in_list = false;
+    const expr::Path* path = ComparedWithPath(*where, key, &in_list);
     if (!path) continue;
     const std::string& word = path->elements[0].name;
     std::string value = "'";
@@ -88,8 +105,10 @@ std::optional<std::string> PathForValue(const std::optional<expr::Condition>& wh
     value += "'";
     return fmt::format(
         "\"{}\" is read as an attribute name, not a value: in PartiQL double quotes (or none) "
-        "name attributes and single quotes make strings. Write {} = {}",
-        word, key, value);
+        "name attributes and single quotes make strings. Write {}",
+        word,
+        in_list ? "the values in single quotes: " + key + " IN [" + value + ", ...]"
+                : key + " = " + value);
   }
   return std::nullopt;
 }
@@ -99,7 +118,9 @@ std::string KeyTypeHint(const KeyAttribute& key, const AttributeValue& given) {
   if (key.type == ValueType::kS && given.is(ValueType::kN)) {
     fix = fmt::format(": quote it, {} = '{}'", key.name, given.n().ToString());
   } else if (key.type == ValueType::kN && given.is(ValueType::kS)) {
-    fix = fmt::format(": write the number without quotes, {} = {}", key.name, given.s());
+    fix = Number::Parse(given.s()).ok()
+              ? fmt::format(": write the number without quotes, {} = {}", key.name, given.s())
+              : fmt::format(": '{}' is not a number", given.s());
   }
   return fmt::format("{} is {} in the key schema; the statement gives {}{}", key.name,
                      TypeWords(key.type), TypeWords(given.type()), fix);
@@ -135,13 +156,67 @@ std::string IndexSuggestion(const parser::SelectStatement& s, const TableDescrip
     const std::string literal = Literal((*values)[0]);
     return fmt::format(
         "no key or index has {0} as its partition key. An index that does serves this access "
-        "pattern: ALTER TABLE \"{1}\" ADD GLOBAL INDEX \"{2}\" ({0} {3}); then SELECT ... FROM "
-        "\"{1}\".\"{2}\" WHERE {0} = {4}. It costs writes: every put, update or delete of an "
+        "pattern: ALTER TABLE \"{1}\" ADD GLOBAL INDEX \"{2}\" ({5} {3}); then SELECT ... FROM "
+        "\"{1}\".\"{2}\" WHERE {5} = {4}. It costs writes: every put, update or delete of an "
         "item that has {0} also writes the index (1 WCU per KB of what it projects; PROJECTION "
         "KEYS_ONLY or INCLUDE (...) keeps that small)",
-        attr, table.name, index, type, literal.empty() ? "<value>" : literal);
+        attr, table.name, index, type, literal.empty() ? "<value>" : literal,
+        parser::NameInStatement(attr));
   }
   return "";
+}
+
+namespace {
+
+void CollectValueNames(const expr::Condition& c, std::vector<std::string>* out) {
+  auto add = [&](const expr::Operand& o) {
+    if (o.kind == expr::OperandKind::kPath && o.path.elements.size() == 1 &&
+        !o.path.elements[0].is_index &&
+        std::find(out->begin(), out->end(), o.path.elements[0].name) == out->end()) {
+      out->push_back(o.path.elements[0].name);
+    }
+  };
+  switch (c.kind) {
+    case expr::ConditionKind::kCompare:
+    case expr::ConditionKind::kBetween:
+    case expr::ConditionKind::kIn:
+      // The first operand is the attribute tested; the others are where values go.
+      if (c.operands.size() >= 2 && c.operands[0].kind == expr::OperandKind::kPath) {
+        for (size_t i = 1; i < c.operands.size(); ++i) add(c.operands[i]);
+      }
+      break;
+    case expr::ConditionKind::kFunction:
+      if ((c.function == "begins_with" || c.function == "contains") && c.operands.size() == 2) {
+        add(c.operands[1]);
+      }
+      break;
+    default:
+      for (const expr::Condition& child : c.children) CollectValueNames(child, out);
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> NamesWhereValuesGo(const parser::Statement& st) {
+  std::vector<std::string> out;
+  const std::optional<expr::Condition>* where = nullptr;
+  if (st.kind() == parser::StatementKind::kSelect) {
+    where = &st.as<parser::SelectStatement>().where;
+  } else if (st.kind() == parser::StatementKind::kUpdate) {
+    const auto& u = st.as<parser::UpdateStatement>();
+    where = &u.where;
+    for (const expr::UpdateAction& a : u.update.actions) {
+      if (a.kind == expr::UpdateActionKind::kSet && a.value.kind == expr::OperandKind::kPath &&
+          a.value.path.elements.size() == 1 && !a.value.path.elements[0].is_index &&
+          std::find(out.begin(), out.end(), a.value.path.elements[0].name) == out.end()) {
+        out.push_back(a.value.path.elements[0].name);
+      }
+    }
+  } else if (st.kind() == parser::StatementKind::kDelete) {
+    where = &st.as<parser::DeleteStatement>().where;
+  }
+  if (where && *where) CollectValueNames(**where, &out);
+  return out;
 }
 
 }  // namespace keyhole::planner::internal

@@ -60,6 +60,11 @@ std::string KeyTypeHint(const KeyAttribute& key, const AttributeValue& given);
 // the index costs in writes. "" when there is no such attribute.
 std::string IndexSuggestion(const parser::SelectStatement& s, const TableDescription& table);
 
+// Plan::names_as_values of a SELECT, UPDATE or DELETE (one-element paths on the right of a
+// comparison, in an IN list, as the second argument of begins_with or contains, or as a SET
+// value), in order, once each.
+std::vector<std::string> NamesWhereValuesGo(const parser::Statement& st);
+
 // The per-statement planners (plan_select.cpp, plan_write.cpp).
 Result<Plan> PlanSelect(const parser::Statement& st, const TableDescription& table);
 Result<Plan> PlanInsert(const parser::InsertStatement& s, const TableDescription& table);

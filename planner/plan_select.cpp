@@ -160,6 +160,12 @@ Result<Plan> PlanSelect(const parser::Statement& st, const TableDescription& tab
   plan.sort_key_name = sk;
   plan.explain = st.explain;
   plan.analyze = st.analyze;
+  for (const expr::Path& p : s.projection) {
+    const std::string& name = p.elements.front().name;
+    if (std::find(plan.columns.begin(), plan.columns.end(), name) == plan.columns.end()) {
+      plan.columns.push_back(name);
+    }
+  }
 
   auto parsed_base = [&] {
     auto p = std::make_shared<expr::ParsedExpressions>();

@@ -247,6 +247,10 @@ Wants WhatFits(const std::vector<Token>& tokens) {
     w.keywords = {"AND", "OR", "ORDER", "RETURNING", "WHERE", "SET", "REMOVE"};
     return w;
   }
+  if (prev.kind == Token::kPunct && prev.text == "*") {
+    w.keywords = {"FROM"};
+    return w;
+  }
   if (prev.kind == Token::kPunct && (prev.text == "(" || prev.text == ",")) {
     w.attributes = true;
     w.condition_words = prev.text == "(";
@@ -399,9 +403,7 @@ std::vector<std::string> Session::Complete(std::string_view line, std::string_vi
       auto seen = s.attributes.find(n);
       if (seen != s.attributes.end()) attrs.insert(seen->second.begin(), seen->second.end());
     }
-    for (const std::string& a : attrs) {
-      if (!word.empty()) offer(a);
-    }
+    for (const std::string& a : attrs) offer(a);
   }
   if (!word.empty() || !wants.keywords.empty()) {
     for (std::string_view k : wants.keywords) offer(k);

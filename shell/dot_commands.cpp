@@ -55,15 +55,16 @@ bool ParseSwitch(const Args& args, bool* value) {
 Result<std::string> ReadFile(const std::string& path) {
   std::string text;
   if (!ReadWholeFile(path, &text)) {
-    return Status::Validation(fmt::format("cannot read {}: {}", path, std::strerror(errno)));
+    return Status::Validation(
+        fmt::format("cannot read {}: {}", Shorten(path), std::strerror(errno)));
   }
   return text;
 }
 
 // `.NAME [N]`: shows the setting, or sets it to a whole number >= 0.
 template <typename T>
-bool Count(State& s, const Args& args, Location at, const char* name, const char* meaning,
-           T* value) {
+bool NumberSetting(State& s, const Args& args, Location at, const char* name, const char* meaning,
+                   T* value) {
   if (args.empty()) {
     s.Notice(fmt::format("-- {} {}\n", name, *value));
     return true;
@@ -87,7 +88,10 @@ bool Switch(State& s, const Args& args, Location at, bool* value, const char* wh
 bool RunHelp(State& s, const Args& args, Location at);
 
 bool RunTables(State& s, const Args& args, Location at) {
-  return s.RunStatement("SHOW TABLES", at);
+  s.echo_suppressed = true;  // .tables was echoed already
+  bool ok = s.RunStatement("SHOW TABLES", at);
+  s.echo_suppressed = false;
+  return ok;
 }
 
 bool RunSchema(State& s, const Args& args, Location at) {
@@ -131,8 +135,8 @@ bool RunExpanded(State& s, const Args& args, Location at) {
 
 // .maxwidth [N]: box and table cells are cut to N display columns ("…"; 0: never).
 bool RunMaxWidth(State& s, const Args& args, Location at) {
-  return Count(s, args, at, "maxwidth", "display columns per cell; 0: no limit",
-               &s.settings.max_cell_width);
+  return NumberSetting(s, args, at, "maxwidth", "display columns per cell; 0: no limit",
+                       &s.settings.max_cell_width);
 }
 
 bool RunPager(State& s, const Args& a, Location at) {
@@ -193,20 +197,18 @@ bool RunQuiet(State& s, const Args& args, Location at) {
 }
 
 bool Redirect(State& s, const Args& args, Location at, bool once) {
-  if (s.redirect) {
-    std::fclose(s.redirect);
-    s.redirect = nullptr;
-  }
-  s.redirect_once = false;
+  if (!s.CloseRedirect(/*close=*/true, at)) return false;
   if (args.empty() && !once) return true;  // .output alone: back to standard output
   if (args.size() != 1) {
     return s.Fail(Status::Validation(once ? "usage: .once FILE" : "usage: .output [FILE]"), at);
   }
   s.redirect = std::fopen(args[0].c_str(), "w");
   if (!s.redirect) {
-    return s.Fail(
-        Status::Validation(fmt::format("cannot write {}: {}", args[0], std::strerror(errno))), at);
+    return s.Fail(Status::Validation(
+                      fmt::format("cannot write {}: {}", Shorten(args[0]), std::strerror(errno))),
+                  at);
   }
+  s.redirect_path = args[0];
   s.redirect_once = once;
   return true;
 }
@@ -215,7 +217,8 @@ bool RunOutput(State& s, const Args& args, Location at) { return Redirect(s, arg
 bool RunOnce(State& s, const Args& args, Location at) { return Redirect(s, args, at, true); }
 
 bool RunPagesize(State& s, const Args& args, Location at) {
-  return Count(s, args, at, "pagesize", "items evaluated per page; 0: none", &s.settings.pagesize);
+  return NumberSetting(s, args, at, "pagesize", "items evaluated per page; 0: none",
+                       &s.settings.pagesize);
 }
 
 bool RunStartKey(State& s, const Args& args, Location at) {
@@ -421,7 +424,7 @@ bool RunImport(State& s, const Args& args, Location at) {
                                                 : r.status().message() + " (nothing imported)"),
                   at);
   }
-  s.Notice(fmt::format("-- {} items imported into {} · {:g} WCU\n", r->written, args[2],
+  s.Notice(fmt::format("-- {} imported into {} · {:g} WCU\n", Count(r->written, "item"), args[2],
                        r->write_units));
   return true;
 }
@@ -451,13 +454,22 @@ bool RunExport(State& s, const Args& args, Location at) {
   }
   std::FILE* f = std::fopen(args[2].c_str(), "w");
   if (!f) {
-    return s.Fail(
-        Status::Validation(fmt::format("cannot write {}: {}", args[2], std::strerror(errno))), at);
+    return s.Fail(Status::Validation(
+                      fmt::format("cannot write {}: {}", Shorten(args[2]), std::strerror(errno))),
+                  at);
   }
   bool written = std::fwrite(out.data(), 1, out.size(), f) == out.size();
-  written &= std::fclose(f) == 0;
-  if (!written) return s.Fail(Status::Internal(fmt::format("writing {} failed", args[2])), at);
-  s.Notice(fmt::format("-- {} items exported to {} · {:g} RCU\n", n, args[2], units));
+  int error = written ? 0 : errno;
+  if (std::fclose(f) != 0 && written) {
+    written = false;
+    error = errno;
+  }
+  if (!written) {
+    return s.Fail(Status::Validation(fmt::format("writing {}: {} (the export is incomplete)",
+                                                 Shorten(args[2]), std::strerror(error))),
+                  at);
+  }
+  s.Notice(fmt::format("-- {} exported to {} · {:g} RCU\n", Count(n, "item"), args[2], units));
   return true;
 }
 
@@ -494,14 +506,15 @@ bool RunCollection(State& s, const Args& args, Location at) {
     if (page->consumed_capacity) units += page->consumed_capacity->total.capacity_units;
     for (Item& item : page->items) {
       bytes += ItemSize(item);
-      item.erase(pk.name);
+      // A person sees the partition key once, in the header line; a program gets whole items.
+      if (!IsMachineMode(s.settings.mode)) item.erase(pk.name);
       items.push_back(std::move(item));
     }
     if (!page->last_evaluated_key) break;
     q.exclusive_start_key = std::move(page->last_evaluated_key);
   }
-  s.Notice(fmt::format("-- item collection {} = {} · {} items · {} bytes\n", pk.name,
-                       FormatCell(value), items.size(), bytes));
+  s.Notice(fmt::format("-- item collection {} = {} · {} · {} bytes\n", pk.name, FormatCell(value),
+                       Count(static_cast<int64_t>(items.size()), "item"), bytes));
   RenderOptions options;
   options.mode = s.settings.mode;
   options.headers = s.settings.headers;
@@ -643,12 +656,18 @@ std::vector<std::string> SplitWords(std::string_view text) {
 }
 
 bool Session::State::RunDotCommand(std::string_view line, Location at) {
+  // `.tables;`: a ';' out of the habit of statements ends the line harmlessly.
+  while (!line.empty() && (line.back() == ';' || line.back() == ' ' || line.back() == '\t')) {
+    line.remove_suffix(1);
+  }
   std::vector<std::string> words = SplitWords(line);
   if (words.empty()) return true;
   std::string name = words[0];
   const DotCommand* c = Find(name);
   if (!c) {
-    return Fail(Status::Validation(fmt::format("unknown command {}; .help lists them", name)), at);
+    return Fail(
+        Status::Validation(fmt::format("unknown command {}; .help lists them", Shorten(name, 40))),
+        at);
   }
   Args args(words.begin() + 1, words.end());
   const Clock::time_point start = Clock::now();

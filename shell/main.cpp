@@ -163,10 +163,11 @@ int main(int argc, char** argv) {
     std::string script{std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>()};
     ok = session.RunFile(script, "stdin");
   }
+  int statement_args = 0;
   for (const auto& [kind, arg] : actions) {
     if (session.quit_requested() || (!ok && bail) || session.interrupted()) break;
-    if (kind == 'c') {
-      ok &= session.RunScript(arg, "");
+    if (kind == 'c') {  // errors say which -c: "at -c #2 line 1"
+      ok &= session.RunScript(arg, "-c #" + std::to_string(++statement_args));
       continue;
     }
     std::string script;
@@ -178,6 +179,11 @@ int main(int argc, char** argv) {
     ok &= kind == 'p' ? session.RunPatterns(script, arg) : session.RunFile(script, arg);
   }
   ok &= session.Finish();
+  // Output that could not be written (a full disk, a closed pipe's reader gone) is lost data.
+  if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    std::fprintf(stderr, "keyhole: writing standard output: %s\n", std::strerror(errno));
+    return 1;
+  }
   if (session.interrupted()) return 130;
   return ok ? 0 : 1;
 }

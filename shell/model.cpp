@@ -65,6 +65,8 @@ bool IsWord(const std::string& s) {
 std::string Tag(const Item& item, const std::string& attribute) {
   auto it = item.find(attribute);
   if (it == item.end()) return "";
+  // A number (a sort key of 1, 2, 5) is a value, never an entity's tag.
+  if (it->second.type() == ValueType::kN) return "";
   std::optional<std::string> text = Text(it->second);
   if (!text) return "";
   Segments s = Split(*text);
@@ -148,8 +150,9 @@ std::string Template(const std::vector<const Item*>& all, const std::string& att
   *carried = static_cast<int64_t>(items.size());
   if (items.empty()) return "";
   if (numeric) {
-    // A number key is one value (number text has no separator): name it after an attribute
-    // holding it, else <number>.
+    // A number key is one value (number text has no separator): as stored when one item has
+    // it, else named after an attribute holding it, else <number>.
+    if (items.size() == 1) return values[0].parts[0];
     std::string name = PlaceholderName(items, values, 0, key_attributes);
     return "<" + (name == "id" ? std::string("number") : name) + ">";
   }

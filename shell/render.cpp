@@ -311,7 +311,7 @@ struct Cell {
 
 std::string RenderGrid(const std::vector<Item>& items, const RenderOptions& options,
                        const Frame& frame) {
-  const std::vector<std::string> columns = Columns(items, options.key_columns);
+  const std::vector<std::string> columns = ColumnsFor(items, options);
   if (columns.empty()) return "";  // no items, or only items without attributes
   std::vector<std::vector<Cell>> rows;
   if (options.headers) {
@@ -365,8 +365,10 @@ std::string RenderGrid(const std::vector<Item>& items, const RenderOptions& opti
   return out;
 }
 
-std::string RenderLines(const std::vector<Item>& items, const RenderOptions& options) {
-  const std::vector<std::string> columns = Columns(items, options.key_columns);
+// `cut`: values wider than this many display columns end with "…" (0: never).
+std::string RenderLines(const std::vector<Item>& items, const RenderOptions& options,
+                        size_t cut = 0) {
+  const std::vector<std::string> columns = ColumnsFor(items, options);
   size_t width = 0;
   for (const auto& name : columns) width = std::max(width, DisplayWidth(Escaped(name)));
   std::string out;
@@ -377,14 +379,14 @@ std::string RenderLines(const std::vector<Item>& items, const RenderOptions& opt
       if (it == item.end()) continue;  // absent attributes are not listed
       const std::string shown = Escaped(name);
       out += "  " + shown + std::string(width - DisplayWidth(shown), ' ') + " = " +
-             FormatCell(it->second) + "\n";
+             Cut(FormatCell(it->second), cut) + "\n";
     }
   }
   return out;
 }
 
 std::string RenderCsv(const std::vector<Item>& items, const RenderOptions& options) {
-  const std::vector<std::string> columns = Columns(items, options.key_columns);
+  const std::vector<std::string> columns = ColumnsFor(items, options);
   if (columns.empty()) return "";
   std::string out;
   auto row = [&](auto&& field) {
@@ -455,6 +457,11 @@ std::vector<std::string> Columns(const std::vector<Item>& items,
   return columns;
 }
 
+std::vector<std::string> ColumnsFor(const std::vector<Item>& items, const RenderOptions& options) {
+  if (!options.columns.empty() && !items.empty()) return options.columns;
+  return Columns(items, options.key_columns);
+}
+
 std::string RenderItems(const std::vector<Item>& items, const RenderOptions& options) {
   std::string out;
   switch (options.mode) {
@@ -463,7 +470,8 @@ std::string RenderItems(const std::vector<Item>& items, const RenderOptions& opt
       out = RenderGrid(items, options, options.mode == OutputMode::kBox ? kBoxFrame : kTableFrame);
       if (options.max_width > 0 &&
           DisplayWidth(out.substr(0, out.find('\n'))) > options.max_width) {
-        return RenderLines(items, options);  // wider than the terminal: one line per attribute
+        // Wider than the terminal: one line per attribute, long values still cut.
+        return RenderLines(items, options, options.max_cell_width);
       }
       return out;
     }

@@ -45,6 +45,9 @@ struct RenderOptions {
   // Shown first, in this order, when at least one item has them (the table's key attributes,
   // then the read index's). The other columns follow in alphabetical order.
   std::vector<std::string> key_columns;
+  // When set: exactly these columns, in this order (a SELECT's projection), whether or not an
+  // item has them; key_columns is then unused.
+  std::vector<std::string> columns;
   // box, table: a cell wider than this many display columns is cut and ends with "…"
   // (0 = never cut).
   size_t max_cell_width = 0;
@@ -53,9 +56,12 @@ struct RenderOptions {
   size_t max_width = 0;
 };
 
-// The column names RenderItems uses for `items` (box, table, csv, line order).
+// The column names RenderItems uses for `items` (box, table, csv, line order): key_columns that
+// some item has, then the other attribute names in byte order.
 std::vector<std::string> Columns(const std::vector<Item>& items,
                                  const std::vector<std::string>& key_columns);
+// options.columns when set, else Columns(items, options.key_columns).
+std::vector<std::string> ColumnsFor(const std::vector<Item>& items, const RenderOptions& options);
 
 // Renders `items` in `options.mode`. The text ends with '\n' unless it is empty. No items (or
 // only empty items): box, table and csv print nothing (no columns are known), json and ddb one

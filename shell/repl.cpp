@@ -195,7 +195,7 @@ void ListCandidates(const std::vector<std::string>& candidates) {
       out.append(width - CharCount(candidates[i]), ' ');
     }
   }
-  std::fputs(out.c_str(), stdout);
+  std::fputs(out.c_str(), ::isatty(STDOUT_FILENO) ? stdout : stderr);
 }
 
 // Tab: completes the word before the cursor with Session::Complete. One candidate replaces
@@ -266,7 +266,10 @@ int RunRepl(Session& session, const ReplOptions& options) {
 
   std::string pending;  // lines of an incomplete statement, each ending with '\n'
   ReplState state{&session, kPrompt, STDIN_FILENO, &pending};
-  EditLine* el = el_init("keyhole", stdin, stdout, stderr);
+  // The prompt, the banner and the line being edited go to the terminal: standard output when it
+  // is one, else standard error (`keyhole db > out.txt` keeps the file for results).
+  std::FILE* term = ::isatty(STDOUT_FILENO) ? stdout : stderr;
+  EditLine* el = el_init("keyhole", stdin, term, stderr);
   el_set(el, EL_CLIENTDATA, &state);
   el_set(el, EL_EDITOR, "emacs");
   el_set(el, EL_SIGNAL, 0);  // see the top of this file
@@ -297,8 +300,8 @@ int RunRepl(Session& session, const ReplOptions& options) {
     Session::ClearInterrupt();
   };
 
-  std::fputs(options.banner.c_str(), stdout);
-  std::fflush(stdout);
+  std::fputs(options.banner.c_str(), term);
+  std::fflush(term);
   while (!session.quit_requested()) {
     state.prompt = !pending.empty()           ? kContinuationPrompt
                    : session.in_transaction() ? kTransactionPrompt
@@ -312,8 +315,8 @@ int RunRepl(Session& session, const ReplOptions& options) {
     const char* got = el_gets(el, &count);
     if (got == nullptr || count <= 0) {
       const bool interrupted = count < 0 && g_sigint;
-      std::fputs("\n", stdout);
-      std::fflush(stdout);
+      std::fputs("\n", term);
+      std::fflush(term);
       if (!interrupted) {  // Ctrl-D on an empty line, or input is gone
         if (pending.find_first_not_of(" \t\r\n") != std::string::npos) {
           std::fputs("-- the statement being typed was not run (it had no ';')\n", stderr);
@@ -334,7 +337,7 @@ int RunRepl(Session& session, const ReplOptions& options) {
         continue;
       }
       if (std::optional<std::string> answer = Session::AnswerBareWord(line)) {
-        std::fputs(answer->c_str(), stdout);  // `exit`, `quit`, `help`, `\q`: not PartiQL
+        std::fputs(answer->c_str(), term);  // `exit`, `quit`, `help`, `\q`: not PartiQL
         continue;
       }
     }

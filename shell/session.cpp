@@ -55,7 +55,9 @@ bool IsBlank(std::string_view s) {
 void StdioSink::Out(std::string_view text) { std::fwrite(text.data(), 1, text.size(), stdout); }
 void StdioSink::Err(std::string_view text) {
   std::fflush(stdout);
-  std::fwrite(text.data(), 1, text.size(), stderr);
+  // Errors quote what was typed; a terminal or log gets it as valid UTF-8.
+  const std::string clean = ValidUtf8(text);
+  std::fwrite(clean.data(), 1, clean.size(), stderr);
 }
 
 Session::Session(storage::Database& db, std::string db_path, Sink& sink)
@@ -74,7 +76,10 @@ bool Session::RunFile(std::string_view text, const std::string& source) {
   return state_->RunFile(text, source);
 }
 
-bool Session::Finish() { return state_->DiscardTransaction("the input ended"); }
+bool Session::Finish() {
+  bool ok = state_->DiscardTransaction("the input ended");
+  return state_->CloseRedirect(/*close=*/true, {}) && ok;
+}
 
 bool Session::in_transaction() const { return state_->transaction.has_value(); }
 
@@ -118,15 +123,42 @@ Session::State::~State() {
 void Session::State::Out(std::string_view text) {
   if (suppress_out) return;
   if (redirect) {
-    std::fwrite(text.data(), 1, text.size(), redirect);
+    if (std::fwrite(text.data(), 1, text.size(), redirect) != text.size() && !redirect_errno) {
+      redirect_errno = errno;
+    }
   } else {
     sink->Out(text);
   }
 }
 
+bool Session::State::CloseRedirect(bool close, Location at) {
+  if (!redirect) return true;
+  int error = redirect_errno;
+  if (!error && std::fflush(redirect) != 0) error = errno;
+  if (close) {
+    if (std::fclose(redirect) != 0 && !error) error = errno;
+    redirect = nullptr;
+    redirect_once = false;
+  }
+  redirect_errno = 0;
+  if (!error) return true;
+  return Fail(Status::Validation(fmt::format("writing {}: {} (the output there is incomplete)",
+                                             Shorten(redirect_path), std::strerror(error))),
+              at);
+}
+
 void Session::State::Notice(std::string_view text, OutputMode mode) {
   if (suppress_out || quiet || text.empty()) return;
   if (IsMachineMode(mode)) {
+    sink->Notice(text);
+  } else {
+    Out(text);
+  }
+}
+
+void Session::State::Echo(std::string_view text) {
+  if (suppress_out) return;
+  if (IsMachineMode(settings.mode)) {
     sink->Notice(text);
   } else {
     Out(text);
@@ -201,82 +233,52 @@ bool Session::State::Fail(const Status& given, Location at) {
   return false;
 }
 
-void Session::State::EndStatement() {
-  if (redirect && redirect_once) {
-    std::fclose(redirect);
-    redirect = nullptr;
-    redirect_once = false;
-  }
-}
+bool Session::State::EndStatement(Location at) { return CloseRedirect(redirect_once, at); }
 
 bool Session::State::RunScript(std::string_view text, std::string_view source, int first_line) {
   bool ok = true;
-  std::string pending;
-  int pending_line = first_line;
-  int line_no = first_line;
   int ran = 0;  // statements and dot-commands run (for the interruption notice)
   // Ctrl-C stops the script: one line says where, instead of an error per remaining statement.
   auto interrupted = [&](int at_line) {
     if (!g_interrupted.load(std::memory_order_relaxed)) return false;
     if (!InterruptReported()) {
       interrupt_reported_epoch = g_interrupt_epoch.load(std::memory_order_relaxed);
-      if (source.empty()) return true;  // the REPL, -c: the statement's own error says it
-      sink->Err(fmt::format("interrupted at {} line {}; {} statement{} ran\n", source, at_line, ran,
-                            ran == 1 ? "" : "s"));
+      if (source.empty()) return true;  // the REPL: the statement's own error says it
+      sink->Err(fmt::format("interrupted at {} line {}; {} statement{} ran\n", Shorten(source),
+                            at_line, ran, ran == 1 ? "" : "s"));
     }
     ok = false;
     return true;
   };
   auto stop = [&] { return quit || (settings.bail && !ok) || InterruptReported(); };
-  auto run_pending = [&]() {
-    for (const parser::ScriptStatement& st : parser::SplitScript(pending)) {
-      const int at_line = pending_line + st.start.line - 1;
-      if (stop() || interrupted(at_line)) break;
-      ok &= RunStatement(st.text, {source, at_line});
-      EndStatement();
+  // A script saved with a byte order mark (as some editors on Windows do) starts after it.
+  if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);
+  parser::ScriptWalker walker(text, /*dot_commands=*/true);
+  while (!stop()) {
+    std::optional<parser::ScriptPiece> piece = walker.Next();
+    if (!piece) break;
+    const int at_line = first_line + piece->start.line - 1;
+    if (interrupted(at_line)) break;
+    if (piece->dot_command) {
+      if (settings.echo) Echo(std::string(piece->text) + "\n");
+      ok &= RunDotCommand(piece->text, {source, at_line});
+      if (interrupted(at_line)) break;
+    } else {
+      ok &= RunStatement(piece->text, {source, at_line});
+      ok &= EndStatement({source, at_line});
       // A statement Ctrl-C stopped did not run; one that finished did (the next check says
       // where the script stopped).
       if (report.error.starts_with(ErrorName(ErrorCode::kInterrupted)) && interrupted(at_line)) {
         break;
       }
-      ++ran;
     }
-    pending.clear();
-  };
-  size_t pos = 0;
-  while (pos <= text.size() && !stop()) {
-    size_t eol = text.find('\n', pos);
-    std::string_view line =
-        text.substr(pos, eol == std::string_view::npos ? std::string_view::npos : eol - pos);
-    size_t first = line.find_first_not_of(" \t\r");
-    bool statement_started = !parser::SplitScript(pending).empty();
-    if (!statement_started && first != std::string_view::npos && line[first] == '.') {
-      pending.clear();
-      if (interrupted(line_no)) break;
-      std::string_view command = line.substr(first);
-      if (settings.echo) Notice(std::string(command) + "\n");
-      ok &= RunDotCommand(command, {source, line_no});
-      if (interrupted(line_no)) break;
-      ++ran;
-    } else {
-      if (!statement_started) pending_line = line_no;
-      if (!statement_started && IsBlank(line) && pending.empty()) {
-        // nothing yet
-      } else {
-        pending.append(line);
-        pending += '\n';
-      }
-      if (parser::IsComplete(pending)) run_pending();
-    }
-    if (eol == std::string_view::npos) break;
-    pos = eol + 1;
-    ++line_no;
+    ++ran;
   }
-  if (!stop() && !pending.empty()) run_pending();
   return ok;
 }
 
 bool Session::State::RunFile(std::string_view text, const std::string& source) {
+  if (Status binary = CheckScriptText(text, source); !binary.ok()) return Fail(binary, {});
   const bool was_quiet = quiet;
   ++read_depth;
   bool ok = RunScript(text, source, 1);
@@ -336,19 +338,21 @@ void Session::State::RememberAttributes(const std::string& table, const std::vec
 }
 
 void Session::State::PrintItems(const std::vector<Item>& items, const std::string& table,
-                                const std::optional<std::string>& index) {
+                                const std::optional<std::string>& index,
+                                const std::vector<std::string>& columns) {
   RenderOptions options;
   options.mode = settings.mode;
   options.headers = settings.headers;
   options.key_columns = KeyColumns(table, index);
+  options.columns = columns;
   options.max_cell_width = settings.max_cell_width;
   const bool to_terminal = settings.terminal && !redirect && !suppress_out;
   if (to_terminal && settings.expanded_auto) options.max_width = TerminalColumns();
   if (settings.mode == OutputMode::kCsv) {
     // NEXT continues the same CSV: no second header row when the columns are the same.
-    std::vector<std::string> columns = Columns(items, options.key_columns);
-    if (continuing && columns == csv_columns) options.headers = false;
-    if (!columns.empty()) csv_columns = std::move(columns);
+    std::vector<std::string> shown = ColumnsFor(items, options);
+    if (continuing && shown == csv_columns) options.headers = false;
+    if (!shown.empty()) csv_columns = std::move(shown);
   }
   std::string text = RenderItems(items, options);
   const size_t rows = to_terminal && settings.pager ? TerminalRows() : 0;
@@ -363,7 +367,31 @@ namespace {
 
 // After an UPDATE or DELETE of one item failed its condition: whether the item exists, so that
 // the error says which part of the WHERE did not hold.
+// "x" is an attribute name in PartiQL: for a statement that read nothing, or failed on a
+// missing attribute, the names it used where values usually go may be strings written with
+// double quotes. "" when there are none.
+std::string NamesAsValuesNote(const planner::Plan& plan) {
+  if (plan.names_as_values.empty()) return "";
+  std::string names, strings;
+  for (const std::string& n : plan.names_as_values) {
+    names += fmt::format("{}\"{}\"", names.empty() ? "" : ", ", n);
+    std::string quoted = "'";
+    for (char c : n) quoted += c == '\'' ? std::string("''") : std::string(1, c);
+    strings += (strings.empty() ? "" : ", ") + quoted + "'";
+  }
+  return fmt::format(
+      "{} {} read as attribute name{} (double quotes, or none, name attributes); if you meant "
+      "string{}, write {}",
+      names, plan.names_as_values.size() == 1 ? "is" : "are",
+      plan.names_as_values.size() == 1 ? "" : "s", plan.names_as_values.size() == 1 ? "" : "s",
+      strings);
+}
+
 Status ExplainConditionFailure(Session::State& s, const planner::Plan& plan, Status status) {
+  if (status.hint().empty() &&
+      status.message().find("refers to an attribute that does not exist") != std::string::npos) {
+    if (std::string note = NamesAsValuesNote(plan); !note.empty()) return status.WithHint(note);
+  }
   if (!status.IsConditionFailed() || plan.per_item_write || plan.operations.size() != 1) {
     return status;
   }
@@ -405,7 +433,7 @@ bool RunPlan(Session::State& s, const planner::Plan& plan, const planner::Cursor
   Result<planner::ExecuteResult> r = planner::Execute(plan, engine, options);
   if (!r.ok()) return s.Fail(ExplainConditionFailure(s, plan, r.status()), at);
   s.RememberAttributes(plan.table, r->items);
-  s.PrintItems(r->items, plan.table, plan.index);
+  s.PrintItems(r->items, plan.table, plan.index, plan.columns);
   std::string target = plan.table + (plan.index ? "." + *plan.index : "");
   StatementReport& report = s.report;
   report.operation = plan.operation_name;
@@ -434,6 +462,11 @@ bool RunPlan(Session::State& s, const planner::Plan& plan, const planner::Cursor
         fmt::format("{} on {} · {}", plan.operation_name, target, Units(r->capacity_units, "WCU"));
   }
   s.Notice(s.Timed(footer) + "\n");
+  if (plan.kind == parser::StatementKind::kSelect && r->count == 0 && !r->next) {
+    if (std::string note = NamesAsValuesNote(plan); !note.empty()) {
+      s.Notice("-- nothing matched: " + note + "\n");
+    }
+  }
   if (plan.kind == parser::StatementKind::kSelect) s.NoteExpired(plan.table, r->items);
   if (plan.kind == parser::StatementKind::kSelect) {
     s.last_plan = plan;
@@ -742,7 +775,7 @@ bool Session::State::RunStatement(std::string_view text, Location at) {
 
 bool Session::State::RunOneStatement(std::string_view text, Location at) {
   statement_start = Clock::now();
-  if (settings.echo) Notice(std::string(text) + ";\n");
+  if (settings.echo && !echo_suppressed) Echo(std::string(text) + ";\n");
   // `<Operation> <JSON>`: the API form, as `CALL <Operation> <JSON>` without the keyword.
   size_t start = text.find_first_not_of(" \t\r\n");
   if (start == std::string_view::npos) return true;
@@ -764,6 +797,41 @@ bool Session::State::RunOneStatement(std::string_view text, Location at) {
   parser::ParseResult parsed = parser::ParseStatement(text);
   if (!parsed.ok()) return FailParse(*this, parsed.error(), text, at);
   return RunParsed(*this, parsed.statement(), at);
+}
+
+std::string ValidUtf8(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size();) {
+    if (std::optional<size_t> bad = parser::FindInvalidUtf8(text.substr(i))) {
+      out.append(text.substr(i, *bad));
+      out += "\uFFFD";
+      i += *bad + 1;
+    } else {
+      out.append(text.substr(i));
+      break;
+    }
+  }
+  return out;
+}
+
+Status CheckScriptText(std::string_view text, std::string_view source) {
+  const std::string_view head = text.substr(0, 4096);
+  if (head.find('\0') == std::string_view::npos) return Status::OK();
+  return Status::Validation(fmt::format(
+      "{} is not a script: it holds binary data (a keyhole database? open it as keyhole {})",
+      Shorten(source), Shorten(source)));
+}
+
+std::string Count(int64_t n, std::string_view noun) {
+  return fmt::format("{} {}{}", n, noun, n == 1 ? "" : "s");
+}
+
+std::string Shorten(std::string_view text, size_t max) {
+  if (text.size() <= max) return std::string(text);
+  size_t cut = max;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+  return fmt::format("{}… ({} bytes)", text.substr(0, cut), text.size());
 }
 
 bool ReadWholeFile(const std::string& path, std::string* text) {

@@ -64,6 +64,8 @@ struct Session::State {
 
   // .output FILE / .once FILE: results go there instead of the sink's Out stream.
   std::FILE* redirect = nullptr;
+  std::string redirect_path;
+  int redirect_errno = 0;  // the first failed write's errno
   bool redirect_once = false;
   int read_depth = 0;  // nesting of .read, bounded
   // When the running statement started (parse, plan, run and print: .timer's figure).
@@ -115,12 +117,20 @@ struct Session::State {
   //   [0] None
   //   [1] ConditionalCheckFailed: The conditional request failed {"pk":{"S":"a"}}
   bool Fail(const Status& status, Location at);
+  // --echo / .echo: the statement or dot-command about to run, with the notices (inline in the
+  // human modes, on the notice stream in the machine modes), also under .quiet.
+  void Echo(std::string_view text);
+  bool echo_suppressed = false;  // a dot-command running a statement of its own (.tables)
   // Ends .quiet (when on): prints "-- N statements ran quietly[, F failed] · U WCU".
   void EndQuiet();
   // Records `status` in the report when it is the statement's first error (Fail does).
   void NoteError(const Status& status);
-  // After a statement: ends a .once redirection.
-  void EndStatement();
+  // After a statement: ends a .once redirection, and reports (false) when writing the
+  // .output/.once file failed.
+  bool EndStatement(Location at);
+  // Flushes (and with `close` closes) the .output/.once file; false, with the OS's reason, when
+  // anything written to it was lost.
+  bool CloseRedirect(bool close, Location at);
 
   // Runs a script (see Session::RunScript).
   bool RunScript(std::string_view text, std::string_view source, int first_line);
@@ -149,8 +159,10 @@ struct Session::State {
   // Runs one dot-command line (starting with '.').
   bool RunDotCommand(std::string_view line, Location at);
   // Renders items in the current mode with `table`'s (and `index`'s) key attributes first.
+  // `columns`: a SELECT's projection (Plan::columns), shown in that order.
   void PrintItems(const std::vector<Item>& items, const std::string& table,
-                  const std::optional<std::string>& index);
+                  const std::optional<std::string>& index,
+                  const std::vector<std::string>& columns = {});
   // The key attribute names of a table (and of one of its indexes), for column order.
   std::vector<std::string> KeyColumns(const std::string& table,
                                       const std::optional<std::string>& index);
@@ -254,6 +266,20 @@ std::vector<std::string> DotCommandNames();
 
 // Whole-word command-line style splitting: blanks separate words; '...' and "..." group.
 std::vector<std::string> SplitWords(std::string_view text);
+
+// `text` when it is at most `max` bytes, else its first `max` bytes (whole characters) and
+// "… (N bytes)": for file names and arguments quoted in messages.
+std::string Shorten(std::string_view text, size_t max = 200);
+
+// `text` with every byte that is not part of valid UTF-8 replaced by U+FFFD.
+std::string ValidUtf8(std::string_view text);
+
+// A script's text must not be binary (a NUL byte in its first 4 KB): ValidationException
+// "<source> is not a script: it holds binary data ...".
+Status CheckScriptText(std::string_view text, std::string_view source);
+
+// "1 item", "2 items": `n` and `noun`, plural when n != 1 (adds "s").
+std::string Count(int64_t n, std::string_view noun);
 
 // A formatted duration ("850 µs", "12.3 ms", "1.25 s").
 std::string FormatElapsed(double seconds);

@@ -135,8 +135,8 @@ bool Session::State::RunTransactionStatement(const parser::Statement& st, Locati
       return true;
     case StatementKind::kRollback:
       if (!transaction) return Fail(Status::Validation("ROLLBACK without BEGIN"), at);
-      Notice(fmt::format("-- rolled back: {} statements discarded, nothing was sent\n",
-                         transaction->size()));
+      Notice(fmt::format("-- rolled back: {} discarded, nothing was sent\n",
+                         Count(static_cast<int64_t>(transaction->size()), "statement")));
       transaction.reset();
       return true;
     case StatementKind::kCommit:
@@ -192,8 +192,9 @@ bool Session::State::RunTransactionStatement(const parser::Statement& st, Locati
   report.target = Tables(r->consumed_capacity);
   report.capacity = Total(r->consumed_capacity);
   report.units = "WCU";
-  Notice(fmt::format("-- committed {} statements · TransactWriteItems · {:g} WCU\n",
-                     statements.size(), Total(r->consumed_capacity)));
+  Notice(fmt::format("-- committed {} · TransactWriteItems · {:g} WCU\n",
+                     Count(static_cast<int64_t>(statements.size()), "statement"),
+                     Total(r->consumed_capacity)));
   return true;
 }
 

@@ -83,9 +83,9 @@ fi
 printf "BEGIN;\nINSERT INTO \"Txn\" VALUE {'pk': 'a'};\nINSERT INTO \"Txn\" VALUE {'pk': 'b'};\n" >open.sql
 expect open-at-end-of-file 1 '' "^Error: open.sql ended: the BEGIN at open.sql line 1 was not committed; its 2 queued statements were discarded, nothing was sent" -- "$k" tx.kh -f open.sql
 expect open-at-end-of-stdin 1 '' "the BEGIN at stdin line 1 was not committed; its 2 queued statements were discarded" -- "$k" tx.kh <open.sql
-expect open-at-end-of-c 1 '' "^Error: the input ended: the BEGIN was not committed; its 1 queued statement was discarded" -- "$k" tx.kh -c 'BEGIN' -c "INSERT INTO \"Txn\" VALUE {'pk': 'c'}"
+expect open-at-end-of-c 1 '' "^Error: the input ended: the BEGIN at -c #1 line 1 was not committed; its 1 queued statement was discarded" -- "$k" tx.kh -c 'BEGIN' -c "INSERT INTO \"Txn\" VALUE {'pk': 'c'}"
 expect open-wrote-nothing 0 EMPTY '' -- "$k" tx.kh -c "SELECT * FROM \"Txn\" WHERE pk IN ['a', 'b', 'c']"
-expect committed-across-c 0 '' 'committed 1 statements' -- "$k" tx.kh -c 'BEGIN' -c "INSERT INTO \"Txn\" VALUE {'pk': 'd'}" -c 'COMMIT'
+expect committed-across-c 0 '' 'committed 1 statement ·' -- "$k" tx.kh -c 'BEGIN' -c "INSERT INTO \"Txn\" VALUE {'pk': 'd'}" -c 'COMMIT'
 
 # .quiet set by a -f script ends with it.
 printf ".quiet on\nINSERT INTO \"Txn\" VALUE {'pk': 'q'};\n" >quiet.sql
@@ -123,7 +123,7 @@ elif [ $status = 130 ] && grep -q 'nothing was imported' err.txt && [ ! -s count
 else no "interrupted import: status $status: $(cat err.txt) $(head -3 count.txt)"; fi
 
 # Invalid UTF-8 in a statement is refused; nothing is stored.
-expect invalid-utf8 1 '' 'ValidationException: Invalid UTF-8 in the statement: byte 0xFF' -- "$k" tx.kh -c "$(printf "INSERT INTO \"Txn\" VALUE {'pk': 'bad\xff'}")"
+expect invalid-utf8 1 '' 'ValidationException: Invalid UTF-8 in the statement: the byte 0xFF here' -- "$k" tx.kh -c "$(printf "INSERT INTO \"Txn\" VALUE {'pk': 'bad\xff'}")"
 expect invalid-utf8-stored-nothing 0 EMPTY '' -- "$k" tx.kh --mode csv -c 'SCAN SELECT pk FROM "Txn" WHERE begins_with(pk, '"'"'bad'"'"')'
 
 # An error on a 1 MB line prints a window around the column, not the line.

@@ -177,12 +177,19 @@ TEST_F(SessionTest, ExportImportRoundTripAndFormats) {
 }
 
 TEST_F(SessionTest, Collection) {
+  // ddb (a machine mode): whole items, as .import reads them back.
   ASSERT_TRUE(Run(".collection App a"));
   EXPECT_EQ(Out(),
             "-- item collection pk = a · 3 items · 37 bytes\n"
-            "{\"email\":{\"S\":\"x@y\"},\"sk\":{\"N\":\"1\"}}\n"
-            "{\"color\":{\"S\":\"red\"},\"sk\":{\"N\":\"2\"}}\n"
-            "{\"sk\":{\"N\":\"3\"}}\n"
+            "{\"email\":{\"S\":\"x@y\"},\"pk\":{\"S\":\"a\"},\"sk\":{\"N\":\"1\"}}\n"
+            "{\"color\":{\"S\":\"red\"},\"pk\":{\"S\":\"a\"},\"sk\":{\"N\":\"2\"}}\n"
+            "{\"pk\":{\"S\":\"a\"},\"sk\":{\"N\":\"3\"}}\n"
+            "-- 3 returned · Query on App · 0.5 RCU\n");
+  // A person sees the partition key once, in the header line.
+  ASSERT_TRUE(Run(".mode line\n.collection App a\n.mode ddb"));
+  EXPECT_EQ(Out(),
+            "-- item collection pk = a · 3 items · 37 bytes\n"
+            "  sk    = 1\n  email = x@y\n\n  sk    = 2\n  color = red\n\n  sk    = 3\n"
             "-- 3 returned · Query on App · 0.5 RCU\n");
 }
 
