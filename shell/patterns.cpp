@@ -16,8 +16,10 @@
 // Query ×N for an IN, BatchGetItem, TransactWriteItems, ...; "refused" or "error" when it did
 // not run), the table or index, items read and returned ("10+" when a LastEvaluatedKey was
 // left), and the capacity consumed. Then each expected refusal with the planner's message, and
-// a summary. The check fails (exit status 1 for --patterns) when a `pattern:` needs a Scan, is
-// refused or fails, or a `refused:` statement is not refused by the planner.
+// a summary. The report prints in the output mode: a grid in box and table (`--mode table` on a
+// pipe), rows of data in csv, json and ddb with the refusals and the summary on the notice
+// stream (standard error). The check fails (exit status 1 for --patterns) when a `pattern:`
+// needs a Scan, is refused or fails, or a `refused:` statement is not refused by the planner.
 #include <fmt/format.h>
 
 #include <string>
@@ -200,8 +202,9 @@ bool RunPatterns(Session::State& s, std::string_view text, std::string_view sour
     }
   }
   RenderOptions options;
-  // The report is not items of a table: DynamoDB JSON would only obscure it.
-  options.mode = s.settings.mode == OutputMode::kDdb ? OutputMode::kTable : s.settings.mode;
+  // The report follows the mode like any result: a table for people, rows of data (and the
+  // summary on the notice stream) for programs; `--mode table` gives the table on a pipe.
+  options.mode = s.settings.mode;
   options.headers = s.settings.headers;
   options.key_columns = {"pattern", "operation", "on", "read", "returned", "capacity"};
   s.Out(RenderItems(rows, options));

@@ -41,7 +41,8 @@ Result<Source> ResolveSource(const TableHandle& h, const std::optional<std::stri
     }
     return src;
   }
-  return Status::Validation(fmt::format("The table does not have the specified index: {}", *index_name));
+  return Status::Validation(
+      fmt::format("The table does not have the specified index: {}", *index_name));
 }
 
 // Resolves Select: COUNT, whole items, or index entries (possibly fetching base items).
@@ -64,36 +65,47 @@ void CollectTopNames(const expr::Condition& c, std::vector<std::string>* out) {
 // Select and ProjectionExpression rules (reference §3.9). `prefix` is "1 validation error
 // detected: " for Query, as DynamoDB words it there.
 Result<Output> ResolveSelect(Select select, const Source& src, const KeySchema& table_key,
-                             const expr::ProjectionExpression* projection, const expr::Condition* filter,
-                             std::string_view prefix) {
+                             const expr::ProjectionExpression* projection,
+                             const expr::Condition* filter, std::string_view prefix) {
   Output out;
   bool partial = src.index && src.index->projection.type != ProjectionType::kAll;
-  auto fail = [&](std::string_view msg) { return Status::Validation(std::string(prefix) + std::string(msg)); };
+  auto fail = [&](std::string_view msg) {
+    return Status::Validation(std::string(prefix) + std::string(msg));
+  };
   if (projection && select != Select::kUnset && select != Select::kSpecificAttributes) {
-    return fail(select == Select::kCount ? "Cannot specify the ProjectionExpression when choosing to get only the Count"
+    return fail(select == Select::kCount
+                    ? "Cannot specify the ProjectionExpression when choosing to get only the Count"
                 : select == Select::kAllAttributes
                     ? "Cannot specify the ProjectionExpression when choosing to get ALL_ATTRIBUTES"
-                    : "Cannot specify the ProjectionExpression when choosing to get ALL_PROJECTED_ATTRIBUTES");
+                    : "Cannot specify the ProjectionExpression when choosing to get "
+                      "ALL_PROJECTED_ATTRIBUTES");
   }
   switch (select) {
-    case Select::kUnset: break;
+    case Select::kUnset:
+      break;
     case Select::kAllProjectedAttributes:
-      if (!src.index) return fail("ALL_PROJECTED_ATTRIBUTES can be used only when Querying using an IndexName");
+      if (!src.index)
+        return fail("ALL_PROJECTED_ATTRIBUTES can be used only when Querying using an IndexName");
       break;
     case Select::kAllAttributes:
       if (partial && src.index->kind == IndexKind::kGlobal) {
-        return Status::Validation(fmt::format(
-            "One or more parameter values were invalid: Select type ALL_ATTRIBUTES is not supported for "
-            "global secondary index {} because its projection type is not ALL",
-            src.index->name));
+        return Status::Validation(
+            fmt::format("One or more parameter values were invalid: Select type ALL_ATTRIBUTES is "
+                        "not supported for "
+                        "global secondary index {} because its projection type is not ALL",
+                        src.index->name));
       }
       out.fetch_base = partial;
       out.all_attributes = true;
       break;
-    case Select::kCount: out.count_only = true; break;
+    case Select::kCount:
+      out.count_only = true;
+      break;
     case Select::kSpecificAttributes:
       if (!projection) {
-        return fail("Must specify the AttributesToGet or ProjectionExpression when choosing to get SPECIFIC_ATTRIBUTES");
+        return fail(
+            "Must specify the AttributesToGet or ProjectionExpression when choosing to get "
+            "SPECIFIC_ATTRIBUTES");
       }
       break;
   }
@@ -109,7 +121,8 @@ Result<Output> ResolveSelect(Select select, const Source& src, const KeySchema& 
     if (filter) CollectTopNames(*filter, &names);
     for (const auto& top : names) {
       bool held = top == src.key->partition.name || (src.key->sort && top == src.key->sort->name) ||
-                  top == table_key.partition.name || (table_key.sort && top == table_key.sort->name);
+                  top == table_key.partition.name ||
+                  (table_key.sort && top == table_key.sort->name);
       for (const auto& a : src.index->projection.non_key_attributes) held = held || a == top;
       if (!held) out.fetch_base = true;
     }
@@ -119,10 +132,11 @@ Result<Output> ResolveSelect(Select select, const Source& src, const KeySchema& 
 
 Status CheckLimit(const std::optional<int>& limit) {
   if (limit && *limit < 1) {
-    return Status::Validation(fmt::format(
-        "1 validation error detected: Value '{}' at 'limit' failed to satisfy constraint: Member must "
-        "have value greater than or equal to 1",
-        *limit));
+    return Status::Validation(
+        fmt::format("1 validation error detected: Value '{}' at 'limit' failed to satisfy "
+                    "constraint: Member must "
+                    "have value greater than or equal to 1",
+                    *limit));
   }
   return Status::OK();
 }
@@ -160,7 +174,9 @@ Result<std::string> StartKey(const TableHandle& h, const Source& src, const Item
     auto it = esk.find(a.name);
     if (it == esk.end()) return Status::Validation("The provided starting key is invalid");
     if (it->second.type() != a.type || (!it->second.is(ValueType::kN) && it->second.s().empty())) {
-      return Status::Validation("The provided starting key is invalid: The provided key element does not match the schema");
+      return Status::Validation(
+          "The provided starting key is invalid: The provided key element does not match the "
+          "schema");
     }
     return Status::OK();
   };
@@ -174,7 +190,8 @@ Result<std::string> StartKey(const TableHandle& h, const Source& src, const Item
     }
   }
   if (esk.size() != n) return Status::Validation("The provided starting key is invalid");
-  return src.index ? EncodeIndexKey(src.index->key, h.desc.key, esk) : EncodeTableKey(h.desc.key, esk);
+  return src.index ? EncodeIndexKey(src.index->key, h.desc.key, esk)
+                   : EncodeTableKey(h.desc.key, esk);
 }
 
 // What one page read needs beyond the range.
@@ -187,7 +204,7 @@ struct PageSpec {
   // Re-checks an entry exactly (key conditions, given long-key truncation); entries it rejects
   // are not evaluated at all.
   std::function<bool(const Item&)> accept;
-  const expr::Condition* filter = nullptr;            // applied after the read
+  const expr::Condition* filter = nullptr;  // applied after the read
   const expr::ProjectionExpression* projection = nullptr;
 };
 
@@ -254,8 +271,8 @@ Result<size_t> ReadPage(Txn& txn, const TableHandle& h, const Source& src, const
 }
 
 // Charges a read of `bytes` (plus LSI fetches) to the table or index.
-void ChargeRead(const Source& src, const std::string& table, size_t bytes, bool consistent, double fetch_units,
-                ReturnConsumedCapacity rcc, ReadResponse* resp) {
+void ChargeRead(const Source& src, const std::string& table, size_t bytes, bool consistent,
+                double fetch_units, ReturnConsumedCapacity rcc, ReadResponse* resp) {
   ConsumedCapacity cc;
   cc.table_name = table;
   double units = ReadUnits(bytes, consistent);
@@ -271,18 +288,22 @@ void ChargeRead(const Source& src, const std::string& table, size_t bytes, bool 
 }
 
 std::string Operand(const AttributeValue& v) {
-  return fmt::format("AttributeValue: {{{}:{}}}", TypeName(v.type()),
-                     v.is(ValueType::kN) ? v.n().ToString() : (v.is(ValueType::kS) ? v.s() : Base64Encode(v.s())));
+  return fmt::format(
+      "AttributeValue: {{{}:{}}}", TypeName(v.type()),
+      v.is(ValueType::kN) ? v.n().ToString() : (v.is(ValueType::kS) ? v.s() : Base64Encode(v.s())));
 }
 
 // Validates the structured key condition against the source's key schema.
 Status CheckKeyCondition(const KeyCondition& kc, const KeySchema& key) {
   if (kc.partition_name != key.partition.name) {
-    return Status::Validation(fmt::format("Query condition missed key schema element: {}", key.partition.name));
+    return Status::Validation(
+        fmt::format("Query condition missed key schema element: {}", key.partition.name));
   }
   const AttributeValue& pv = kc.partition_value;
   if (pv.type() != key.partition.type) {
-    return Status::Validation("One or more parameter values were invalid: Condition parameter type does not match schema type");
+    return Status::Validation(
+        "One or more parameter values were invalid: Condition parameter type does not match schema "
+        "type");
   }
   if (!pv.is(ValueType::kN) && pv.s().empty()) {
     return Status::Validation(fmt::format(
@@ -290,42 +311,61 @@ Status CheckKeyCondition(const KeyCondition& kc, const KeySchema& key) {
         "contain an empty {} value. Key: {}",
         pv.is(ValueType::kS) ? "string" : "binary", key.partition.name));
   }
+  // No stored item can have a longer partition key (reference §1.5); DynamoDB refuses it as it
+  // refuses it in a Key.
+  if (!pv.is(ValueType::kN) && pv.s().size() > kMaxPartitionKeyBytes) {
+    return Status::Validation(
+        "One or more parameter values were invalid: Size of hashkey has exceeded the maximum size "
+        "limit of2048 bytes");
+  }
   if (kc.op == SortKeyOp::kNone) return Status::OK();
   if (!key.sort) return Status::Validation("Query key condition not supported");
   if (kc.sort_name != key.sort->name) {
-    return Status::Validation(fmt::format("Query condition missed key schema element: {}", key.sort->name));
+    return Status::Validation(
+        fmt::format("Query condition missed key schema element: {}", key.sort->name));
   }
   bool between = kc.op == SortKeyOp::kBetween;
   for (const AttributeValue* v : {&kc.sort_value, between ? &kc.sort_value2 : nullptr}) {
     if (v && v->type() != key.sort->type) {
       return Status::Validation(
-          "One or more parameter values were invalid: Condition parameter type does not match schema type");
+          "One or more parameter values were invalid: Condition parameter type does not match "
+          "schema type");
     }
   }
   if (kc.op == SortKeyOp::kBeginsWith && key.sort->type == ValueType::kN) {
     return Status::Validation(
-        "Invalid KeyConditionExpression: Incorrect operand type for operator or function; operator or "
+        "Invalid KeyConditionExpression: Incorrect operand type for operator or function; operator "
+        "or "
         "function: begins_with, operand type: N");
   }
   if (between && kc.sort_value.CompareKey(kc.sort_value2) > 0) {
-    return Status::Validation(fmt::format(
-        "Invalid KeyConditionExpression: The BETWEEN operator requires upper bound to be greater than or "
-        "equal to lower bound; lower bound operand: {}, upper bound operand: {}",
-        Operand(kc.sort_value), Operand(kc.sort_value2)));
+    return Status::Validation(
+        fmt::format("Invalid KeyConditionExpression: The BETWEEN operator requires upper bound to "
+                    "be greater than or "
+                    "equal to lower bound; lower bound operand: {}, upper bound operand: {}",
+                    Operand(kc.sort_value), Operand(kc.sort_value2)));
   }
   return Status::OK();
 }
 
 bool SortMatches(const KeyCondition& kc, const AttributeValue& v) {
   switch (kc.op) {
-    case SortKeyOp::kNone: return true;
-    case SortKeyOp::kEq: return v.CompareKey(kc.sort_value) == 0;
-    case SortKeyOp::kLt: return v.CompareKey(kc.sort_value) < 0;
-    case SortKeyOp::kLe: return v.CompareKey(kc.sort_value) <= 0;
-    case SortKeyOp::kGt: return v.CompareKey(kc.sort_value) > 0;
-    case SortKeyOp::kGe: return v.CompareKey(kc.sort_value) >= 0;
-    case SortKeyOp::kBetween: return v.CompareKey(kc.sort_value) >= 0 && v.CompareKey(kc.sort_value2) <= 0;
-    case SortKeyOp::kBeginsWith: return v.s().starts_with(kc.sort_value.s());
+    case SortKeyOp::kNone:
+      return true;
+    case SortKeyOp::kEq:
+      return v.CompareKey(kc.sort_value) == 0;
+    case SortKeyOp::kLt:
+      return v.CompareKey(kc.sort_value) < 0;
+    case SortKeyOp::kLe:
+      return v.CompareKey(kc.sort_value) <= 0;
+    case SortKeyOp::kGt:
+      return v.CompareKey(kc.sort_value) > 0;
+    case SortKeyOp::kGe:
+      return v.CompareKey(kc.sort_value) >= 0;
+    case SortKeyOp::kBetween:
+      return v.CompareKey(kc.sort_value) >= 0 && v.CompareKey(kc.sort_value2) <= 0;
+    case SortKeyOp::kBeginsWith:
+      return v.s().starts_with(kc.sort_value.s());
   }
   return false;
 }
@@ -344,15 +384,20 @@ Range QueryRange(const KeyCondition& kc, const Source& src) {
   Range r{p, Successor(p)};
   auto upto = [&](const AttributeValue& v) { r.end = Successor(SortPrefix(p, v, src.sort_bound)); };
   switch (kc.op) {
-    case SortKeyOp::kNone: break;
+    case SortKeyOp::kNone:
+      break;
     case SortKeyOp::kEq:
       r.lower = SortPrefix(p, kc.sort_value, src.sort_bound);
       r.end = Successor(r.lower);
       break;
     case SortKeyOp::kLt:
-    case SortKeyOp::kLe: upto(kc.sort_value); break;
+    case SortKeyOp::kLe:
+      upto(kc.sort_value);
+      break;
     case SortKeyOp::kGt:
-    case SortKeyOp::kGe: r.lower = SortPrefix(p, kc.sort_value, src.sort_bound); break;
+    case SortKeyOp::kGe:
+      r.lower = SortPrefix(p, kc.sort_value, src.sort_bound);
+      break;
     case SortKeyOp::kBetween:
       r.lower = SortPrefix(p, kc.sort_value, src.sort_bound);
       upto(kc.sort_value2);
@@ -371,9 +416,11 @@ Range QueryRange(const KeyCondition& kc, const Source& src) {
 }  // namespace
 
 // Parses a read's expressions and checks the filter and projection statically.
-static Result<expr::ParsedExpressions> ParseReadExpressions(const Database::Impl& impl, const expr::ExpressionInput& in) {
+static Result<expr::ParsedExpressions> ParseReadExpressions(const Database::Impl& impl,
+                                                            const expr::ExpressionInput& in) {
   KH_ASSIGN_OR_RETURN(expr::ParsedExpressions parsed, impl.ParseExpressions(in));
-  if (parsed.filter) KH_RETURN_IF_ERROR(expr::ValidateCondition(*parsed.filter, expr::Kind::kFilter));
+  if (parsed.filter)
+    KH_RETURN_IF_ERROR(expr::ValidateCondition(*parsed.filter, expr::Kind::kFilter));
   if (parsed.key_condition) {
     KH_RETURN_IF_ERROR(expr::ValidateCondition(*parsed.key_condition, expr::Kind::kKeyCondition));
   }
@@ -386,49 +433,56 @@ Result<QueryResponse> Database::Query(const QueryRequest& r) {
   KH_RETURN_IF_ERROR(CheckLimit(r.limit));
   KH_ASSIGN_OR_RETURN(expr::ParsedExpressions parsed, ParseReadExpressions(*impl_, r.expressions));
   QueryResponse resp;
-  KH_RETURN_IF_ERROR(impl_->WithTable(r.table_name, false, [&](Txn& txn, const TableHandle& h) -> Status {
-    KH_ASSIGN_OR_RETURN(Source src, ResolveSource(h, r.index_name, r.consistent_read));
-    PageSpec spec;
-    KH_ASSIGN_OR_RETURN(spec.out, ResolveSelect(r.select, src, h.desc.key, parsed.projection.get(),
-                                                parsed.filter.get(), "1 validation error detected: "));
-    KeyCondition kc = r.key_condition;
-    if (parsed.key_condition) {
-      KH_ASSIGN_OR_RETURN(kc, expr::ToKeyCondition(*parsed.key_condition, *src.key));
-    }
-    KH_RETURN_IF_ERROR(CheckKeyCondition(kc, *src.key));
-    if (parsed.filter) {
-      std::vector<std::string> keys{h.desc.key.partition.name, src.key->partition.name};
-      if (h.desc.key.sort) keys.push_back(h.desc.key.sort->name);
-      if (src.key->sort) keys.push_back(src.key->sort->name);
-      KH_RETURN_IF_ERROR(expr::CheckFilterAvoidsKeys(*parsed.filter, keys));
-    }
-    if (r.exclusive_start_key) {
-      KH_ASSIGN_OR_RETURN(spec.start_after, StartKey(h, src, *r.exclusive_start_key));
-      const Item& esk = *r.exclusive_start_key;
-      if (!(esk.at(src.key->partition.name) == kc.partition_value)) {
-        return Status::Validation("The provided starting key is outside query boundaries based on provided conditions");
-      }
-      if (src.key->sort && !SortMatches(kc, esk.at(src.key->sort->name))) {
-        return Status::Validation("The provided starting key does not match the range key predicate");
-      }
-    }
-    spec.forward = r.scan_index_forward;
-    spec.limit = r.limit;
-    spec.consistent = r.consistent_read;
-    spec.filter = parsed.filter.get();
-    spec.projection = parsed.projection.get();
-    spec.accept = [&](const Item& item) {
-      auto pk = item.find(src.key->partition.name);
-      if (pk == item.end() || !(pk->second == kc.partition_value)) return false;
-      if (kc.op == SortKeyOp::kNone) return true;
-      auto sk = item.find(src.key->sort->name);
-      return sk != item.end() && SortMatches(kc, sk->second);
-    };
-    double fetch_units = 0;
-    KH_ASSIGN_OR_RETURN(size_t bytes, ReadPage(txn, h, src, QueryRange(kc, src), spec, &resp, &fetch_units));
-    ChargeRead(src, h.desc.name, bytes, r.consistent_read, fetch_units, r.return_consumed_capacity, &resp);
-    return Status::OK();
-  }));
+  KH_RETURN_IF_ERROR(
+      impl_->WithTable(r.table_name, false, [&](Txn& txn, const TableHandle& h) -> Status {
+        KH_ASSIGN_OR_RETURN(Source src, ResolveSource(h, r.index_name, r.consistent_read));
+        PageSpec spec;
+        KH_ASSIGN_OR_RETURN(spec.out,
+                            ResolveSelect(r.select, src, h.desc.key, parsed.projection.get(),
+                                          parsed.filter.get(), "1 validation error detected: "));
+        KeyCondition kc = r.key_condition;
+        if (parsed.key_condition) {
+          KH_ASSIGN_OR_RETURN(kc, expr::ToKeyCondition(*parsed.key_condition, *src.key));
+        }
+        KH_RETURN_IF_ERROR(CheckKeyCondition(kc, *src.key));
+        if (parsed.filter) {
+          std::vector<std::string> keys{h.desc.key.partition.name, src.key->partition.name};
+          if (h.desc.key.sort) keys.push_back(h.desc.key.sort->name);
+          if (src.key->sort) keys.push_back(src.key->sort->name);
+          KH_RETURN_IF_ERROR(expr::CheckFilterAvoidsKeys(*parsed.filter, keys));
+        }
+        if (r.exclusive_start_key) {
+          KH_ASSIGN_OR_RETURN(spec.start_after, StartKey(h, src, *r.exclusive_start_key));
+          const Item& esk = *r.exclusive_start_key;
+          if (!(esk.at(src.key->partition.name) == kc.partition_value)) {
+            return Status::Validation(
+                "The provided starting key is outside query boundaries based on provided "
+                "conditions");
+          }
+          if (src.key->sort && !SortMatches(kc, esk.at(src.key->sort->name))) {
+            return Status::Validation(
+                "The provided starting key does not match the range key predicate");
+          }
+        }
+        spec.forward = r.scan_index_forward;
+        spec.limit = r.limit;
+        spec.consistent = r.consistent_read;
+        spec.filter = parsed.filter.get();
+        spec.projection = parsed.projection.get();
+        spec.accept = [&](const Item& item) {
+          auto pk = item.find(src.key->partition.name);
+          if (pk == item.end() || !(pk->second == kc.partition_value)) return false;
+          if (kc.op == SortKeyOp::kNone) return true;
+          auto sk = item.find(src.key->sort->name);
+          return sk != item.end() && SortMatches(kc, sk->second);
+        };
+        double fetch_units = 0;
+        KH_ASSIGN_OR_RETURN(size_t bytes,
+                            ReadPage(txn, h, src, QueryRange(kc, src), spec, &resp, &fetch_units));
+        ChargeRead(src, h.desc.name, bytes, r.consistent_read, fetch_units,
+                   r.return_consumed_capacity, &resp);
+        return Status::OK();
+      }));
   return resp;
 }
 
@@ -447,26 +501,32 @@ Result<ScanResponse> Database::Scan(const ScanRequest& r) {
   }
   int segment = r.segment.value_or(0), total = r.total_segments.value_or(1);
   if (total < 1 || total > 1000000) {
-    return Status::Validation(fmt::format(
-        "1 validation error detected: Value '{}' at 'totalSegments' failed to satisfy constraint: Member "
-        "must have value {} {}",
-        total, total < 1 ? "greater than or equal to" : "less than or equal to", total < 1 ? 1 : 1000000));
+    return Status::Validation(
+        fmt::format("1 validation error detected: Value '{}' at 'totalSegments' failed to satisfy "
+                    "constraint: Member "
+                    "must have value {} {}",
+                    total, total < 1 ? "greater than or equal to" : "less than or equal to",
+                    total < 1 ? 1 : 1000000));
   }
   if (segment < 0 || segment > 999999) {
-    return Status::Validation(fmt::format(
-        "1 validation error detected: Value '{}' at 'segment' failed to satisfy constraint: Member must "
-        "have value {} {}",
-        segment, segment < 0 ? "greater than or equal to" : "less than or equal to", segment < 0 ? 0 : 999999));
+    return Status::Validation(
+        fmt::format("1 validation error detected: Value '{}' at 'segment' failed to satisfy "
+                    "constraint: Member must "
+                    "have value {} {}",
+                    segment, segment < 0 ? "greater than or equal to" : "less than or equal to",
+                    segment < 0 ? 0 : 999999));
   }
   if (segment >= total) {
-    return Status::Validation(fmt::format(
-        "The Segment parameter is zero-based and must be less than parameter TotalSegments: Segment: {} is "
-        "not less than TotalSegments: {}",
-        segment, total));
+    return Status::Validation(
+        fmt::format("The Segment parameter is zero-based and must be less than parameter "
+                    "TotalSegments: Segment: {} is "
+                    "not less than TotalSegments: {}",
+                    segment, total));
   }
   // Segment s covers partition hashes [s·2^64/T, (s+1)·2^64/T).
   auto bound = [&](int s) -> uint64_t {
-    return static_cast<uint64_t>((static_cast<unsigned __int128>(s) << 64) / static_cast<unsigned>(total));
+    return static_cast<uint64_t>((static_cast<unsigned __int128>(s) << 64) /
+                                 static_cast<unsigned>(total));
   };
   Range range;
   AppendBigEndian64(bound(segment), &range.lower);
@@ -479,29 +539,33 @@ Result<ScanResponse> Database::Scan(const ScanRequest& r) {
     return Status::Validation("KeyConditionExpression is not a Scan parameter");
   }
   ScanResponse resp;
-  KH_RETURN_IF_ERROR(impl_->WithTable(r.table_name, false, [&](Txn& txn, const TableHandle& h) -> Status {
-    KH_ASSIGN_OR_RETURN(Source src, ResolveSource(h, r.index_name, r.consistent_read));
-    PageSpec spec;
-    KH_ASSIGN_OR_RETURN(spec.out, ResolveSelect(r.select, src, h.desc.key, parsed.projection.get(),
-                                                parsed.filter.get(), ""));
-    if (r.exclusive_start_key) {
-      KH_ASSIGN_OR_RETURN(spec.start_after, StartKey(h, src, *r.exclusive_start_key));
-      if (*spec.start_after < range.lower || (range.end && *spec.start_after >= *range.end)) {
-        return Status::Validation(fmt::format(
-            "Invalid ExclusiveStartKey. Please use ExclusiveStartKey with correct Segment. TotalSegments: {} "
-            "Segment: {}",
-            total, segment));
-      }
-    }
-    spec.limit = r.limit;
-    spec.consistent = r.consistent_read;
-    spec.filter = parsed.filter.get();
-    spec.projection = parsed.projection.get();
-    double fetch_units = 0;
-    KH_ASSIGN_OR_RETURN(size_t bytes, ReadPage(txn, h, src, range, spec, &resp, &fetch_units));
-    ChargeRead(src, h.desc.name, bytes, r.consistent_read, fetch_units, r.return_consumed_capacity, &resp);
-    return Status::OK();
-  }));
+  KH_RETURN_IF_ERROR(
+      impl_->WithTable(r.table_name, false, [&](Txn& txn, const TableHandle& h) -> Status {
+        KH_ASSIGN_OR_RETURN(Source src, ResolveSource(h, r.index_name, r.consistent_read));
+        PageSpec spec;
+        KH_ASSIGN_OR_RETURN(spec.out,
+                            ResolveSelect(r.select, src, h.desc.key, parsed.projection.get(),
+                                          parsed.filter.get(), ""));
+        if (r.exclusive_start_key) {
+          KH_ASSIGN_OR_RETURN(spec.start_after, StartKey(h, src, *r.exclusive_start_key));
+          if (*spec.start_after < range.lower || (range.end && *spec.start_after >= *range.end)) {
+            return Status::Validation(
+                fmt::format("Invalid ExclusiveStartKey. Please use ExclusiveStartKey with correct "
+                            "Segment. TotalSegments: {} "
+                            "Segment: {}",
+                            total, segment));
+          }
+        }
+        spec.limit = r.limit;
+        spec.consistent = r.consistent_read;
+        spec.filter = parsed.filter.get();
+        spec.projection = parsed.projection.get();
+        double fetch_units = 0;
+        KH_ASSIGN_OR_RETURN(size_t bytes, ReadPage(txn, h, src, range, spec, &resp, &fetch_units));
+        ChargeRead(src, h.desc.name, bytes, r.consistent_read, fetch_units,
+                   r.return_consumed_capacity, &resp);
+        return Status::OK();
+      }));
   return resp;
 }
 

@@ -106,6 +106,18 @@ with tempfile.TemporaryDirectory() as tmp:
         check(".once/EXPLAIN parse", False, f"{e}: {body!r} {out!r}")
     check("EXPLAIN estimates on stderr", "-- estimated:" in err, err)
 
+    # An access-pattern report in csv: rows of data; the summary on standard error.
+    patterns = os.path.join(tmp, "p.sql")
+    with open(patterns, "w") as f:
+        f.write("-- pattern: one item\nSELECT * FROM \"Things\" WHERE pk = 'a' AND sk = 1;\n"
+                "-- refused: by note\nSELECT * FROM \"Things\" WHERE note = 'plain';\n")
+    code, out, err = run(db, "--mode", "csv", "--patterns", patterns)
+    rows = list(csv.reader(io.StringIO(out)))
+    check("patterns csv", code == 0 and rows[0][:2] == ["pattern", "operation"]
+          and rows[1][:2] == ["one item", "GetItem"] and len(rows) == 3, out + err)
+    check("patterns summary on stderr",
+          "-- 2 patterns: 1 key-addressed, 1 refused as expected" in err, err)
+
     # Box mode on a pipe keeps its footers inline, as a person reading it expects.
     code, out, err = run(db, "--mode", "box", "-c", "SELECT sk FROM \"Things\" WHERE pk = 'a' AND sk = 1")
     check("box: footer inline", out.endswith("-- 1 returned, 1 read · GetItem on Things · 0.5 RCU\n"), out)

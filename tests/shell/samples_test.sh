@@ -19,7 +19,7 @@ for dir in "$samples"/*/; do
     [ -s "$work/load.out" ] || grep -q '^Error' "$work/load.err"; then
     echo "FAIL $name: schema.sql did not load cleanly"; cat "$work/load.err"; fail=1; continue
   fi
-  if ! "$bin" "$db" --patterns "$dir/patterns.sql" >"$work/p.out" 2>"$work/p.err"; then
+  if ! "$bin" "$db" --mode table --patterns "$dir/patterns.sql" >"$work/p.out" 2>"$work/p.err"; then
     echo "FAIL $name: --patterns failed"; cat "$work/p.out" "$work/p.err"; fail=1; continue
   fi
   summary="$(tail -n 1 "$work/p.out")"
