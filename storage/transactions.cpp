@@ -10,8 +10,9 @@
 
 #include <set>
 
-#include "core/api_json.h"
+#include "core/ddb_json.h"
 #include "core/evaluate.h"
+#include "core/expression_text.h"
 #include "storage/engine.h"
 #include "storage/key_codec.h"
 
@@ -119,12 +120,50 @@ std::vector<std::string> Distinct(const std::vector<const std::string*>& names,
   return out;
 }
 
-// The request's identity for ClientRequestToken: its JSON without ReturnConsumedCapacity
+// One action's part of the fingerprint: its kind, table, item or key, expressions (given as
+// text, or rendered from their ASTs with placeholders) and ReturnValuesOnConditionCheckFailure.
+void AddToFingerprint(std::string* out, char kind, const std::string& table, const Item& item,
+                      const expr::ExpressionInput& in, ReturnValues on_failure) {
+  *out += kind;
+  *out += table + '\n' + ItemToJsonText(item) + '\n';
+  expr::Placeholders p(in.names.value_or(std::map<std::string, std::string>{}),
+                       in.values.value_or(std::map<std::string, AttributeValue>{}));
+  auto text = [&](const std::optional<std::string>& given, const auto& ast, auto render) {
+    if (ast) return render(*ast, &p);
+    return given.value_or("");
+  };
+  const expr::ParsedExpressions none;
+  const expr::ParsedExpressions& parsed = in.parsed ? *in.parsed : none;
+  *out += text(in.condition, parsed.condition, expr::RenderCondition) + '\n';
+  *out += text(in.update, parsed.update, expr::RenderUpdate) + '\n';
+  for (const auto& [placeholder, name] : p.names()) *out += placeholder + '=' + name + '\n';
+  for (const auto& [placeholder, value] : p.values()) {
+    *out += placeholder + '=' + ItemToJsonText({{"v", value}}) + '\n';
+  }
+  *out += std::to_string(static_cast<int>(on_failure)) + "\n\n";
+}
+
+// The request's identity for ClientRequestToken: its actions, without ReturnConsumedCapacity
 // (DynamoDB says a retry may ask for different capacity reporting) and without the token.
 std::string Fingerprint(const TransactWriteItemsRequest& r) {
-  TransactWriteItemsRequest copy;
-  copy.transact_items = r.transact_items;
-  return json::Write(TransactWriteItemsRequestToJson(copy));
+  std::string out;
+  for (const TransactWriteItem& t : r.transact_items) {
+    if (t.put) {
+      AddToFingerprint(&out, 'P', t.put->table_name, t.put->item, t.put->expressions,
+                       t.put->return_values_on_condition_check_failure);
+    } else if (t.update) {
+      AddToFingerprint(&out, 'U', t.update->table_name, t.update->key, t.update->expressions,
+                       t.update->return_values_on_condition_check_failure);
+    } else if (t.delete_) {
+      AddToFingerprint(&out, 'D', t.delete_->table_name, t.delete_->key, t.delete_->expressions,
+                       t.delete_->return_values_on_condition_check_failure);
+    } else if (t.condition_check) {
+      AddToFingerprint(&out, 'C', t.condition_check->table_name, t.condition_check->key,
+                       t.condition_check->expressions,
+                       t.condition_check->return_values_on_condition_check_failure);
+    }
+  }
+  return out;
 }
 
 }  // namespace

@@ -341,6 +341,20 @@ TEST(TransactWriteItems, ClientRequestTokenIdempotency) {
   EXPECT_EQ(s.code(), ErrorCode::kIdempotentParameterMismatch);
   EXPECT_EQ(s.name(), "IdempotentParameterMismatchException");
   EXPECT_EQ(Get(db, "Users", UKey("c"))->at("n"), N(1));
+  // Expressions given as ASTs (as PartiQL's ExecuteTransaction builds them): two requests with
+  // equal ASTs are the same request.
+  auto parsed_request = [&] {
+    TransactWriteItemsRequest t = Txn({Update("Users", UKey("d"), "ADD n :one", {{":one", N(1)}})});
+    expr::ExpressionInput& in = t.transact_items[0].update->expressions;
+    in.parsed = std::make_shared<expr::ParsedExpressions>(testing::Parser().Parse(in).value());
+    in.update.reset();
+    in.values.reset();
+    t.client_request_token = "token-ast";
+    return t;
+  };
+  ASSERT_TRUE(db->TransactWriteItems(parsed_request()).ok());
+  ASSERT_TRUE(db->TransactWriteItems(parsed_request()).ok());
+  EXPECT_EQ(Get(db, "Users", UKey("d"))->at("n"), N(1));
   // A failed request does not take the token.
   TransactWriteItemsRequest failing = Txn({Check("Users", UKey("c"), "attribute_not_exists(pk)")});
   failing.client_request_token = "token-2";
