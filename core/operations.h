@@ -295,7 +295,7 @@ struct QueryRequest {
   std::optional<std::string> index_name;
   // Structured key condition; used when expressions.key_condition is absent.
   KeyCondition key_condition;
-  // Set only by QueryRequestFromJson (core/api_json.h) from legacy KeyConditions; empty otherwise.
+  // Set only by QueryRequestFromJson (api/api_json.h) from legacy KeyConditions; empty otherwise.
   // BindKeyConditions moves the terms into key_condition once the table's or index's key schema
   // is known. Storage reads key_condition only, so an unbound request fails its key check.
   std::vector<KeyConditionTerm> key_conditions;

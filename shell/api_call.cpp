@@ -2,8 +2,8 @@
 
 #include <fmt/format.h>
 
-#include "core/api_json.h"
-#include "core/partiql_api.h"
+#include "api/api_json.h"
+#include "api/partiql_api.h"
 
 namespace keyhole::shell {
 

@@ -19,7 +19,7 @@
 #include <variant>
 #include <vector>
 
-#include "core/api_json.h"
+#include "api/api_json.h"
 #include "core/expression_text.h"
 #include "core/item.h"
 #include "shell/render.h"

@@ -16,9 +16,9 @@
 #include <variant>
 #include <vector>
 
-#include "core/api_json.h"
+#include "api/api_json.h"
 #include "core/ddb_json.h"
-#include "core/partiql_api.h"
+#include "api/partiql_api.h"
 #include "parser/partiql.h"
 #include "planner/plan.h"
 #include "planner/transaction.h"

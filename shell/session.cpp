@@ -19,11 +19,11 @@
 #include <variant>
 #include <vector>
 
-#include "core/api_json.h"
+#include "api/api_json.h"
 #include "core/ddb_json.h"
 #include "core/expression_text.h"
 #include "core/item.h"
-#include "core/partiql_api.h"
+#include "api/partiql_api.h"
 #include "parser/partiql.h"
 #include "parser/suggest.h"
 #include "planner/plan.h"

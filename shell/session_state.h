@@ -14,7 +14,7 @@
 
 #include <fmt/format.h>
 
-#include "core/partiql_api.h"
+#include "api/partiql_api.h"
 #include "core/status.h"
 #include "parser/partiql.h"
 #include "planner/plan.h"

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "core/api_json.h"
+#include "api/api_json.h"
 #include "shell/session_state.h"
 
 namespace keyhole::shell {

@@ -1,10 +1,10 @@
-// Tests for core/api_json.h: DynamoDB JSON requests -> operation structs (with DynamoDB's
+// Tests for api/api_json.h: DynamoDB JSON requests -> operation structs (with DynamoDB's
 // validation messages) and responses -> DynamoDB JSON.
-#include "core/api_json.h"
+#include "api/api_json.h"
 
 #include <gtest/gtest.h>
 
-#include "core_api_json_test_util.h"
+#include "api_json_test_util.h"
 
 #include <string>
 #include <utility>

@@ -1,4 +1,4 @@
-#include "core/api_json_decode.h"
+#include "api/api_json_decode.h"
 
 #include <fmt/format.h>
 

@@ -66,7 +66,7 @@ Result<UpdateItemRequest> UpdateItemRequestFromJson(const json::Value& v);
 // order; call BindKeyConditions once the table is known, before executing the request.
 Result<QueryRequest> QueryRequestFromJson(const json::Value& v);
 Result<ScanRequest> ScanRequestFromJson(const json::Value& v);
-// Batches and transactions (core/api_json_batches.cpp). The decoders read the shapes and the
+// Batches and transactions (api/api_json_batches.cpp). The decoders read the shapes and the
 // per-member constraints; the counts (25 writes, 100 keys or actions), duplicates and key
 // schemas are checked by storage, which has DynamoDB's messages for them. A transaction's
 // Update needs an UpdateExpression and a ConditionCheck a ConditionExpression (constraint

@@ -1,13 +1,13 @@
-// core/api_json.h for batches and transactions: BatchWriteItem, BatchGetItem,
+// api/api_json.h for batches and transactions: BatchWriteItem, BatchGetItem,
 // TransactWriteItems and TransactGetItems requests and responses, and the JSON error body with
 // TransactionCanceledException's CancellationReasons.
 #include <gtest/gtest.h>
 
-#include "core_api_json_test_util.h"
+#include "api_json_test_util.h"
 
 #include <string>
 
-#include "core/api_json.h"
+#include "api/api_json.h"
 #include "core/ddb_json.h"
 
 namespace keyhole {

@@ -7,8 +7,8 @@
 
 #include <string>
 
-#include "core/api_json.h"
-#include "core/api_json_decode.h"
+#include "api/api_json.h"
+#include "api/api_json_decode.h"
 #include "core/ddb_json.h"
 
 namespace keyhole {

@@ -1,9 +1,9 @@
-// Response encoders of core/api_json.h, and the list of operations it speaks.
+// Response encoders of api/api_json.h, and the list of operations it speaks.
 #include <fmt/format.h>
 
 #include <cmath>
 
-#include "core/api_json.h"
+#include "api/api_json.h"
 #include "core/ddb_json.h"
 
 namespace keyhole {

@@ -1,11 +1,11 @@
-// Request encoders of core/api_json.h: the item, read, batch and transaction requests as
+// Request encoders of api/api_json.h: the item, read, batch and transaction requests as
 // DynamoDB's JSON bodies.
 #include <map>
 #include <optional>
 #include <string>
 #include <utility>
 
-#include "core/api_json.h"
+#include "api/api_json.h"
 #include "core/ddb_json.h"
 #include "core/expression_text.h"
 

@@ -1,8 +1,8 @@
 // UpdateTimeToLive and DescribeTimeToLive: JSON wire form (reference §6.1).
 #include <string>
 
-#include "core/api_json.h"
-#include "core/api_json_decode.h"
+#include "api/api_json.h"
+#include "api/api_json_decode.h"
 
 namespace keyhole {
 

@@ -1,14 +1,14 @@
 // ExecuteStatement, BatchExecuteStatement and ExecuteTransaction: JSON wire form
-// (core/partiql_api.h), with the member, type and constraint checks of core/api_json.h.
+// (api/partiql_api.h), with the member, type and constraint checks of api/api_json.h.
 #include <fmt/format.h>
 
 #include <string>
 #include <vector>
 
-#include "core/api_json.h"
-#include "core/api_json_decode.h"
+#include "api/api_json.h"
+#include "api/api_json_decode.h"
 #include "core/ddb_json.h"
-#include "core/partiql_api.h"
+#include "api/partiql_api.h"
 
 namespace keyhole {
 

@@ -1,11 +1,11 @@
 // Request decoders of the table operations: CreateTable, DeleteTable, DescribeTable, ListTables,
-// UpdateTable. See core/api_json.h for the order of checks.
+// UpdateTable. See api/api_json.h for the order of checks.
 #include <fmt/format.h>
 
 #include <set>
 
-#include "core/api_json.h"
-#include "core/api_json_decode.h"
+#include "api/api_json.h"
+#include "api/api_json_decode.h"
 
 namespace keyhole {
 

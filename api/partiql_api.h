@@ -1,5 +1,5 @@
 // DynamoDB's PartiQL operations as API requests: ExecuteStatement, BatchExecuteStatement and
-// ExecuteTransaction, with their JSON wire form (decoders as strict as core/api_json.h's, and
+// ExecuteTransaction, with their JSON wire form (decoders as strict as api/api_json.h's, and
 // response encoders). The statements themselves are planned and run by the shell (planner/),
 // since core knows no PartiQL.
 #pragma once

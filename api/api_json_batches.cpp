@@ -1,12 +1,12 @@
-// The batch and transaction operations of core/api_json.h: BatchWriteItem, BatchGetItem,
+// The batch and transaction operations of api/api_json.h: BatchWriteItem, BatchGetItem,
 // TransactWriteItems and TransactGetItems requests and responses, and the JSON error body
 // (with TransactionCanceledException's CancellationReasons).
 #include <fmt/format.h>
 
 #include <set>
 
-#include "core/api_json.h"
-#include "core/api_json_decode.h"
+#include "api/api_json.h"
+#include "api/api_json_decode.h"
 #include "core/ddb_json.h"
 
 namespace keyhole {

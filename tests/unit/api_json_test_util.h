@@ -1,4 +1,4 @@
-// Helpers shared by the core/api_json.h tests: parse JSON text, decode expecting success or a
+// Helpers shared by the api/api_json.h tests: parse JSON text, decode expecting success or a
 // ValidationException, and read an item from DynamoDB JSON text.
 #pragma once
 
@@ -8,7 +8,7 @@
 #include <string_view>
 #include <utility>
 
-#include "core/api_json.h"
+#include "api/api_json.h"
 #include "core/ddb_json.h"
 
 namespace keyhole::testing {

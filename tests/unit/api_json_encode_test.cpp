@@ -1,11 +1,11 @@
-// The request encoders of core/api_json.h: decode(encode(request)) gives the request back.
+// The request encoders of api/api_json.h: decode(encode(request)) gives the request back.
 #include <gtest/gtest.h>
 
 #include <map>
 #include <memory>
 #include <string>
 
-#include "core/api_json.h"
+#include "api/api_json.h"
 #include "core/ddb_json.h"
 #include "core/json.h"
 #include "core/number.h"

@@ -1,4 +1,4 @@
-// Building blocks of the request decoders in core/api_json.h: member checks, typed member reads
+// Building blocks of the request decoders in api/api_json.h: member checks, typed member reads
 // and DynamoDB's constraint-violation messages. Internal to api_json_*.cpp.
 #pragma once
 

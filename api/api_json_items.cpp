@@ -1,5 +1,5 @@
 // Request decoders of the item and read operations (PutItem, GetItem, DeleteItem, Query, Scan)
-// and the binding of Query's legacy KeyConditions. See core/api_json.h for the order of checks.
+// and the binding of Query's legacy KeyConditions. See api/api_json.h for the order of checks.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -7,8 +7,8 @@
 #include <map>
 #include <span>
 
-#include "core/api_json.h"
-#include "core/api_json_decode.h"
+#include "api/api_json.h"
+#include "api/api_json_decode.h"
 #include "core/ddb_json.h"
 
 namespace keyhole {

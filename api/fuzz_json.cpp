@@ -11,7 +11,7 @@
 #include <cstdlib>
 #include <string_view>
 
-#include "core/api_json.h"
+#include "api/api_json.h"
 #include "core/ddb_json.h"
 #include "core/json.h"
 

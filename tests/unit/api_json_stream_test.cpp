@@ -1,13 +1,13 @@
-// core/api_json.h for DynamoDB Streams: StreamSpecification on CreateTable and UpdateTable,
+// api/api_json.h for DynamoDB Streams: StreamSpecification on CreateTable and UpdateTable,
 // the ListStreams / DescribeStream / GetShardIterator / GetRecords requests and responses, and
 // the stream record's JSON shape (reference §6.2).
 #include <gtest/gtest.h>
 
-#include "core_api_json_test_util.h"
+#include "api_json_test_util.h"
 
 #include <string>
 
-#include "core/api_json.h"
+#include "api/api_json.h"
 #include "core/ddb_json.h"
 
 namespace keyhole {
