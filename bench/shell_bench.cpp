@@ -92,7 +92,7 @@ std::string SelectText(uint64_t i) {
 void BM_ShellSelect_Keyhole(benchmark::State& state) {
   ShellDataset& ds = ShellDataset::Get();
   shell::StringSink sink;
-  shell::Session session(*ds.db, ds.keyhole_path, sink);
+  shell::Session session(*ds.db, ds.db.get(), ds.keyhole_path, sink);
   uint64_t i = 0;
   for (auto _ : state) {
     sink.out.clear();
@@ -125,7 +125,7 @@ void BM_ShellSelect_Lmdb(benchmark::State& state) {
 void BM_ShellInsert_Keyhole(benchmark::State& state) {
   ShellDataset& ds = ShellDataset::Get();
   shell::StringSink sink;
-  shell::Session session(*ds.db, ds.keyhole_path, sink);
+  shell::Session session(*ds.db, ds.db.get(), ds.keyhole_path, sink);
   static uint64_t next = 0;
   for (auto _ : state) {
     sink.out.clear();

@@ -248,9 +248,11 @@ bool RunClock(State& s, const Args& args, Location at) {
     return s.Fail(
         Status::Validation("usage: .clock [YYYY-MM-DDTHH:MM:SSZ | epoch seconds | system]"), at);
   }
+  Result<LocalControl*> local = s.Local(".clock");
+  if (!local.ok()) return s.Fail(local.status(), at);
   if (args[0] == "system") {
     s.fixed_clock.reset();
-    s.db.SetClock(nullptr);
+    (*local)->SetClock(nullptr);
     return true;
   }
   std::optional<double> seconds;
@@ -271,14 +273,16 @@ bool RunClock(State& s, const Args& args, Location at) {
   }
   s.fixed_clock = *seconds;
   double fixed = *seconds;
-  s.db.SetClock([fixed] { return fixed; });
+  (*local)->SetClock([fixed] { return fixed; });
   return true;
 }
 
 // .ttl: each table's TTL attribute; .ttl sweep [TABLE]: delete expired items now.
 bool RunTtl(State& s, const Args& args, Location at) {
   if (!args.empty() && args[0] == "sweep" && args.size() <= 2) {
-    Result<int64_t> n = s.db.SweepExpiredItems(args.size() == 2 ? args[1] : "");
+    Result<LocalControl*> local = s.Local(".ttl sweep");
+    if (!local.ok()) return s.Fail(local.status(), at);
+    Result<int64_t> n = (*local)->SweepExpiredItems(args.size() == 2 ? args[1] : "");
     if (!n.ok()) return s.Fail(n.status(), at);
     s.Notice(fmt::format("-- {} expired item{} deleted\n", *n, *n == 1 ? "" : "s"));
     return true;
@@ -417,7 +421,9 @@ bool RunImport(State& s, const Args& args, Location at) {
     items.push_back(std::move(*item));
   }
   // One write transaction: all or nothing, and Ctrl-C (checked between items) leaves nothing.
-  Result<storage::ImportResult> r = s.db.ImportItems(args[2], items, &g_interrupted);
+  Result<LocalControl*> local = s.Local(".import");
+  if (!local.ok()) return s.Fail(local.status(), at);
+  Result<LocalControl::ImportResult> r = (*local)->ImportItems(args[2], items, &g_interrupted);
   if (!r.ok()) {
     return s.Fail(Status(r.status().code(), r.status().code() == ErrorCode::kInterrupted
                                                 ? r.status().message()

@@ -33,7 +33,7 @@ constexpr int kSampleItems = 25;
 
 // The average DynamoDB size of the items of `table` (or of its `index`: the projected items),
 // from up to 25 items in storage order; 0 when there are none or the table cannot be read.
-size_t SampleItemBytes(storage::Database& db, const std::string& table,
+size_t SampleItemBytes(Backend& db, const std::string& table,
                        const std::optional<std::string>& index) {
   ScanRequest scan;
   scan.table_name = table;
@@ -94,7 +94,7 @@ std::string ReadPageEstimate(size_t average, bool consistent) {
 
 // A Scan reads every item of the table (or index) whatever its filter: the estimate is the
 // whole table's size (DescribeTable's exact TableSizeBytes and ItemCount), read in 1 MB pages.
-std::string ScanEstimate(storage::Database& db, const ScanRequest& r) {
+std::string ScanEstimate(Backend& db, const ScanRequest& r) {
   Result<DescribeTableResponse> d = db.DescribeTable({r.table_name});
   if (!d.ok()) return ReadPageEstimate(0, r.consistent_read);
   int64_t bytes = d->table.size_bytes, items = d->table.item_count;
@@ -133,7 +133,7 @@ struct ExplainedOperation {
   bool write = false;
 };
 
-ExplainedOperation Explain(storage::Database& db, const planner::Operation& op) {
+ExplainedOperation Explain(Backend& db, const planner::Operation& op) {
   auto target = [](const std::string& table, const std::optional<std::string>& index) {
     return index ? table + "." + *index : table;
   };

@@ -136,7 +136,7 @@ int main(int argc, char** argv) {
 
   const bool interactive = actions.empty() && ::isatty(0);
   keyhole::shell::StdioSink sink;
-  keyhole::shell::Session session(**db, path, sink);
+  keyhole::shell::Session session(**db, db->get(), path, sink);
   keyhole::shell::Settings& settings = session.settings();
   settings.mode = mode ? *mode : (::isatty(1) ? OutputMode::kBox : OutputMode::kDdb);
   settings.bail = bail;

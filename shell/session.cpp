@@ -20,14 +20,13 @@
 #include <vector>
 
 #include "api/api_json.h"
+#include "api/partiql_api.h"
 #include "core/ddb_json.h"
 #include "core/expression_text.h"
 #include "core/item.h"
-#include "api/partiql_api.h"
 #include "parser/partiql.h"
 #include "parser/suggest.h"
 #include "planner/plan.h"
-#include "shell/api_call.h"
 #include "shell/session_state.h"
 #include "shell/terminal.h"
 
@@ -60,11 +59,16 @@ void StdioSink::Err(std::string_view text) {
   std::fwrite(clean.data(), 1, clean.size(), stderr);
 }
 
-Session::Session(storage::Database& db, std::string db_path, Sink& sink)
-    : db_(db),
+Session::Session(Backend& backend, LocalControl* local, std::string db_path, Sink& sink)
+    : db_(backend),
       db_path_(db_path),
       sink_(sink),
-      state_(std::make_unique<State>(db, std::move(db_path), sink, settings_, quit_)) {}
+      state_(std::make_unique<State>(backend, local, std::move(db_path), sink, settings_, quit_)) {}
+
+Result<LocalControl*> Session::State::Local(std::string_view what) const {
+  if (local) return local;
+  return Status::Validation(fmt::format("{} needs a local keyhole file", what));
+}
 
 Session::~Session() = default;
 
@@ -185,7 +189,7 @@ namespace {
 
 // For "Requested resource not found: Table: X not found": the closest existing table name
 // ("did you mean Social? names are case-sensitive"), or what SHOW TABLES would say.
-std::string MissingTableHint(storage::Database& db, const std::string& message) {
+std::string MissingTableHint(Backend& db, const std::string& message) {
   static constexpr std::string_view kPrefix = "Requested resource not found: Table: ";
   if (!message.starts_with(kPrefix) || !message.ends_with(" not found")) return "";
   const std::string name = message.substr(
@@ -671,7 +675,7 @@ bool RunParsed(Session::State& s, const parser::Statement& st, Location at) {
     case StatementKind::kDescribe: {
       json::Value body = json::Value::MakeObject();
       body.Add("TableName", json::Value::String(st.as<parser::DescribeStatement>().table));
-      return PrintJson(s, CallOperation(s.db, "DescribeTable", body), at);
+      return PrintJson(s, s.service.Call("DescribeTable", body, s.Context()), at);
     }
     case StatementKind::kShowCreateTable: {
       Result<TableSchemaPtr> t = s.db.TableSchema(st.as<parser::ShowCreateTableStatement>().table);
@@ -681,7 +685,7 @@ bool RunParsed(Session::State& s, const parser::Statement& st, Location at) {
     }
     case StatementKind::kCall: {
       const auto& c = st.as<parser::CallStatement>();
-      return PrintJson(s, CallOperation(s.db, c.operation, c.body), at);
+      return PrintJson(s, s.service.Call(c.operation, c.body, s.Context()), at);
     }
     case StatementKind::kBegin:
     case StatementKind::kCommit:
@@ -782,7 +786,7 @@ bool Session::State::RunOneStatement(std::string_view text, Location at) {
   size_t end = text.find_first_of(" \t\r\n{", start);
   std::string_view first =
       text.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start);
-  if (IsKnownOperation(first) || IsPartiqlOperation(first)) {
+  if (api::Service::IsOperation(first)) {
     std::string_view body =
         end == std::string_view::npos ? std::string_view("{}") : text.substr(end);
     Result<json::Value> v = json::Parse(body);
@@ -790,7 +794,7 @@ bool Session::State::RunOneStatement(std::string_view text, Location at) {
     if (collect && v->IsObject() && !v->Find("ReturnConsumedCapacity")) {
       v->Add("ReturnConsumedCapacity", json::Value::String("TOTAL"));  // for the report
     }
-    Result<json::Value> response = CallOperation(db, first, *v);
+    Result<json::Value> response = service.Call(first, *v, Context());
     if (response.ok()) ReportOperation(report, first, *v, *response);
     return PrintJson(*this, response, at);
   }

@@ -20,8 +20,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/backend.h"
 #include "shell/render.h"
-#include "storage/database.h"
 
 namespace keyhole::shell {
 
@@ -81,8 +81,10 @@ struct Settings {
 
 class Session {
  public:
-  // `db` must outlive the session. `db_path` is shown by .help/.databases.
-  Session(storage::Database& db, std::string db_path, Sink& sink);
+  // The session runs on `backend` (statements, API calls) and, when it is a local file, on
+  // `local` for what only a file offers (.clock, .ttl sweep, .import); null otherwise. Both
+  // must outlive the session. `db_path` names the database in messages.
+  Session(Backend& backend, LocalControl* local, std::string db_path, Sink& sink);
   ~Session();
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
@@ -146,7 +148,7 @@ class Session {
   struct State;  // defined in session.cpp; dot-command and statement code share it
 
  private:
-  storage::Database& db_;
+  Backend& db_;
   std::string db_path_;
   Sink& sink_;
   Settings settings_;

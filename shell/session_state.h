@@ -15,11 +15,11 @@
 #include <fmt/format.h>
 
 #include "api/partiql_api.h"
+#include "api/service.h"
 #include "core/status.h"
 #include "parser/partiql.h"
 #include "planner/plan.h"
 #include "shell/session.h"
-#include "storage/database.h"
 
 namespace keyhole::shell {
 
@@ -52,11 +52,28 @@ struct StatementReport {
 };
 
 struct Session::State {
-  State(storage::Database& db, std::string db_path, Sink& sink, Settings& settings, bool& quit)
-      : db(db), db_path(std::move(db_path)), sink(&sink), settings(settings), quit(quit) {}
+  State(Backend& db, LocalControl* local, std::string db_path, Sink& sink, Settings& settings,
+        bool& quit)
+      : db(db),
+        local(local),
+        service(db),
+        db_path(std::move(db_path)),
+        sink(&sink),
+        settings(settings),
+        quit(quit) {}
   ~State();
 
-  storage::Database& db;
+  Backend& db;
+  LocalControl* local;  // null when the backend is not a local file
+  api::Service service;
+  // The context of the calls a statement makes: Ctrl-C (Session::Interrupt) cancels.
+  api::CallContext Context() const {
+    api::CallContext c;
+    c.cancel = &g_interrupted;
+    return c;
+  }
+  // The local-only control, or ValidationException naming `what` when there is none.
+  Result<LocalControl*> Local(std::string_view what) const;
   std::string db_path;
   Sink* sink;  // .patterns points it at a StringSink while a pattern runs
   Settings& settings;
@@ -178,35 +195,20 @@ struct Session::State {
 };
 
 // The planner's view of the catalog.
-class Schemas : public planner::SchemaSource {
- public:
-  explicit Schemas(storage::Database& db) : db_(db) {}
-  Result<TableSchemaPtr> TableSchema(const std::string& name) const override {
-    return db_.TableSchema(name);
-  }
+using Schemas = api::BackendSchemas;
 
- private:
-  storage::Database& db_;
-};
-
-// The planner's operations, executed by the engine.
-class Engine : public planner::Executor {
+// The planner's operations, executed by the backend; a DELETE's footer learns whether an item
+// had the key.
+class Engine : public api::BackendExecutor {
  public:
-  explicit Engine(storage::Database& db) : db_(db) {}
-  Result<GetItemResponse> GetItem(const GetItemRequest& r) override { return db_.GetItem(r); }
-  Result<QueryResponse> Query(const QueryRequest& r) override { return db_.Query(r); }
-  Result<ScanResponse> Scan(const ScanRequest& r) override { return db_.Scan(r); }
-  Result<PutItemResponse> PutItem(const PutItemRequest& r) override { return db_.PutItem(r); }
-  Result<UpdateItemResponse> UpdateItem(const UpdateItemRequest& r) override {
-    return db_.UpdateItem(r);
-  }
+  explicit Engine(Backend& backend) : api::BackendExecutor(backend) {}
   Result<DeleteItemResponse> DeleteItem(const DeleteItemRequest& r) override {
-    if (!note_missing_deletes) return db_.DeleteItem(r);
+    if (!note_missing_deletes) return backend_.DeleteItem(r);
     // Asks for the old item (ALL_OLD changes neither the write nor its capacity) to learn
     // whether there was one; the caller's ReturnValues decides what it gets back.
     DeleteItemRequest with_old = r;
     with_old.return_values = ReturnValues::kAllOld;
-    Result<DeleteItemResponse> out = db_.DeleteItem(with_old);
+    Result<DeleteItemResponse> out = backend_.DeleteItem(with_old);
     if (out.ok()) {
       missing_deletes += !out->attributes.has_value();
       if (r.return_values != ReturnValues::kAllOld) out->attributes.reset();
@@ -216,18 +218,7 @@ class Engine : public planner::Executor {
   // The shell's DELETE footer says when no item had the key (counted in missing_deletes).
   bool note_missing_deletes = false;
   int64_t missing_deletes = 0;
-
- private:
-  storage::Database& db_;
 };
-
-// BatchExecuteStatement over statements already parsed (partiql_api.cpp): all reads or all
-// writes (else nothing runs); each statement runs on its own and its error goes into its
-// response. `options` (ConsistentRead, ReturnValuesOnConditionCheckFailure) parallel to
-// `statements`, or empty.
-Result<BatchExecuteStatementResponse> ExecuteBatch(
-    storage::Database& db, const std::vector<Result<parser::Statement>>& statements,
-    const std::vector<PartiqlStatement>& options, ReturnConsumedCapacity return_consumed_capacity);
 
 // EXPLAIN [ANALYZE] of a planned statement (explain.cpp): each operation's exact request, what
 // keyhole does after it, and its estimated capacity; ANALYZE also runs it (reads only).

@@ -47,7 +47,7 @@ bool Session::State::CommitBatch(const std::vector<parser::Statement>& statement
   }
   std::vector<Result<parser::Statement>> parsed(statements.begin(), statements.end());
   Result<BatchExecuteStatementResponse> r =
-      ExecuteBatch(db, parsed, {}, ReturnConsumedCapacity::kTotal);
+      service.ExecuteBatch(parsed, {}, ReturnConsumedCapacity::kTotal, Context());
   if (!r.ok()) return Fail(r.status(), at);
   std::vector<Item> items;
   std::string table, errors;
@@ -163,20 +163,18 @@ bool Session::State::RunTransactionStatement(const parser::Statement& st, Locati
   std::vector<parser::Statement> statements = std::move(*transaction);
   transaction.reset();
   if (transaction_is_batch) return CommitBatch(statements, at);
-  Schemas schemas(db);
-  Result<planner::TransactionPlan> plan = planner::PlanTransaction(statements, schemas);
-  if (!plan.ok()) return Fail(plan.status(), at);
-  if (const auto* gets = std::get_if<TransactGetItemsRequest>(&plan->request)) {
-    Result<TransactGetItemsResponse> r = db.TransactGetItems(*gets);
-    if (!r.ok()) return Fail(r.status(), at);
+  // One implementation of PartiQL transactions, shared with ExecuteTransaction (api::Service).
+  Result<api::TransactionOutcome> r =
+      service.RunTransaction(statements, {}, std::nullopt, ReturnConsumedCapacity::kTotal);
+  if (!r.ok()) return Fail(r.status(), at);
+  if (r->reads) {
     std::vector<Item> items;
     for (auto& item : r->responses) {
       if (item) items.push_back(std::move(*item));
     }
-    const std::string& table = gets->transact_items.at(0).get.table_name;
-    PrintItems(items, table, std::nullopt);
+    PrintItems(items, r->first_table, std::nullopt);
     report.operation = "TransactGetItems";
-    report.target = table;
+    report.target = r->first_table;
     report.read = static_cast<int64_t>(statements.size());
     report.returned = static_cast<int64_t>(items.size());
     report.capacity = Total(r->consumed_capacity);
@@ -185,9 +183,6 @@ bool Session::State::RunTransactionStatement(const parser::Statement& st, Locati
                        statements.size(), Total(r->consumed_capacity)));
     return true;
   }
-  const auto& writes = std::get<TransactWriteItemsRequest>(plan->request);
-  Result<TransactWriteItemsResponse> r = db.TransactWriteItems(writes);
-  if (!r.ok()) return Fail(r.status(), at);
   report.operation = "TransactWriteItems";
   report.target = Tables(r->consumed_capacity);
   report.capacity = Total(r->consumed_capacity);

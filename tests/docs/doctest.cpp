@@ -226,7 +226,7 @@ int main(int argc, char** argv) {
         continue;
       }
       db = std::move(*opened);
-      session = std::make_unique<keyhole::shell::Session>(*db, b.argument, sink);
+      session = std::make_unique<keyhole::shell::Session>(*db, db.get(), b.argument, sink);
       session->settings().mode = keyhole::shell::OutputMode::kBox;
     }
     std::vector<std::string> actual_block;

@@ -253,7 +253,7 @@ class Runner {
     }
     db_ = std::move(*db);
     sink_ = std::make_unique<StringSink>();
-    session_ = std::make_unique<Session>(*db_, db_path_, *sink_);
+    session_ = std::make_unique<Session>(*db_, db_.get(), db_path_, *sink_);
     return true;
   }
 

@@ -230,7 +230,7 @@ class CancellingExecutor : public DbExecutor {
   CancellingExecutor(storage::Database* db, std::atomic<bool>* cancel, int after)
       : DbExecutor(db), cancel_(cancel), after_(after) {}
   Result<DeleteItemResponse> DeleteItem(const DeleteItemRequest& r) override {
-    auto out = DbExecutor::DeleteItem(r);
+    auto out = DbExecutor::DeleteItem(r);  // api::BackendExecutor's
     if (++deleted_ == after_) cancel_->store(true);
     return out;
   }

@@ -1,4 +1,5 @@
-// Helpers for planner tests: a SchemaSource and an Executor over storage::Database (a TempDb),
+// Helpers for planner tests: the api layer's SchemaSource and Executor over storage::Database (a
+// TempDb),
 // and a fixture with two tables:
 //   "App"  (pk S, sk S)  GSI "byEmail" (email S) KEYS_ONLY,
 //                        GSI "byColor" (color S, created N) INCLUDE (title),
@@ -10,39 +11,22 @@
 
 #include <string>
 
+#include "api/service.h"
 #include "parser/partiql.h"
 #include "planner/plan.h"
 #include "storage_test_util.h"
 
 namespace keyhole::testing {
 
-class DbSchemas : public planner::SchemaSource {
+// The planner's schemas and operations over a storage::Database: the api layer's adapters.
+class DbSchemas : public api::BackendSchemas {
  public:
-  explicit DbSchemas(storage::Database* db) : db_(db) {}
-  Result<TableSchemaPtr> TableSchema(const std::string& name) const override {
-    return db_->TableSchema(name);
-  }
-
- private:
-  storage::Database* db_;
+  explicit DbSchemas(storage::Database* db) : api::BackendSchemas(*db) {}
 };
 
-class DbExecutor : public planner::Executor {
+class DbExecutor : public api::BackendExecutor {
  public:
-  explicit DbExecutor(storage::Database* db) : db_(db) {}
-  Result<GetItemResponse> GetItem(const GetItemRequest& r) override { return db_->GetItem(r); }
-  Result<QueryResponse> Query(const QueryRequest& r) override { return db_->Query(r); }
-  Result<ScanResponse> Scan(const ScanRequest& r) override { return db_->Scan(r); }
-  Result<PutItemResponse> PutItem(const PutItemRequest& r) override { return db_->PutItem(r); }
-  Result<UpdateItemResponse> UpdateItem(const UpdateItemRequest& r) override {
-    return db_->UpdateItem(r);
-  }
-  Result<DeleteItemResponse> DeleteItem(const DeleteItemRequest& r) override {
-    return db_->DeleteItem(r);
-  }
-
- private:
-  storage::Database* db_;
+  explicit DbExecutor(storage::Database* db) : api::BackendExecutor(*db) {}
 };
 
 class PlannerTest : public ::testing::Test {

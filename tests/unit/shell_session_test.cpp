@@ -46,7 +46,7 @@ class SessionTest : public ::testing::Test {
 
   TempDb db_;
   shell::StringSink sink_;
-  shell::Session session_{*db_, "test.kh", sink_};
+  shell::Session session_{*db_, &*db_, "test.kh", sink_};
   std::string dir_ = [] {
     char tmpl[] = "/tmp/keyhole-session-XXXXXX";
     return std::string(mkdtemp(tmpl));
@@ -394,7 +394,7 @@ class InterruptingSink : public shell::StringSink {
 
 TEST_F(SessionTest, CtrlCStopsAReadWithOneLine) {
   InterruptingSink sink(3);
-  shell::Session session(*db_, "test.kh", sink);
+  shell::Session session(*db_, &*db_, "test.kh", sink);
   {
     std::ofstream script(File("long.sql"));
     for (int i = 0; i < 100; ++i) script << "SELECT sk FROM \"App\" WHERE pk = 'a' AND sk = 1;\n";

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "shell/session_state.h"
+#include "storage/database.h"
 
 namespace keyhole::shell {
 namespace {
@@ -29,7 +30,8 @@ class StreamCommandTest : public ::testing::Test {
     o.sync = false;
     o.clock = [] { return 1795385600.5; };
     db_ = std::move(storage::Database::Open(dir_ + "/t.kh", o)).value();
-    state_ = std::make_unique<Session::State>(*db_, dir_ + "/t.kh", sink_, settings_, quit_);
+    state_ =
+        std::make_unique<Session::State>(*db_, db_.get(), dir_ + "/t.kh", sink_, settings_, quit_);
     CreateTableRequest r;
     r.table_name = "App";
     r.attribute_definitions = {{"pk", "S"}};

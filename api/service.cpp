@@ -1,0 +1,394 @@
+// api::Service (service.h): the operation dispatcher and DynamoDB's PartiQL operations.
+#include "api/service.h"
+
+#include <fmt/format.h>
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "api/api_json.h"
+#include "core/ddb_json.h"
+
+namespace keyhole::api {
+
+namespace {
+
+// Decode, execute, encode: the shape of every operation.
+template <typename Req, typename Resp>
+Result<json::Value> Run(Result<Req> (*decode)(const json::Value&),
+                        Result<Resp> (Backend::*exec)(const Req&),
+                        json::Value (*encode)(const Resp&), Backend& backend,
+                        const json::Value& body) {
+  KH_ASSIGN_OR_RETURN(Req req, decode(body));
+  KH_ASSIGN_OR_RETURN(Resp resp, (backend.*exec)(req));
+  return encode(resp);
+}
+
+using parser::StatementKind;
+
+bool IsDml(StatementKind k) {
+  return k == StatementKind::kSelect || k == StatementKind::kInsert ||
+         k == StatementKind::kUpdate || k == StatementKind::kDelete || k == StatementKind::kExists;
+}
+
+// ConsistentRead on the plan's reads; ReturnValuesOnConditionCheckFailure on its writes.
+void ApplyOptions(planner::Plan* plan, bool consistent, ReturnValues on_failure) {
+  for (planner::Operation& op : plan->operations) {
+    std::visit(
+        [&](auto& r) {
+          using T = std::decay_t<decltype(r)>;
+          if constexpr (std::is_same_v<T, GetItemRequest> || std::is_same_v<T, QueryRequest> ||
+                        std::is_same_v<T, ScanRequest>) {
+            r.consistent_read = r.consistent_read || consistent;
+          } else {
+            r.return_values_on_condition_check_failure = on_failure;
+          }
+        },
+        op);
+  }
+}
+
+std::string Fingerprint(const ExecuteStatementRequest& r) {
+  std::string text = r.statement;
+  for (const AttributeValue& p : r.parameters) text += "\x1f" + ValueToJsonText(p);
+  uint64_t h = 0xcbf29ce484222325ULL;  // FNV-1a: stable across builds, unlike std::hash
+  for (unsigned char c : text) h = (h ^ c) * 0x100000001b3ULL;
+  return fmt::format("{:016x}", h);
+}
+
+std::string EncodeNextToken(const std::string& fingerprint, const planner::Cursor& c) {
+  json::Value token = json::Value::MakeObject();
+  token.Add("h", json::Value::String(fingerprint));
+  token.Add("o", json::Value::Int(static_cast<int64_t>(c.operation)));
+  if (c.exclusive_start_key) token.Add("k", ItemToJson(*c.exclusive_start_key));
+  return Base64Encode(json::Write(token));
+}
+
+Result<planner::Cursor> DecodeNextToken(const std::string& token, const std::string& fingerprint) {
+  const Status invalid = Status::Validation("Invalid NextToken");
+  std::string text;
+  if (!Base64Decode(token, &text)) return invalid;
+  Result<json::Value> v = json::Parse(text, 64);
+  if (!v.ok() || !v->IsObject()) return invalid;
+  const json::Value* h = v->Find("h");
+  const json::Value* o = v->Find("o");
+  const json::Value* k = v->Find("k");
+  if (!h || !h->IsString() || !o || !o->IsNumber()) return invalid;
+  if (h->str() != fingerprint) return Status::Validation("NextToken does not match request");
+  planner::Cursor c;
+  c.operation = std::strtoull(o->number_text().c_str(), nullptr, 10);
+  if (k) {
+    Result<Item> key = ItemFromJson(*k);
+    if (!key.ok()) return invalid;
+    c.exclusive_start_key = std::move(*key);
+  }
+  return c;
+}
+
+std::optional<ConsumedCapacity> Capacity(ReturnConsumedCapacity rcc, const std::string& table,
+                                         double units) {
+  if (rcc == ReturnConsumedCapacity::kNone) return std::nullopt;
+  ConsumedCapacity c;
+  c.table_name = table;
+  c.total.capacity_units = units;
+  return c;
+}
+
+// The Code of a BatchStatementError for `s`: DynamoDB's exception name without "Exception".
+std::string ErrorCodeOf(const Status& s) {
+  if (s.code() == ErrorCode::kValidation) return "ValidationError";
+  std::string name(ErrorName(s.code()));
+  const std::string suffix = "Exception";
+  if (name.size() > suffix.size() && name.ends_with(suffix))
+    name.resize(name.size() - suffix.size());
+  return name;
+}
+
+}  // namespace
+
+Result<parser::Statement> ParseApiStatement(const std::string& text,
+                                            const std::vector<AttributeValue>& parameters) {
+  parser::ParseResult parsed = parser::ParseStatement(text, parameters);
+  if (!parsed.ok()) return parsed.error().status;
+  parser::Statement st = parsed.statement();
+  if (!IsDml(st.kind()) || st.explain) {
+    return Status::Validation(fmt::format(
+        "{} is a keyhole statement, not PartiQL: run it directly instead of through the API",
+        st.explain ? "EXPLAIN" : parser::StatementKindName(st.kind())));
+  }
+  return st;
+}
+
+bool Service::IsOperation(std::string_view name) {
+  return IsKnownOperation(name) || IsPartiqlOperation(name);
+}
+
+Result<json::Value> Service::Call(std::string_view op, const json::Value& body,
+                                  const CallContext& context) {
+  if (op == "ExecuteStatement") {
+    KH_ASSIGN_OR_RETURN(ExecuteStatementRequest r, ExecuteStatementRequestFromJson(body));
+    KH_ASSIGN_OR_RETURN(ExecuteStatementResponse resp, ExecuteStatement(r, context));
+    return ExecuteStatementResponseToJson(resp);
+  }
+  if (op == "BatchExecuteStatement") {
+    KH_ASSIGN_OR_RETURN(BatchExecuteStatementRequest r, BatchExecuteStatementRequestFromJson(body));
+    KH_ASSIGN_OR_RETURN(BatchExecuteStatementResponse resp, BatchExecuteStatement(r, context));
+    return BatchExecuteStatementResponseToJson(resp);
+  }
+  if (op == "ExecuteTransaction") {
+    KH_ASSIGN_OR_RETURN(ExecuteTransactionRequest r, ExecuteTransactionRequestFromJson(body));
+    KH_ASSIGN_OR_RETURN(ExecuteTransactionResponse resp, ExecuteTransaction(r, context));
+    return ExecuteTransactionResponseToJson(resp);
+  }
+  if (op == "CreateTable")
+    return Run(&CreateTableRequestFromJson, &Backend::CreateTable, &CreateTableResponseToJson,
+               backend_, body);
+  if (op == "DeleteTable")
+    return Run(&DeleteTableRequestFromJson, &Backend::DeleteTable, &DeleteTableResponseToJson,
+               backend_, body);
+  if (op == "DescribeTable")
+    return Run(&DescribeTableRequestFromJson, &Backend::DescribeTable, &DescribeTableResponseToJson,
+               backend_, body);
+  if (op == "ListTables")
+    return Run(&ListTablesRequestFromJson, &Backend::ListTables, &ListTablesResponseToJson,
+               backend_, body);
+  if (op == "UpdateTable")
+    return Run(&UpdateTableRequestFromJson, &Backend::UpdateTable, &UpdateTableResponseToJson,
+               backend_, body);
+  if (op == "PutItem")
+    return Run(&PutItemRequestFromJson, &Backend::PutItem, &PutItemResponseToJson, backend_, body);
+  if (op == "GetItem")
+    return Run(&GetItemRequestFromJson, &Backend::GetItem, &GetItemResponseToJson, backend_, body);
+  if (op == "DeleteItem")
+    return Run(&DeleteItemRequestFromJson, &Backend::DeleteItem, &DeleteItemResponseToJson,
+               backend_, body);
+  if (op == "UpdateItem")
+    return Run(&UpdateItemRequestFromJson, &Backend::UpdateItem, &UpdateItemResponseToJson,
+               backend_, body);
+  if (op == "BatchGetItem")
+    return Run(&BatchGetItemRequestFromJson, &Backend::BatchGetItem, &BatchGetItemResponseToJson,
+               backend_, body);
+  if (op == "BatchWriteItem")
+    return Run(&BatchWriteItemRequestFromJson, &Backend::BatchWriteItem,
+               &BatchWriteItemResponseToJson, backend_, body);
+  if (op == "TransactGetItems")
+    return Run(&TransactGetItemsRequestFromJson, &Backend::TransactGetItems,
+               &TransactGetItemsResponseToJson, backend_, body);
+  if (op == "TransactWriteItems")
+    return Run(&TransactWriteItemsRequestFromJson, &Backend::TransactWriteItems,
+               &TransactWriteItemsResponseToJson, backend_, body);
+  if (op == "UpdateTimeToLive")
+    return Run(&UpdateTimeToLiveRequestFromJson, &Backend::UpdateTimeToLive,
+               &UpdateTimeToLiveResponseToJson, backend_, body);
+  if (op == "DescribeTimeToLive")
+    return Run(&DescribeTimeToLiveRequestFromJson, &Backend::DescribeTimeToLive,
+               &DescribeTimeToLiveResponseToJson, backend_, body);
+  if (op == "ListStreams")
+    return Run(&ListStreamsRequestFromJson, &Backend::ListStreams, &ListStreamsResponseToJson,
+               backend_, body);
+  if (op == "DescribeStream")
+    return Run(&DescribeStreamRequestFromJson, &Backend::DescribeStream,
+               &DescribeStreamResponseToJson, backend_, body);
+  if (op == "GetShardIterator")
+    return Run(&GetShardIteratorRequestFromJson, &Backend::GetShardIterator,
+               &GetShardIteratorResponseToJson, backend_, body);
+  if (op == "GetRecords")
+    return Run(&GetRecordsRequestFromJson, &Backend::GetRecords, &GetRecordsResponseToJson,
+               backend_, body);
+  if (op == "Query") {
+    KH_ASSIGN_OR_RETURN(QueryRequest req, QueryRequestFromJson(body));
+    if (!req.key_conditions.empty()) {
+      KH_ASSIGN_OR_RETURN(TableSchemaPtr t, backend_.TableSchema(req.table_name));
+      KH_RETURN_IF_ERROR(BindKeyConditions(*t, &req));
+    }
+    KH_ASSIGN_OR_RETURN(QueryResponse resp, backend_.Query(req));
+    return QueryResponseToJson(resp, req.select);
+  }
+  if (op == "Scan") {
+    KH_ASSIGN_OR_RETURN(ScanRequest req, ScanRequestFromJson(body));
+    KH_ASSIGN_OR_RETURN(ScanResponse resp, backend_.Scan(req));
+    return ScanResponseToJson(resp, req.select);
+  }
+  return Status::Validation(fmt::format("Unknown operation: {}", op));
+}
+
+Result<ExecuteStatementResponse> Service::ExecuteStatement(const ExecuteStatementRequest& r,
+                                                           const CallContext& context) {
+  KH_ASSIGN_OR_RETURN(parser::Statement st, ParseApiStatement(r.statement, r.parameters));
+  BackendSchemas schemas(backend_);
+  KH_ASSIGN_OR_RETURN(planner::Plan plan, planner::PlanStatement(st, schemas));
+  ApplyOptions(&plan, r.consistent_read, r.return_values_on_condition_check_failure);
+  std::string fingerprint = Fingerprint(r);
+  std::optional<planner::Cursor> resume;
+  if (r.next_token) {
+    KH_ASSIGN_OR_RETURN(resume, DecodeNextToken(*r.next_token, fingerprint));
+    if (resume->operation >= plan.operations.size()) return Status::Validation("Invalid NextToken");
+  }
+  BackendExecutor engine(backend_);
+  planner::ExecuteOptions options;
+  options.resume = resume ? &*resume : nullptr;
+  options.limit = r.limit.value_or(0);
+  options.cancel = context.cancel;
+  KH_ASSIGN_OR_RETURN(planner::ExecuteResult result, planner::Execute(plan, engine, options));
+  ExecuteStatementResponse out;
+  out.items = std::move(result.items);
+  if (result.next) {
+    out.next_token = EncodeNextToken(fingerprint, *result.next);
+    out.last_evaluated_key = result.last_evaluated_key;
+  }
+  out.consumed_capacity = Capacity(r.return_consumed_capacity, plan.table, result.capacity_units);
+  return out;
+}
+
+Result<BatchExecuteStatementResponse> Service::BatchExecuteStatement(
+    const BatchExecuteStatementRequest& r, const CallContext& context) {
+  std::vector<Result<parser::Statement>> parsed;
+  for (const PartiqlStatement& s : r.statements) {
+    parsed.push_back(ParseApiStatement(s.statement, s.parameters));
+  }
+  return ExecuteBatch(parsed, r.statements, r.return_consumed_capacity, context);
+}
+
+Result<ExecuteTransactionResponse> Service::ExecuteTransaction(const ExecuteTransactionRequest& r,
+                                                               const CallContext& context) {
+  std::vector<parser::Statement> statements;
+  std::vector<ReturnValues> on_failure;
+  for (size_t i = 0; i < r.transact_statements.size(); ++i) {
+    const PartiqlStatement& s = r.transact_statements[i];
+    Result<parser::Statement> st = ParseApiStatement(s.statement, s.parameters);
+    if (!st.ok()) {
+      return Status::Validation(
+          fmt::format("Validation failed in TransactStatements[{}]: {}", i, st.status().message()));
+    }
+    statements.push_back(std::move(*st));
+    on_failure.push_back(s.return_values_on_condition_check_failure);
+  }
+  KH_ASSIGN_OR_RETURN(
+      TransactionOutcome outcome,
+      RunTransaction(statements, on_failure, r.client_request_token, r.return_consumed_capacity));
+  ExecuteTransactionResponse out;
+  out.responses = std::move(outcome.responses);
+  out.consumed_capacity = std::move(outcome.consumed_capacity);
+  return out;
+}
+
+Result<TransactionOutcome> Service::RunTransaction(const std::vector<parser::Statement>& statements,
+                                                   const std::vector<ReturnValues>& on_failure,
+                                                   const std::optional<std::string>& token,
+                                                   ReturnConsumedCapacity rcc) {
+  BackendSchemas schemas(backend_);
+  KH_ASSIGN_OR_RETURN(planner::TransactionPlan plan, planner::PlanTransaction(statements, schemas));
+  TransactionOutcome out;
+  if (auto* gets = std::get_if<TransactGetItemsRequest>(&plan.request)) {
+    gets->return_consumed_capacity = rcc;
+    out.reads = true;
+    out.first_table = gets->transact_items.at(0).get.table_name;
+    KH_ASSIGN_OR_RETURN(TransactGetItemsResponse resp, backend_.TransactGetItems(*gets));
+    out.responses = std::move(resp.responses);
+    out.consumed_capacity = std::move(resp.consumed_capacity);
+    return out;
+  }
+  auto& writes = std::get<TransactWriteItemsRequest>(plan.request);
+  writes.client_request_token = token;
+  writes.return_consumed_capacity = rcc;
+  for (size_t i = 0; i < writes.transact_items.size() && i < on_failure.size(); ++i) {
+    TransactWriteItem& w = writes.transact_items[i];
+    if (w.put) w.put->return_values_on_condition_check_failure = on_failure[i];
+    if (w.update) w.update->return_values_on_condition_check_failure = on_failure[i];
+    if (w.delete_) w.delete_->return_values_on_condition_check_failure = on_failure[i];
+    if (w.condition_check)
+      w.condition_check->return_values_on_condition_check_failure = on_failure[i];
+  }
+  if (!writes.transact_items.empty()) {
+    const TransactWriteItem& w = writes.transact_items[0];
+    out.first_table = w.put       ? w.put->table_name
+                      : w.update  ? w.update->table_name
+                      : w.delete_ ? w.delete_->table_name
+                                  : w.condition_check->table_name;
+  }
+  KH_ASSIGN_OR_RETURN(TransactWriteItemsResponse resp, backend_.TransactWriteItems(writes));
+  out.consumed_capacity = std::move(resp.consumed_capacity);
+  return out;
+}
+
+Result<BatchExecuteStatementResponse> Service::ExecuteBatch(
+    const std::vector<Result<parser::Statement>>& statements,
+    const std::vector<PartiqlStatement>& options, ReturnConsumedCapacity return_consumed_capacity,
+    const CallContext& context) {
+  // All reads or all writes, checked before anything runs.
+  std::optional<bool> reads;
+  for (const Result<parser::Statement>& st : statements) {
+    if (!st.ok()) continue;
+    bool read = st->kind() == StatementKind::kSelect;
+    if (reads && *reads != read) {
+      return Status::Validation(
+          "BatchExecuteStatement takes all reads (SELECT) or all writes (INSERT, UPDATE, "
+          "DELETE), not both");
+    }
+    reads = read;
+  }
+  BatchExecuteStatementResponse out;
+  BackendSchemas schemas(backend_);
+  BackendExecutor engine(backend_);
+  std::map<std::string, double> units;  // per table
+  for (size_t i = 0; i < statements.size(); ++i) {
+    const Result<parser::Statement>& st = statements[i];
+    BatchStatementResult result;
+    auto fail = [&](const Status& status) {
+      result.error_code = ErrorCodeOf(status);
+      result.error_message = status.message();
+      if (status.item()) result.error_item = *status.item();
+    };
+    if (!st.ok()) {
+      fail(st.status());
+      out.responses.push_back(std::move(result));
+      continue;
+    }
+    bool read = st->kind() == StatementKind::kSelect;
+    Result<planner::Plan> plan = planner::PlanStatement(*st, schemas);
+    if (plan.ok() && read &&
+        (plan->operations.size() != 1 ||
+         !std::holds_alternative<GetItemRequest>(plan->operations[0]))) {
+      plan = Status::Validation(
+          "Select statements within BatchExecuteStatement must specify the primary key in the "
+          "where clause.");
+    }
+    if (plan.ok() && (st->scan || st->kind() == StatementKind::kExists)) {
+      plan = Status::Validation(fmt::format("{}{} cannot be part of BatchExecuteStatement",
+                                            st->scan ? "SCAN " : "",
+                                            parser::StatementKindName(st->kind())));
+    }
+    if (!plan.ok()) {
+      fail(plan.status());
+      out.responses.push_back(std::move(result));
+      continue;
+    }
+    const PartiqlStatement* o = i < options.size() ? &options[i] : nullptr;
+    ApplyOptions(&*plan, o && o->consistent_read,
+                 o ? o->return_values_on_condition_check_failure : ReturnValues::kNone);
+    planner::ExecuteOptions run;
+    run.cancel = context.cancel;
+    Result<planner::ExecuteResult> done = planner::Execute(*plan, engine, run);
+    if (!done.ok()) {
+      fail(done.status());
+    } else {
+      units[plan->table] += done->capacity_units;
+      if (read) {
+        result.table_name = plan->table;
+        if (!done->items.empty()) result.item = std::move(done->items[0]);
+      }
+    }
+    out.responses.push_back(std::move(result));
+  }
+  if (return_consumed_capacity != ReturnConsumedCapacity::kNone) {
+    for (const auto& [table, u] : units) {
+      out.consumed_capacity.push_back(*Capacity(return_consumed_capacity, table, u));
+    }
+  }
+  return out;
+}
+
+}  // namespace keyhole::api

@@ -1,0 +1,131 @@
+// api::Service: the DynamoDB service every front end calls (the shell, `keyhole serve`, and
+// later the remote shell's local tools). It runs any operation keyhole has, given its name and
+// its JSON body as the HTTP API and `aws dynamodb ... --cli-input-json` send them, on a Backend;
+// and DynamoDB's PartiQL operations (ExecuteStatement, BatchExecuteStatement,
+// ExecuteTransaction), planned by planner/ so that keyhole's key-addressability rule holds on
+// every path (a SELECT that would scan is refused unless its text says SCAN).
+//
+// NextToken (ExecuteStatement) is keyhole's own opaque token: base64 of {"h": <fingerprint of
+// the statement and parameters>, "o": <operation>, "k": <LastEvaluatedKey>}. A token that does
+// not decode is "Invalid NextToken"; one made for another statement is "NextToken does not
+// match request" (reference §2.5).
+//
+// Thread-safety: a Service holds no state of its own besides the Backend reference; it is as
+// thread-safe as its Backend.
+#pragma once
+
+#include <atomic>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "api/partiql_api.h"
+#include "core/backend.h"
+#include "core/json.h"
+#include "core/status.h"
+#include "parser/partiql.h"
+#include "planner/plan.h"
+#include "planner/transaction.h"
+
+namespace keyhole::api {
+
+// What one call carries besides its request.
+struct CallContext {
+  // Checked between the operations and pages of a PartiQL statement; when set, the call stops
+  // with InterruptedException (the shell's Ctrl-C; a server's shutdown). Null: never.
+  const std::atomic<bool>* cancel = nullptr;
+};
+
+// The planner's schemas and operations, served by a Backend.
+class BackendSchemas : public planner::SchemaSource {
+ public:
+  explicit BackendSchemas(Backend& backend) : backend_(backend) {}
+  Result<TableSchemaPtr> TableSchema(const std::string& name) const override {
+    return backend_.TableSchema(name);
+  }
+
+ private:
+  Backend& backend_;
+};
+
+class BackendExecutor : public planner::Executor {
+ public:
+  explicit BackendExecutor(Backend& backend) : backend_(backend) {}
+  Result<GetItemResponse> GetItem(const GetItemRequest& r) override { return backend_.GetItem(r); }
+  Result<QueryResponse> Query(const QueryRequest& r) override { return backend_.Query(r); }
+  Result<ScanResponse> Scan(const ScanRequest& r) override { return backend_.Scan(r); }
+  Result<PutItemResponse> PutItem(const PutItemRequest& r) override { return backend_.PutItem(r); }
+  Result<UpdateItemResponse> UpdateItem(const UpdateItemRequest& r) override {
+    return backend_.UpdateItem(r);
+  }
+  Result<DeleteItemResponse> DeleteItem(const DeleteItemRequest& r) override {
+    return backend_.DeleteItem(r);
+  }
+
+ protected:
+  Backend& backend_;
+};
+
+// What a PartiQL transaction did: the items of a read transaction (in statement order, absent
+// ones left out) or the capacity of a write transaction.
+struct TransactionOutcome {
+  bool reads = false;
+  std::vector<std::optional<Item>> responses;       // reads: one per statement
+  std::vector<ConsumedCapacity> consumed_capacity;  // one per table
+  std::string first_table;                          // the first statement's table
+};
+
+class Service {
+ public:
+  // `backend` must outlive the service.
+  explicit Service(Backend& backend) : backend_(backend) {}
+
+  Backend& backend() { return backend_; }
+
+  // True for every operation Call runs (DynamoDB's and DynamoDB Streams' names).
+  static bool IsOperation(std::string_view name);
+
+  // Decodes `body` as the request of `operation`, runs it and returns the response body.
+  // Errors: the decoder's (ValidationException with DynamoDB's or botocore's wording), the
+  // operation's own, and ValidationException "Unknown operation: X" for a name IsOperation
+  // does not know (the server answers an unknown target before calling).
+  Result<json::Value> Call(std::string_view operation, const json::Value& body,
+                           const CallContext& context = {});
+
+  // The PartiQL operations on their request structs.
+  Result<ExecuteStatementResponse> ExecuteStatement(const ExecuteStatementRequest& request,
+                                                    const CallContext& context = {});
+  Result<BatchExecuteStatementResponse> BatchExecuteStatement(
+      const BatchExecuteStatementRequest& request, const CallContext& context = {});
+  Result<ExecuteTransactionResponse> ExecuteTransaction(const ExecuteTransactionRequest& request,
+                                                        const CallContext& context = {});
+
+  // BatchExecuteStatement over statements already parsed (the shell's BEGIN BATCH ... COMMIT
+  // too): all reads or all writes (else nothing runs); each statement runs on its own and its
+  // error goes into its response. `options` (ConsistentRead, ReturnValuesOnConditionCheckFailure)
+  // parallel to `statements`, or empty.
+  Result<BatchExecuteStatementResponse> ExecuteBatch(
+      const std::vector<Result<parser::Statement>>& statements,
+      const std::vector<PartiqlStatement>& options, ReturnConsumedCapacity return_consumed_capacity,
+      const CallContext& context = {});
+
+  // A PartiQL transaction (ExecuteTransaction, and the shell's BEGIN ... COMMIT): plans the
+  // statements (planner/transaction.h: DynamoDB's rules and messages) and sends one
+  // TransactGetItems or TransactWriteItems. `on_failure` (ReturnValuesOnConditionCheckFailure
+  // per statement) parallel to `statements`, or empty; `token` the ClientRequestToken.
+  Result<TransactionOutcome> RunTransaction(const std::vector<parser::Statement>& statements,
+                                            const std::vector<ReturnValues>& on_failure,
+                                            const std::optional<std::string>& token,
+                                            ReturnConsumedCapacity return_consumed_capacity);
+
+ private:
+  Backend& backend_;
+};
+
+// Parses a statement of a PartiQL operation: PartiQL DML only (keyhole's own statements and
+// EXPLAIN belong to the shell, not to the API).
+Result<parser::Statement> ParseApiStatement(const std::string& text,
+                                            const std::vector<AttributeValue>& parameters);
+
+}  // namespace keyhole::api
