@@ -96,7 +96,7 @@ int RawGetMain(int argc, char** argv);  // shell_bench.cpp: the raw side of BM_S
 int main(int argc, char** argv) {
   if (argc > 1 && std::string(argv[1]) == "--raw-get")
     return keyhole::bench::RawGetMain(argc, argv);
-  // The same allocator settings as the keyhole executable (shell/malloc_tuning.h).
+  // The same allocator settings as the keyhole executable (cli/malloc_tuning.h).
   mallopt(M_TRIM_THRESHOLD, 256 << 20);
   mallopt(M_TOP_PAD, 16 << 20);
   benchmark::Initialize(&argc, argv);

@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "parser/expression_parser.h"
-#include "shell/malloc_tuning.h"
+#include "cli/malloc_tuning.h"
 #include "shell/repl.h"
 #include "shell/session.h"
 #include "storage/database.h"
