@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "api/api_json.h"
+#include "core/capacity.h"
 #include "core/expression_text.h"
 #include "core/item.h"
 #include "shell/render.h"
@@ -48,16 +49,8 @@ size_t SampleItemBytes(Backend& db, const std::string& table,
 
 std::string Rcu(double units) { return fmt::format("{:g} RCU", units); }
 
-// Read units for `bytes` read at once: ceil(bytes / 4 KB), at least 1, halved when eventually
-// consistent.
-double ReadUnits(size_t bytes, bool consistent) {
-  double units = std::max<double>(1, std::ceil(static_cast<double>(bytes) / 4096));
-  return consistent ? units : units / 2;
-}
-
-int64_t WriteUnits(size_t bytes) {
-  return std::max<int64_t>(1, static_cast<int64_t>(std::ceil(static_cast<double>(bytes) / 1024)));
-}
+// Whole write units (core/capacity.h), for sums with index writes.
+int64_t WriteUnits(size_t bytes) { return static_cast<int64_t>(keyhole::WriteUnits(bytes)); }
 
 std::string AverageText(size_t bytes) {
   return bytes == 0 ? "no items to sample" : fmt::format("items here average {} bytes", bytes);

@@ -1,18 +1,9 @@
-// Capacity unit math (reference §5).
+// What ReturnConsumedCapacity reports (reference §5); the unit rules are core/capacity.h's.
 #include <cmath>
 
 #include "storage/engine.h"
 
 namespace keyhole::storage {
-
-double ReadUnits(size_t bytes, bool consistent) {
-  double blocks = std::max<double>(1, std::ceil(static_cast<double>(bytes) / 4096.0));
-  return blocks * (consistent ? 1.0 : 0.5);
-}
-
-double WriteUnits(size_t bytes) {
-  return std::max<double>(1, std::ceil(static_cast<double>(bytes) / 1024.0));
-}
 
 std::optional<ConsumedCapacity> Report(ReturnConsumedCapacity rcc, ConsumedCapacity cc) {
   if (rcc == ReturnConsumedCapacity::kNone) return std::nullopt;

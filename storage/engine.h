@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "core/capacity.h"
 #include "core/item.h"
 #include "core/operations.h"
 #include "core/schema.h"
@@ -176,9 +177,9 @@ Status CheckStreamSpecification(const StreamSpecification& spec);
 Status ApplyStreamSpecification(Database::Impl& impl, Txn& txn, const StreamSpecification& spec,
                                 TableDescription* t);
 
-// ---- capacity (capacity.cpp) ----
-double ReadUnits(size_t bytes, bool consistent);  // ceil(bytes/4K) × (1 | 0.5), minimum 1 unit
-double WriteUnits(size_t bytes);                  // ceil(bytes/1K), minimum 1
+// ---- capacity (capacity.cpp; the unit rules are core/capacity.h's) ----
+using keyhole::ReadUnits;
+using keyhole::WriteUnits;
 // Keeps only what ReturnConsumedCapacity asked for; nullopt for NONE.
 std::optional<ConsumedCapacity> Report(ReturnConsumedCapacity rcc, ConsumedCapacity cc);
 // Multiplies every figure of `cc` (transactions cost double).
