@@ -150,13 +150,20 @@ json::Value TransactWriteItemsResponseToJson(const TransactWriteItemsResponse& r
 // TransactGetItems: {"Responses": [{"Item": ..} or {} per Get], "ConsumedCapacity"?}.
 json::Value TransactGetItemsResponseToJson(const TransactGetItemsResponse& r);
 
-// The JSON error body DynamoDB sends for a failed request: {"__type":
-// "com.amazonaws.dynamodb.v20120810#<ErrorName>", "message": ..}, plus "Item" for a
-// ConditionalCheckFailedException that carries one. A TransactionCanceledException is
-// {"__type": .., "CancellationReasons": [{"Code": "None"}, {"Code": "ConditionalCheckFailed",
-// "Message": "The conditional request failed", "Item"?: ..}, ..], "Message": ..} (DynamoDB
-// capitalises Message for this exception).
+// The JSON error body DynamoDB sends for a failed request (api_json_errors.cpp, reference §7.5):
+// {"__type": "<namespace>#<ErrorName>", "message": ..}, with DynamoDB's namespaces
+// (com.amazon.coral.validate# for ValidationException, com.amazon.coral.service# for
+// SerializationException and AccessDeniedException, com.amazonaws.dynamodb.v20120810# for the
+// modeled errors) and casing ("Message" for TransactionCanceledException,
+// IdempotentParameterMismatchException and the coral service errors), plus "Item" for a
+// ConditionalCheckFailedException that carries one, and for a TransactionCanceledException
+// "CancellationReasons": [{"Code": "None"}, {"Code": "ConditionalCheckFailed", "Message": "The
+// conditional request failed", "Item"?: ..}, ..]. keyhole's own error codes
+// (DatabaseFormatException, InterruptedException) go out as InternalServerError.
 json::Value ErrorToJson(const Status& s);
+// The HTTP status DynamoDB answers `s` with: 400, or 500 for InternalServerError (and keyhole's
+// own codes).
+int ErrorHttpStatus(const Status& s);
 
 // ---- DynamoDB Streams (api_json_streams.cpp, reference §6.2) ----
 // Requests: ListStreams {TableName?, Limit? 1..100, ExclusiveStartStreamArn?}, DescribeStream

@@ -314,26 +314,4 @@ json::Value TransactGetItemsResponseToJson(const TransactGetItemsResponse& r) {
   return o;
 }
 
-json::Value ErrorToJson(const Status& s) {
-  json::Value o = json::Value::MakeObject();
-  o.Add("__type",
-        json::Value::String(fmt::format("com.amazonaws.dynamodb.v20120810#{}", s.name())));
-  if (s.cancellation_reasons()) {
-    json::Value reasons = json::Value::MakeArray();
-    for (const Status::CancellationReason& r : *s.cancellation_reasons()) {
-      json::Value e = json::Value::MakeObject();
-      e.Add("Code", json::Value::String(r.code));
-      if (r.item) e.Add("Item", ItemToJson(*r.item));
-      if (!r.message.empty()) e.Add("Message", json::Value::String(r.message));
-      reasons.Push(std::move(e));
-    }
-    o.Add("CancellationReasons", std::move(reasons));
-    o.Add("Message", json::Value::String(s.message()));
-    return o;
-  }
-  o.Add("message", json::Value::String(s.message()));
-  if (s.item()) o.Add("Item", ItemToJson(*s.item()));
-  return o;
-}
-
 }  // namespace keyhole

@@ -111,12 +111,51 @@ Status Unsupported(std::string_view param, std::string_view detail) {
                                         detail.empty() ? "" : fmt::format(" ({})", detail)));
 }
 
+// DynamoDB's own words for a JSON value of the wrong type (its JSON reader's, reference §7.2).
+std::string SerializationMessage(const json::Value& v, std::string_view expected) {
+  auto target = [&]() -> std::string {
+    if (expected == "string") return "String";
+    if (expected.starts_with("integer (64")) return "Long";
+    if (expected.starts_with("integer")) return "Integer";
+    if (expected == "boolean") return "Boolean";
+    if (expected == "number") return "Double";
+    return "String";
+  };
+  const bool collection = expected == "list" || expected == "array";
+  const bool structure = expected == "object" || expected == "map" || expected == "structure";
+  switch (v.kind()) {
+    case json::Kind::kObject:
+      return "Start of structure or map found where not expected";
+    case json::Kind::kArray:
+      return structure ? "Start of list found where not expected" : "Unexpected field type";
+    case json::Kind::kString:
+      if (collection) return "Unrecognized collection type class java.lang.String";
+      if (structure) return "Unexpected value type in payload";
+      return "STRING_VALUE cannot be converted to " + target();
+    case json::Kind::kNumber: {
+      if (collection || structure) return "Unexpected value type in payload";
+      const bool decimal = v.number_text().find_first_of(".eE") != std::string::npos;
+      return std::string(decimal ? "DECIMAL_VALUE" : "NUMBER_VALUE") + " cannot be converted to " +
+             target();
+    }
+    case json::Kind::kBool:
+      if (collection || structure) return "Unexpected value type in payload";
+      return std::string(v.boolean() ? "TRUE_VALUE" : "FALSE_VALUE") + " cannot be converted to " +
+             target();
+    case json::Kind::kNull:
+      break;
+  }
+  return "Unexpected value type in payload";
+}
+
 Status TypeError(const Path& at, const json::Value& v, std::string_view expected) {
   std::string text = json::Write(v);
   if (text.size() > 100) text = text.substr(0, 100) + "...";
-  return Status::Validation(
-      fmt::format("Invalid type for parameter {}, value: {}, type: {}, valid types: {}", at.param,
-                  text, KindName(v.kind()), expected));
+  // DynamoDB's SerializationException (what it answers an SDK that does not check types); the
+  // hint names the member, in botocore's words.
+  return Status(ErrorCode::kSerialization, SerializationMessage(v, expected))
+      .WithHint(fmt::format("Invalid type for parameter {}, value: {}, type: {}, valid types: {}",
+                            at.param, text, KindName(v.kind()), expected));
 }
 
 Status CheckStructure(const json::Value& v, const Path& at, std::span<const MemberSpec> spec) {

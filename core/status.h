@@ -37,6 +37,7 @@ enum class ErrorCode {
   kExpiredIterator,              // ExpiredIteratorException (DynamoDB Streams' GetRecords)
   kTrimmedDataAccess,            // TrimmedDataAccessException (DynamoDB Streams)
   kAccessDenied,                 // AccessDeniedException (keyhole: a database opened read-only)
+  kSerialization,                // SerializationException (a request member of the wrong type)
 };
 
 // The DynamoDB error type name for `code`, e.g. "ValidationException". "OK" for kOk.

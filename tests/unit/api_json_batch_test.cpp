@@ -255,9 +255,39 @@ TEST(ApiJsonBatchResponses, Shapes) {
             R"({"Responses":[{"Item":{"pk":{"S":"x"}}},{}]})");
 }
 
+TEST(ApiJsonErrors, SerializationMessages) {
+  // A member of the wrong JSON type is DynamoDB's SerializationException, in its words; the
+  // hint names the member.
+  auto status = [](std::string_view body) {
+    return GetItemRequestFromJson(json::Parse(body).value()).status();
+  };
+  Status s = status(R"({"TableName": 5, "Key": {}})");
+  EXPECT_EQ(s.code(), ErrorCode::kSerialization);
+  EXPECT_EQ(s.message(), "NUMBER_VALUE cannot be converted to String");
+  EXPECT_EQ(s.hint(),
+            "Invalid type for parameter TableName, value: 5, type: number, valid types: string");
+  EXPECT_EQ(status(R"({"TableName": "abc", "Key": {}, "ConsistentRead": "yes"})").message(),
+            "STRING_VALUE cannot be converted to Boolean");
+  EXPECT_EQ(status(R"({"TableName": "abc", "Key": []})").message(),
+            "Start of list found where not expected");
+  EXPECT_EQ(status(R"({"TableName": {"a": 1}, "Key": {}})").message(),
+            "Start of structure or map found where not expected");
+  EXPECT_EQ(json::Write(ErrorToJson(s)),
+            R"({"__type":"com.amazon.coral.service#SerializationException",)"
+            R"("Message":"NUMBER_VALUE cannot be converted to String"})");
+}
+
 TEST(ApiJsonErrors, ErrorBodies) {
   EXPECT_EQ(json::Write(ErrorToJson(Status::Validation("bad"))),
-            R"({"__type":"com.amazonaws.dynamodb.v20120810#ValidationException","message":"bad"})");
+            R"({"__type":"com.amazon.coral.validate#ValidationException","message":"bad"})");
+  EXPECT_EQ(ErrorHttpStatus(Status::Validation("bad")), 400);
+  // keyhole's own codes never reach the wire.
+  EXPECT_EQ(json::Write(ErrorToJson(Status::Format("x.kh: not a keyhole database"))),
+            R"({"__type":"com.amazonaws.dynamodb.v20120810#InternalServerError",)"
+            R"("message":"Internal server error"})");
+  EXPECT_EQ(ErrorHttpStatus(Status::Internal("disk")), 500);
+  EXPECT_EQ(json::Write(ErrorToJson(Status::AccessDenied("no"))),
+            R"({"__type":"com.amazon.coral.service#AccessDeniedException","Message":"no"})");
   Status ccf = Status::ConditionFailed("The conditional request failed");
   ccf.WithItem(std::make_shared<const Item>(ItemOf(R"({"pk": {"S": "x"}})")));
   EXPECT_EQ(json::Write(ErrorToJson(ccf)),

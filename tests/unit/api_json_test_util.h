@@ -27,11 +27,14 @@ T Ok(Result<T> (*decode)(const json::Value&), std::string_view text) {
   return r.ok() ? std::move(r).value() : T();
 }
 
-// The ValidationException message `decode` gives for `text` ("<decoded>" when it succeeds).
+// The ValidationException message `decode` gives for `text` ("<decoded>" when it succeeds);
+// for a SerializationException (a member of the wrong JSON type), the hint that names the
+// member in botocore's words (ApiJsonErrors.SerializationMessages checks DynamoDB's own).
 template <typename T>
 std::string Err(Result<T> (*decode)(const json::Value&), std::string_view text) {
   Result<T> r = decode(J(text));
   if (r.ok()) return "<decoded>";
+  if (r.status().code() == ErrorCode::kSerialization) return r.status().hint();
   EXPECT_TRUE(r.status().IsValidation()) << r.status().ToString();
   return r.status().message();
 }
