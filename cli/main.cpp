@@ -18,11 +18,13 @@
 #include <iostream>
 #include <iterator>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
-#include "parser/expression_parser.h"
 #include "cli/malloc_tuning.h"
+#include "cli/serve.h"
+#include "parser/expression_parser.h"
 #include "shell/repl.h"
 #include "shell/session.h"
 #include "storage/database.h"
@@ -32,6 +34,7 @@ namespace {
 constexpr char kUsage[] =
     "usage: keyhole [FILE] [-f SCRIPT]... [-c STATEMENT]... [--patterns FILE]... [--bail]\n"
     "               [--echo] [--mode MODE] [--readonly] [--version]\n"
+    "       keyhole serve FILE [--host ADDRESS] [--port PORT] ...  (keyhole serve --help)\n"
     "  FILE          the database (default keyhole.kh, created when missing)\n"
     "  -f SCRIPT     run the statements and dot-commands of SCRIPT\n"
     "  -c STATEMENT  run STATEMENT (a trailing ';' is optional)\n"
@@ -65,6 +68,7 @@ int BadUsage(const std::string& message) {
 
 int main(int argc, char** argv) {
   keyhole::TuneMalloc();
+  if (argc > 1 && std::string_view(argv[1]) == "serve") return keyhole::cli::ServeMain(argc, argv);
   using keyhole::shell::OutputMode;
   std::string path = "keyhole.kh";
   // ('f', file), ('c', statement) or ('p', patterns file), in command-line order

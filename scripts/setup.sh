@@ -8,6 +8,7 @@ PACKAGES=(
   tao-pegtl-dev                        # grammars
   libfmt-dev                           # formatting
   libedit-dev                          # line editing in the shell
+  libcpp-httplib-dev libssl-dev zlib1g-dev  # keyhole serve: HTTP, SigV4 (libcrypto), CRC-32
   libgtest-dev libgmock-dev            # unit tests
   libbenchmark-dev                     # bench/
   clang libclang-rt-dev                # libFuzzer targets
@@ -18,6 +19,10 @@ missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
+# The real clients the server is tested with: boto3 and the AWS CLI, from Debian when this
+# machine's Python does not already have them.
+if ! python3 -c 'import boto3' >/dev/null 2>&1; then missing+=(python3-boto3); fi
+if ! command -v aws >/dev/null 2>&1; then missing+=(awscli); fi
 if [ ${#missing[@]} -eq 0 ]; then
   exit 0
 fi

@@ -1,0 +1,196 @@
+// keyhole serve (serve.h): opens the file, wires storage::Database -> api::Service ->
+// server::DynamoDbServer -> server::HttpServer, and stops cleanly on SIGINT or SIGTERM (requests
+// in flight are answered; nothing acknowledged is lost: every write committed before its
+// response was sent).
+#include "cli/serve.h"
+
+#include <signal.h>
+
+#include <cmath>
+#include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+
+#include "api/service.h"
+#include "parser/expression_parser.h"
+#include "server/dynamodb_server.h"
+#include "server/http.h"
+#include "storage/database.h"
+
+namespace keyhole::cli {
+namespace {
+
+constexpr char kUsage[] =
+    "usage: keyhole serve FILE [--host ADDRESS] [--port PORT] [--log] [--require-signature]\n"
+    "                          [--access-key-id ID --secret-access-key KEY]\n"
+    "                          [--ttl-sweep-seconds N] [--clock TIME]\n"
+    "  FILE                 the database (created when missing)\n"
+    "  --host ADDRESS       listen on ADDRESS (default 127.0.0.1; another address is reachable\n"
+    "                       from other machines: keyhole warns)\n"
+    "  --port PORT          listen on PORT (default 8000; 0: a free port, printed)\n"
+    "  --log                one line per request on standard error\n"
+    "  --require-signature  verify SigV4 signatures (keys from the flags, else from\n"
+    "                       AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY); default: any credentials\n"
+    "  --ttl-sweep-seconds N  delete expired TTL items every N seconds (default 60; 0: never)\n"
+    "  --clock TIME         a fixed clock (2030-01-01T00:00:00Z or epoch seconds), for tests\n";
+
+int Usage(const std::string& message) {
+  std::fprintf(stderr, "keyhole serve: %s\n%s", message.c_str(), kUsage);
+  return 2;
+}
+
+std::optional<double> ParseTime(const std::string& text) {
+  std::tm tm{};
+  const char* end = strptime(text.c_str(), "%Y-%m-%dT%H:%M:%S", &tm);
+  if (end && (*end == '\0' || std::string_view(end) == "Z"))
+    return static_cast<double>(timegm(&tm));
+  char* stop = nullptr;
+  double v = std::strtod(text.c_str(), &stop);
+  if (stop != text.c_str() && *stop == '\0' && std::isfinite(v)) return v;
+  return std::nullopt;
+}
+
+bool IsLoopback(const std::string& host) {
+  return host == "127.0.0.1" || host == "localhost" || host == "::1" || host.starts_with("127.");
+}
+
+}  // namespace
+
+int ServeMain(int argc, char** argv) {
+  std::optional<std::string> path;
+  server::HttpOptions http;
+  server::ServeOptions serve;
+  std::string access_key, secret_key;
+  int sweep_seconds = 60;
+  std::optional<double> fixed_clock;
+  for (int i = 2; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto value = [&](const char* what) -> std::optional<std::string> {
+      if (i + 1 >= argc) return std::nullopt;
+      return std::string(argv[++i]);
+    };
+    if (a == "--host" || a == "--port" || a == "--access-key-id" || a == "--secret-access-key" ||
+        a == "--ttl-sweep-seconds" || a == "--clock") {
+      std::optional<std::string> v = value(a.c_str());
+      if (!v) return Usage(a + " needs a value");
+      if (a == "--host") http.host = *v;
+      if (a == "--access-key-id") access_key = *v;
+      if (a == "--secret-access-key") secret_key = *v;
+      if (a == "--port" || a == "--ttl-sweep-seconds") {
+        char* end = nullptr;
+        long n = std::strtol(v->c_str(), &end, 10);
+        if (end == v->c_str() || *end != '\0' || n < 0 || (a == "--port" && n > 65535)) {
+          return Usage("bad " + a + " '" + *v + "'");
+        }
+        (a == "--port" ? http.port : sweep_seconds) = static_cast<int>(n);
+      }
+      if (a == "--clock") {
+        fixed_clock = ParseTime(*v);
+        if (!fixed_clock) return Usage("cannot read '" + *v + "' as a time");
+      }
+    } else if (a == "--log") {
+      serve.log = true;
+    } else if (a == "--require-signature") {
+      serve.require_signature = true;
+    } else if (a == "-h" || a == "--help") {
+      std::printf("%s", kUsage);
+      return 0;
+    } else if (!a.empty() && a[0] != '-' && !path) {
+      path = a;
+    } else {
+      return Usage("unexpected argument '" + a + "'");
+    }
+  }
+  if (!path) return Usage("which database file? keyhole serve FILE");
+  if (serve.require_signature) {
+    if (access_key.empty()) {
+      const char* k = std::getenv("AWS_ACCESS_KEY_ID");
+      const char* s = std::getenv("AWS_SECRET_ACCESS_KEY");
+      if (k) access_key = k;
+      if (s && secret_key.empty()) secret_key = s;
+    }
+    if (access_key.empty() || secret_key.empty()) {
+      return Usage(
+          "--require-signature needs a key: --access-key-id and --secret-access-key, or "
+          "AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY");
+    }
+    serve.credentials[access_key] = secret_key;
+  }
+
+  // SIGINT and SIGTERM are taken by this thread (sigwait below); every other thread starts
+  // with them blocked.
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGINT);
+  sigaddset(&stop_signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+  signal(SIGPIPE, SIG_IGN);  // a client that hangs up is the server's to notice, not a crash
+
+  static const parser::NativeExpressionParser parser;
+  storage::Database::Options options;
+  options.expression_parser = &parser;
+  if (fixed_clock) {
+    const double t = *fixed_clock;
+    options.clock = [t] { return t; };
+    serve.clock = options.clock;
+  }
+  auto db = storage::Database::Open(*path, options);
+  if (!db.ok()) {
+    std::fprintf(stderr, "keyhole serve: %s: %s\n", std::string(db.status().name()).c_str(),
+                 db.status().message().c_str());
+    return 1;
+  }
+  api::Service service(**db);
+  server::DynamoDbServer protocol(service, serve);
+  server::HttpServer http_server(http,
+                                 [&](const server::HttpRequest& r) { return protocol.Handle(r); });
+  Result<int> port = http_server.Bind();
+  if (!port.ok()) {
+    std::fprintf(stderr, "keyhole serve: %s\n", port.status().message().c_str());
+    return 1;
+  }
+  if (!IsLoopback(http.host)) {
+    std::fprintf(
+        stderr, "keyhole serve: warning: listening on %s, reachable from other machines%s\n",
+        http.host.c_str(), serve.require_signature ? "" : ", with any credentials accepted");
+  }
+  std::printf("keyhole serve: listening on http://%s:%d (%s)\n", http.host.c_str(), *port,
+              path->c_str());
+  std::fflush(stdout);
+
+  std::thread serving([&] { http_server.Serve(); });
+  // Expired TTL items go periodically, between requests.
+  std::mutex sweep_mutex;
+  std::condition_variable sweep_wake;
+  bool stopping = false;
+  std::thread sweeper([&] {
+    if (sweep_seconds <= 0) return;
+    std::unique_lock<std::mutex> lock(sweep_mutex);
+    while (
+        !sweep_wake.wait_for(lock, std::chrono::seconds(sweep_seconds), [&] { return stopping; })) {
+      protocol.WithBackend([&] { return (*db)->SweepExpiredItems(""); });
+    }
+  });
+  int signal_number = 0;
+  sigwait(&stop_signals, &signal_number);
+  std::fprintf(stderr, "keyhole serve: %s: stopping after the requests in flight\n",
+               signal_number == SIGINT ? "interrupted" : "terminated");
+  http_server.Stop();
+  serving.join();
+  {
+    std::lock_guard<std::mutex> lock(sweep_mutex);
+    stopping = true;
+  }
+  sweep_wake.notify_all();
+  sweeper.join();
+  std::fprintf(stderr, "keyhole serve: stopped after %llu requests\n",
+               static_cast<unsigned long long>(protocol.requests()));
+  return 0;
+}
+
+}  // namespace keyhole::cli

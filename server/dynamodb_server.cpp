@@ -1,0 +1,156 @@
+// DynamoDbServer (dynamodb_server.h): routing, DynamoDB's checks and error shapes.
+#include "server/dynamodb_server.h"
+
+#include <fmt/format.h>
+#include <zlib.h>
+
+#include <chrono>
+#include <cstdio>
+#include <random>
+
+#include "api/api_json.h"
+#include "server/sigv4.h"
+
+namespace keyhole::server {
+namespace {
+
+constexpr std::string_view kDynamoDbTarget = "DynamoDB_20120810.";
+constexpr std::string_view kStreamsTarget = "DynamoDBStreams_20120810.";
+
+bool IsStreamsOperation(std::string_view op) {
+  return op == "ListStreams" || op == "DescribeStream" || op == "GetShardIterator" ||
+         op == "GetRecords";
+}
+
+double SystemNow() {
+  using namespace std::chrono;
+  return duration<double>(system_clock::now().time_since_epoch()).count();
+}
+
+// 52 characters of [0-9A-Z], as DynamoDB's request ids.
+std::string RequestId() {
+  static constexpr char kChars[] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+  thread_local std::mt19937_64 random{std::random_device{}()};
+  std::string id(52, '0');
+  for (char& c : id) c = kChars[random() % 36];
+  return id;
+}
+
+std::string MediaType(std::string_view content_type) {
+  std::string out(content_type.substr(0, content_type.find(';')));
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+// A JSON response with DynamoDB's headers.
+HttpResponse JsonResponse(int status, std::string body, const std::string& content_type) {
+  HttpResponse r;
+  r.status = status;
+  r.content_type = content_type;
+  r.headers.emplace_back("x-amzn-RequestId", RequestId());
+  r.headers.emplace_back("x-amz-crc32", Crc32Header(body));
+  r.body = std::move(body);
+  return r;
+}
+
+// A com.amazon.coral.service# error: {"__type": ...} with "Message" when there is one.
+HttpResponse CoralError(std::string_view name, std::string_view message,
+                        const std::string& content_type) {
+  json::Value o = json::Value::MakeObject();
+  o.Add("__type", json::Value::String(fmt::format("com.amazon.coral.service#{}", name)));
+  if (!message.empty()) o.Add("Message", json::Value::String(std::string(message)));
+  return JsonResponse(400, json::Write(o), content_type);
+}
+
+}  // namespace
+
+std::string Crc32Header(std::string_view body) {
+  uLong crc = crc32(0L, Z_NULL, 0);
+  crc = crc32(crc, reinterpret_cast<const Bytef*>(body.data()), static_cast<uInt>(body.size()));
+  return std::to_string(static_cast<unsigned long>(crc));
+}
+
+DynamoDbServer::DynamoDbServer(api::Service& service, ServeOptions options)
+    : service_(service), options_(std::move(options)) {
+  if (!options_.clock) options_.clock = SystemNow;
+}
+
+HttpResponse DynamoDbServer::Handle(const HttpRequest& request) {
+  const auto start = std::chrono::steady_clock::now();
+  ++requests_;
+  std::string operation;
+  HttpResponse response = [&]() -> HttpResponse {
+    // 1. A health check.
+    if (request.method == "GET") {
+      HttpResponse r;
+      r.content_type = "text/plain";
+      r.body = "healthy: dynamodb.local.amazonaws.com ";
+      return r;
+    }
+    if (request.method == "OPTIONS" && request.HasHeader("Origin")) {
+      HttpResponse r;
+      r.headers.emplace_back("Access-Control-Allow-Origin", "*");
+      r.headers.emplace_back("Access-Control-Allow-Headers", "*");
+      r.headers.emplace_back("Access-Control-Allow-Methods", "POST");
+      r.body = "";
+      return r;
+    }
+    // 2. Not POST, or a body that is not JSON by its media type.
+    const std::string media = MediaType(request.Header("Content-Type"));
+    const bool json_media = media == "application/json" || media == "application/x-amz-json-1.0";
+    if (request.method != "POST" || (!request.body.empty() && !json_media)) {
+      HttpResponse r;
+      r.status = 404;
+      r.content_type = "application/x-amz-json-1.0";
+      r.body = "<UnknownOperationException/>\n";
+      return r;
+    }
+    const std::string content_type =
+        media == "application/json" ? "application/json" : "application/x-amz-json-1.0";
+    // 3. A body that is not JSON.
+    Result<json::Value> body = Status::Validation("empty");
+    if (!request.body.empty()) {
+      body = json::Parse(request.body);
+      if (!body.ok()) return CoralError("SerializationException", "", content_type);
+    }
+    // 4. The target.
+    const std::string_view target = request.Header("X-Amz-Target");
+    if (target.starts_with(kDynamoDbTarget)) {
+      operation = std::string(target.substr(kDynamoDbTarget.size()));
+      if (IsStreamsOperation(operation) || !api::Service::IsOperation(operation)) operation.clear();
+    } else if (target.starts_with(kStreamsTarget)) {
+      operation = std::string(target.substr(kStreamsTarget.size()));
+      if (!IsStreamsOperation(operation)) operation.clear();
+    }
+    if (operation.empty()) return CoralError("UnknownOperationException", "", content_type);
+    // 5. The signature.
+    if (options_.require_signature) {
+      SignatureCheck check = VerifySignature(request, options_.credentials, options_.clock());
+      if (!check.ok()) return CoralError(check.type, check.message, content_type);
+    }
+    // 6. An empty body.
+    if (!body.ok()) return CoralError("SerializationException", "", content_type);
+    // 7. The operation.
+    Result<json::Value> result = [&] {
+      std::lock_guard<std::mutex> lock(backend_mutex_);
+      return service_.Call(operation, *body);
+    }();
+    if (!result.ok()) {
+      return JsonResponse(ErrorHttpStatus(result.status()),
+                          json::Write(ErrorToJson(result.status())), content_type);
+    }
+    return JsonResponse(200, json::Write(*result), content_type);
+  }();
+  if (options_.log) {
+    const double ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    std::fprintf(
+        stderr, "%s %s %d %.2f ms\n", request.method.c_str(),
+        operation.empty() ? std::string(request.Header("X-Amz-Target")).c_str() : operation.c_str(),
+        response.status, ms);
+  }
+  return response;
+}
+
+}  // namespace keyhole::server

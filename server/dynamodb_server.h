@@ -1,0 +1,67 @@
+// DynamoDB's JSON-over-HTTP protocol in front of api::Service (reference §7): `keyhole serve`.
+//
+// A request is checked in DynamoDB's order (§7.2): GET / is a health check; another method, or
+// a body whose media type is not JSON, is 404 <UnknownOperationException/>; a body that is not
+// JSON is SerializationException; a missing or unknown X-Amz-Target is UnknownOperationException
+// (DynamoDB_20120810.<Op> for DynamoDB's operations, DynamoDBStreams_20120810.<Op> for the
+// Streams ones, served on the same port); then the signature (with --require-signature); then
+// the operation, through api::Service. Every response carries x-amzn-RequestId and x-amz-crc32
+// (the CRC-32 of the body bytes, which botocore checks); errors have DynamoDB's __type (with
+// its namespace), HTTP status and message casing (api_json.h ErrorToJson), and keyhole's own
+// error codes never reach the wire.
+//
+// Thread-safety: Handle may be called from many threads at once. Calls into the backend are
+// serialized by one mutex (storage::Database serves one thread at a time; see the README's
+// known gaps), so requests are answered concurrently but run one after another.
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <string>
+
+#include "api/service.h"
+#include "server/http.h"
+
+namespace keyhole::server {
+
+struct ServeOptions {
+  // Verify SigV4 signatures with `credentials` (access key id -> secret); otherwise any
+  // credentials are accepted, as DynamoDB Local does.
+  bool require_signature = false;
+  std::map<std::string, std::string> credentials;
+  bool log = false;               // one line per request on standard error
+  std::function<double()> clock;  // epoch seconds for the signature window (system clock)
+};
+
+class DynamoDbServer {
+ public:
+  // `service` must outlive the server.
+  DynamoDbServer(api::Service& service, ServeOptions options);
+
+  // Answers one HTTP request.
+  HttpResponse Handle(const HttpRequest& request);
+
+  // Runs `fn` with the backend to itself (what Handle's operations take turns on): the TTL
+  // sweeper uses it.
+  template <typename Fn>
+  auto WithBackend(Fn&& fn) {
+    std::lock_guard<std::mutex> lock(backend_mutex_);
+    return fn();
+  }
+
+  // Requests answered so far.
+  uint64_t requests() const { return requests_.load(); }
+
+ private:
+  api::Service& service_;
+  ServeOptions options_;
+  std::mutex backend_mutex_;
+  std::atomic<uint64_t> requests_{0};
+};
+
+// The x-amz-crc32 value of `body`: the zlib CRC-32 of its bytes, in decimal.
+std::string Crc32Header(std::string_view body);
+
+}  // namespace keyhole::server

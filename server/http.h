@@ -1,0 +1,70 @@
+// The HTTP/1.1 server keyhole serve runs on: a small interface in front of cpp-httplib (Debian's
+// libcpp-httplib-dev), which only http.cpp includes. Keep-alive, a worker pool, a request size
+// limit (413 past it, before the body is read), read and idle timeouts.
+//
+// Thread-safety: the handler is called from several worker threads at once; Stop() may be called
+// from any thread.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "core/status.h"
+
+namespace keyhole::server {
+
+struct HttpRequest {
+  std::string method;                                        // "POST", "GET", ...
+  std::string path;                                          // "/"
+  std::vector<std::pair<std::string, std::string>> headers;  // as received
+  std::string body;
+  // The first header named `name` (case-insensitive), or "" when there is none.
+  std::string_view Header(std::string_view name) const;
+  bool HasHeader(std::string_view name) const;
+};
+
+struct HttpResponse {
+  int status = 200;
+  std::vector<std::pair<std::string, std::string>> headers;
+  std::string body;
+  std::string content_type = "application/x-amz-json-1.0";
+};
+
+struct HttpOptions {
+  std::string host = "127.0.0.1";
+  int port = 8000;                           // 0: a free port the OS picks
+  size_t max_body_bytes = size_t{16} << 20;  // 16 MiB, DynamoDB's request limit: 413 past it
+  int read_timeout_seconds = 30;             // to receive one request
+  // A keep-alive connection with nothing to say is closed after this; stopping waits at most
+  // this long for idle connections to notice.
+  int idle_timeout_seconds = 5;
+  int threads = 8;  // requests served at once
+};
+
+class HttpServer {
+ public:
+  using Handler = std::function<HttpResponse(const HttpRequest&)>;
+  HttpServer(HttpOptions options, Handler handler);
+  ~HttpServer();
+  HttpServer(const HttpServer&) = delete;
+  HttpServer& operator=(const HttpServer&) = delete;
+
+  // Binds the listening socket. Returns the port bound (options.port, or the one the OS picked
+  // for 0); InternalServerError naming the address when it cannot bind.
+  Result<int> Bind();
+  // Serves until Stop(): requests in flight finish first. REQUIRES: Bind() succeeded.
+  void Serve();
+  // Stops accepting; Serve() returns once the requests in flight are answered.
+  void Stop();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace keyhole::server

@@ -1,0 +1,334 @@
+// keyhole serve in process: an HttpServer on an ephemeral loopback port in front of a fresh
+// database, talked to over real HTTP (cpp-httplib's client). Routing and DynamoDB's check
+// order, every error shape, the CRC-32 and request id headers, the request size limit,
+// signatures, keep-alive, concurrent clients and hostile input.
+#include <arpa/inet.h>
+#include <gtest/gtest.h>
+#include <httplib.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include <atomic>
+#include <cmath>
+#include <ctime>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "api/service.h"
+#include "core/json.h"
+#include "server/dynamodb_server.h"
+#include "server/http.h"
+#include "server/sigv4.h"
+#include "storage_test_util.h"
+
+namespace keyhole::server {
+namespace {
+
+constexpr char kTarget[] = "DynamoDB_20120810.";
+
+class ServerTest : public ::testing::Test {
+ protected:
+  void Start(ServeOptions serve = {}, HttpOptions http = {}) {
+    service_ = std::make_unique<api::Service>(*db_);
+    protocol_ = std::make_unique<DynamoDbServer>(*service_, serve);
+    http.host = "127.0.0.1";
+    http.port = 0;
+    http_ = std::make_unique<HttpServer>(
+        http, [this](const HttpRequest& r) { return protocol_->Handle(r); });
+    Result<int> port = http_->Bind();
+    ASSERT_TRUE(port.ok()) << port.status().ToString();
+    port_ = *port;
+    thread_ = std::thread([this] { http_->Serve(); });
+    client_ = std::make_unique<httplib::Client>("127.0.0.1", port_);
+    client_->set_read_timeout(10, 0);
+  }
+  void TearDown() override {
+    if (http_) http_->Stop();
+    if (thread_.joinable()) thread_.join();
+  }
+
+  // POSTs `body` to the operation `op` ("" for no target header).
+  httplib::Result Post(const std::string& op, const std::string& body,
+                       const std::string& content_type = "application/x-amz-json-1.0",
+                       httplib::Headers extra = {}) {
+    httplib::Headers headers = std::move(extra);
+    if (!op.empty())
+      headers.emplace("X-Amz-Target",
+                      op.find('.') == std::string::npos ? std::string(kTarget) + op : op);
+    return client_->Post("/", headers, body, content_type.c_str());
+  }
+  // The JSON body of a response.
+  static json::Value Json(const httplib::Result& r) {
+    Result<json::Value> v = json::Parse(r->body);
+    EXPECT_TRUE(v.ok()) << r->body;
+    return v.ok() ? *v : json::Value::MakeObject();
+  }
+  static std::string Type(const httplib::Result& r) {
+    json::Value v = Json(r);
+    const json::Value* t = v.Find("__type");
+    return t && t->IsString() ? t->str() : "";
+  }
+  void CreateTable() {
+    auto r =
+        Post("CreateTable",
+             R"j({"TableName": "Things", "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
+                      "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
+                      "BillingMode": "PAY_PER_REQUEST"})j");
+    ASSERT_TRUE(r);
+    ASSERT_EQ(r->status, 200) << r->body;
+  }
+
+  testing::TempDb db_;
+  std::unique_ptr<api::Service> service_;
+  std::unique_ptr<DynamoDbServer> protocol_;
+  std::unique_ptr<HttpServer> http_;
+  std::thread thread_;
+  std::unique_ptr<httplib::Client> client_;
+  int port_ = 0;
+};
+
+TEST_F(ServerTest, ChecksInDynamoDbsOrder) {
+  Start();
+  auto health = client_->Get("/");
+  ASSERT_TRUE(health);
+  EXPECT_EQ(health->status, 200);
+  EXPECT_EQ(health->body, "healthy: dynamodb.local.amazonaws.com ");
+  auto put = client_->Put("/", "{}", "application/x-amz-json-1.0");
+  ASSERT_TRUE(put);
+  EXPECT_EQ(put->status, 404);
+  EXPECT_EQ(put->body, "<UnknownOperationException/>\n");
+  auto text = Post("ListTables", "{}", "text/plain");
+  EXPECT_EQ(text->status, 404);
+  auto not_json = Post("ListTables", "{nope");
+  EXPECT_EQ(not_json->status, 400);
+  EXPECT_EQ(Type(not_json), "com.amazon.coral.service#SerializationException");
+  auto no_target = Post("", "{}");
+  EXPECT_EQ(no_target->status, 400);
+  EXPECT_EQ(Type(no_target), "com.amazon.coral.service#UnknownOperationException");
+  EXPECT_EQ(Type(Post("NoSuchOperation", "{}")),
+            "com.amazon.coral.service#UnknownOperationException");
+  // The Streams operations answer under their own target prefix only.
+  EXPECT_EQ(Type(Post("ListStreams", "{}")), "com.amazon.coral.service#UnknownOperationException");
+  EXPECT_EQ(Post("DynamoDBStreams_20120810.ListStreams", "{}")->status, 200);
+  auto empty = Post("ListTables", "");
+  EXPECT_EQ(empty->status, 400);
+  EXPECT_EQ(Type(empty), "com.amazon.coral.service#SerializationException");
+  // application/json is accepted, and answered in kind.
+  auto plain_json = Post("ListTables", "{}", "application/json");
+  EXPECT_EQ(plain_json->status, 200);
+  EXPECT_EQ(plain_json->get_header_value("Content-Type"), "application/json");
+}
+
+TEST_F(ServerTest, ResponsesCarryRequestIdAndCrc32) {
+  Start();
+  CreateTable();
+  auto r =
+      Post("PutItem", R"j({"TableName": "Things", "Item": {"pk": {"S": "a"}, "n": {"N": "1"}}})j");
+  ASSERT_EQ(r->status, 200) << r->body;
+  EXPECT_EQ(r->body, "{}");
+  auto get = Post("GetItem", R"j({"TableName": "Things", "Key": {"pk": {"S": "a"}}})j");
+  ASSERT_EQ(get->status, 200);
+  EXPECT_EQ(get->body, R"j({"Item":{"n":{"N":"1"},"pk":{"S":"a"}}})j");
+  EXPECT_EQ(get->get_header_value("Content-Type"), "application/x-amz-json-1.0");
+  const std::string id = get->get_header_value("x-amzn-RequestId");
+  EXPECT_EQ(id.size(), 52u);
+  EXPECT_EQ(id.find_first_not_of("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"), std::string::npos);
+  uLong crc = crc32(0L, Z_NULL, 0);
+  crc = crc32(crc, reinterpret_cast<const Bytef*>(get->body.data()), get->body.size());
+  EXPECT_EQ(get->get_header_value("x-amz-crc32"), std::to_string(crc));
+  // Errors carry them too.
+  auto missing = Post("GetItem", R"j({"TableName": "Nope", "Key": {"pk": {"S": "a"}}})j");
+  EXPECT_EQ(missing->get_header_value("x-amz-crc32"), Crc32Header(missing->body));
+  EXPECT_EQ(missing->get_header_value("x-amzn-RequestId").size(), 52u);
+}
+
+TEST_F(ServerTest, ErrorShapes) {
+  Start();
+  CreateTable();
+  auto missing = Post("DescribeTable", R"j({"TableName": "Nope"})j");
+  EXPECT_EQ(missing->status, 400);
+  EXPECT_EQ(missing->body,
+            R"j({"__type":"com.amazonaws.dynamodb.v20120810#ResourceNotFoundException",)j"
+            R"j("message":"Requested resource not found: Table: Nope not found"})j");
+  auto invalid = Post("GetItem", R"j({"TableName": "Things", "Key": {"pk": {"N": "1"}}})j");
+  EXPECT_EQ(invalid->status, 400);
+  EXPECT_EQ(Type(invalid), "com.amazon.coral.validate#ValidationException");
+  EXPECT_EQ(Json(invalid).Find("message")->str(),
+            "The provided key element does not match the schema");
+  auto wrong_type = Post("GetItem", R"j({"TableName": 5, "Key": {}})j");
+  EXPECT_EQ(wrong_type->body, R"j({"__type":"com.amazon.coral.service#SerializationException",)j"
+                              R"j("Message":"NUMBER_VALUE cannot be converted to String"})j");
+  // A failed condition with ALL_OLD carries the item.
+  Post("PutItem", R"j({"TableName": "Things", "Item": {"pk": {"S": "a"}, "n": {"N": "1"}}})j");
+  auto failed = Post("PutItem",
+                     R"j({"TableName": "Things", "Item": {"pk": {"S": "a"}},
+                         "ConditionExpression": "attribute_not_exists(pk)",
+                         "ReturnValuesOnConditionCheckFailure": "ALL_OLD"})j");
+  EXPECT_EQ(failed->status, 400);
+  EXPECT_EQ(
+      failed->body,
+      R"j({"__type":"com.amazonaws.dynamodb.v20120810#ConditionalCheckFailedException",)j"
+      R"j("message":"The conditional request failed","Item":{"n":{"N":"1"},"pk":{"S":"a"}}})j");
+  // A cancelled transaction carries its reasons, in order, with "Message".
+  auto cancelled = Post("TransactWriteItems", R"j({"TransactItems": [
+      {"Put": {"TableName": "Things", "Item": {"pk": {"S": "b"}}}},
+      {"ConditionCheck": {"TableName": "Things", "Key": {"pk": {"S": "a"}},
+                          "ConditionExpression": "attribute_not_exists(pk)"}}]})j");
+  EXPECT_EQ(cancelled->status, 400);
+  json::Value body = Json(cancelled);
+  EXPECT_EQ(body.Find("__type")->str(),
+            "com.amazonaws.dynamodb.v20120810#TransactionCanceledException");
+  EXPECT_EQ(body.Find("Message")->str(),
+            "Transaction cancelled, please refer cancellation reasons for specific reasons [None, "
+            "ConditionalCheckFailed]");
+  ASSERT_TRUE(body.Find("CancellationReasons"));
+  EXPECT_EQ(
+      json::Write(*body.Find("CancellationReasons")),
+      R"j([{"Code":"None"},{"Code":"ConditionalCheckFailed","Message":"The conditional request failed"}])j");
+  // Nothing of the cancelled transaction was written.
+  EXPECT_EQ(Post("GetItem", R"j({"TableName": "Things", "Key": {"pk": {"S": "b"}}})j")->body, "{}");
+}
+
+TEST_F(ServerTest, BodiesPastTheLimitAre413) {
+  HttpOptions http;
+  http.max_body_bytes = 1 << 20;
+  Start({}, http);
+  auto big = Post("ListTables", std::string(2 << 20, ' '));
+  ASSERT_TRUE(big);
+  EXPECT_EQ(big->status, 413);
+  // The server keeps serving.
+  EXPECT_EQ(Post("ListTables", "{}")->status, 200);
+}
+
+TEST_F(ServerTest, SignaturesAreVerifiedWhenRequired) {
+  ServeOptions serve;
+  serve.require_signature = true;
+  serve.credentials["AKIDEXAMPLE"] = "secret";
+  const double now = 1'700'000'000;
+  serve.clock = [now] { return now; };
+  Start(serve);
+  auto unsigned_request = Post("ListTables", "{}");
+  EXPECT_EQ(unsigned_request->status, 400);
+  EXPECT_EQ(unsigned_request->body,
+            R"j({"__type":"com.amazon.coral.service#MissingAuthenticationTokenException",)j"
+            R"j("Message":"Request is missing Authentication Token"})j");
+  // Signs as an SDK does: host, x-amz-date and x-amz-target.
+  auto signed_post = [&](const std::string& key, const std::string& secret, double at) {
+    std::time_t t = static_cast<std::time_t>(at);
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char amz[32], date[16];
+    std::strftime(amz, sizeof amz, "%Y%m%dT%H%M%SZ", &tm);
+    std::strftime(date, sizeof date, "%Y%m%d", &tm);
+    HttpRequest r;
+    r.method = "POST";
+    r.path = "/";
+    r.body = "{}";
+    r.headers = {{"Host", "127.0.0.1:" + std::to_string(port_)},
+                 {"X-Amz-Date", amz},
+                 {"X-Amz-Target", "DynamoDB_20120810.ListTables"}};
+    std::string signature =
+        SignRequest(r, secret, date, "us-east-1", amz, "host;x-amz-date;x-amz-target");
+    httplib::Headers headers = {
+        {"X-Amz-Date", amz},
+        {"Authorization", "AWS4-HMAC-SHA256 Credential=" + key + "/" + date +
+                              "/us-east-1/dynamodb/aws4_request, "
+                              "SignedHeaders=host;x-amz-date;x-amz-target, Signature=" +
+                              signature}};
+    return Post("ListTables", "{}", "application/x-amz-json-1.0", headers);
+  };
+  EXPECT_EQ(signed_post("AKIDEXAMPLE", "secret", now)->status, 200);
+  auto wrong = signed_post("AKIDEXAMPLE", "other", now);
+  EXPECT_EQ(Type(wrong), "com.amazon.coral.service#InvalidSignatureException");
+  auto unknown = signed_post("AKIDOTHER", "secret", now);
+  EXPECT_EQ(unknown->body,
+            R"j({"__type":"com.amazon.coral.service#UnrecognizedClientException",)j"
+            R"j("Message":"The security token included in the request is invalid."})j");
+  auto old = signed_post("AKIDEXAMPLE", "secret", now - 16 * 60);
+  EXPECT_EQ(Json(old).Find("Message")->str(),
+            "Signature expired: 20231114T215720Z is now earlier than 20231114T215820Z "
+            "(20231114T221320Z - 15 min.)");
+  EXPECT_EQ(signed_post("AKIDEXAMPLE", "secret", now - 14 * 60)->status, 200);
+}
+
+TEST_F(ServerTest, KeepAliveAndConcurrentClients) {
+  Start();
+  CreateTable();
+  constexpr int kClients = 8, kEach = 40;
+  std::vector<std::thread> clients;
+  std::atomic<int> ok{0};
+  for (int c = 0; c < kClients; ++c) {
+    clients.emplace_back([&, c] {
+      httplib::Client client("127.0.0.1", port_);  // one keep-alive connection each
+      client.set_keep_alive(true);
+      for (int i = 0; i < kEach; ++i) {
+        std::string body = R"j({"TableName": "Things", "Item": {"pk": {"S": ")j" +
+                           std::to_string(c) + "-" + std::to_string(i) + R"j("}}})j";
+        auto r = client.Post("/", {{"X-Amz-Target", "DynamoDB_20120810.PutItem"}}, body,
+                             "application/x-amz-json-1.0");
+        if (r && r->status == 200) ++ok;
+      }
+    });
+  }
+  for (auto& t : clients) t.join();
+  EXPECT_EQ(ok.load(), kClients * kEach);
+  auto count = Post("Scan", R"j({"TableName": "Things", "Select": "COUNT"})j");
+  EXPECT_EQ(Json(count).Find("Count")->number_text(), std::to_string(kClients * kEach));
+  EXPECT_TRUE(db_->VerifyIntegrity().ok());
+}
+
+TEST_F(ServerTest, HostileRequestsGetErrorsAndTheServerKeepsServing) {
+  HttpOptions http;
+  http.read_timeout_seconds = 1;
+  Start({}, http);
+  CreateTable();
+  // JSON nested 10,000 deep.
+  std::string deep = R"j({"TableName": "Things", "Item": {"pk": {"S": "a"}, "m": )j";
+  for (int i = 0; i < 10000; ++i) deep += R"j({"M": {"x": )j";
+  deep += R"j({"S": "y"})j";
+  for (int i = 0; i < 10000; ++i) deep += "}}";
+  deep += "}}";
+  auto nested = Post("PutItem", deep);
+  ASSERT_TRUE(nested);
+  EXPECT_EQ(nested->status, 400);
+  // A number with 10,000 digits.
+  auto digits =
+      Post("PutItem", R"j({"TableName": "Things", "Item": {"pk": {"S": "a"}, "n": {"N": ")j" +
+                          std::string(10000, '7') + R"j("}}})j");
+  EXPECT_EQ(digits->status, 400);
+  EXPECT_EQ(Type(digits), "com.amazon.coral.validate#ValidationException");
+  // A million-element array.
+  std::string many = R"j({"TableName": "Things", "Item": {"pk": {"S": "a"}, "l": {"L": [)j";
+  for (int i = 0; i < 1000000; ++i) many += i ? R"j(,{"N":"1"})j" : R"j({"N":"1"})j";
+  many += "]}}}";
+  auto array = Post("PutItem", many);
+  ASSERT_TRUE(array);
+  EXPECT_EQ(array->status, 400);
+  // A body that is not UTF-8.
+  auto binary = Post("ListTables", std::string("{\"a\": \"\xff\xfe\"}"));
+  EXPECT_EQ(Type(binary), "com.amazon.coral.service#SerializationException");
+  // A client that connects and says nothing is dropped after the read timeout; others are served.
+  httplib::Client idle("127.0.0.1", port_);
+  std::thread silent([&] {
+    int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons(static_cast<uint16_t>(port_));
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
+    char buf[16];
+    ::recv(fd, buf, sizeof buf, 0);  // returns when the server closes the connection
+    ::close(fd);
+  });
+  EXPECT_EQ(Post("ListTables", "{}")->status, 200);
+  silent.join();
+  EXPECT_EQ(Post("GetItem", R"j({"TableName": "Things", "Key": {"pk": {"S": "a"}}})j")->status,
+            200);
+}
+
+}  // namespace
+}  // namespace keyhole::server
