@@ -277,6 +277,18 @@ bool RunClock(State& s, const Args& args, Location at) {
   return true;
 }
 
+// .check: every index of every table agrees with its table (LocalControl::VerifyIntegrity),
+// as sqlite3's PRAGMA integrity_check; a disagreement is an error (exit status 1 in a script).
+bool RunCheck(State& s, const Args& args, Location at) {
+  if (!args.empty()) return s.Fail(Status::Validation("usage: .check"), at);
+  Result<LocalControl*> local = s.Local(".check");
+  if (!local.ok()) return s.Fail(local.status(), at);
+  Status ok = (*local)->VerifyIntegrity();
+  if (!ok.ok()) return s.Fail(ok, at);
+  s.Notice("-- integrity ok: every index agrees with its table\n");
+  return true;
+}
+
 // .ttl: each table's TTL attribute; .ttl sweep [TABLE]: delete expired items now.
 bool RunTtl(State& s, const Args& args, Location at) {
   if (!args.empty() && args[0] == "sweep" && args.size() <= 2) {
@@ -575,6 +587,7 @@ constexpr DotCommand kCommands[] = {
      "the table's stream: the latest N records (10), or those after sequence number SEQ",
      RunStreamCommand, true},
     {".ttl", "[sweep [TABLE]]", "TTL per table; sweep deletes expired items now", RunTtl, true},
+    {".check", "", "check that every index agrees with its table", RunCheck, true},
     {".clock", "[TIME | system]",
      "fix the clock (2030-01-01T00:00:00Z or epoch seconds) for TTL and streams", RunClock},
     {".quit", "", "leave keyhole (also .exit)", RunQuit},
