@@ -132,10 +132,7 @@ HttpResponse DynamoDbServer::Handle(const HttpRequest& request) {
     // 6. An empty body.
     if (!body.ok()) return CoralError("SerializationException", "", content_type);
     // 7. The operation.
-    Result<json::Value> result = [&] {
-      std::lock_guard<std::mutex> lock(backend_mutex_);
-      return service_.Call(operation, *body);
-    }();
+    Result<json::Value> result = service_.Call(operation, *body);
     if (!result.ok()) {
       return JsonResponse(ErrorHttpStatus(result.status()),
                           json::Write(ErrorToJson(result.status())), content_type);

@@ -10,15 +10,13 @@
 // its namespace), HTTP status and message casing (api_json.h ErrorToJson), and keyhole's own
 // error codes never reach the wire.
 //
-// Thread-safety: Handle may be called from many threads at once. Calls into the backend are
-// serialized by one mutex (storage::Database serves one thread at a time; see the README's
-// known gaps), so requests are answered concurrently but run one after another.
+// Thread-safety: Handle may be called from many threads at once; the api::Service and its
+// Backend must be thread-safe (storage::Database is: reads in parallel, writes serialized).
 #pragma once
 
 #include <atomic>
 #include <functional>
 #include <map>
-#include <mutex>
 #include <string>
 
 #include "api/service.h"
@@ -43,21 +41,12 @@ class DynamoDbServer {
   // Answers one HTTP request.
   HttpResponse Handle(const HttpRequest& request);
 
-  // Runs `fn` with the backend to itself (what Handle's operations take turns on): the TTL
-  // sweeper uses it.
-  template <typename Fn>
-  auto WithBackend(Fn&& fn) {
-    std::lock_guard<std::mutex> lock(backend_mutex_);
-    return fn();
-  }
-
   // Requests answered so far.
   uint64_t requests() const { return requests_.load(); }
 
  private:
   api::Service& service_;
   ServeOptions options_;
-  std::mutex backend_mutex_;
   std::atomic<uint64_t> requests_{0};
 };
 

@@ -24,7 +24,6 @@ Status Database::Impl::BumpGeneration(Txn& txn) {
   KH_ASSIGN_OR_RETURN(uint64_t g, ReadGeneration(txn));
   std::string v;
   AppendBigEndian64(g + 1, &v);
-  generation = ~uint64_t{0};  // force a reload after this change
   return txn.Put(catalog, "generation", v);
 }
 
@@ -33,31 +32,41 @@ Status Database::Impl::WriteTable(Txn& txn, const TableDescription& t) {
   return BumpGeneration(txn);
 }
 
-Status Database::Impl::Refresh(Txn& txn) {
+Result<std::shared_ptr<const TableMap>> Database::Impl::Refresh(Txn& txn, uint64_t* gen) {
   KH_ASSIGN_OR_RETURN(uint64_t g, ReadGeneration(txn));
-  if (g == generation) return Status::OK();
-  std::map<std::string, TableDescription> fresh;
+  if (gen) *gen = g;
+  {
+    std::lock_guard<std::mutex> lock(cache_mutex);
+    if (g == generation) return tables;
+  }
+  auto fresh = std::make_shared<TableMap>();
   Cursor c(&txn, catalog);
   const std::string_view prefix = "table/";
   for (bool ok = c.Seek(prefix); ok && c.key().starts_with(prefix); ok = c.Next()) {
     KH_ASSIGN_OR_RETURN(json::Value v, json::Parse(c.value()));
     KH_ASSIGN_OR_RETURN(TableDescription t, TableFromJson(v));
-    fresh.emplace(t.name, std::move(t));
+    fresh->emplace(t.name, std::move(t));
   }
   KH_RETURN_IF_ERROR(c.status());
-  tables = std::move(fresh);
-  handles.clear();
-  generation = g;
-  return Status::OK();
+  // Generations only grow: a thread that read an older snapshot does not replace a newer map.
+  // (A write that changed the schema in this process has not reloaded yet; its generation is
+  // newer than any cached one, so the first reader after it reloads.)
+  std::lock_guard<std::mutex> lock(cache_mutex);
+  if (generation == ~uint64_t{0} || g > generation) {
+    tables = fresh;
+    handles.clear();
+    generation = g;
+  }
+  return std::shared_ptr<const TableMap>(std::move(fresh));
 }
 
 Result<std::shared_ptr<const TableHandle>> Database::Impl::Resolve(const std::string& name) {
   auto h = std::make_shared<TableHandle>();
   bool found = false;
   KH_RETURN_IF_ERROR(env->Read([&](Txn& txn) -> Status {
-    KH_RETURN_IF_ERROR(Refresh(txn));
-    auto it = tables.find(name);
-    if (it != tables.end()) {
+    KH_ASSIGN_OR_RETURN(std::shared_ptr<const TableMap> all, Refresh(txn, &h->generation));
+    auto it = all->find(name);
+    if (it != all->end()) {
       found = true;
       h->desc = it->second;
     }
@@ -74,35 +83,44 @@ Result<std::shared_ptr<const TableHandle>> Database::Impl::Resolve(const std::st
     h->has_stream_db = true;
   }
   h->clock = &clock;
-  handles[name] = h;
+  std::lock_guard<std::mutex> lock(cache_mutex);
+  if (h->generation == generation) handles[name] = h;
   return std::shared_ptr<const TableHandle>(h);
 }
 
 Status Database::Impl::WithTable(const std::string& name, bool write,
-                                 const std::function<Status(Txn&, const TableHandle&)>& fn) {
-  return WithTables({name}, write, [&](Txn& txn, const Handles& h) { return fn(txn, *h[0]); });
+                                 const std::function<Status(Txn&, const TableHandle&)>& fn,
+                                 bool exclusive) {
+  return WithTables(
+      {name}, write, [&](Txn& txn, const Handles& h) { return fn(txn, *h[0]); }, exclusive);
 }
 
 Status Database::Impl::WithTables(const std::vector<std::string>& names, bool write,
-                                  const std::function<Status(Txn&, const Handles&)>& fn) {
+                                  const std::function<Status(Txn&, const Handles&)>& fn,
+                                  bool exclusive) {
   for (int attempt = 0; attempt < 8; ++attempt) {
     std::vector<std::shared_ptr<const TableHandle>> held;
-    const uint64_t start = generation;
     for (const std::string& name : names) {
-      auto it = handles.find(name);
-      if (it != handles.end()) {
-        held.push_back(it->second);
+      std::shared_ptr<const TableHandle> cached;
+      {
+        std::lock_guard<std::mutex> lock(cache_mutex);
+        auto it = handles.find(name);
+        if (it != handles.end()) cached = it->second;
+      }
+      if (cached) {
+        held.push_back(std::move(cached));
       } else {
         KH_ASSIGN_OR_RETURN(std::shared_ptr<const TableHandle> h, Resolve(name));
         held.push_back(std::move(h));
       }
     }
-    // A Resolve that reloaded the catalog may have made handles taken before it stale.
-    if (names.size() > 1 && generation != start) continue;
+    // Handles resolved at different generations cannot all be current: resolve again.
+    const uint64_t seen = held.front()->generation;
+    bool mixed = false;
+    for (const auto& h : held) mixed |= h->generation != seen;
     Handles hs;
     for (const auto& h : held) hs.push_back(h.get());
-    const uint64_t seen = generation;
-    bool stale = false;
+    bool stale = mixed;
     auto body = [&](Txn& txn) -> Status {
       KH_ASSIGN_OR_RETURN(uint64_t g, ReadGeneration(txn));
       if (g != seen) {
@@ -111,9 +129,18 @@ Status Database::Impl::WithTables(const std::vector<std::string>& names, bool wr
       }
       return fn(txn, hs);
     };
-    Status s = write ? env->Write(body) : env->Read(body);
+    Status s;
+    if (!mixed) {
+      s = write ? env->Write(body, exclusive ? Env::WriteMode::kExclusive : Env::WriteMode::kShared)
+                : env->Read(body);
+    }
     if (!stale) return s;
-    for (const std::string& name : names) handles.erase(name);  // the next Resolve reloads
+    std::lock_guard<std::mutex> lock(cache_mutex);
+    for (const std::string& name : names) {  // the next Resolve reloads
+      auto it = handles.find(name);
+      if (it != handles.end() && it->second->generation == seen) handles.erase(it);
+    }
+    if (mixed) handles.clear();
   }
   return Status::Internal("the table's schema kept changing during the operation");
 }

@@ -91,9 +91,10 @@ Result<std::unique_ptr<Database>> Database::OpenChecked(const std::string& path,
     if (rc == MDB_NOTFOUND) {
       MDB_dbi main_dbi;
       MDB_stat ms;
-      if (mdb_dbi_open(txn.get(), nullptr, 0, &main_dbi) == 0 && mdb_stat(txn.get(), main_dbi, &ms) == 0 &&
-          ms.ms_entries > 0) {
-        return Status::Format(fmt::format("{}: not a keyhole database (an LMDB file without a keyhole catalog)", path));
+      if (mdb_dbi_open(txn.get(), nullptr, 0, &main_dbi) == 0 &&
+          mdb_stat(txn.get(), main_dbi, &ms) == 0 && ms.ms_entries > 0) {
+        return Status::Format(fmt::format(
+            "{}: not a keyhole database (an LMDB file without a keyhole catalog)", path));
       }
       return Status::NotFound("no catalog");
     }
@@ -106,14 +107,15 @@ Result<std::unique_ptr<Database>> Database::OpenChecked(const std::string& path,
     }
     int version = std::atoi(std::string(v.substr(8)).c_str());
     if (version > kFormatVersion) {
-      return Status::Format(fmt::format(
-          "{}: written by a newer keyhole (format {}; this build reads format {})", path, version,
-          kFormatVersion));
+      return Status::Format(
+          fmt::format("{}: written by a newer keyhole (format {}; this build reads format {})",
+                      path, version, kFormatVersion));
     }
     return Status::OK();
   });
   if (s.IsNotFound()) {
-    if (options.read_only) return Status::Format(fmt::format("{}: not a keyhole database (empty)", path));
+    if (options.read_only)
+      return Status::Format(fmt::format("{}: not a keyhole database (empty)", path));
     KH_RETURN_IF_ERROR(impl->env->Write([&](Txn& txn) -> Status {
       KH_ASSIGN_OR_RETURN(MDB_dbi dbi, impl->env->CreateDbi(txn, kCatalogDb));
       return txn.Put(dbi, "format", expected);
@@ -131,12 +133,14 @@ Result<std::unique_ptr<Database>> Database::OpenChecked(const std::string& path,
   return db;
 }
 
-Result<expr::ParsedExpressions> Database::Impl::ParseExpressions(const expr::ExpressionInput& input) const {
+Result<expr::ParsedExpressions> Database::Impl::ParseExpressions(
+    const expr::ExpressionInput& input) const {
   if (input.empty()) return expr::ParsedExpressions{};
   if (input.parsed) return *input.parsed;
   if (!parser) {
-    return Status::Validation("This keyhole database was opened without an expression parser: expression "
-                              "parameters are not available");
+    return Status::Validation(
+        "This keyhole database was opened without an expression parser: expression "
+        "parameters are not available");
   }
   return parser->Parse(input);
 }
@@ -144,8 +148,8 @@ Result<expr::ParsedExpressions> Database::Impl::ParseExpressions(const expr::Exp
 Status Database::VerifyIntegrity() {
   std::vector<std::string> names;
   KH_RETURN_IF_ERROR(impl_->env->Read([&](Txn& txn) -> Status {
-    KH_RETURN_IF_ERROR(impl_->Refresh(txn));
-    for (const auto& [n, t] : impl_->tables) names.push_back(n);
+    KH_ASSIGN_OR_RETURN(std::shared_ptr<const TableMap> tables, impl_->Refresh(txn));
+    for (const auto& [n, t] : *tables) names.push_back(n);
     return Status::OK();
   }));
   for (const auto& name : names) {
@@ -155,7 +159,8 @@ Status Database::VerifyIntegrity() {
       for (bool ok = c.SeekFirst(); ok; ok = c.Next()) {
         KH_ASSIGN_OR_RETURN(Item item, DecodeItem(c.value()));
         if (EncodeTableKey(h.desc.key, item) != c.key()) {
-          return Status::Internal(fmt::format("table {}: an item is stored under the wrong key", name));
+          return Status::Internal(
+              fmt::format("table {}: an item is stored under the wrong key", name));
         }
         for (size_t i = 0; i < h.desc.indexes.size(); ++i) {
           const IndexDescription& idx = h.desc.indexes[i];

@@ -7,8 +7,14 @@
 // storage::Database implements Backend (every DynamoDB operation) and LocalControl (what only a
 // local file offers: the clock, TTL sweeps, bulk import, integrity checks).
 //
-// Thread-safety: one Database is used by one thread at a time. Several processes may open the
-// same file at once (one writer at a time, readers never blocked).
+// Thread-safety: one Database may be called from many threads at once (keyhole serve does):
+// reads run in parallel, each on its own LMDB read transaction; writes are serialized (one
+// write transaction of this process at a time, and LMDB's writer lock across processes);
+// readers are never blocked by a write, only briefly by what needs the process to itself (the
+// map growing, a table or index being dropped, a sub-database handle opened the first time).
+// SetClock is the exception: it requires that no other call is in progress. Several processes
+// may open the same file at once (one writer at a time, readers never blocked), and each sees
+// the others' commits, schema changes included.
 #pragma once
 
 #include <atomic>
@@ -142,7 +148,9 @@ class Database : public Backend, public LocalControl {
   // consuming capacity. Returns how many were deleted.
   Result<int64_t> SweepExpiredItems(const std::string& table_name) override;
   // Replaces the clock (epoch seconds) for everything that reads it from now on: TTL expiry,
-  // CreationDateTime, stream record times, token expiry. Null: the system clock.
+  // CreationDateTime, stream record times, token expiry. Null: the system clock. REQUIRES: no
+  // other call on this Database is in progress (a clock that changes while threads use the
+  // Database is a clock function whose result changes: Options::clock).
   void SetClock(std::function<double()> clock) override;
 
   // DynamoDB Streams (streams.cpp, reference §6.2): one shard per stream, records kept 24 hours,

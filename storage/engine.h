@@ -3,6 +3,7 @@
 
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -25,9 +26,11 @@ namespace keyhole::storage {
 constexpr int kFormatVersion = 1;
 constexpr char kCatalogDb[] = "__catalog";
 
-// A table resolved for one operation: its schema and open sub-database handles.
+// A table resolved for one operation: its schema and open sub-database handles, valid while the
+// catalog's generation is `generation` (checked inside each transaction that uses it).
 struct TableHandle {
   TableDescription desc;
+  uint64_t generation = 0;
   MDB_dbi dbi = 0;
   std::vector<MDB_dbi> index_dbis;  // parallel to desc.indexes
   // The stream sub-database, open when the table ever had a stream (a latest_stream_label).
@@ -44,19 +47,28 @@ std::string TableDbName(uint64_t id);
 std::string IndexDbName(uint64_t id, const std::string& index);
 std::string StreamDbName(uint64_t id);  // "t<id>#stream"
 
+using TableMap = std::map<std::string, TableDescription>;
+
+// Thread-safety: the catalog cache (generation, tables, handles) is guarded by cache_mutex;
+// tokens by token_mutex. env is thread-safe (env.h); clock is replaced only by SetClock, which
+// requires that no other call is in progress.
 struct Database::Impl {
   std::unique_ptr<Env> env;
   MDB_dbi catalog = 0;
   std::function<double()> clock;
   const expr::ExpressionParser* parser = nullptr;
-  uint64_t generation = ~uint64_t{0};
-  std::map<std::string, TableDescription> tables;
-  // Resolved tables, valid for `generation`; cleared whenever the catalog is reloaded.
+
+  std::mutex cache_mutex;
+  uint64_t generation = ~uint64_t{0};  // of `tables`; ~0: none loaded
+  std::shared_ptr<const TableMap> tables = std::make_shared<const TableMap>();
+  // Resolved tables; each checked against the catalog generation when used, and all dropped
+  // when a newer catalog is loaded.
   std::map<std::string, std::shared_ptr<const TableHandle>, std::less<>> handles;
 
-  // Reloads the table cache when the catalog generation moved (another process or an
-  // earlier operation changed a schema).
-  Status Refresh(Txn& txn);
+  // The tables as of `txn`'s snapshot: the cached map, reloaded first when the catalog
+  // generation moved (another process or an earlier operation changed a schema). *gen, when
+  // given, receives that generation.
+  Result<std::shared_ptr<const TableMap>> Refresh(Txn& txn, uint64_t* gen = nullptr);
   Result<uint64_t> ReadGeneration(Txn& txn);
   Status BumpGeneration(Txn& txn);
   Status WriteTable(Txn& txn, const TableDescription& t);
@@ -69,14 +81,16 @@ struct Database::Impl {
   // Runs fn in a write (or read) transaction in which `table` is known to be current. The
   // common case is one transaction: the cached handle is used and the catalog generation read
   // inside the transaction confirms it; when the catalog changed, resolves again and retries.
+  // `exclusive`: a write that drops sub-databases (Env::WriteMode::kExclusive).
   Status WithTable(const std::string& name, bool write,
-                   const std::function<Status(Txn&, const TableHandle&)>& fn);
+                   const std::function<Status(Txn&, const TableHandle&)>& fn,
+                   bool exclusive = false);
   // The same for several tables in ONE transaction (batches, transactions): `names` are
   // resolved in order (ResourceNotFoundException for the first missing one) and fn receives the
   // handles parallel to `names`.
   using Handles = std::vector<const TableHandle*>;
   Status WithTables(const std::vector<std::string>& names, bool write,
-                    const std::function<Status(Txn&, const Handles&)>& fn);
+                    const std::function<Status(Txn&, const Handles&)>& fn, bool exclusive = false);
 
   // ClientRequestToken idempotency of TransactWriteItems (transactions.cpp). Kept in memory,
   // per Database object (so per process): a token is remembered for 10 minutes after the
@@ -88,6 +102,9 @@ struct Database::Impl {
     // What a replay reports: read units on the items the request wrote, per table.
     std::vector<ConsumedCapacity> replay_capacity;
   };
+  // Held by a TransactWriteItems with a token from its check to its record, so that two
+  // requests with one token never both run.
+  std::mutex token_mutex;
   std::map<std::string, TokenEntry> tokens;
 };
 

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 
 #include <cerrno>
+#include <shared_mutex>
 
 namespace keyhole::storage {
 
@@ -12,6 +13,29 @@ constexpr unsigned kMaxDbs = 1024;  // sub-databases per file: see README "Limit
 constexpr int kMaxGrowRetries = 40;
 
 MDB_val Val(std::string_view s) { return MDB_val{s.size(), const_cast<char*>(s.data())}; }
+
+// The Env in which this thread has a transaction open (Read and Write may not nest: with a
+// writer waiting at the gate, a second shared lock would deadlock).
+thread_local const Env* open_in = nullptr;
+
+// Marks the thread as inside a transaction of `env` for the scope; Internal error when it
+// already is.
+class NoNesting {
+ public:
+  explicit NoNesting(const Env* env) : ok_(open_in != env) {
+    if (ok_) open_in = env;
+  }
+  ~NoNesting() {
+    if (ok_) open_in = nullptr;
+  }
+  Status status() const {
+    return ok_ ? Status::OK()
+               : Status::Internal("a transaction was begun inside another on the same thread");
+  }
+
+ private:
+  bool ok_;
+};
 }  // namespace
 
 Status LmdbError(int rc, std::string_view what) {
@@ -100,6 +124,21 @@ bool Cursor::Seek(std::string_view key) {
   return Op(MDB_SET_RANGE);
 }
 
+// ---- Gate ----
+
+Gate::Gate() {
+  pthread_rwlockattr_t attr;
+  pthread_rwlockattr_init(&attr);
+  pthread_rwlockattr_setkind_np(&attr, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
+  pthread_rwlock_init(&rw_, &attr);
+  pthread_rwlockattr_destroy(&attr);
+}
+Gate::~Gate() { pthread_rwlock_destroy(&rw_); }
+void Gate::lock() { pthread_rwlock_wrlock(&rw_); }
+void Gate::unlock() { pthread_rwlock_unlock(&rw_); }
+void Gate::lock_shared() { pthread_rwlock_rdlock(&rw_); }
+void Gate::unlock_shared() { pthread_rwlock_unlock(&rw_); }
+
 // ---- Env ----
 
 Result<std::unique_ptr<Env>> Env::Open(const std::string& path, const Options& options) {
@@ -143,7 +182,7 @@ Result<std::unique_ptr<Env>> Env::Open(const std::string& path, const Options& o
 }
 
 Env::~Env() {
-  if (reader_) mdb_txn_abort(reader_);
+  for (MDB_txn* t : readers_) mdb_txn_abort(t);
   if (env_) mdb_env_close(env_);
 }
 
@@ -153,7 +192,8 @@ size_t Env::map_size() const {
   return info.me_mapsize;
 }
 
-Status Env::Begin(bool write, MDB_txn** txn) {
+template <typename Lock>
+Status Env::Begin(bool write, MDB_txn** txn, Lock& held) {
   if (write && read_only_) {
     return Status::AccessDenied(fmt::format(
         "{} is open read-only (--readonly, or the file is not writable): nothing was written",
@@ -162,7 +202,10 @@ Status Env::Begin(bool write, MDB_txn** txn) {
   for (int attempt = 0; attempt < 4; ++attempt) {
     int rc = mdb_txn_begin(env_, nullptr, write ? 0 : MDB_RDONLY, txn);
     if (rc == MDB_MAP_RESIZED) {  // another process grew the map: adopt its size
-      mdb_env_set_mapsize(env_, 0);
+      held.unlock();
+      Status s = AdoptMapSize();
+      held.lock();
+      KH_RETURN_IF_ERROR(s);
       continue;
     }
     if (rc == MDB_READERS_FULL) {  // slots of processes that died inside a read: reclaim them
@@ -174,56 +217,114 @@ Status Env::Begin(bool write, MDB_txn** txn) {
   return Status::Internal("begin transaction: the map keeps being resized");
 }
 
+Status Env::AdoptMapSize() {
+  std::unique_lock<Gate> alone(gate_);
+  int rc = mdb_env_set_mapsize(env_, 0);
+  return rc ? LmdbError(rc, "adopt map size") : Status::OK();
+}
+
 Status Env::Grow() {
+  std::unique_lock<Gate> alone(gate_);
   size_t next = map_size() * 2;
   int rc = mdb_env_set_mapsize(env_, next);
   return rc ? LmdbError(rc, "grow map") : Status::OK();
 }
 
-Status Env::Write(const std::function<Status(Txn&)>& fn) {
+Status Env::Write(const std::function<Status(Txn&)>& fn, WriteMode mode) {
+  NoNesting scope(this);
+  KH_RETURN_IF_ERROR(scope.status());
+  std::lock_guard<std::mutex> one_writer(write_mutex_);
   for (int attempt = 0; attempt < kMaxGrowRetries; ++attempt) {
-    MDB_txn* raw;
-    KH_RETURN_IF_ERROR(Begin(true, &raw));
-    Txn txn(raw, true);
-    pending_.clear();
-    Status s = fn(txn);
-    if (s.ok() && !txn.map_full()) s = txn.Commit();
-    if (s.ok()) {
-      dbis_.insert(pending_.begin(), pending_.end());
+    bool map_full = false;
+    Status s;
+    {
+      std::shared_lock<Gate> shared(gate_, std::defer_lock);
+      std::unique_lock<Gate> exclusive(gate_, std::defer_lock);
+      MDB_txn* raw;
+      if (mode == WriteMode::kExclusive) {
+        exclusive.lock();
+        KH_RETURN_IF_ERROR(Begin(true, &raw, exclusive));
+      } else {
+        shared.lock();
+        KH_RETURN_IF_ERROR(Begin(true, &raw, shared));
+      }
+      Txn txn(raw, true);
       pending_.clear();
-      return s;
+      s = fn(txn);
+      if (s.ok() && !txn.map_full()) s = txn.Commit();
+      if (s.ok()) {
+        std::lock_guard<std::mutex> lock(dbis_mutex_);
+        dbis_.insert(pending_.begin(), pending_.end());
+        pending_.clear();
+        return s;
+      }
+      txn.Abort();
+      pending_.clear();
+      map_full = txn.map_full();
     }
-    txn.Abort();
-    pending_.clear();
-    if (!txn.map_full()) return s;
-    KH_RETURN_IF_ERROR(Grow());
+    if (!map_full) return s;
+    KH_RETURN_IF_ERROR(Grow());  // with this process's transactions all ended
   }
   return Status::Internal("the database map could not be grown enough");
 }
 
-Status Env::Read(const std::function<Status(Txn&)>& fn) {
-  MDB_txn* raw = nullptr;
-  if (reader_) {
-    if (mdb_txn_renew(reader_) == 0) {
-      raw = reader_;
-    } else {  // e.g. MDB_MAP_RESIZED: start afresh through Begin, which handles it
-      mdb_txn_abort(reader_);
+Status Env::BeginRead(MDB_txn** txn, std::shared_lock<Gate>& held) {
+  MDB_txn* pooled = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(readers_mutex_);
+    if (!readers_.empty()) {
+      pooled = readers_.back();
+      readers_.pop_back();
     }
-    reader_ = nullptr;
   }
-  if (!raw) KH_RETURN_IF_ERROR(Begin(false, &raw));
+  if (pooled) {
+    if (mdb_txn_renew(pooled) == 0) {
+      *txn = pooled;
+      return Status::OK();
+    }
+    mdb_txn_abort(pooled);  // e.g. MDB_MAP_RESIZED: start afresh through Begin, which handles it
+  }
+  return Begin(false, txn, held);
+}
+
+Status Env::Read(const std::function<Status(Txn&)>& fn) {
+  NoNesting scope(this);
+  KH_RETURN_IF_ERROR(scope.status());
+  std::shared_lock<Gate> shared(gate_);
+  MDB_txn* raw = nullptr;
+  KH_RETURN_IF_ERROR(BeginRead(&raw, shared));
   Txn txn(raw, false);
   Status s = fn(txn);
-  reader_ = txn.Release();
-  mdb_txn_reset(reader_);
+  MDB_txn* done = txn.Release();
+  mdb_txn_reset(done);
+  std::lock_guard<std::mutex> lock(readers_mutex_);
+  readers_.push_back(done);
   return s;
 }
 
+bool Env::HasDbi(const std::string& name) const {
+  std::lock_guard<std::mutex> lock(dbis_mutex_);
+  return dbis_.count(name) > 0;
+}
+
 Result<MDB_dbi> Env::OpenDbi(const std::string& name) {
-  auto it = dbis_.find(name);
-  if (it != dbis_.end()) return it->second;
+  {
+    std::lock_guard<std::mutex> lock(dbis_mutex_);
+    auto it = dbis_.find(name);
+    if (it != dbis_.end()) return it->second;
+  }
+  // mdb_dbi_open may not run beside another transaction's mdb_dbi_open (a write's CreateDbi):
+  // open the handle with the process to itself.
+  NoNesting scope(this);
+  KH_RETURN_IF_ERROR(scope.status());
+  std::unique_lock<Gate> alone(gate_);
+  {
+    std::lock_guard<std::mutex> lock(dbis_mutex_);
+    auto it = dbis_.find(name);
+    if (it != dbis_.end()) return it->second;
+  }
   MDB_txn* raw;
-  KH_RETURN_IF_ERROR(Begin(false, &raw));
+  KH_RETURN_IF_ERROR(Begin(false, &raw, alone));
   MDB_dbi dbi;
   int rc = mdb_dbi_open(raw, name.c_str(), 0, &dbi);
   if (rc) {
@@ -233,13 +334,17 @@ Result<MDB_dbi> Env::OpenDbi(const std::string& name) {
   }
   rc = mdb_txn_commit(raw);  // a read txn's commit keeps the handle in the environment
   if (rc) return LmdbError(rc, "open " + name);
+  std::lock_guard<std::mutex> lock(dbis_mutex_);
   dbis_[name] = dbi;
   return dbi;
 }
 
 Result<MDB_dbi> Env::CreateDbi(Txn& txn, const std::string& name) {
-  auto it = dbis_.find(name);
-  if (it != dbis_.end()) return it->second;
+  {
+    std::lock_guard<std::mutex> lock(dbis_mutex_);
+    auto it = dbis_.find(name);
+    if (it != dbis_.end()) return it->second;
+  }
   MDB_dbi dbi;
   int rc = mdb_dbi_open(txn.get(), name.c_str(), MDB_CREATE, &dbi);
   txn.NoteRc(rc);
@@ -248,6 +353,9 @@ Result<MDB_dbi> Env::CreateDbi(Txn& txn, const std::string& name) {
   return dbi;
 }
 
-void Env::ForgetDbi(const std::string& name) { dbis_.erase(name); }
+void Env::ForgetDbi(const std::string& name) {
+  std::lock_guard<std::mutex> lock(dbis_mutex_);
+  dbis_.erase(name);
+}
 
 }  // namespace keyhole::storage

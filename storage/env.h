@@ -1,22 +1,34 @@
 // Env: the LMDB environment of one keyhole file, and the transactions on it.
 //
-// Thread-safety: an Env (and the Database above it) is used by one thread at a time. Several
-// processes may open the same file: LMDB gives them one writer at a time and any number of
-// readers, each seeing a consistent snapshot.
+// Thread-safety: an Env may be used by many threads at once. Read transactions run in
+// parallel (each thread its own, MDB_NOTLS); write transactions of this process are serialized
+// by a mutex (and across processes by LMDB's writer lock). Several processes may open the same
+// file: LMDB gives them one writer at a time and any number of readers, each seeing a
+// consistent snapshot.
 //
 // LMDB rules kept here (lmdb.h): maxdbs is set before opening; sub-database handles are opened
-// once per process and cached; a write transaction that failed is aborted, never reused; the
-// map is grown only when this process has no transaction open; a read transaction never
-// outlives one operation.
+// once per process and cached; a write transaction that failed is aborted, never reused; a read
+// transaction never outlives one operation. Those that concern threads are kept by a
+// process-wide gate, a writer-preferring readers-writer lock: every transaction holds it shared;
+// it is held exclusively (no transaction of this process open) to grow the map or adopt another
+// process's map size (mdb_env_set_mapsize), to open a sub-database handle outside a write
+// transaction (mdb_dbi_open may not run beside another transaction's mdb_dbi_open), and for
+// writes that drop sub-databases (mdb_drop closes a handle that readers might be using).
+// Lock order: the write mutex, then the gate.
 #pragma once
 
 #include <lmdb.h>
 
+#include <pthread.h>
+
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
+#include <shared_mutex>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/status.h"
 
@@ -89,6 +101,24 @@ class Cursor {
   Status status_;
 };
 
+// A readers-writer lock that lets a waiting writer in before later readers (glibc's default
+// rwlock prefers readers, which would starve a map resize under steady reads). Meets the
+// standard SharedLockable requirements, for std::shared_lock / std::unique_lock.
+class Gate {
+ public:
+  Gate();
+  ~Gate();
+  Gate(const Gate&) = delete;
+  Gate& operator=(const Gate&) = delete;
+  void lock();
+  void unlock();
+  void lock_shared();
+  void unlock_shared();
+
+ private:
+  pthread_rwlock_t rw_;
+};
+
 class Env {
  public:
   struct Options {
@@ -107,12 +137,19 @@ class Env {
 
   const std::string& path() const { return path_; }
 
+  // How a write transaction shares the process with readers.
+  enum class WriteMode {
+    kShared,     // beside any number of read transactions of this process (the usual case)
+    kExclusive,  // alone in the process: for writes that drop sub-databases (mdb_drop)
+  };
   // Runs `fn` in a write transaction and commits it. When LMDB reports the map full, the
   // transaction is aborted, the map doubled and `fn` run again from the start; so `fn` must
   // not leave effects outside the transaction that a retry would duplicate. A non-OK Status
-  // from `fn` aborts and is returned.
-  Status Write(const std::function<Status(Txn&)>& fn);
-  // Runs `fn` in a read transaction (a consistent snapshot).
+  // from `fn` aborts and is returned. One write of this process at a time: a second caller
+  // waits. REQUIRES: the calling thread has no transaction of this Env open.
+  Status Write(const std::function<Status(Txn&)>& fn, WriteMode mode = WriteMode::kShared);
+  // Runs `fn` in a read transaction (a consistent snapshot), in parallel with other threads'
+  // reads and with a write. REQUIRES: the calling thread has no transaction of this Env open.
   Status Read(const std::function<Status(Txn&)>& fn);
 
   // The handle of sub-database `name`, opened once and cached. With `create`, it is created
@@ -124,24 +161,34 @@ class Env {
   Result<MDB_dbi> CreateDbi(Txn& txn, const std::string& name);
   // Forgets a cached handle (after the sub-database was dropped).
   void ForgetDbi(const std::string& name);
-  bool HasDbi(const std::string& name) const { return dbis_.count(name) > 0; }
+  bool HasDbi(const std::string& name) const;
 
   size_t map_size() const;
   bool read_only() const { return read_only_; }
 
  private:
   Env() = default;
-  Status Begin(bool write, MDB_txn** txn);
-  Status Grow();
+  // Begins a transaction while `held` (the gate, shared or exclusive) is held; adopts another
+  // process's map size (which needs the gate exclusively: `held` is released and retaken).
+  template <typename Lock>
+  Status Begin(bool write, MDB_txn** txn, Lock& held);
+  Status AdoptMapSize();  // REQUIRES: the gate is not held by this thread
+  Status Grow();          // REQUIRES: the gate is not held by this thread
+  // A reset read transaction from the pool, renewed; or a new one.
+  Status BeginRead(MDB_txn** txn, std::shared_lock<Gate>& held);
 
   MDB_env* env_ = nullptr;
-  // One read transaction, reset between operations and renewed for the next (cheaper than
-  // begin/abort: no allocation, no reader-slot search). Never active between operations.
-  MDB_txn* reader_ = nullptr;
   std::string path_;
   bool read_only_ = false;
+  Gate gate_;
+  std::mutex write_mutex_;  // one write transaction of this process at a time
+  // Read transactions, reset between operations and renewed for the next (cheaper than
+  // begin/abort: no allocation, no reader-slot search). Never active while in the pool.
+  std::mutex readers_mutex_;
+  std::vector<MDB_txn*> readers_;
+  mutable std::mutex dbis_mutex_;
   std::map<std::string, MDB_dbi> dbis_;
-  std::map<std::string, MDB_dbi> pending_;  // created in the open write txn
+  std::map<std::string, MDB_dbi> pending_;  // created in the open write txn (write_mutex_)
 };
 
 }  // namespace keyhole::storage

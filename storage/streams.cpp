@@ -428,12 +428,16 @@ Result<ListStreamsResponse> Database::ListStreams(const ListStreamsRequest& r) {
   int limit = r.limit.value_or(100);
   if (limit < 1 || limit > 100) return LimitError("limit", limit, 1, 100);
   std::vector<std::string> names;
-  KH_RETURN_IF_ERROR(impl_->env->Read([&](Txn& txn) { return impl_->Refresh(txn); }));
-  for (const auto& [name, t] : impl_->tables) {
+  std::shared_ptr<const TableMap> tables;
+  KH_RETURN_IF_ERROR(impl_->env->Read([&](Txn& txn) -> Status {
+    KH_ASSIGN_OR_RETURN(tables, impl_->Refresh(txn));
+    return Status::OK();
+  }));
+  for (const auto& [name, t] : *tables) {
     if (r.table_name && name != *r.table_name) continue;
     if (!t.latest_stream_label.empty()) names.push_back(name);
   }
-  if (r.table_name && !impl_->tables.count(*r.table_name)) {
+  if (r.table_name && !tables->count(*r.table_name)) {
     return Status::NotFound(
         fmt::format("Requested resource not found: Table: {} not found", *r.table_name));
   }

@@ -80,8 +80,8 @@ Result<CreateTableResponse> Database::CreateTable(const CreateTableRequest& r) {
   const bool stream = r.stream_specification && r.stream_specification->stream_enabled;
   if (stream) KH_RETURN_IF_ERROR(CheckStreamSpecification(*r.stream_specification));
   KH_RETURN_IF_ERROR(impl_->env->Write([&](Txn& txn) -> Status {
-    KH_RETURN_IF_ERROR(impl_->Refresh(txn));
-    if (impl_->tables.count(t.name)) {
+    KH_ASSIGN_OR_RETURN(std::shared_ptr<const TableMap> tables, impl_->Refresh(txn));
+    if (tables->count(t.name)) {
       return Status::InUse(fmt::format("Table already exists: {}", t.name));
     }
     KH_ASSIGN_OR_RETURN(t.id, NextTableId(txn, impl_->catalog));
@@ -102,24 +102,27 @@ Result<DeleteTableResponse> Database::DeleteTable(const DeleteTableRequest& r) {
   KH_RETURN_IF_ERROR(ValidateTableName(r.table_name));
   DeleteTableResponse resp;
   std::vector<std::string> dropped;
-  Status s = impl_->WithTable(r.table_name, true, [&](Txn& txn, const TableHandle& h) -> Status {
-    resp.table_description = h.desc;
-    KH_RETURN_IF_ERROR(
-        Stats(txn, h.dbi, &resp.table_description.item_count, &resp.table_description.size_bytes));
-    resp.table_description.status = "DELETING";
-    for (size_t i = 0; i < h.index_dbis.size(); ++i) {
-      KH_RETURN_IF_ERROR(Drop(txn, h.index_dbis[i]));
-      dropped.push_back(IndexDbName(h.desc.id, h.desc.indexes[i].name));
-    }
-    KH_RETURN_IF_ERROR(Drop(txn, h.dbi));
-    dropped.push_back(TableDbName(h.desc.id));
-    if (h.has_stream_db) {  // keyhole drops the stream with its table
-      KH_RETURN_IF_ERROR(Drop(txn, h.stream_dbi));
-      dropped.push_back(StreamDbName(h.desc.id));
-    }
-    KH_RETURN_IF_ERROR(txn.Del(impl_->catalog, "table/" + h.desc.name));
-    return impl_->BumpGeneration(txn);
-  });
+  Status s = impl_->WithTable(
+      r.table_name, true,
+      [&](Txn& txn, const TableHandle& h) -> Status {
+        resp.table_description = h.desc;
+        KH_RETURN_IF_ERROR(Stats(txn, h.dbi, &resp.table_description.item_count,
+                                 &resp.table_description.size_bytes));
+        resp.table_description.status = "DELETING";
+        for (size_t i = 0; i < h.index_dbis.size(); ++i) {
+          KH_RETURN_IF_ERROR(Drop(txn, h.index_dbis[i]));
+          dropped.push_back(IndexDbName(h.desc.id, h.desc.indexes[i].name));
+        }
+        KH_RETURN_IF_ERROR(Drop(txn, h.dbi));
+        dropped.push_back(TableDbName(h.desc.id));
+        if (h.has_stream_db) {  // keyhole drops the stream with its table
+          KH_RETURN_IF_ERROR(Drop(txn, h.stream_dbi));
+          dropped.push_back(StreamDbName(h.desc.id));
+        }
+        KH_RETURN_IF_ERROR(txn.Del(impl_->catalog, "table/" + h.desc.name));
+        return impl_->BumpGeneration(txn);
+      },
+      /*exclusive=*/true);  // mdb_drop closes handles that readers in this process may hold
   // mdb_drop closed the handles, whether or not the transaction committed.
   for (const auto& n : dropped) impl_->env->ForgetDbi(n);
   if (s.IsNotFound()) return NotFoundTable(r.table_name);
@@ -164,10 +167,14 @@ Result<ListTablesResponse> Database::ListTables(const ListTablesRequest& r) {
         limit < 1 ? 1 : 100));
   }
   ListTablesResponse resp;
-  KH_RETURN_IF_ERROR(impl_->env->Read([&](Txn& txn) { return impl_->Refresh(txn); }));
-  auto it = r.exclusive_start_table_name ? impl_->tables.upper_bound(*r.exclusive_start_table_name)
-                                         : impl_->tables.begin();
-  for (; it != impl_->tables.end(); ++it) {
+  std::shared_ptr<const TableMap> tables;
+  KH_RETURN_IF_ERROR(impl_->env->Read([&](Txn& txn) -> Status {
+    KH_ASSIGN_OR_RETURN(tables, impl_->Refresh(txn));
+    return Status::OK();
+  }));
+  auto it = r.exclusive_start_table_name ? tables->upper_bound(*r.exclusive_start_table_name)
+                                         : tables->begin();
+  for (; it != tables->end(); ++it) {
     if (static_cast<int>(resp.table_names.size()) == limit) {
       resp.last_evaluated_table_name = resp.table_names.back();
       break;
@@ -191,47 +198,53 @@ Result<UpdateTableResponse> Database::UpdateTable(const UpdateTableRequest& r) {
   }
   UpdateTableResponse resp;
   std::string forget;
-  Status s = impl_->WithTable(r.table_name, true, [&](Txn& txn, const TableHandle& h) -> Status {
-    TableDescription t = h.desc;
-    if (r.stream_specification) {
-      KH_RETURN_IF_ERROR(ApplyStreamSpecification(*impl_, txn, *r.stream_specification, &t));
-      if (!r.create_global_index && !r.delete_global_index) {
+  // Dropping an index closes its handle (mdb_drop): that write runs with no reader of this
+  // process inside.
+  const bool drops = r.delete_global_index.has_value();
+  Status s = impl_->WithTable(
+      r.table_name, true,
+      [&](Txn& txn, const TableHandle& h) -> Status {
+        TableDescription t = h.desc;
+        if (r.stream_specification) {
+          KH_RETURN_IF_ERROR(ApplyStreamSpecification(*impl_, txn, *r.stream_specification, &t));
+          if (!r.create_global_index && !r.delete_global_index) {
+            resp.table_description = t;
+            return impl_->WriteTable(txn, t);
+          }
+        }
+        if (r.delete_global_index) {
+          const std::string& name = *r.delete_global_index;
+          for (size_t i = 0; i < t.indexes.size(); ++i) {
+            if (t.indexes[i].name != name || t.indexes[i].kind != IndexKind::kGlobal) continue;
+            KH_RETURN_IF_ERROR(Drop(txn, h.index_dbis[i]));
+            forget = IndexDbName(t.id, name);
+            t.indexes.erase(t.indexes.begin() + static_cast<long>(i));
+            resp.table_description = t;
+            return impl_->WriteTable(txn, t);
+          }
+          return Status::NotFound(
+              fmt::format("Requested resource not found: Index: {} not found", name));
+        }
+        KH_ASSIGN_OR_RETURN(IndexDescription idx,
+                            BuildGlobalIndex(t, r.attribute_definitions, *r.create_global_index));
+        KH_ASSIGN_OR_RETURN(MDB_dbi dbi, impl_->env->CreateDbi(txn, IndexDbName(t.id, idx.name)));
+        // Backfill in the same transaction: the index is ACTIVE and complete once this commits.
+        Cursor c(&txn, h.dbi);
+        for (bool ok = c.SeekFirst(); ok; ok = c.Next()) {
+          KH_ASSIGN_OR_RETURN(Item item, DecodeItem(c.value()));
+          // InIndex leaves out items whose attribute has another type or is empty: DynamoDB
+          // reports those as backfill violations and does not index them.
+          if (!InIndex(idx, item)) continue;
+          Item p = ProjectItem(idx, t.key, item);
+          KH_RETURN_IF_ERROR(
+              txn.Put(dbi, EncodeIndexKey(idx.key, t.key, item), EncodeItem(p, ItemSize(p))));
+        }
+        KH_RETURN_IF_ERROR(c.status());
+        t.indexes.push_back(idx);
         resp.table_description = t;
         return impl_->WriteTable(txn, t);
-      }
-    }
-    if (r.delete_global_index) {
-      const std::string& name = *r.delete_global_index;
-      for (size_t i = 0; i < t.indexes.size(); ++i) {
-        if (t.indexes[i].name != name || t.indexes[i].kind != IndexKind::kGlobal) continue;
-        KH_RETURN_IF_ERROR(Drop(txn, h.index_dbis[i]));
-        forget = IndexDbName(t.id, name);
-        t.indexes.erase(t.indexes.begin() + static_cast<long>(i));
-        resp.table_description = t;
-        return impl_->WriteTable(txn, t);
-      }
-      return Status::NotFound(
-          fmt::format("Requested resource not found: Index: {} not found", name));
-    }
-    KH_ASSIGN_OR_RETURN(IndexDescription idx,
-                        BuildGlobalIndex(t, r.attribute_definitions, *r.create_global_index));
-    KH_ASSIGN_OR_RETURN(MDB_dbi dbi, impl_->env->CreateDbi(txn, IndexDbName(t.id, idx.name)));
-    // Backfill in the same transaction: the index is ACTIVE and complete once this commits.
-    Cursor c(&txn, h.dbi);
-    for (bool ok = c.SeekFirst(); ok; ok = c.Next()) {
-      KH_ASSIGN_OR_RETURN(Item item, DecodeItem(c.value()));
-      // InIndex leaves out items whose attribute has another type or is empty: DynamoDB
-      // reports those as backfill violations and does not index them.
-      if (!InIndex(idx, item)) continue;
-      Item p = ProjectItem(idx, t.key, item);
-      KH_RETURN_IF_ERROR(
-          txn.Put(dbi, EncodeIndexKey(idx.key, t.key, item), EncodeItem(p, ItemSize(p))));
-    }
-    KH_RETURN_IF_ERROR(c.status());
-    t.indexes.push_back(idx);
-    resp.table_description = t;
-    return impl_->WriteTable(txn, t);
-  });
+      },
+      drops);
   if (!forget.empty()) impl_->env->ForgetDbi(forget);
   if (s.IsNotFound() && s.message() == "Requested resource not found")
     return NotFoundTable(r.table_name);

@@ -192,7 +192,9 @@ Result<TransactWriteItemsResponse> Database::TransactWriteItems(
   // units (reference §5.2); a different request with the token is refused.
   std::string fingerprint;
   const double now = impl_->clock();
+  std::unique_lock<std::mutex> token_lock(impl_->token_mutex, std::defer_lock);
   if (r.client_request_token) {
+    token_lock.lock();
     std::erase_if(impl_->tokens,
                   [&](const auto& e) { return now - e.second.completed_at > kTokenSeconds; });
     fingerprint = Fingerprint(r);
