@@ -23,6 +23,9 @@ done
 # machine's Python does not already have them.
 if ! python3 -c 'import boto3' >/dev/null 2>&1; then missing+=(python3-boto3); fi
 if ! command -v aws >/dev/null 2>&1; then missing+=(awscli); fi
+# and the AWS SDK for JavaScript v3, which tests/clients/js_test.sh installs with npm.
+if ! command -v node >/dev/null 2>&1; then missing+=(nodejs); fi
+if ! command -v npm >/dev/null 2>&1; then missing+=(npm); fi
 if [ ${#missing[@]} -eq 0 ]; then
   exit 0
 fi
