@@ -28,7 +28,7 @@ namespace {
 constexpr char kUsage[] =
     "usage: keyhole serve FILE [--host ADDRESS] [--port PORT] [--log] [--require-signature]\n"
     "                          [--access-key-id ID --secret-access-key KEY]\n"
-    "                          [--ttl-sweep-seconds N] [--clock TIME]\n"
+    "                          [--ttl-sweep-seconds N] [--max-connections N] [--clock TIME]\n"
     "  FILE                 the database (created when missing)\n"
     "  --host ADDRESS       listen on ADDRESS (default 127.0.0.1; another address is reachable\n"
     "                       from other machines: keyhole warns)\n"
@@ -37,6 +37,7 @@ constexpr char kUsage[] =
     "  --require-signature  verify SigV4 signatures (keys from the flags, else from\n"
     "                       AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY); default: any credentials\n"
     "  --ttl-sweep-seconds N  delete expired TTL items every N seconds (default 60; 0: never)\n"
+    "  --max-connections N  connections served at once (default 256); more wait for one to close\n"
     "  --clock TIME         a fixed clock (2030-01-01T00:00:00Z or epoch seconds), for tests\n";
 
 int Usage(const std::string& message) {
@@ -75,19 +76,23 @@ int ServeMain(int argc, char** argv) {
       return std::string(argv[++i]);
     };
     if (a == "--host" || a == "--port" || a == "--access-key-id" || a == "--secret-access-key" ||
-        a == "--ttl-sweep-seconds" || a == "--clock") {
+        a == "--ttl-sweep-seconds" || a == "--max-connections" || a == "--clock") {
       std::optional<std::string> v = value(a.c_str());
       if (!v) return Usage(a + " needs a value");
       if (a == "--host") http.host = *v;
       if (a == "--access-key-id") access_key = *v;
       if (a == "--secret-access-key") secret_key = *v;
-      if (a == "--port" || a == "--ttl-sweep-seconds") {
+      if (a == "--port" || a == "--ttl-sweep-seconds" || a == "--max-connections") {
         char* end = nullptr;
         long n = std::strtol(v->c_str(), &end, 10);
-        if (end == v->c_str() || *end != '\0' || n < 0 || (a == "--port" && n > 65535)) {
+        if (end == v->c_str() || *end != '\0' || n < 0 || (a == "--port" && n > 65535) ||
+            (a == "--max-connections" && (n < 1 || n > 100000)) || n > 1000000000) {
           return Usage("bad " + a + " '" + *v + "'");
         }
-        (a == "--port" ? http.port : sweep_seconds) = static_cast<int>(n);
+        int& target = a == "--port"              ? http.port
+                      : a == "--max-connections" ? http.max_connections
+                                                 : sweep_seconds;
+        target = static_cast<int>(n);
       }
       if (a == "--clock") {
         fixed_clock = ParseTime(*v);

@@ -16,6 +16,10 @@
 
 namespace keyhole::json {
 
+namespace {
+constexpr std::string_view kDepthError = "nesting exceeds the maximum depth of ";
+}  // namespace
+
 // ---------------------------------------------------------------------------------------------
 // Value
 
@@ -386,7 +390,7 @@ class Parser {
 
   bool TooDeep(int depth) {
     if (depth <= max_depth_) return false;
-    return !Fail(p_, "nesting exceeds the maximum depth of " + std::to_string(max_depth_));
+    return !Fail(p_, std::string(kDepthError) + std::to_string(max_depth_));
   }
 
   // REQUIRES: *p_ == '['. `depth` counts this array.
@@ -524,6 +528,10 @@ void AppendValue(const Value& v, std::string* out) {
 }  // namespace
 
 Result<Value> Parse(std::string_view text, int max_depth) { return Parser(text, max_depth).Run(); }
+
+bool IsDepthError(const Status& s) {
+  return s.IsValidation() && s.message().find(kDepthError) != std::string::npos;
+}
 
 std::string Write(const Value& v) {
   std::string out;

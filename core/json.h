@@ -74,6 +74,8 @@ class Value {
 // ValidationException "Invalid JSON: <what> at line L, column C" (lines count '\n'; columns
 // count UTF-8 characters from 1). A byte order mark is rejected.
 Result<Value> Parse(std::string_view text, int max_depth = 256);
+// Whether `s` (from Parse) is the error of nesting deeper than max_depth.
+bool IsDepthError(const Status& s);
 
 // Compact serialization (no spaces), strings escaped per RFC 8259: '"' and '\\' escaped, \b \f \n
 // \r \t as those short escapes, other control characters (U+0000..U+001F) as \u00xx (lowercase

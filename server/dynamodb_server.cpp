@@ -16,6 +16,9 @@ namespace {
 
 constexpr std::string_view kDynamoDbTarget = "DynamoDB_20120810.";
 constexpr std::string_view kStreamsTarget = "DynamoDBStreams_20120810.";
+// Deeper than any valid request: an item's 32 levels of documents are 64 JSON levels, inside a
+// request's few.
+constexpr int kMaxJsonDepth = 256;
 
 bool IsStreamsOperation(std::string_view op) {
   return op == "ListStreams" || op == "DescribeStream" || op == "GetShardIterator" ||
@@ -108,11 +111,16 @@ HttpResponse DynamoDbServer::Handle(const HttpRequest& request) {
     }
     const std::string content_type =
         media == "application/json" ? "application/json" : "application/x-amz-json-1.0";
-    // 3. A body that is not JSON.
+    // 3. A body that is not JSON. JSON nested deeper than any valid request (an item's 32
+    // levels take 64 JSON levels) is well-formed JSON that keyhole's reader stops on before it
+    // could exhaust the stack: answered after the target and signature checks, with DynamoDB's
+    // nesting error.
     Result<json::Value> body = Status::Validation("empty");
+    bool too_deep = false;
     if (!request.body.empty()) {
-      body = json::Parse(request.body);
-      if (!body.ok()) return CoralError("SerializationException", "", content_type);
+      body = json::Parse(request.body, kMaxJsonDepth);
+      too_deep = !body.ok() && json::IsDepthError(body.status());
+      if (!body.ok() && !too_deep) return CoralError("SerializationException", "", content_type);
     }
     // 4. The target.
     const std::string_view target = request.Header("X-Amz-Target");
@@ -128,6 +136,13 @@ HttpResponse DynamoDbServer::Handle(const HttpRequest& request) {
     if (options_.require_signature) {
       SignatureCheck check = VerifySignature(request, options_.credentials, options_.clock());
       if (!check.ok()) return CoralError(check.type, check.message, content_type);
+    }
+    if (too_deep) {
+      return JsonResponse(400,
+                          json::Write(ErrorToJson(Status::Validation(
+                              "Nesting Levels have exceeded supported limits: Attributes in the "
+                              "item have nested levels beyond supported limit"))),
+                          content_type);
     }
     // 6. An empty body.
     if (!body.ok()) return CoralError("SerializationException", "", content_type);

@@ -6,6 +6,10 @@
 
 #include <algorithm>
 #include <cctype>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <thread>
 
 namespace keyhole::server {
 
@@ -32,6 +36,66 @@ bool HttpRequest::HasHeader(std::string_view name) const {
                      [&](const auto& h) { return EqualsIgnoreCase(h.first, name); });
 }
 
+// The connection workers: cpp-httplib serves a keep-alive connection on one worker until the
+// connection closes, so a fixed pool of N workers leaves the N+1st client unanswered while the
+// others keep talking. This pool starts `min` workers and adds one whenever a connection arrives
+// with none idle, up to `max` (connections beyond that wait for one to close). Workers are kept
+// once started (an idle one costs a blocked thread).
+class ConnectionPool : public httplib::TaskQueue {
+ public:
+  ConnectionPool(size_t min, size_t max) : max_(std::max(min, max)) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (size_t i = 0; i < min; ++i) StartWorker();
+  }
+  ~ConnectionPool() override { shutdown(); }
+
+  void enqueue(std::function<void()> fn) override {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      jobs_.push_back(std::move(fn));
+      if (idle_ < jobs_.size() && threads_.size() < max_) StartWorker();
+    }
+    wake_.notify_one();
+  }
+
+  void shutdown() override {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (stopping_) return;
+      stopping_ = true;
+    }
+    wake_.notify_all();
+    for (std::thread& t : threads_) t.join();
+  }
+
+ private:
+  void StartWorker() {  // REQUIRES: mutex_ held
+    threads_.emplace_back([this] { Work(); });
+  }
+  void Work() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    for (;;) {
+      ++idle_;
+      wake_.wait(lock, [&] { return !jobs_.empty() || stopping_; });
+      --idle_;
+      if (jobs_.empty()) return;  // stopping, and nothing left to serve
+      std::function<void()> job = std::move(jobs_.front());
+      jobs_.pop_front();
+      lock.unlock();
+      job();
+      lock.lock();
+    }
+  }
+
+  const size_t max_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::deque<std::function<void()>> jobs_;
+  std::vector<std::thread> threads_;  // only grows, under mutex_; joined by shutdown()
+  size_t idle_ = 0;
+  bool stopping_ = false;
+};
+
 struct HttpServer::Impl {
   HttpOptions options;
   Handler handler;
@@ -42,8 +106,10 @@ HttpServer::HttpServer(HttpOptions options, Handler handler) : impl_(std::make_u
   impl_->options = std::move(options);
   impl_->handler = std::move(handler);
   httplib::Server& s = impl_->server;
-  const int threads = std::max(1, impl_->options.threads);
-  s.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
+  const size_t min_threads = static_cast<size_t>(std::max(1, impl_->options.threads));
+  const size_t max_threads =
+      static_cast<size_t>(std::max(impl_->options.threads, impl_->options.max_connections));
+  s.new_task_queue = [=] { return new ConnectionPool(min_threads, max_threads); };
   s.set_payload_max_length(impl_->options.max_body_bytes);
   s.set_read_timeout(impl_->options.read_timeout_seconds, 0);
   s.set_write_timeout(impl_->options.read_timeout_seconds, 0);

@@ -1,6 +1,7 @@
 // The HTTP/1.1 server keyhole serve runs on: a small interface in front of cpp-httplib (Debian's
-// libcpp-httplib-dev), which only http.cpp includes. Keep-alive, a worker pool, a request size
-// limit (413 past it, before the body is read), read and idle timeouts.
+// libcpp-httplib-dev), which only http.cpp includes. Keep-alive, a worker per open connection
+// (up to max_connections), a request size limit (413 past it, before the body is read), read
+// and idle timeouts.
 //
 // Thread-safety: the handler is called from several worker threads at once; Stop() may be called
 // from any thread.
@@ -43,7 +44,11 @@ struct HttpOptions {
   // A keep-alive connection with nothing to say is closed after this; stopping waits at most
   // this long for idle connections to notice.
   int idle_timeout_seconds = 5;
-  int threads = 8;  // requests served at once
+  int threads = 8;  // connection workers started up front
+  // Connections served at once: a keep-alive connection holds its worker until it closes or
+  // idles out, so workers are added up to this many as clients connect; beyond it, a new
+  // connection waits for one to close.
+  int max_connections = 256;
 };
 
 class HttpServer {

@@ -281,6 +281,28 @@ TEST_F(ServerTest, KeepAliveAndConcurrentClients) {
   EXPECT_TRUE(db_->VerifyIntegrity().ok());
 }
 
+TEST_F(ServerTest, MoreKeepAliveConnectionsThanWorkersAreAllServed) {
+  // Each keep-alive connection holds a worker while it is open: with 3 workers up front, 20
+  // open connections must still each get their answer at once (workers are added).
+  HttpOptions http;
+  http.threads = 3;
+  Start({}, http);
+  std::vector<std::unique_ptr<httplib::Client>> clients;
+  for (int i = 0; i < 20; ++i) {
+    clients.push_back(std::make_unique<httplib::Client>("127.0.0.1", port_));
+    clients.back()->set_keep_alive(true);
+    clients.back()->set_read_timeout(2, 0);  // far below the 5 s idle timeout
+  }
+  for (int round = 0; round < 2; ++round) {
+    for (auto& c : clients) {
+      auto r = c->Post("/", {{"X-Amz-Target", "DynamoDB_20120810.ListTables"}}, "{}",
+                       "application/x-amz-json-1.0");
+      ASSERT_TRUE(r) << "a connection got no answer";
+      EXPECT_EQ(r->status, 200);
+    }
+  }
+}
+
 TEST_F(ServerTest, HostileRequestsGetErrorsAndTheServerKeepsServing) {
   HttpOptions http;
   http.read_timeout_seconds = 1;
@@ -295,6 +317,16 @@ TEST_F(ServerTest, HostileRequestsGetErrorsAndTheServerKeepsServing) {
   auto nested = Post("PutItem", deep);
   ASSERT_TRUE(nested);
   EXPECT_EQ(nested->status, 400);
+  EXPECT_EQ(Type(nested), "com.amazon.coral.validate#ValidationException");
+  EXPECT_NE(nested->body.find("Nesting Levels have exceeded supported limits"), std::string::npos);
+  // Headers past cpp-httplib's limit (8 KB a line) are 400, the connection closed.
+  httplib::Client big("127.0.0.1", port_);
+  auto huge = big.Post(
+      "/",
+      {{"X-Amz-Target", "DynamoDB_20120810.ListTables"}, {"X-Padding", std::string(20000, 'a')}},
+      "{}", "application/x-amz-json-1.0");
+  ASSERT_TRUE(huge);
+  EXPECT_EQ(huge->status, 400);
   // A number with 10,000 digits.
   auto digits =
       Post("PutItem", R"j({"TableName": "Things", "Item": {"pk": {"S": "a"}, "n": {"N": ")j" +
