@@ -102,8 +102,7 @@ std::string RunConsole(const std::vector<std::string>& input) {
   std::string command;
   for (const std::string& line : input) {
     std::string l = line.starts_with("$ ") ? line.substr(2) : line;
-    if (l.ends_with("\\")) l.pop_back();
-    command += l + "\n";
+    command += l + "\n";  // a trailing backslash continues the command, as in bash
   }
   // Quote for a single-quoted bash argument.
   std::string quoted;
@@ -190,6 +189,16 @@ int main(int argc, char** argv) {
   std::string path = fs::path(keyhole).parent_path().string() + ":" + std::getenv("PATH");
   ::setenv("PATH", path.c_str(), 1);
   ::setenv("KEYHOLE_HISTORY", "/dev/null", 1);
+  // The credentials and region the README's `keyhole serve` section exports, and none of the
+  // user's own AWS configuration.
+  ::setenv("AWS_ACCESS_KEY_ID", "keyhole", 1);
+  ::setenv("AWS_SECRET_ACCESS_KEY", "keyhole", 1);
+  ::setenv("AWS_DEFAULT_REGION", "us-east-1", 1);
+  ::setenv("AWS_PAGER", "", 1);
+  ::setenv("AWS_CONFIG_FILE", "/dev/null", 1);
+  ::setenv("AWS_SHARED_CREDENTIALS_FILE", "/dev/null", 1);
+  ::unsetenv("AWS_PROFILE");
+  ::unsetenv("AWS_SESSION_TOKEN");
   if (::chdir(scratch) != 0) return 2;
 
   static const keyhole::parser::NativeExpressionParser parser;
