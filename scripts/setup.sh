@@ -8,7 +8,8 @@ PACKAGES=(
   tao-pegtl-dev                        # grammars
   libfmt-dev                           # formatting
   libedit-dev                          # line editing in the shell
-  libcpp-httplib-dev libssl-dev zlib1g-dev  # keyhole serve: HTTP, SigV4 (libcrypto), CRC-32
+  libmicrohttpd-dev libssl-dev zlib1g-dev   # keyhole serve: HTTP, SigV4 (libcrypto), CRC-32
+  libcpp-httplib-dev                   # the HTTP client of the server's tests and benchmark
   libgtest-dev libgmock-dev            # unit tests
   libbenchmark-dev                     # bench/
   clang libclang-rt-dev                # libFuzzer targets

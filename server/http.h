@@ -1,7 +1,7 @@
-// The HTTP/1.1 server keyhole serve runs on: a small interface in front of cpp-httplib (Debian's
-// libcpp-httplib-dev), which only http.cpp includes. Keep-alive, a worker per open connection
-// (up to max_connections), a request size limit (413 past it, before the body is read), read
-// and idle timeouts.
+// The HTTP/1.1 server keyhole serve runs on: a small interface in front of GNU libmicrohttpd
+// (Debian's libmicrohttpd-dev), which only http.cpp includes. Keep-alive, a thread per open
+// connection (up to max_connections), a request size limit (413 past it, before the body is
+// read), an idle timeout, gzip and deflate request bodies.
 //
 // Thread-safety: the handler is called from several worker threads at once; Stop() may be called
 // from any thread.
@@ -37,17 +37,15 @@ struct HttpResponse {
 };
 
 struct HttpOptions {
-  std::string host = "127.0.0.1";
+  std::string host = "127.0.0.1";            // an address or a name getaddrinfo resolves
   int port = 8000;                           // 0: a free port the OS picks
   size_t max_body_bytes = size_t{16} << 20;  // 16 MiB, DynamoDB's request limit: 413 past it
-  int read_timeout_seconds = 30;             // to receive one request
-  // A keep-alive connection with nothing to say is closed after this; stopping waits at most
-  // this long for idle connections to notice.
+  // A connection on which nothing arrives for this long is closed: a keep-alive connection
+  // between requests, or a client that stalls inside one (or sends nothing at all). Stopping
+  // waits at most this long for the requests in flight.
   int idle_timeout_seconds = 5;
-  int threads = 8;  // connection workers started up front
-  // Connections served at once: a keep-alive connection holds its worker until it closes or
-  // idles out, so workers are added up to this many as clients connect; beyond it, a new
-  // connection waits for one to close.
+  // Connections served at once, each on its own thread; past it, a new connection is closed
+  // at once (clients retry).
   int max_connections = 256;
 };
 
