@@ -7,7 +7,6 @@
 #include <signal.h>
 
 #include <cmath>
-#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
@@ -20,6 +19,7 @@
 #include "parser/expression_parser.h"
 #include "server/dynamodb_server.h"
 #include "server/http.h"
+#include "server/ttl_sweeper.h"
 #include "storage/database.h"
 
 namespace keyhole::cli {
@@ -169,30 +169,16 @@ int ServeMain(int argc, char** argv) {
   std::fflush(stdout);
 
   std::thread serving([&] { http_server.Serve(); });
-  // Expired TTL items go periodically, between requests.
-  std::mutex sweep_mutex;
-  std::condition_variable sweep_wake;
-  bool stopping = false;
-  std::thread sweeper([&] {
-    if (sweep_seconds <= 0) return;
-    std::unique_lock<std::mutex> lock(sweep_mutex);
-    while (
-        !sweep_wake.wait_for(lock, std::chrono::seconds(sweep_seconds), [&] { return stopping; })) {
-      (void)(*db)->SweepExpiredItems("");  // a failed sweep deletes nothing; the next retries
-    }
-  });
+  // Expired TTL items go periodically, beside the requests.
+  std::optional<server::TtlSweeper> sweeper;
+  sweeper.emplace(**db, std::chrono::seconds(sweep_seconds));
   int signal_number = 0;
   sigwait(&stop_signals, &signal_number);
   std::fprintf(stderr, "keyhole serve: %s: stopping after the requests in flight\n",
                signal_number == SIGINT ? "interrupted" : "terminated");
   http_server.Stop();
   serving.join();
-  {
-    std::lock_guard<std::mutex> lock(sweep_mutex);
-    stopping = true;
-  }
-  sweep_wake.notify_all();
-  sweeper.join();
+  sweeper.reset();
   std::fprintf(stderr, "keyhole serve: stopped after %llu requests\n",
                static_cast<unsigned long long>(protocol.requests()));
   return 0;

@@ -23,6 +23,7 @@
 #include "server/dynamodb_server.h"
 #include "server/http.h"
 #include "server/sigv4.h"
+#include "server/ttl_sweeper.h"
 #include "storage_test_util.h"
 
 namespace keyhole::server {
@@ -82,7 +83,9 @@ class ServerTest : public ::testing::Test {
     ASSERT_EQ(r->status, 200) << r->body;
   }
 
-  testing::TempDb db_;
+  // The database's clock, which a test may move (TTL): the system clock's time at the start.
+  std::atomic<double> now_{static_cast<double>(std::time(nullptr))};
+  testing::TempDb db_{[this] { return now_.load(); }};
   std::unique_ptr<api::Service> service_;
   std::unique_ptr<DynamoDbServer> protocol_;
   std::unique_ptr<HttpServer> http_;
@@ -299,6 +302,38 @@ TEST_F(ServerTest, MoreKeepAliveConnectionsThanWorkersAreAllServed) {
       EXPECT_EQ(r->status, 200);
     }
   }
+}
+
+TEST_F(ServerTest, ExpiredItemsGoAtTheNextSweepOfTheServersClock) {
+  Start();
+  CreateTable();
+  ASSERT_EQ(Post("UpdateTimeToLive", R"j({"TableName": "Things", "TimeToLiveSpecification":
+                                          {"Enabled": true, "AttributeName": "exp"}})j")
+                ->status,
+            200);
+  const long long soon = static_cast<long long>(now_.load()) + 100;
+  for (const char* pk : {"a", "b"}) {
+    auto put = Post("PutItem", std::string(R"j({"TableName": "Things", "Item": {"pk": {"S": ")j") +
+                                   pk + R"j("}, "exp": {"N": ")j" +
+                                   std::to_string(std::string(pk) == "a" ? soon : soon + 1000) +
+                                   R"j("}}})j");
+    ASSERT_EQ(put->status, 200);
+  }
+  TtlSweeper sweeper(*db_, std::chrono::milliseconds(20));
+  auto count = [&] {
+    return Json(Post("Scan", R"j({"TableName": "Things", "Select": "COUNT"})j"))
+        .Find("Count")
+        ->number_text();
+  };
+  while (sweeper.sweeps() < 3) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  EXPECT_EQ(count(), "2");   // nothing has expired yet
+  now_ = now_.load() + 200;  // "a" has expired, "b" has not
+  const int64_t seen = sweeper.sweeps();
+  while (sweeper.sweeps() < seen + 2) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  EXPECT_EQ(count(), "1");
+  EXPECT_EQ(sweeper.deleted(), 1);
+  auto b = Json(Post("GetItem", R"j({"TableName": "Things", "Key": {"pk": {"S": "b"}}})j"));
+  EXPECT_NE(b.Find("Item"), nullptr);
 }
 
 TEST_F(ServerTest, HostileRequestsGetErrorsAndTheServerKeepsServing) {
