@@ -6,10 +6,12 @@
 //
 // For GetItem (one ~100-byte item), PutItem (a new ~100-byte item, every commit synced) and a
 // 50-item Query, it prints:
-//  - in-process: CPU µs per call of storage::Database through api::Service::Call (the JSON
-//    decoding and encoding the server does, without HTTP), and of the Backend call alone;
-//  - HTTP, fixed body: server CPU µs per request of the same HttpServer (cpp-httplib) answering
-//    a constant body of the operation's response size: the HTTP floor;
+//  - in-process: CPU µs per call of the Backend (storage::Database) alone, through
+//    api::Service::Call (plus the JSON decoding and encoding), and through
+//    server::DynamoDbServer::Handle (plus DynamoDB's checks, the CRC and the request id: the
+//    whole server but HTTP);
+//  - HTTP, fixed body: server CPU µs per request of the same HttpServer (libmicrohttpd)
+//    answering a constant body of the operation's response size: the HTTP floor;
 //  - keyhole serve: server CPU µs per request, and requests per second with 1 and 8 keep-alive
 //    connections.
 // Each server runs in a child process (forked before it opens anything), so its CPU time is
@@ -141,12 +143,27 @@ double ChildCpu(pid_t pid) {
   return (utime + stime) / static_cast<double>(sysconf(_SC_CLK_TCK));
 }
 
-// In-process: CPU µs per call, through api::Service::Call (JSON both ways) or straight on the
-// Backend (the request decoded once, outside the loop).
-double InProcess(const std::string& path, const Op& op, bool through_json, double seconds) {
+// How InProcess calls the operation.
+enum class Layer {
+  kBackend,   // the Backend method (the request decoded once, outside the loop)
+  kService,   // api::Service::Call: JSON decoded and encoded
+  kProtocol,  // server::DynamoDbServer::Handle: the whole server but HTTP itself
+};
+
+// In-process: CPU µs per call of `op` at `layer`.
+double InProcess(const std::string& path, const Op& op, Layer layer, double seconds) {
   auto db = Open(path);
   api::Service service(*db);
-  const std::string prefix = through_json ? "inj" : "inb";
+  server::DynamoDbServer protocol(service, server::ServeOptions{});
+  const bool through_json = layer != Layer::kBackend;
+  const std::string prefix = layer == Layer::kBackend   ? "inb"
+                             : layer == Layer::kService ? "inj"
+                                                        : "inp";
+  server::HttpRequest http;
+  http.method = "POST";
+  http.path = "/";
+  http.headers = {{"X-Amz-Target", "DynamoDB_20120810." + op.name},
+                  {"Content-Type", "application/x-amz-json-1.0"}};
   json::Value fixed = json::Parse(op.body(prefix, 0)).value();
   auto get = GetItemRequestFromJson(fixed);
   auto put = PutItemRequestFromJson(fixed);
@@ -156,7 +173,10 @@ double InProcess(const std::string& path, const Op& op, bool through_json, doubl
   const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
   while (std::chrono::steady_clock::now() < until) {
     for (int k = 0; k < 20; ++k, ++n) {
-      if (through_json) {
+      if (layer == Layer::kProtocol) {
+        http.body = op.body(prefix, n);
+        if (protocol.Handle(http).status != 200) Check(Status::Internal("not 200"), op.name);
+      } else if (through_json) {
         Check(service.Call(op.name, json::Parse(op.body(prefix, n)).value()).status(), op.name);
       } else if (op.name == "GetItem") {
         Check(db->GetItem(*get).status(), "GetItem");
@@ -287,17 +307,17 @@ int main(int argc, char** argv) {
   const std::string path = dir.File("serve.kh");
   Load(path);
 
-  std::printf("%-8s | %12s %12s | %12s %12s | %12s %12s %10s %10s\n", "", "in-process", "",
-              "HTTP fixed", "", "keyhole", "serve", "", "");
-  std::printf("%-8s | %12s %12s | %12s %12s | %12s %12s %10s %10s\n", "op", "Backend µs",
-              "JSON+Backend", "server µs", "req/s @1", "server µs", "server µs", "req/s @1",
-              "req/s @8");
-  std::printf("%-8s | %12s %12s | %12s %12s | %12s %12s %10s %10s\n", "", "(CPU)", "µs (CPU)",
-              "(CPU) @1", "", "(CPU) @1", "(CPU) @8", "", "");
+  std::printf(
+      "CPU µs per request (for HTTP, the server process's alone) and requests per second\n");
+  std::printf("%-8s | %9s %9s %9s | %9s %9s | %9s %9s %9s %9s\n", "", "in-proc:", "", "", "fixed",
+              "body:", "keyhole", "serve:", "", "");
+  std::printf("%-8s | %9s %9s %9s | %9s %9s | %9s %9s %9s %9s\n", "op", "Backend", "+JSON",
+              "+protocol", "µs @1", "req/s @1", "µs @1", "µs @8", "req/s @1", "req/s @8");
   int round = 0;
   for (const Op& op : Ops()) {
-    const double backend_us = InProcess(path, op, false, seconds);
-    const double json_us = InProcess(path, op, true, seconds);
+    const double backend_us = InProcess(path, op, Layer::kBackend, seconds);
+    const double json_us = InProcess(path, op, Layer::kService, seconds);
+    const double protocol_us = InProcess(path, op, Layer::kProtocol, seconds);
     const std::string fixed_body = ResponseOf(path, op);
     Child fixed = StartServer([&] {
       return [fixed_body](const server::HttpRequest&) {
@@ -323,8 +343,8 @@ int main(int argc, char** argv) {
     const Throughput one = Drive(serve, op, 1, seconds, round++);
     const Throughput eight = Drive(serve, op, 8, seconds, round++);
     StopServer(serve);
-    std::printf("%-8s | %12.1f %12.1f | %12.1f %12.0f | %12.1f %12.1f %10.0f %10.0f\n",
-                op.name == "Query" ? "Query50" : op.name.c_str(), backend_us, json_us,
+    std::printf("%-8s | %9.1f %9.1f %9.1f | %9.1f %9.0f | %9.1f %9.1f %9.0f %9.0f\n",
+                op.name == "Query" ? "Query50" : op.name.c_str(), backend_us, json_us, protocol_us,
                 floor.server_cpu_us, floor.requests_per_second, one.server_cpu_us,
                 eight.server_cpu_us, one.requests_per_second, eight.requests_per_second);
     std::fflush(stdout);
