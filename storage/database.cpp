@@ -82,6 +82,7 @@ Result<std::unique_ptr<Database>> Database::OpenChecked(const std::string& path,
   eo.read_only = options.read_only;
   eo.sync = options.sync;
   KH_ASSIGN_OR_RETURN(impl->env, Env::Open(path, eo));
+  if (!options.read_only) KH_RETURN_IF_ERROR(impl->env->SettleWriter());
 
   // Check (or write) the format. A file with sub-databases but no keyhole catalog is refused.
   const std::string expected = fmt::format("keyhole {}", kFormatVersion);

@@ -268,6 +268,17 @@ Status Env::Write(const std::function<Status(Txn&)>& fn, WriteMode mode) {
   return Status::Internal("the database map could not be grown enough");
 }
 
+Status Env::SettleWriter() {
+  NoNesting scope(this);
+  KH_RETURN_IF_ERROR(scope.status());
+  std::lock_guard<std::mutex> one_writer(write_mutex_);
+  std::shared_lock<Gate> shared(gate_);
+  MDB_txn* raw;
+  KH_RETURN_IF_ERROR(Begin(true, &raw, shared));
+  mdb_txn_abort(raw);
+  return Status::OK();
+}
+
 Status Env::BeginRead(MDB_txn** txn, std::shared_lock<Gate>& held) {
   MDB_txn* pooled = nullptr;
   {

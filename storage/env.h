@@ -148,6 +148,12 @@ class Env {
   // from `fn` aborts and is returned. One write of this process at a time: a second caller
   // waits. REQUIRES: the calling thread has no transaction of this Env open.
   Status Write(const std::function<Status(Txn&)>& fn, WriteMode mode = WriteMode::kShared);
+  // Takes LMDB's write lock and lets it go (a write transaction begun and aborted). A writer
+  // killed inside a commit, after its meta page but before the lock file's "last transaction"
+  // was updated, leaves readers starting from the snapshot before that commit while writers see
+  // it; LMDB repairs the lock file only when the next writer takes the lock. Opening read-write
+  // does this, so that a process's reads and writes agree from the start.
+  Status SettleWriter();
   // Runs `fn` in a read transaction (a consistent snapshot), in parallel with other threads'
   // reads and with a write. REQUIRES: the calling thread has no transaction of this Env open.
   Status Read(const std::function<Status(Txn&)>& fn);
