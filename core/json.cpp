@@ -529,6 +529,24 @@ void AppendValue(const Value& v, std::string* out) {
 
 Result<Value> Parse(std::string_view text, int max_depth) { return Parser(text, max_depth).Run(); }
 
+std::string ToValidUtf8(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  const auto* p = reinterpret_cast<const unsigned char*>(text.data());
+  const auto* end = p + text.size();
+  while (p < end) {
+    const int n = *p < 0x80 ? 1 : Utf8Length(p, end);
+    if (n > 0) {
+      out.append(reinterpret_cast<const char*>(p), static_cast<size_t>(n));
+      p += n;
+    } else {
+      out += "\xEF\xBF\xBD";  // U+FFFD
+      ++p;
+    }
+  }
+  return out;
+}
+
 bool IsDepthError(const Status& s) {
   return s.IsValidation() && s.message().find(kDepthError) != std::string::npos;
 }

@@ -74,6 +74,10 @@ class Value {
 // ValidationException "Invalid JSON: <what> at line L, column C" (lines count '\n'; columns
 // count UTF-8 characters from 1). A byte order mark is rejected.
 Result<Value> Parse(std::string_view text, int max_depth = 256);
+// `text` with every byte that does not start a well-formed UTF-8 sequence replaced by U+FFFD,
+// for messages that quote what a client sent outside JSON (an HTTP header): Write passes
+// strings through byte for byte, so only valid UTF-8 may reach it.
+std::string ToValidUtf8(std::string_view text);
 // Whether `s` (from Parse) is the error of nesting deeper than max_depth.
 bool IsDepthError(const Status& s);
 

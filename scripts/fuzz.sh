@@ -15,6 +15,7 @@ for t in $targets; do
   mkdir -p "$corpus"
   seeds=tests/fuzz/${t#keyhole_fuzz_}
   echo "fuzz: $t for ${SECONDS_EACH}s"
-  build-fuzz/parser/$t -max_total_time="$SECONDS_EACH" -timeout=10 -rss_limit_mb=2048 \
+  binary=$(find build-fuzz -maxdepth 2 -type f -name "$t" | head -n 1)
+  "$binary" -max_total_time="$SECONDS_EACH" -timeout=10 -rss_limit_mb=2048 \
     -print_final_stats=1 "$corpus" $( [ -d "$seeds" ] && echo "$seeds" ) 2>&1 | tail -n 12
 done

@@ -62,7 +62,8 @@ HttpResponse CoralError(std::string_view name, std::string_view message,
                         const std::string& content_type) {
   json::Value o = json::Value::MakeObject();
   o.Add("__type", json::Value::String(fmt::format("com.amazon.coral.service#{}", name)));
-  if (!message.empty()) o.Add("Message", json::Value::String(std::string(message)));
+  // Messages may quote a header, which nothing has checked to be UTF-8.
+  if (!message.empty()) o.Add("Message", json::Value::String(json::ToValidUtf8(message)));
   return JsonResponse(400, json::Write(o), content_type);
 }
 
