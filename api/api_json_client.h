@@ -7,8 +7,8 @@
 //
 // Request encoders write the body boto3 sends for the same request: the API's member names, in
 // the API model's order, members at their default omitted, so that the api_json.h decoder reads
-// it back to an equal request (tests/unit/api_json_client_test.cpp checks encode -> decode ->
-// encode gives the same text).
+// it back to an equal request (tests/unit/api_json_client_request_test.cpp checks encode -> decode
+// -> encode gives the same text).
 //
 // Response decoders are lenient where DynamoDB may differ from keyhole and strict where the
 // data would be wrong: members they do not know are ignored (ItemCollectionMetrics, TableArn,
@@ -85,9 +85,11 @@ json::Value GetRecordsRequestToJson(const GetRecordsRequest& r);
 // ProvisionedThroughput's units, TableSizeBytes, ItemCount, TableId (keyhole's
 // "00000000-0000-0000-0000-<hex id>"; any other TableId, such as DynamoDB's random UUID, leaves
 // `id` 0), BillingModeSummary (absent, as DynamoDB leaves it for a table created PROVISIONED
-// by default: PROVISIONED when the table has read units, else PAY_PER_REQUEST), the LSIs then
-// the GSIs (IndexName, KeySchema, Projection, IndexStatus, IndexSizeBytes, ItemCount),
-// StreamSpecification (enabled: its view type) and LatestStreamLabel. Not kept, because
+// by default: PROVISIONED when the table has read units, else PAY_PER_REQUEST), the LSIs and
+// GSIs (IndexName, KeySchema, Projection, IndexStatus, IndexSizeBytes, ItemCount; interleaved
+// back into creation order when the order of AttributeDefinitions shows it, as keyhole's
+// encoder writes it, else LSIs then GSIs), StreamSpecification (enabled: its view type) and
+// LatestStreamLabel. Not kept, because
 // TableDescription has no place for them: the ARNs (TableArn, IndexArn, LatestStreamArn are
 // recomputed by keyhole's encoder from the names, in region "local" and account 000000000000),
 // GSIs' ProvisionedThroughput, NumberOfDecreasesToday, SSE, table class, replicas, warm
