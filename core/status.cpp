@@ -38,6 +38,8 @@ std::string_view ErrorName(ErrorCode code) {
       return "TrimmedDataAccessException";
     case ErrorCode::kAccessDenied:
       return "AccessDeniedException";
+    case ErrorCode::kSerialization:
+      return "SerializationException";
   }
   return "UnknownError";
 }

@@ -1,0 +1,210 @@
+// Request encoders of api/api_json_client.h: the table, Time to Live and Streams requests as the
+// bodies boto3 sends, members in the API model's order.
+#include <string>
+#include <utility>
+
+#include "api/api_json_client.h"
+
+namespace keyhole {
+
+namespace {
+
+json::Value Str(const std::string& s) { return json::Value::String(s); }
+
+json::Value Start(const std::string& table) {
+  json::Value body = json::Value::MakeObject();
+  body.Add("TableName", Str(table));
+  return body;
+}
+
+json::Value Definitions(const std::vector<AttributeDefinition>& defs) {
+  json::Value list = json::Value::MakeArray();
+  for (const AttributeDefinition& d : defs) {
+    json::Value e = json::Value::MakeObject();
+    e.Add("AttributeName", Str(d.name));
+    e.Add("AttributeType", Str(d.type));
+    list.Push(std::move(e));
+  }
+  return list;
+}
+
+json::Value KeySchemaElements(const std::vector<KeySchemaElement>& keys) {
+  json::Value list = json::Value::MakeArray();
+  for (const KeySchemaElement& k : keys) {
+    json::Value e = json::Value::MakeObject();
+    e.Add("AttributeName", Str(k.name));
+    e.Add("KeyType", Str(k.key_type));
+    list.Push(std::move(e));
+  }
+  return list;
+}
+
+json::Value Throughput(int64_t read, int64_t write) {
+  json::Value pt = json::Value::MakeObject();
+  pt.Add("ReadCapacityUnits", json::Value::Int(read));
+  pt.Add("WriteCapacityUnits", json::Value::Int(write));
+  return pt;
+}
+
+// {IndexName, KeySchema, Projection: {ProjectionType?, NonKeyAttributes?},
+// ProvisionedThroughput?}
+json::Value Index(const IndexSpec& spec, const std::optional<IndexThroughput>& throughput) {
+  json::Value e = json::Value::MakeObject();
+  e.Add("IndexName", Str(spec.name));
+  e.Add("KeySchema", KeySchemaElements(spec.key_schema));
+  json::Value p = json::Value::MakeObject();
+  if (spec.projection_type) p.Add("ProjectionType", Str(*spec.projection_type));
+  if (spec.non_key_attributes) {
+    json::Value names = json::Value::MakeArray();
+    for (const std::string& n : *spec.non_key_attributes) names.Push(Str(n));
+    p.Add("NonKeyAttributes", std::move(names));
+  }
+  e.Add("Projection", std::move(p));
+  if (throughput) {
+    e.Add("ProvisionedThroughput",
+          Throughput(throughput->read_capacity_units, throughput->write_capacity_units));
+  }
+  return e;
+}
+
+json::Value Indexes(const std::vector<IndexSpec>& specs,
+                    const std::optional<IndexThroughput>& throughput) {
+  json::Value list = json::Value::MakeArray();
+  for (const IndexSpec& spec : specs) list.Push(Index(spec, throughput));
+  return list;
+}
+
+void AddStreamSpecification(const std::optional<StreamSpecification>& spec, json::Value* body) {
+  if (!spec) return;
+  json::Value s = json::Value::MakeObject();
+  s.Add("StreamEnabled", json::Value::Bool(spec->stream_enabled));
+  if (spec->stream_view_type) s.Add("StreamViewType", Str(*spec->stream_view_type));
+  body->Add("StreamSpecification", std::move(s));
+}
+
+void AddLimit(const std::optional<int>& limit, json::Value* body) {
+  if (limit) body->Add("Limit", json::Value::Int(*limit));
+}
+
+void AddString(const char* member, const std::optional<std::string>& s, json::Value* body) {
+  if (s) body->Add(member, Str(*s));
+}
+
+}  // namespace
+
+json::Value CreateTableRequestToJson(const CreateTableRequest& r) {
+  json::Value body = json::Value::MakeObject();
+  body.Add("AttributeDefinitions", Definitions(r.attribute_definitions));
+  body.Add("TableName", Str(r.table_name));
+  body.Add("KeySchema", KeySchemaElements(r.key_schema));
+  std::optional<IndexThroughput> gsi_throughput;
+  if (r.billing_mode == "PROVISIONED" && r.read_capacity_units && r.write_capacity_units) {
+    gsi_throughput = IndexThroughput{*r.read_capacity_units, *r.write_capacity_units};
+  }
+  if (!r.local_secondary_indexes.empty()) {
+    body.Add("LocalSecondaryIndexes", Indexes(r.local_secondary_indexes, std::nullopt));
+  }
+  if (!r.global_secondary_indexes.empty()) {
+    body.Add("GlobalSecondaryIndexes", Indexes(r.global_secondary_indexes, gsi_throughput));
+  }
+  body.Add("BillingMode", Str(r.billing_mode));
+  if (r.read_capacity_units || r.write_capacity_units) {
+    json::Value pt = json::Value::MakeObject();
+    if (r.read_capacity_units) {
+      pt.Add("ReadCapacityUnits", json::Value::Int(*r.read_capacity_units));
+    }
+    if (r.write_capacity_units) {
+      pt.Add("WriteCapacityUnits", json::Value::Int(*r.write_capacity_units));
+    }
+    body.Add("ProvisionedThroughput", std::move(pt));
+  }
+  AddStreamSpecification(r.stream_specification, &body);
+  return body;
+}
+
+json::Value DeleteTableRequestToJson(const DeleteTableRequest& r) { return Start(r.table_name); }
+
+json::Value DescribeTableRequestToJson(const DescribeTableRequest& r) {
+  return Start(r.table_name);
+}
+
+json::Value ListTablesRequestToJson(const ListTablesRequest& r) {
+  json::Value body = json::Value::MakeObject();
+  AddString("ExclusiveStartTableName", r.exclusive_start_table_name, &body);
+  AddLimit(r.limit, &body);
+  return body;
+}
+
+json::Value UpdateTableRequestToJson(const UpdateTableRequest& r,
+                                     const std::optional<IndexThroughput>& index_throughput) {
+  json::Value body = json::Value::MakeObject();
+  if (!r.attribute_definitions.empty()) {
+    body.Add("AttributeDefinitions", Definitions(r.attribute_definitions));
+  }
+  body.Add("TableName", Str(r.table_name));
+  if (r.create_global_index || r.delete_global_index) {
+    json::Value updates = json::Value::MakeArray();
+    if (r.create_global_index) {
+      json::Value action = json::Value::MakeObject();
+      action.Add("Create", Index(*r.create_global_index, index_throughput));
+      updates.Push(std::move(action));
+    }
+    if (r.delete_global_index) {
+      json::Value name = json::Value::MakeObject();
+      name.Add("IndexName", Str(*r.delete_global_index));
+      json::Value action = json::Value::MakeObject();
+      action.Add("Delete", std::move(name));
+      updates.Push(std::move(action));
+    }
+    body.Add("GlobalSecondaryIndexUpdates", std::move(updates));
+  }
+  AddStreamSpecification(r.stream_specification, &body);
+  return body;
+}
+
+json::Value UpdateTimeToLiveRequestToJson(const UpdateTimeToLiveRequest& r) {
+  json::Value body = Start(r.table_name);
+  json::Value spec = json::Value::MakeObject();
+  spec.Add("Enabled", json::Value::Bool(r.specification.enabled));
+  spec.Add("AttributeName", Str(r.specification.attribute_name));
+  body.Add("TimeToLiveSpecification", std::move(spec));
+  return body;
+}
+
+json::Value DescribeTimeToLiveRequestToJson(const DescribeTimeToLiveRequest& r) {
+  return Start(r.table_name);
+}
+
+json::Value ListStreamsRequestToJson(const ListStreamsRequest& r) {
+  json::Value body = json::Value::MakeObject();
+  AddString("TableName", r.table_name, &body);
+  AddLimit(r.limit, &body);
+  AddString("ExclusiveStartStreamArn", r.exclusive_start_stream_arn, &body);
+  return body;
+}
+
+json::Value DescribeStreamRequestToJson(const DescribeStreamRequest& r) {
+  json::Value body = json::Value::MakeObject();
+  body.Add("StreamArn", Str(r.stream_arn));
+  AddLimit(r.limit, &body);
+  AddString("ExclusiveStartShardId", r.exclusive_start_shard_id, &body);
+  return body;
+}
+
+json::Value GetShardIteratorRequestToJson(const GetShardIteratorRequest& r) {
+  json::Value body = json::Value::MakeObject();
+  body.Add("StreamArn", Str(r.stream_arn));
+  body.Add("ShardId", Str(r.shard_id));
+  body.Add("ShardIteratorType", Str(r.shard_iterator_type));
+  AddString("SequenceNumber", r.sequence_number, &body);
+  return body;
+}
+
+json::Value GetRecordsRequestToJson(const GetRecordsRequest& r) {
+  json::Value body = json::Value::MakeObject();
+  body.Add("ShardIterator", Str(r.shard_iterator));
+  AddLimit(r.limit, &body);
+  return body;
+}
+
+}  // namespace keyhole

@@ -1,0 +1,216 @@
+// Response decoders of api/api_json_client.h for the item, read, batch and transaction
+// operations: the inverses of api_json_responses.cpp's and api_json_batches.cpp's encoders.
+#include <string>
+#include <utility>
+
+#include "api/api_json_client.h"
+#include "api/api_json_client_read.h"
+
+namespace keyhole {
+
+namespace {
+
+using api_json_client::Child;
+using api_json_client::Element;
+using api_json_client::Find;
+using api_json_client::ItemAt;
+using api_json_client::Malformed;
+using api_json_client::NeedObject;
+using api_json_client::ReadBool;
+using api_json_client::ReadCapacity;
+using api_json_client::ReadCapacityList;
+using api_json_client::ReadInt;
+using api_json_client::ReadItem;
+using api_json_client::ReadString;
+
+// PutItem, DeleteItem and UpdateItem: {"Attributes"?, "ConsumedCapacity"?}.
+template <typename Response>
+Result<Response> AttributesResponse(const json::Value& v) {
+  KH_RETURN_IF_ERROR(NeedObject(v, ""));
+  Response r;
+  KH_RETURN_IF_ERROR(ReadItem(v, "Attributes", "", &r.attributes));
+  KH_RETURN_IF_ERROR(ReadCapacity(v, &r.consumed_capacity));
+  return r;
+}
+
+// Query and Scan.
+Result<ReadResponse> ReadResponseFromJson(const json::Value& v) {
+  KH_RETURN_IF_ERROR(NeedObject(v, ""));
+  ReadResponse r;
+  KH_ASSIGN_OR_RETURN(const json::Value* items, Find(v, "Items", json::Kind::kArray, ""));
+  if (items) {
+    for (size_t i = 0; i < items->array().size(); ++i) {
+      KH_ASSIGN_OR_RETURN(Item item, ItemAt(items->array()[i], Element("Items", i)));
+      r.items.push_back(std::move(item));
+    }
+  }
+  KH_RETURN_IF_ERROR(ReadInt(v, "Count", "", &r.count));
+  KH_RETURN_IF_ERROR(ReadInt(v, "ScannedCount", "", &r.scanned_count));
+  KH_RETURN_IF_ERROR(ReadItem(v, "LastEvaluatedKey", "", &r.last_evaluated_key));
+  KH_RETURN_IF_ERROR(ReadCapacity(v, &r.consumed_capacity));
+  return r;
+}
+
+// A list of items at `at`.
+Result<std::vector<Item>> Items(const json::Value& list, const std::string& at) {
+  if (!list.IsArray()) return Malformed(at, "is not a list");
+  std::vector<Item> out;
+  for (size_t i = 0; i < list.array().size(); ++i) {
+    KH_ASSIGN_OR_RETURN(Item item, ItemAt(list.array()[i], Element(at, i)));
+    out.push_back(std::move(item));
+  }
+  return out;
+}
+
+Result<WriteRequest> WriteRequestAt(const json::Value& v, const std::string& at) {
+  KH_RETURN_IF_ERROR(NeedObject(v, at));
+  WriteRequest w;
+  KH_ASSIGN_OR_RETURN(const json::Value* put, Find(v, "PutRequest", json::Kind::kObject, at));
+  KH_ASSIGN_OR_RETURN(const json::Value* del, Find(v, "DeleteRequest", json::Kind::kObject, at));
+  if (put && del) return Malformed(at, "has both PutRequest and DeleteRequest");
+  if (put) {
+    std::optional<Item> item;
+    KH_RETURN_IF_ERROR(ReadItem(*put, "Item", Child(at, "PutRequest"), &item));
+    if (!item) return Malformed(Child(at, "PutRequest"), "has no Item");
+    w.put_request = PutRequest{std::move(*item)};
+  } else if (del) {
+    std::optional<Item> key;
+    KH_RETURN_IF_ERROR(ReadItem(*del, "Key", Child(at, "DeleteRequest"), &key));
+    if (!key) return Malformed(Child(at, "DeleteRequest"), "has no Key");
+    w.delete_request = DeleteRequest{std::move(*key)};
+  } else {
+    return Malformed(at, "has neither PutRequest nor DeleteRequest");
+  }
+  return w;
+}
+
+Result<KeysAndAttributes> KeysAndAttributesAt(const json::Value& v, const std::string& at) {
+  KH_RETURN_IF_ERROR(NeedObject(v, at));
+  KeysAndAttributes ka;
+  KH_ASSIGN_OR_RETURN(const json::Value* keys, Find(v, "Keys", json::Kind::kArray, at));
+  if (keys) {
+    KH_ASSIGN_OR_RETURN(ka.keys, Items(*keys, Child(at, "Keys")));
+  }
+  KH_RETURN_IF_ERROR(ReadString(v, "ProjectionExpression", at, &ka.expressions.projection));
+  KH_ASSIGN_OR_RETURN(const json::Value* names,
+                      Find(v, "ExpressionAttributeNames", json::Kind::kObject, at));
+  if (names) {
+    const std::string names_at = Child(at, "ExpressionAttributeNames");
+    std::map<std::string, std::string> decoded;
+    for (const auto& [placeholder, name] : names->object()) {
+      if (!name.IsString()) return Malformed(Child(names_at, placeholder), "is not a string");
+      decoded.emplace(placeholder, name.str());
+    }
+    ka.expressions.names = std::move(decoded);
+  }
+  KH_RETURN_IF_ERROR(ReadBool(v, "ConsistentRead", at, &ka.consistent_read));
+  return ka;
+}
+
+}  // namespace
+
+Result<PutItemResponse> PutItemResponseFromJson(const json::Value& v) {
+  return AttributesResponse<PutItemResponse>(v);
+}
+
+Result<GetItemResponse> GetItemResponseFromJson(const json::Value& v) {
+  KH_RETURN_IF_ERROR(NeedObject(v, ""));
+  GetItemResponse r;
+  KH_RETURN_IF_ERROR(ReadItem(v, "Item", "", &r.item));
+  KH_RETURN_IF_ERROR(ReadCapacity(v, &r.consumed_capacity));
+  return r;
+}
+
+Result<DeleteItemResponse> DeleteItemResponseFromJson(const json::Value& v) {
+  return AttributesResponse<DeleteItemResponse>(v);
+}
+
+Result<UpdateItemResponse> UpdateItemResponseFromJson(const json::Value& v) {
+  return AttributesResponse<UpdateItemResponse>(v);
+}
+
+Result<QueryResponse> QueryResponseFromJson(const json::Value& v) {
+  return ReadResponseFromJson(v);
+}
+
+Result<ScanResponse> ScanResponseFromJson(const json::Value& v) { return ReadResponseFromJson(v); }
+
+Result<std::map<std::string, std::vector<WriteRequest>>> WriteRequestsFromJson(
+    const json::Value& v) {
+  const std::string at = "UnprocessedItems";
+  KH_RETURN_IF_ERROR(NeedObject(v, at));
+  std::map<std::string, std::vector<WriteRequest>> out;
+  for (const auto& [table, list] : v.object()) {
+    const std::string table_at = Child(at, table);
+    if (!list.IsArray()) return Malformed(table_at, "is not a list");
+    std::vector<WriteRequest>& requests = out[table];
+    for (size_t i = 0; i < list.array().size(); ++i) {
+      KH_ASSIGN_OR_RETURN(WriteRequest w, WriteRequestAt(list.array()[i], Element(table_at, i)));
+      requests.push_back(std::move(w));
+    }
+  }
+  return out;
+}
+
+Result<std::map<std::string, KeysAndAttributes>> KeysAndAttributesFromJson(const json::Value& v) {
+  const std::string at = "UnprocessedKeys";
+  KH_RETURN_IF_ERROR(NeedObject(v, at));
+  std::map<std::string, KeysAndAttributes> out;
+  for (const auto& [table, entry] : v.object()) {
+    KH_ASSIGN_OR_RETURN(out[table], KeysAndAttributesAt(entry, Child(at, table)));
+  }
+  return out;
+}
+
+Result<BatchWriteItemResponse> BatchWriteItemResponseFromJson(const json::Value& v) {
+  KH_RETURN_IF_ERROR(NeedObject(v, ""));
+  BatchWriteItemResponse r;
+  if (const json::Value* m = v.Find("UnprocessedItems"); m && !m->IsNull()) {
+    KH_ASSIGN_OR_RETURN(r.unprocessed_items, WriteRequestsFromJson(*m));
+  }
+  KH_RETURN_IF_ERROR(ReadCapacityList(v, "", &r.consumed_capacity));
+  return r;
+}
+
+Result<BatchGetItemResponse> BatchGetItemResponseFromJson(const json::Value& v) {
+  KH_RETURN_IF_ERROR(NeedObject(v, ""));
+  BatchGetItemResponse r;
+  KH_ASSIGN_OR_RETURN(const json::Value* responses, Find(v, "Responses", json::Kind::kObject, ""));
+  if (responses) {
+    for (const auto& [table, list] : responses->object()) {
+      KH_ASSIGN_OR_RETURN(r.responses[table], Items(list, Child("Responses", table)));
+    }
+  }
+  if (const json::Value* m = v.Find("UnprocessedKeys"); m && !m->IsNull()) {
+    KH_ASSIGN_OR_RETURN(r.unprocessed_keys, KeysAndAttributesFromJson(*m));
+  }
+  KH_RETURN_IF_ERROR(ReadCapacityList(v, "", &r.consumed_capacity));
+  return r;
+}
+
+Result<TransactWriteItemsResponse> TransactWriteItemsResponseFromJson(const json::Value& v) {
+  KH_RETURN_IF_ERROR(NeedObject(v, ""));
+  TransactWriteItemsResponse r;
+  KH_RETURN_IF_ERROR(ReadCapacityList(v, "", &r.consumed_capacity));
+  return r;
+}
+
+Result<TransactGetItemsResponse> TransactGetItemsResponseFromJson(const json::Value& v) {
+  KH_RETURN_IF_ERROR(NeedObject(v, ""));
+  TransactGetItemsResponse r;
+  KH_ASSIGN_OR_RETURN(const json::Value* list, Find(v, "Responses", json::Kind::kArray, ""));
+  if (list) {
+    for (size_t i = 0; i < list->array().size(); ++i) {
+      const std::string at = Element("Responses", i);
+      const json::Value& e = list->array()[i];
+      KH_RETURN_IF_ERROR(NeedObject(e, at));
+      std::optional<Item> item;
+      KH_RETURN_IF_ERROR(ReadItem(e, "Item", at, &item));
+      r.responses.push_back(std::move(item));
+    }
+  }
+  KH_RETURN_IF_ERROR(ReadCapacityList(v, "", &r.consumed_capacity));
+  return r;
+}
+
+}  // namespace keyhole

@@ -1,0 +1,358 @@
+// Response decoders of api/api_json_client.h for the table and Time to Live operations: a
+// TableDescription in DescribeTable's shape (the inverse of TableToJson as the API returns it,
+// core/schema.h) and the TTL responses.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <map>
+#include <string>
+#include <utility>
+
+#include "api/api_json_client.h"
+#include "api/api_json_client_read.h"
+
+namespace keyhole {
+
+namespace {
+
+using api_json_client::Child;
+using api_json_client::Element;
+using api_json_client::Find;
+using api_json_client::Malformed;
+using api_json_client::NeedObject;
+using api_json_client::ReadBool;
+using api_json_client::ReadDouble;
+using api_json_client::ReadInt;
+using api_json_client::ReadString;
+
+// Attribute name -> declared type, from AttributeDefinitions; nullopt when the description has
+// none (DeleteTable's).
+using Definitions = std::optional<std::map<std::string, ValueType>>;
+
+// Also appends the names to *order, as listed.
+Result<Definitions> ReadDefinitions(const json::Value& v, std::vector<std::string>* order) {
+  KH_ASSIGN_OR_RETURN(const json::Value* list,
+                      Find(v, "AttributeDefinitions", json::Kind::kArray, ""));
+  if (!list) return Definitions();
+  std::map<std::string, ValueType> out;
+  for (size_t i = 0; i < list->array().size(); ++i) {
+    const json::Value& d = list->array()[i];
+    const std::string at = Element("AttributeDefinitions", i);
+    KH_RETURN_IF_ERROR(NeedObject(d, at));
+    std::string name, type;
+    KH_RETURN_IF_ERROR(ReadString(d, "AttributeName", at, &name));
+    KH_RETURN_IF_ERROR(ReadString(d, "AttributeType", at, &type));
+    ValueType vt;
+    if (type != "S" && type != "N" && type != "B") {
+      return Malformed(Child(at, "AttributeType"), fmt::format("is '{}', not S, N or B", type));
+    }
+    TypeFromName(type, &vt);
+    out[name] = vt;
+    order->push_back(name);
+  }
+  return Definitions(std::move(out));
+}
+
+// A KeySchema list at `at`: the HASH element is the partition key, the RANGE element the sort
+// key (by position when KeyType is absent).
+Result<KeySchema> ReadKeySchema(const json::Value& list, const std::string& at,
+                                const Definitions& defs) {
+  if (!list.IsArray()) return Malformed(at, "is not a list");
+  if (list.array().empty() || list.array().size() > 2) {
+    return Malformed(at, fmt::format("has {} elements, not 1 or 2", list.array().size()));
+  }
+  KeySchema k;
+  bool have_partition = false;
+  for (size_t i = 0; i < list.array().size(); ++i) {
+    const json::Value& e = list.array()[i];
+    const std::string el = Element(at, i);
+    KH_RETURN_IF_ERROR(NeedObject(e, el));
+    KeyAttribute a;
+    std::string key_type = i == 0 ? "HASH" : "RANGE";
+    KH_RETURN_IF_ERROR(ReadString(e, "AttributeName", el, &a.name));
+    KH_RETURN_IF_ERROR(ReadString(e, "KeyType", el, &key_type));
+    if (defs) {
+      auto it = defs->find(a.name);
+      if (it == defs->end()) {
+        return Malformed(
+            el, fmt::format("names '{}', which AttributeDefinitions does not define", a.name));
+      }
+      a.type = it->second;
+    }
+    if (key_type == "HASH" && !have_partition) {
+      k.partition = std::move(a);
+      have_partition = true;
+    } else if (key_type == "RANGE" && !k.sort) {
+      k.sort = std::move(a);
+    } else {
+      return Malformed(Child(el, "KeyType"), fmt::format("is '{}' twice or unknown", key_type));
+    }
+  }
+  if (!have_partition) return Malformed(at, "has no HASH key");
+  return k;
+}
+
+Result<Projection> ReadProjection(const json::Value& p, const std::string& at) {
+  KH_RETURN_IF_ERROR(NeedObject(p, at));
+  Projection out;
+  std::string type = "ALL";
+  KH_RETURN_IF_ERROR(ReadString(p, "ProjectionType", at, &type));
+  if (type == "ALL") {
+    out.type = ProjectionType::kAll;
+  } else if (type == "KEYS_ONLY") {
+    out.type = ProjectionType::kKeysOnly;
+  } else if (type == "INCLUDE") {
+    out.type = ProjectionType::kInclude;
+  } else {
+    return Malformed(Child(at, "ProjectionType"), fmt::format("is '{}'", type));
+  }
+  KH_ASSIGN_OR_RETURN(const json::Value* names,
+                      Find(p, "NonKeyAttributes", json::Kind::kArray, at));
+  if (names) {
+    for (size_t i = 0; i < names->array().size(); ++i) {
+      const json::Value& n = names->array()[i];
+      if (!n.IsString())
+        return Malformed(Element(Child(at, "NonKeyAttributes"), i), "is not a string");
+      out.non_key_attributes.push_back(n.str());
+    }
+  }
+  return out;
+}
+
+// The index list `member` (LocalSecondaryIndexes or GlobalSecondaryIndexes) into t->indexes.
+Status ReadIndexes(const json::Value& v, std::string_view member, IndexKind kind,
+                   const Definitions& defs, TableDescription* t) {
+  KH_ASSIGN_OR_RETURN(const json::Value* list, Find(v, member, json::Kind::kArray, ""));
+  if (!list) return Status::OK();
+  for (size_t i = 0; i < list->array().size(); ++i) {
+    const json::Value& e = list->array()[i];
+    const std::string at = Element(member, i);
+    KH_RETURN_IF_ERROR(NeedObject(e, at));
+    IndexDescription idx;
+    idx.kind = kind;
+    KH_RETURN_IF_ERROR(ReadString(e, "IndexName", at, &idx.name));
+    KH_ASSIGN_OR_RETURN(const json::Value* keys, Find(e, "KeySchema", json::Kind::kArray, at));
+    if (!keys) return Malformed(at, "has no KeySchema");
+    KH_ASSIGN_OR_RETURN(idx.key, ReadKeySchema(*keys, Child(at, "KeySchema"), defs));
+    if (const json::Value* p = e.Find("Projection"); p && !p->IsNull()) {
+      KH_ASSIGN_OR_RETURN(idx.projection, ReadProjection(*p, Child(at, "Projection")));
+    }
+    KH_RETURN_IF_ERROR(ReadString(e, "IndexStatus", at, &idx.status));
+    KH_RETURN_IF_ERROR(ReadInt(e, "IndexSizeBytes", at, &idx.size_bytes));
+    KH_RETURN_IF_ERROR(ReadInt(e, "ItemCount", at, &idx.item_count));
+    t->indexes.push_back(std::move(idx));
+  }
+  return Status::OK();
+}
+
+// TableToJson lists AttributeDefinitions in the order the table's key and then its indexes, in
+// creation order with LSIs and GSIs mixed, first use each attribute; but it lists the LSIs before
+// the GSIs. Interleaves t->indexes' LSIs and GSIs (each list kept in order) so that the order of
+// first use matches `order`, the AttributeDefinitions as listed, which gives keyhole's encoder
+// its own text back. When no interleaving fits (DynamoDB lists definitions as they were given),
+// t->indexes stay LSIs then GSIs.
+void RestoreCreationOrder(const std::vector<std::string>& order, TableDescription* t) {
+  std::vector<IndexDescription> lists[2];  // LSIs, GSIs
+  for (IndexDescription& i : t->indexes) {
+    lists[i.kind == IndexKind::kLocal ? 0 : 1].push_back(std::move(i));
+  }
+  std::vector<std::string> seen;
+  size_t pos = 0;
+  auto use = [&](const KeyAttribute& a, std::vector<std::string>* fresh) {
+    if (std::find(seen.begin(), seen.end(), a.name) != seen.end()) return;
+    if (std::find(fresh->begin(), fresh->end(), a.name) != fresh->end()) return;
+    fresh->push_back(a.name);
+  };
+  // The attributes `key` uses first, in TableToJson's order.
+  auto fresh_of = [&](const KeySchema& key) {
+    std::vector<std::string> fresh;
+    use(key.partition, &fresh);
+    if (key.sort) use(*key.sort, &fresh);
+    return fresh;
+  };
+  auto fits = [&](const std::vector<std::string>& fresh) {
+    if (pos + fresh.size() > order.size()) return false;
+    return std::equal(fresh.begin(), fresh.end(), order.begin() + pos);
+  };
+  auto take = [&](const std::vector<std::string>& fresh) {
+    seen.insert(seen.end(), fresh.begin(), fresh.end());
+    pos += fresh.size();
+  };
+  std::vector<IndexDescription> merged;
+  bool ok = true;
+  const std::vector<std::string> table_fresh = fresh_of(t->key);
+  if (fits(table_fresh)) {
+    take(table_fresh);
+  } else {
+    ok = false;
+  }
+  size_t next[2] = {0, 0};
+  while (ok && (next[0] < lists[0].size() || next[1] < lists[1].size())) {
+    int chosen = -1;
+    std::vector<std::string> chosen_fresh;
+    // An index that uses no new attribute can go anywhere; else the one that fits.
+    for (bool need_new : {false, true}) {
+      for (int k = 0; k < 2 && chosen < 0; ++k) {
+        if (next[k] == lists[k].size()) continue;
+        std::vector<std::string> fresh = fresh_of(lists[k][next[k]].key);
+        if (fresh.empty() != !need_new) continue;
+        if (need_new && !fits(fresh)) continue;
+        chosen = k;
+        chosen_fresh = std::move(fresh);
+      }
+    }
+    if (chosen < 0) {
+      ok = false;
+      break;
+    }
+    take(chosen_fresh);
+    merged.push_back(lists[chosen][next[chosen]++]);
+  }
+  if (!ok) {
+    merged.clear();
+    for (auto& list : lists) {
+      for (IndexDescription& i : list) merged.push_back(std::move(i));
+    }
+  }
+  t->indexes = std::move(merged);
+}
+
+// keyhole's TableId, "00000000-0000-0000-0000-<id in hex>": the id; 0 for any other.
+uint64_t TableIdFromUuid(std::string_view uuid) {
+  constexpr std::string_view kPrefix = "00000000-0000-0000-0000-";
+  if (!uuid.starts_with(kPrefix)) return 0;
+  std::string_view hex = uuid.substr(kPrefix.size());
+  uint64_t id = 0;
+  auto [end, ec] = std::from_chars(hex.data(), hex.data() + hex.size(), id, 16);
+  if (ec != std::errc() || end != hex.data() + hex.size() || hex.size() < 12) return 0;
+  // Only the spelling keyhole writes ({:012x}: lowercase, no extra leading zeros).
+  if (fmt::format("{:012x}", id) != hex) return 0;
+  return id;
+}
+
+// {"<member>": TableDescription}
+template <typename Response>
+Result<Response> Wrapped(const json::Value& v, std::string_view member,
+                         TableDescription Response::*field) {
+  KH_RETURN_IF_ERROR(NeedObject(v, ""));
+  Response r;
+  KH_ASSIGN_OR_RETURN(const json::Value* d, Find(v, member, json::Kind::kObject, ""));
+  if (!d) return Malformed(member, "is missing");
+  Result<TableDescription> t = TableDescriptionFromJson(*d);
+  if (!t.ok()) {
+    return Status::Internal(fmt::format("{} (in {})", t.status().message(), member));
+  }
+  r.*field = std::move(t).value();
+  return r;
+}
+
+}  // namespace
+
+Result<TableDescription> TableDescriptionFromJson(const json::Value& v) {
+  KH_RETURN_IF_ERROR(NeedObject(v, ""));
+  TableDescription t;
+  std::vector<std::string> definition_order;
+  KH_ASSIGN_OR_RETURN(Definitions defs, ReadDefinitions(v, &definition_order));
+  KH_RETURN_IF_ERROR(ReadString(v, "TableName", "", &t.name));
+  KH_ASSIGN_OR_RETURN(const json::Value* keys, Find(v, "KeySchema", json::Kind::kArray, ""));
+  if (keys) {
+    KH_ASSIGN_OR_RETURN(t.key, ReadKeySchema(*keys, "KeySchema", defs));
+  }
+  KH_RETURN_IF_ERROR(ReadString(v, "TableStatus", "", &t.status));
+  KH_RETURN_IF_ERROR(ReadDouble(v, "CreationDateTime", "", &t.creation_time));
+  KH_ASSIGN_OR_RETURN(const json::Value* pt,
+                      Find(v, "ProvisionedThroughput", json::Kind::kObject, ""));
+  if (pt) {
+    KH_RETURN_IF_ERROR(
+        ReadInt(*pt, "ReadCapacityUnits", "ProvisionedThroughput", &t.read_capacity));
+    KH_RETURN_IF_ERROR(
+        ReadInt(*pt, "WriteCapacityUnits", "ProvisionedThroughput", &t.write_capacity));
+  }
+  KH_RETURN_IF_ERROR(ReadInt(v, "TableSizeBytes", "", &t.size_bytes));
+  KH_RETURN_IF_ERROR(ReadInt(v, "ItemCount", "", &t.item_count));
+  std::string table_id;
+  KH_RETURN_IF_ERROR(ReadString(v, "TableId", "", &table_id));
+  t.id = TableIdFromUuid(table_id);
+  // DynamoDB has no BillingModeSummary for a table created PROVISIONED by default.
+  t.billing_mode = t.read_capacity > 0 ? "PROVISIONED" : "PAY_PER_REQUEST";
+  KH_ASSIGN_OR_RETURN(const json::Value* billing,
+                      Find(v, "BillingModeSummary", json::Kind::kObject, ""));
+  if (billing) {
+    KH_RETURN_IF_ERROR(ReadString(*billing, "BillingMode", "BillingModeSummary", &t.billing_mode));
+  }
+  KH_RETURN_IF_ERROR(ReadIndexes(v, "LocalSecondaryIndexes", IndexKind::kLocal, defs, &t));
+  KH_RETURN_IF_ERROR(ReadIndexes(v, "GlobalSecondaryIndexes", IndexKind::kGlobal, defs, &t));
+  RestoreCreationOrder(definition_order, &t);
+  KH_ASSIGN_OR_RETURN(const json::Value* stream,
+                      Find(v, "StreamSpecification", json::Kind::kObject, ""));
+  if (stream) {
+    bool enabled = false;
+    std::optional<std::string> view;
+    KH_RETURN_IF_ERROR(ReadBool(*stream, "StreamEnabled", "StreamSpecification", &enabled));
+    KH_RETURN_IF_ERROR(ReadString(*stream, "StreamViewType", "StreamSpecification", &view));
+    if (enabled) {
+      if (!view) return Malformed("StreamSpecification", "is enabled without a StreamViewType");
+      t.stream_view_type = std::move(view);
+    }
+  }
+  KH_RETURN_IF_ERROR(ReadString(v, "LatestStreamLabel", "", &t.latest_stream_label));
+  return t;
+}
+
+Result<CreateTableResponse> CreateTableResponseFromJson(const json::Value& v) {
+  return Wrapped(v, "TableDescription", &CreateTableResponse::table_description);
+}
+
+Result<DeleteTableResponse> DeleteTableResponseFromJson(const json::Value& v) {
+  return Wrapped(v, "TableDescription", &DeleteTableResponse::table_description);
+}
+
+Result<DescribeTableResponse> DescribeTableResponseFromJson(const json::Value& v) {
+  return Wrapped(v, "Table", &DescribeTableResponse::table);
+}
+
+Result<UpdateTableResponse> UpdateTableResponseFromJson(const json::Value& v) {
+  return Wrapped(v, "TableDescription", &UpdateTableResponse::table_description);
+}
+
+Result<ListTablesResponse> ListTablesResponseFromJson(const json::Value& v) {
+  KH_RETURN_IF_ERROR(NeedObject(v, ""));
+  ListTablesResponse r;
+  KH_ASSIGN_OR_RETURN(const json::Value* names, Find(v, "TableNames", json::Kind::kArray, ""));
+  if (names) {
+    for (size_t i = 0; i < names->array().size(); ++i) {
+      const json::Value& n = names->array()[i];
+      if (!n.IsString()) return Malformed(Element("TableNames", i), "is not a string");
+      r.table_names.push_back(n.str());
+    }
+  }
+  KH_RETURN_IF_ERROR(ReadString(v, "LastEvaluatedTableName", "", &r.last_evaluated_table_name));
+  return r;
+}
+
+Result<UpdateTimeToLiveResponse> UpdateTimeToLiveResponseFromJson(const json::Value& v) {
+  KH_RETURN_IF_ERROR(NeedObject(v, ""));
+  UpdateTimeToLiveResponse r;
+  const std::string at = "TimeToLiveSpecification";
+  KH_ASSIGN_OR_RETURN(const json::Value* spec, Find(v, at, json::Kind::kObject, ""));
+  if (spec) {
+    KH_RETURN_IF_ERROR(ReadBool(*spec, "Enabled", at, &r.specification.enabled));
+    KH_RETURN_IF_ERROR(ReadString(*spec, "AttributeName", at, &r.specification.attribute_name));
+  }
+  return r;
+}
+
+Result<DescribeTimeToLiveResponse> DescribeTimeToLiveResponseFromJson(const json::Value& v) {
+  KH_RETURN_IF_ERROR(NeedObject(v, ""));
+  DescribeTimeToLiveResponse r;
+  const std::string at = "TimeToLiveDescription";
+  KH_ASSIGN_OR_RETURN(const json::Value* d, Find(v, at, json::Kind::kObject, ""));
+  if (d) {
+    KH_RETURN_IF_ERROR(ReadString(*d, "TimeToLiveStatus", at, &r.status));
+    KH_RETURN_IF_ERROR(ReadString(*d, "AttributeName", at, &r.attribute_name));
+  }
+  return r;
+}
+
+}  // namespace keyhole
