@@ -1,6 +1,12 @@
 // keyhole_sqltest: a sqllogictest-style runner for keyhole's shell.
 //
-//   keyhole_sqltest FILE.test [--rewrite]
+//   keyhole_sqltest FILE.test [--rewrite] [--backend file|http]
+//
+// --backend http runs the same records through the HTTP stack: the session's Backend is a
+// remote::RemoteBackend talking to an in-process `keyhole serve` (server::HttpServer and
+// DynamoDbServer, api::Service) on a loopback port, over the same file; the local-only commands
+// (.clock, .ttl sweep, .import) use the file directly. Every file must give the same results
+// both ways (ctest runs each twice: sql.<name> and sql.<name>.http).
 //
 // Opens a fresh database in a temporary directory (no fsync; a fixed clock, so that
 // CreationDateTime is always 1700000000), makes a shell::Session over a shell::StringSink (output
@@ -64,9 +70,15 @@
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
+#include "api/service.h"
+
 #include "parser/expression_parser.h"
+#include "remote/remote_backend.h"
+#include "server/dynamodb_server.h"
+#include "server/http.h"
 #include "shell/session.h"
 #include "storage/database.h"
 
@@ -234,8 +246,10 @@ std::string Indented(std::string_view text) {
 
 class Runner {
  public:
-  Runner(std::string file, std::string db_path)
-      : file_(std::move(file)), db_path_(std::move(db_path)) {}
+  // `http`: the session runs on a RemoteBackend talking to an in-process `keyhole serve` (the
+  // HTTP front end, api::Service and the same file), its local-only commands on the file.
+  Runner(std::string file, std::string db_path, bool http)
+      : file_(std::move(file)), db_path_(std::move(db_path)), http_(http) {}
   ~Runner() { Close(); }
 
   bool Open() {
@@ -252,14 +266,45 @@ class Runner {
       return false;
     }
     db_ = std::move(*db);
+    keyhole::Backend* backend = db_.get();
+    if (http_) {
+      service_ = std::make_unique<keyhole::api::Service>(*db_);
+      protocol_ = std::make_unique<keyhole::server::DynamoDbServer>(
+          *service_, keyhole::server::ServeOptions{});
+      keyhole::server::HttpOptions options;
+      options.port = 0;
+      http_server_ = std::make_unique<keyhole::server::HttpServer>(
+          options, [this](const keyhole::server::HttpRequest& r) { return protocol_->Handle(r); });
+      auto port = http_server_->Bind();
+      if (!port.ok()) {
+        std::fprintf(stderr, "keyhole_sqltest: %s\n", port.status().ToString().c_str());
+        return false;
+      }
+      serving_ = std::thread([this] { http_server_->Serve(); });
+      keyhole::remote::RemoteBackend::Options remote;
+      remote.endpoint = "http://127.0.0.1:" + std::to_string(*port);
+      auto created = keyhole::remote::RemoteBackend::Create(remote);
+      if (!created.ok()) {
+        std::fprintf(stderr, "keyhole_sqltest: %s\n", created.status().ToString().c_str());
+        return false;
+      }
+      remote_ = std::move(*created);
+      backend = remote_.get();
+    }
     sink_ = std::make_unique<StringSink>();
-    session_ = std::make_unique<Session>(*db_, db_.get(), db_path_, *sink_);
+    session_ = std::make_unique<Session>(*backend, db_.get(), db_path_, *sink_);
     return true;
   }
 
   void Close() {
     session_.reset();
     sink_.reset();
+    remote_.reset();
+    if (http_server_) http_server_->Stop();
+    if (serving_.joinable()) serving_.join();
+    http_server_.reset();
+    protocol_.reset();
+    service_.reset();
     db_.reset();
   }
 
@@ -275,7 +320,13 @@ class Runner {
 
  private:
   std::string file_, db_path_;
+  bool http_ = false;
   std::unique_ptr<Database> db_;
+  std::unique_ptr<keyhole::api::Service> service_;
+  std::unique_ptr<keyhole::server::DynamoDbServer> protocol_;
+  std::unique_ptr<keyhole::server::HttpServer> http_server_;
+  std::thread serving_;
+  std::unique_ptr<keyhole::remote::RemoteBackend> remote_;
   std::unique_ptr<StringSink> sink_;
   std::unique_ptr<Session> session_;
 };
@@ -285,10 +336,14 @@ class Runner {
 int main(int argc, char** argv) {
   std::string file;
   bool rewrite = false;
+  bool http = false;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--rewrite") {
       rewrite = true;
+    } else if (a == "--backend" && i + 1 < argc &&
+               (std::string(argv[i + 1]) == "http" || std::string(argv[i + 1]) == "file")) {
+      http = std::string(argv[++i]) == "http";
     } else if (file.empty() && !a.empty() && a[0] != '-') {
       file = a;
     } else {
@@ -297,7 +352,7 @@ int main(int argc, char** argv) {
     }
   }
   if (file.empty()) {
-    std::fprintf(stderr, "usage: keyhole_sqltest FILE.test [--rewrite]\n");
+    std::fprintf(stderr, "usage: keyhole_sqltest FILE.test [--rewrite] [--backend file|http]\n");
     return 2;
   }
   std::ifstream in(file, std::ios::binary);
@@ -322,7 +377,7 @@ int main(int argc, char** argv) {
   std::filesystem::path dir = tmpl;
   int status = 0;
   {
-    Runner runner(file, (dir / "test.kh").string());
+    Runner runner(file, (dir / "test.kh").string(), http);
     if (!runner.Open()) {
       std::filesystem::remove_all(dir, ec);
       return 2;
