@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "parser/partiql_syntax.h"
+#include "parser/partiql_words.h"
 #include "parser/suggest.h"
 
 namespace keyhole::parser {
@@ -111,6 +112,175 @@ std::string SingleQuoted(std::string_view text, size_t from) {
     } else {
       out += text[i];
     }
+  }
+  return out;
+}
+
+// How `before` (a statement up to some token) ends, outside strings, names and comments: its
+// last significant character, its last word (upper-cased) and the brackets still open ('{',
+// '[', '(' for a call or group, 'i' for IN's parentheses).
+struct Context {
+  char last = 0;
+  std::string word;
+  std::vector<char> open;
+};
+
+Context ContextOf(std::string_view before) {
+  Context c;
+  for (size_t i = 0; i < before.size();) {
+    const char ch = before[i];
+    if (ch == '\'' || ch == '"') {
+      size_t close = before.find(ch, i + 1);
+      i = close == std::string_view::npos ? before.size() : close + 1;
+      c.last = ch;
+      c.word.clear();
+    } else if (before.substr(i, 2) == "--") {
+      size_t nl = before.find('\n', i);
+      i = nl == std::string_view::npos ? before.size() : nl + 1;
+    } else if (before.substr(i, 2) == "/*") {
+      size_t close = before.find("*/", i + 2);
+      i = close == std::string_view::npos ? before.size() : close + 2;
+    } else if (IsWordChar(ch)) {
+      size_t end = i;
+      while (end < before.size() && IsWordChar(before[end])) ++end;
+      c.word = Upper(before.substr(i, end - i));
+      c.last = before[end - 1];
+      i = end;
+    } else {
+      if (ch == '{' || ch == '[') c.open.push_back(ch);
+      if (ch == '(') c.open.push_back(c.word == "IN" ? 'i' : '(');
+      if ((ch == '}' || ch == ']' || ch == ')') && !c.open.empty()) c.open.pop_back();
+      if (ch != ' ' && ch != '\t' && ch != '\r' && ch != '\n') {
+        c.last = ch;
+        c.word.clear();
+      }
+      ++i;
+    }
+  }
+  return c;
+}
+
+// Whether a value goes right after `before`: after = < > : or BETWEEN, at the start of a map
+// or list, after a comma inside one, inside IN (...), or after a comma in a call
+// (begins_with(SK, 'POST#')). The attribute compared, tables and indexes are names.
+bool ValueGoesAfter(std::string_view before) {
+  const Context c = ContextOf(before);
+  switch (c.last) {
+    case '=':
+    case '<':
+    case '>':
+    case ':':
+    case '{':
+    case '[':
+      return true;
+    case '(':
+      return !c.open.empty() && c.open.back() == 'i';
+    case ',':
+      return !c.open.empty();
+    default:
+      return c.word == "BETWEEN";
+  }
+}
+
+// `text` with typographic quotes made straight. ‘…’ becomes a 'string'; “…” becomes a 'string'
+// where a value goes (after = < > :, inside a map or list, after a comma in a function call or
+// IN (...), after BETWEEN) and a "name" elsewhere (tables, indexes, the attribute compared).
+std::string StraightQuotes(std::string_view text) {
+  static constexpr std::string_view kSingle[] = {"\u2018", "\u2019"};
+  static constexpr std::string_view kDouble[] = {"\u201C", "\u201D"};
+  auto at_quote = [&](size_t i, const std::string_view(&quotes)[2]) -> size_t {
+    for (std::string_view q : quotes) {
+      if (text.substr(i).starts_with(q)) return q.size();
+    }
+    return 0;
+  };
+  std::string out;
+  for (size_t i = 0; i < text.size();) {
+    const char c = text[i];
+    if (c == '\'' || c == '"') {  // a straight string or name: as it is
+      size_t close = text.find(c, i + 1);
+      close = close == std::string_view::npos ? text.size() : close + 1;
+      out.append(text.substr(i, close - i));
+      i = close;
+    } else if (size_t n = at_quote(i, kSingle)) {
+      out += '\'';
+      i += n;
+    } else if (size_t n = at_quote(i, kDouble)) {
+      // The run up to the next double quote of either kind (or the end of the line).
+      size_t end = i + n, close = 0;
+      while (end < text.size() && text[end] != '\n' && text[end] != '"' &&
+             !(close = at_quote(end, kDouble))) {
+        ++end;
+      }
+      if (end < text.size() && text[end] == '"') close = 1;
+      const std::string_view inner = text.substr(i + n, end - i - n);
+      if (ValueGoesAfter(out)) {
+        out += '\'';
+        for (char ch : inner) out += ch == '\'' ? std::string("''") : std::string(1, ch);
+        out += '\'';
+      } else {
+        out += '"';
+        out.append(inner);
+        out += '"';
+      }
+      i = end + close;
+    } else {
+      out += c;
+      ++i;
+    }
+  }
+  return out;
+}
+
+// The unquoted value around `at` where a value goes (USER, USER-alice, alice@example.com,
+// USER#alice): "X looks like a value: ...", or "" when the word there is not in a value's place.
+std::string UnquotedValueHint(std::string_view text, size_t at) {
+  auto back = [](char c) { return IsWordChar(c) || c == '#' || c == '-' || c == '.' || c == '@'; };
+  auto forward = [&](char c) { return back(c) || c == ':' || c == '+' || c == '/'; };
+  size_t begin = at, end = at;
+  while (begin > 0 && back(text[begin - 1])) --begin;
+  while (end < text.size() && forward(text[end])) ++end;
+  if (begin == end || !IsWordChar(text[begin]) || !ValueGoesAfter(text.substr(0, begin))) return "";
+  const std::string_view value = text.substr(begin, end - begin);
+  std::string_view word = WordAt(text, begin);
+  std::string reserved;
+  if (word.size() == value.size()) {
+    // USER alone: a keyword where a value goes.
+    if (std::string upper = Upper(word); words::IsKeywordWord(upper)) {
+      reserved = fmt::format(" ({} alone is a PartiQL keyword)", upper);
+    }
+  }
+  return fmt::format("{} looks like a value: strings take single quotes, '{}'{}", value, value,
+                     reserved);
+}
+
+// `text` with the bare words used as map keys ({PK: 'x'}) in single quotes.
+std::string QuotedMapKeys(std::string_view text) {
+  std::string out;
+  for (size_t i = 0; i < text.size();) {
+    const char c = text[i];
+    if (c == '\'' || c == '"') {
+      size_t close = text.find(c, i + 1);
+      close = close == std::string_view::npos ? text.size() : close + 1;
+      out.append(text.substr(i, close - i));
+      i = close;
+      continue;
+    }
+    if (IsWordChar(c)) {
+      std::string_view word = WordAt(text, i);
+      size_t after = text.find_first_not_of(" \t\r\n", i + word.size());
+      const Context context = ContextOf(out);
+      if (after != std::string_view::npos && text[after] == ':' && !context.open.empty() &&
+          context.open.back() == '{' && (context.last == '{' || context.last == ',')) {
+        out += "'" + std::string(word) + "'";
+      } else {
+        out.append(word);
+      }
+      i += word.size();
+      continue;
+    }
+    out += c;
+    ++i;
   }
   return out;
 }
@@ -284,14 +454,7 @@ std::string ParseHint(std::string_view text, const ParseError& error) {
     const std::string_view rest = text.substr(at);
     for (std::string_view curly : {"\u2018", "\u2019", "\u201C", "\u201D"}) {
       if (!rest.starts_with(curly)) continue;
-      std::string fixed(text);
-      for (auto [from, to] : {std::pair<std::string_view, std::string_view>{"\u2018", "'"},
-                              {"\u2019", "'"},
-                              {"\u201C", "\""},
-                              {"\u201D", "\""}}) {
-        for (size_t p; (p = fixed.find(from)) != std::string::npos;)
-          fixed.replace(p, from.size(), to);
-      }
+      const std::string fixed = StraightQuotes(text);
       return fmt::format(
           "{} is a typographic quote (pasted from slides or a document?): PartiQL takes straight "
           "quotes, ' for strings and \" for names: {}",
@@ -299,6 +462,21 @@ std::string ParseHint(std::string_view text, const ParseError& error) {
     }
     if (std::string open = OpenedHint(text, at); !open.empty()) return open;
     if (rest[0] == '#') {
+      if (std::string hint = UnquotedValueHint(text, at); !hint.empty()) {
+        // `'USER#a; ... = 'USER#b'`: the quote before the word may close a string opened earlier.
+        size_t begin = at;
+        while (begin > 0 && (IsWordChar(text[begin - 1]) || text[begin - 1] == '#')) --begin;
+        if (begin > 0 && text[begin - 1] == '\'') {
+          if (std::optional<size_t> opened = StringClosedAt(text, begin - 1)) {
+            std::string value(text.substr(begin, WordAt(text, begin).size()));
+            return fmt::format(
+                "the quote just before {} closes a string that began earlier, '{}: a closing ' "
+                "is missing there",
+                value, Excerpt(text, *opened + 1));
+          }
+        }
+        return hint;
+      }
       size_t begin = at;
       while (begin > 0 && (IsWordChar(text[begin - 1]) || text[begin - 1] == '#')) --begin;
       size_t end = at;
@@ -325,6 +503,14 @@ std::string ParseHint(std::string_view text, const ParseError& error) {
     return "";
   }
 
+  // A value without quotes where the grammar stops: a reserved word (PK = USER, PK =
+  // USER-alice) or a character that cannot follow a name (PK = alice@example.com).
+  if ((message == std::string(syntax::kEnvelope) + "Unexpected keyword" ||
+       message == std::string(syntax::kEnvelope) + "Unexpected token after expression") &&
+      at < text.size()) {
+    if (std::string hint = UnquotedValueHint(text, at); !hint.empty()) return hint;
+  }
+
   if (message.starts_with("Unsupported data type: ") && at < text.size() && IsWordChar(text[at])) {
     // {'PK': zed}: a bare word is an attribute name.
     std::string_view word = WordAt(text, at);
@@ -337,10 +523,11 @@ std::string ParseHint(std::string_view text, const ParseError& error) {
       message.starts_with("Unsupported data type: \"")) {
     size_t from = first == "INSERT" ? Upper(text).find("VALUE") : 0;
     if (from == std::string::npos) from = 0;
-    return fmt::format(
-        "double quotes name attributes (and tables); map keys and string values take single "
-        "quotes: {}",
-        Trimmed(SingleQuoted(text, from)));
+    const std::string single = SingleQuoted(text, from);
+    return fmt::format("{}; map keys and string values take single quotes: {}",
+                       single != text ? "double quotes name attributes (and tables)"
+                                      : "a map key without quotes is read as an attribute name",
+                       Trimmed(QuotedMapKeys(single)));
   }
 
   if (first == "INSERT" && Has(words, "VALUES")) {
