@@ -422,6 +422,43 @@ constexpr char kLimit[] =
 
 }  // namespace
 
+std::optional<size_t> SwallowingString(std::string_view text, size_t offset) {
+  for (size_t i = 0; i < text.size() && i <= offset;) {
+    const char c = text[i];
+    if (c == '\'' || c == '"') {
+      size_t j = i + 1;
+      while (j < text.size() && !(text[j] == c && !(j + 1 < text.size() && text[j + 1] == c))) {
+        j += text[j] == c ? 2 : 1;
+      }
+      if (c == '\'') {
+        const std::string_view inner = text.substr(i + 1, std::min(j, text.size()) - i - 1);
+        for (size_t semi = inner.find(';'); semi != std::string_view::npos;
+             semi = inner.find(';', semi + 1)) {
+          size_t next = inner.find_first_not_of(" \t\r", semi + 1);
+          if (next != std::string_view::npos && inner[next] == '\n') return i;
+        }
+      }
+      i = j + 1;
+    } else if (text.substr(i, 2) == "--") {
+      size_t nl = text.find('\n', i);
+      i = nl == std::string_view::npos ? text.size() : nl + 1;
+    } else if (text.substr(i, 2) == "/*") {
+      size_t end = text.find("*/", i + 2);
+      i = end == std::string_view::npos ? text.size() : end + 2;
+    } else {
+      ++i;
+    }
+  }
+  return std::nullopt;
+}
+
+std::string SwallowingStringHint(std::string_view text, size_t at) {
+  return fmt::format(
+      "the string opened at the caret ('{}) goes on past the end of its line, taking the ; "
+      "there with it: its closing ' is probably missing, and the quotes after it pair up wrong",
+      Excerpt(text, at + 1));
+}
+
 std::string ParseHint(std::string_view text, const ParseError& error) {
   const std::string& message = error.status.message();
   const size_t at = std::min(error.position.offset, text.size());

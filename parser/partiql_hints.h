@@ -6,6 +6,7 @@
 // Internal to parser/ (ParseStatement attaches the hint).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -23,5 +24,14 @@ namespace keyhole::parser {
 //    DISTINCT, GROUP BY, LIMIT, INSERT ... (columns) VALUES (...);
 //  - a word from another shell given as a statement (exit, quit, help).
 std::string ParseHint(std::string_view text, const ParseError& error);
+
+// A string left open in a script makes the quotes after it pair up wrong, and the error
+// surfaces statements later (a later string looks unterminated, or the grammar stops). The
+// evidence: a 'string' that holds a `;` at the end of one of its lines, a statement's end
+// swallowed. Returns the offset of the first such string that begins at or before `offset`
+// (the error's), or nullopt. PartiQL strings rarely span lines, so this is the best guess.
+std::optional<size_t> SwallowingString(std::string_view text, size_t offset);
+// The hint for the string SwallowingString found at `at` (the caret is moved there).
+std::string SwallowingStringHint(std::string_view text, size_t at);
 
 }  // namespace keyhole::parser

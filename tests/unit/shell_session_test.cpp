@@ -426,6 +426,25 @@ TEST_F(SessionTest, TimerTimesDotCommandsThatDoWorkAndEveryStatement) {
   EXPECT_EQ(out.find("-- .mode · "), std::string::npos) << out;  // a setting does no work
 }
 
+// A string left open in a script makes later quotes pair up wrong: the error points at the
+// string that swallowed a line's end, not at a later one.
+TEST_F(SessionTest, AnUnterminatedStringInAScriptIsShownWhereItBegan) {
+  EXPECT_FALSE(
+      session_.RunFile("INSERT INTO \"App\" VALUE {'pk': 'n', 'sk': 1};\n"
+                       "INSERT INTO \"App\" VALUE {'pk': 'n', 'sk': 2, 'note': 'it};\n"
+                       "INSERT INTO \"App\" VALUE {'pk': 'n', 'sk': 3, 'note': 'fine'};\n"
+                       "INSERT INTO \"App\" VALUE {'pk': 'n', 'sk': 4, 'note': 'ok'};\n",
+                       "notes.sql"));
+  EXPECT_NE(sink_.err.find("  at notes.sql line 2, column 54:\n"
+                           "  INSERT INTO \"App\" VALUE {'pk': 'n', 'sk': 2, 'note': 'it};\n"
+                           "                                                       ^\n"
+                           "  hint: the string opened at the caret ('it};) goes on past the end of "
+                           "its line, taking the ; there with it: its closing ' is probably "
+                           "missing, and the quotes after it pair up wrong\n"),
+            std::string::npos)
+      << sink_.err;
+}
+
 TEST_F(SessionTest, BoxCellsAreCutToMaxWidth) {
   std::string big(400 * 1024, 'x');
   ASSERT_TRUE(
