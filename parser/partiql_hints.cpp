@@ -404,12 +404,18 @@ constexpr char kJoin[] =
     "DynamoDB reads one table or index per statement: there are no joins. Store the items you "
     "read together in one item collection (the same partition key, told apart by the sort key) "
     "and read them all with one Query: SELECT * FROM \"T\" WHERE PK = 'USER#1'";
-constexpr char kAggregate[] =
+constexpr char kCount[] =
     "DynamoDB has no {}(): the footer under every result counts for you (N returned, N read), "
     "and the API's Select COUNT returns only the count, e.g. Query {{\"TableName\": \"T\", "
     "\"KeyConditionExpression\": \"PK = :pk\", \"ExpressionAttributeValues\": {{\":pk\": "
     "{{\"S\": \"USER#1\"}}}}, \"Select\": \"COUNT\"}}. A total kept up to date is an item of its "
     "own, updated with ADD in the same transaction as the writes it counts";
+constexpr char kAggregate[] =
+    "DynamoDB has no {}() or other aggregates: read the items and compute it, or keep the "
+    "aggregate in an item of its own, updated in the same transaction as each write it sums up "
+    "(ADD for a total or a count; for a maximum, SET best = v guarded by best < v). When the "
+    "attribute is a sort key (of the table or an index), ORDER BY it (DESC for the greatest) "
+    "with .pagesize 1 reads just that item";
 constexpr char kDistinct[] =
     "DynamoDB has no DISTINCT: model each distinct value as an item of its own, or as the "
     "partition key of an index, and read those";
@@ -419,6 +425,10 @@ constexpr char kGroupBy[] =
 constexpr char kLimit[] =
     "DynamoDB's PartiQL has no LIMIT clause: .pagesize N makes each page evaluate at most N "
     "items (the API's Limit), and NEXT; reads the next page";
+constexpr char kOffset[] =
+    "DynamoDB has no OFFSET: a read cannot skip items without reading them. Pages continue from "
+    "where the last one stopped (its LastEvaluatedKey): .pagesize N sets the page size, NEXT; "
+    "reads the next page, and .startkey {key} starts from a key you kept";
 
 }  // namespace
 
@@ -576,6 +586,7 @@ std::string ParseHint(std::string_view text, const ParseError& error) {
 
   if (first == "SELECT" || first == "SCAN" || first == "EXPLAIN") {
     std::string aggregate = CalledFunction(text, words, {"COUNT", "SUM", "AVG", "MIN", "MAX"});
+    if (aggregate == "COUNT") return fmt::format(kCount, aggregate);
     if (!aggregate.empty()) return fmt::format(kAggregate, aggregate);
     if (message == "Only select from a single table or index is supported." && at < text.size() &&
         text[at] == '\'') {
@@ -593,9 +604,8 @@ std::string ParseHint(std::string_view text, const ParseError& error) {
     if (message == "Unsupported clause: GROUP BY" || message == "Unsupported clause: HAVING") {
       return kGroupBy;
     }
-    if (message == "Unsupported clause: LIMIT" || message == "Unsupported clause: OFFSET") {
-      return kLimit;
-    }
+    if (message == "Unsupported clause: LIMIT") return kLimit;
+    if (message == "Unsupported clause: OFFSET") return kOffset;
     if (message == "Aliasing is not supported" ||
         message == std::string(syntax::kEnvelope) + "Expected FROM") {
       std::string_view word = WordAt(text, at);
