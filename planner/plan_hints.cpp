@@ -113,13 +113,15 @@ std::optional<std::string> PathForValue(const std::optional<expr::Condition>& wh
   return std::nullopt;
 }
 
-std::string KeyTypeHint(const KeyAttribute& key, const AttributeValue& given) {
+std::string KeyTypeHint(const KeyAttribute& key, const AttributeValue& given, bool in_map) {
+  // WHERE PK = '1', or the map entry 'PK': '1' of an INSERT.
+  const std::string lhs = in_map ? fmt::format("'{}': ", key.name) : key.name + " = ";
   std::string fix;
   if (key.type == ValueType::kS && given.is(ValueType::kN)) {
-    fix = fmt::format(": quote it, {} = '{}'", key.name, given.n().ToString());
+    fix = fmt::format(": quote it, {}'{}'", lhs, given.n().ToString());
   } else if (key.type == ValueType::kN && given.is(ValueType::kS)) {
     fix = Number::Parse(given.s()).ok()
-              ? fmt::format(": write the number without quotes, {} = {}", key.name, given.s())
+              ? fmt::format(": write the number without quotes, {}{}", lhs, given.s())
               : fmt::format(": '{}' is not a number", given.s());
   }
   return fmt::format("{} is {} in the key schema; the statement gives {}{}", key.name,

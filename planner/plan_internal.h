@@ -53,8 +53,9 @@ Result<KeyedWhere> SplitKeyedWhere(const std::optional<expr::Condition>& where,
 // (`PK = "USER#1"`, `PK = alice`): the explanation with the single-quoted form; else nullopt.
 std::optional<std::string> PathForValue(const std::optional<expr::Condition>& where,
                                         const std::vector<std::string>& key_names);
-// "PK is a string (S) in the key schema; the statement gives a number (N): quote it, ...".
-std::string KeyTypeHint(const KeyAttribute& key, const AttributeValue& given);
+// "PK is a string (S) in the key schema; the statement gives a number (N): quote it, ...",
+// the fix written as a WHERE equality (PK = '1') or, `in_map`, an INSERT's entry ('PK': '1').
+std::string KeyTypeHint(const KeyAttribute& key, const AttributeValue& given, bool in_map = false);
 // For a refused SELECT whose WHERE pins a non-key attribute with = or IN in every OR branch:
 // the ALTER TABLE ... ADD GLOBAL INDEX that would serve it, the Query to run then, and what
 // the index costs in writes. "" when there is no such attribute.

@@ -187,13 +187,9 @@ void Session::State::NoteError(const Status& status) {
 
 namespace {
 
-// For "Requested resource not found: Table: X not found": the closest existing table name
-// ("did you mean Social? names are case-sensitive"), or what SHOW TABLES would say.
-std::string MissingTableHint(Backend& db, const std::string& message) {
-  static constexpr std::string_view kPrefix = "Requested resource not found: Table: ";
-  if (!message.starts_with(kPrefix) || !message.ends_with(" not found")) return "";
-  const std::string name = message.substr(
-      kPrefix.size(), message.size() - kPrefix.size() - std::string_view(" not found").size());
+// For a missing table `name`: the closest existing table name ("did you mean Social? names
+// are case-sensitive"), or what SHOW TABLES would say.
+std::string TableNameHint(Backend& db, const std::string& name) {
   Result<ListTablesResponse> tables = db.ListTables({});
   if (!tables.ok()) return "";
   if (tables->table_names.empty()) {
@@ -207,7 +203,26 @@ std::string MissingTableHint(Backend& db, const std::string& message) {
   return "the tables are " + names + " (SHOW TABLES lists them)";
 }
 
+// For "Requested resource not found: Table: X not found": TableNameHint for X.
+std::string MissingTableHint(Backend& db, const std::string& message) {
+  static constexpr std::string_view kPrefix = "Requested resource not found: Table: ";
+  if (!message.starts_with(kPrefix) || !message.ends_with(" not found")) return "";
+  return TableNameHint(
+      db, message.substr(kPrefix.size(),
+                         message.size() - kPrefix.size() - std::string_view(" not found").size()));
+}
+
 }  // namespace
+
+Status Session::State::NameMissingTable(Status status, std::string_view table) {
+  if (!status.IsNotFound() || status.message() != "Requested resource not found" ||
+      !status.hint().empty() || table.empty()) {
+    return status;
+  }
+  std::string hint = TableNameHint(db, std::string(table));
+  return status.WithHint(
+      fmt::format("there is no table {}{}{}", table, hint.empty() ? "" : ": ", hint));
+}
 
 bool Session::State::Fail(const Status& given, Location at) {
   Status status = given;
@@ -796,6 +811,12 @@ bool Session::State::RunOneStatement(std::string_view text, Location at) {
     }
     Result<json::Value> response = service.Call(first, *v, Context());
     if (response.ok()) ReportOperation(report, first, *v, *response);
+    if (!response.ok() && v->IsObject()) {
+      const json::Value* table = v->Find("TableName");
+      if (table && table->IsString()) {
+        return Fail(NameMissingTable(response.status(), table->str()), at);
+      }
+    }
     return PrintJson(*this, response, at);
   }
   parser::ParseResult parsed = parser::ParseStatement(text);

@@ -134,6 +134,10 @@ struct Session::State {
   //   [0] None
   //   [1] ConditionalCheckFailed: The conditional request failed {"pk":{"S":"a"}}
   bool Fail(const Status& status, Location at);
+  // DynamoDB answers an item or read operation on a missing table with a bare "Requested
+  // resource not found"; `status` when it is not that, else `status` with a hint naming
+  // `table` and the closest existing name, as Fail gives DescribeTable's message.
+  Status NameMissingTable(Status status, std::string_view table);
   // --echo / .echo: the statement or dot-command about to run, with the notices (inline in the
   // human modes, on the notice stream in the machine modes), also under .quiet.
   void Echo(std::string_view text);
