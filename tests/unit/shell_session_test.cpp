@@ -415,15 +415,24 @@ TEST_F(SessionTest, CtrlCStopsAReadWithOneLine) {
 
 TEST_F(SessionTest, TimerTimesDotCommandsThatDoWorkAndEveryStatement) {
   std::ofstream(File("t.sql")) << "SHOW TABLES;\n";
-  ASSERT_TRUE(Run(".timer on\nSHOW TABLES;\n.read " + File("t.sql") +
-                  "\n.model App\n"
+  std::ofstream(File("t.json")) << "{\"pk\": \"t\", \"sk\": 1}\n";
+  ASSERT_TRUE(Run(".timer on\nSHOW TABLES;\n.read " + File("t.sql") + "\n.model App\n.import " +
+                  File("t.json") +
+                  " INTO App\n"
                   "CREATE TABLE \"Timed\" (pk S);\nDESCRIBE \"Timed\";\n.mode ddb\n.timer off"));
   std::string out = Out();
   EXPECT_NE(out.find("-- 1 table · "), std::string::npos) << out;  // SHOW TABLES' footer
   EXPECT_NE(out.find("-- .read · "), std::string::npos) << out;
   EXPECT_NE(out.find("-- .model · "), std::string::npos) << out;
+  EXPECT_NE(out.find("-- 1 item imported into App · 1 WCU\n-- .import · "), std::string::npos)
+      << out;
   EXPECT_NE(out.find("-- table Timed created\n-- "), std::string::npos) << out;
   EXPECT_EQ(out.find("-- .mode · "), std::string::npos) << out;  // a setting does no work
+}
+
+TEST_F(SessionTest, HelpSaysJsonModeIsJsonLines) {
+  ASSERT_TRUE(Run(".help"));
+  EXPECT_NE(Out().find("json is JSON Lines (one object per line)"), std::string::npos);
 }
 
 // A string left open in a script makes later quotes pair up wrong: the error points at the
