@@ -256,15 +256,18 @@ bool Session::State::EndStatement(Location at) { return CloseRedirect(redirect_o
 
 bool Session::State::RunScript(std::string_view text, std::string_view source, int first_line) {
   bool ok = true;
-  int ran = 0;  // statements and dot-commands run (for the interruption notice)
+  // Statements run from here (those of scripts it .reads included; dot-commands are not
+  // statements), for the interruption notice.
+  const int64_t run_before = statements_run;
   // Ctrl-C stops the script: one line says where, instead of an error per remaining statement.
   auto interrupted = [&](int at_line) {
     if (!g_interrupted.load(std::memory_order_relaxed)) return false;
     if (!InterruptReported()) {
       interrupt_reported_epoch = g_interrupt_epoch.load(std::memory_order_relaxed);
       if (source.empty()) return true;  // the REPL: the statement's own error says it
-      sink->Err(fmt::format("interrupted at {} line {}; {} statement{} ran\n", Shorten(source),
-                            at_line, ran, ran == 1 ? "" : "s"));
+      const int64_t ran = statements_run - run_before;
+      sink->Err(fmt::format("interrupted at {} line {}; {} ran\n", Shorten(source), at_line,
+                            Count(ran, "statement")));
     }
     ok = false;
     return true;
@@ -291,7 +294,6 @@ bool Session::State::RunScript(std::string_view text, std::string_view source, i
         break;
       }
     }
-    ++ran;
   }
   return ok;
 }
@@ -784,6 +786,11 @@ bool Session::State::RunStatement(std::string_view text, Location at) {
   bool ok = RunOneStatement(text, at);
   NoteTime();
   if (collect) collect->push_back(report);
+  if (!ok && report.error.starts_with(ErrorName(ErrorCode::kInterrupted)) &&
+      g_interrupted.load(std::memory_order_relaxed)) {
+    return ok;  // stopped by Ctrl-C: it did not run
+  }
+  ++statements_run;
   if (quiet) {
     ++quiet_statements;
     quiet_failed += !ok;

@@ -117,6 +117,10 @@ struct Session::State {
   bool quiet = false;
   int64_t quiet_statements = 0;
   int64_t quiet_failed = 0;
+  // Statements that ran (to success or failure) in this session; one Ctrl-C stopped part way
+  // did not run, and is counted neither here nor in .quiet's summary, so that the script's
+  // "interrupted at ...; M statements ran" and "-- M statements ran quietly" agree.
+  int64_t statements_run = 0;
   std::map<std::string, double> quiet_units;  // "WCU" -> 52
 
   // Attribute names seen per table (keys, results), for completion.
