@@ -525,6 +525,37 @@ TEST_F(SessionTest, HelpSaysJsonModeIsJsonLines) {
   EXPECT_NE(Out().find("json is JSON Lines (one object per line)"), std::string::npos);
 }
 
+// A statement refused inside BEGIN ... COMMIT is not queued, and the transaction stays open
+// with what was queued: the error says so, and that COMMIT runs the rest.
+TEST_F(SessionTest, ARefusalInsideATransactionSaysWhatCommitWillRun) {
+  EXPECT_FALSE(
+      Run("BEGIN;\nINSERT INTO \"App\" VALUE {'pk': 't', 'sk': 1};\n"
+          "SELECT * FROM \"App\" WHERE pk = 'a' AND sk = 1;\n",
+          "tx.sql"));
+  EXPECT_NE(sink_.err.find("Error: ValidationException: a transaction (ExecuteTransaction) "
+                           "takes all reads (SELECT) or all writes"),
+            std::string::npos)
+      << sink_.err;
+  EXPECT_NE(sink_.err.find("  at tx.sql line 3\n  hint: this statement was not queued; the "
+                           "transaction is still open with 1 statement queued: COMMIT; runs it, "
+                           "ROLLBACK; discards it\n"),
+            std::string::npos)
+      << sink_.err;
+  EXPECT_TRUE(session_.in_transaction());
+  Out();
+  ASSERT_TRUE(Run("COMMIT;"));
+  EXPECT_NE(Out().find("-- committed 1 statement"), std::string::npos);
+  // Refused before anything was queued: nothing to run.
+  sink_.err.clear();
+  EXPECT_FALSE(Run("BEGIN;\nSELECT * FROM \"Nope\" WHERE pk = 'a' AND sk = 1;\n"));
+  EXPECT_NE(
+      sink_.err.find("  hint: this statement was not queued; the transaction is still open, with "
+                     "nothing queued (ROLLBACK; ends it)\n"),
+      std::string::npos)
+      << sink_.err;
+  ASSERT_TRUE(Run("ROLLBACK;"));
+}
+
 // A string left open in a script makes later quotes pair up wrong: the error points at the
 // string that swallowed a line's end, not at a later one.
 TEST_F(SessionTest, AnUnterminatedStringInAScriptIsShownWhereItBegan) {
