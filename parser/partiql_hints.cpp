@@ -551,9 +551,11 @@ std::string ParseHint(std::string_view text, const ParseError& error) {
   }
 
   // A value without quotes where the grammar stops: a reserved word (PK = USER, PK =
-  // USER-alice) or a character that cannot follow a name (PK = alice@example.com).
+  // USER-alice), a character that cannot follow a name (PK = alice@example.com), or a dash read
+  // as a minus between two names (PK = alice-bob).
   if ((message == std::string(syntax::kEnvelope) + "Unexpected keyword" ||
-       message == std::string(syntax::kEnvelope) + "Unexpected token after expression") &&
+       message == std::string(syntax::kEnvelope) + "Unexpected token after expression" ||
+       message == "Unsupported operator in WHERE clause. Operator: -") &&
       at < text.size()) {
     if (std::string hint = UnquotedValueHint(text, at); !hint.empty()) return hint;
   }

@@ -17,7 +17,8 @@ namespace keyhole::parser {
 // The hint for `error`, a refusal of `text` (the whole statement), or "" when none applies:
 //  - typographic quotes (‘ ’ “ ”) pasted from slides or documents;
 //  - an unterminated 'string', "name" or /* comment (which one, and where it began);
-//  - a value without quotes where a value goes (PK = USER, USER-alice, alice@example.com);
+//  - a value without quotes where a value goes (PK = USER, USER-alice, alice@example.com,
+//    alice-bob);
 //  - `#` outside a string (a value such as USER#1 written without quotes; not a comment);
 //  - double quotes around map keys or values in INSERT (they name attributes);
 //  - SELECT ... FORM (a misspelt FROM), JOIN or several tables, COUNT(*) and other aggregates,
