@@ -59,6 +59,53 @@ std::string HistoryPath() {
 // (SA_RESETHAND restores the default action).
 void OnSigint(int) { keyhole::shell::Session::Interrupt(); }
 
+// What keeps `path` from being opened or created, found before LMDB is asked (LMDB reports
+// the OS's error without the culprit: a missing directory, a file used as one). OK when nothing
+// is known to be wrong. The OS's words come first; what they mean follows in parentheses.
+keyhole::Status OpenProblem(const std::string& path) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) == 0) return keyhole::Status::OK();
+  const int error = errno;
+  const std::string os = path + ": " + std::strerror(error);
+  if (error == ENOENT) {
+    const size_t slash = path.find_last_of('/');
+    const std::string dir = slash == std::string::npos ? "."
+                            : slash == 0               ? "/"
+                                                       : path.substr(0, slash);
+    struct stat ds;
+    if (::stat(dir.c_str(), &ds) != 0 && errno == ENOENT) {
+      return keyhole::Status::NotFound(os + " (the directory " + dir +
+                                       " does not exist: create it first, or give another path)");
+    }
+    return keyhole::Status::OK();  // a new database
+  }
+  if (error == ENOTDIR) {
+    // The first leading part of the path that exists and is not a directory.
+    for (size_t slash = path.find('/', 1); slash != std::string::npos;
+         slash = path.find('/', slash + 1)) {
+      const std::string part = path.substr(0, slash);
+      struct stat ps;
+      if (::stat(part.c_str(), &ps) == 0 && !S_ISDIR(ps.st_mode)) {
+        return keyhole::Status::NotFound(os + " (" + part + " is a file, not a directory)");
+      }
+    }
+    return keyhole::Status::NotFound(os);
+  }
+  if (error == EACCES || error == EPERM) return keyhole::Status::AccessDenied(os);
+  if (error == ENAMETOOLONG || error == ELOOP) return keyhole::Status::Validation(os);
+  return keyhole::Status::OK();
+}
+
+// Whether the start of `path` reads like a script (a ';' in its first 4 KB).
+bool LooksLikeScript(const std::string& path) {
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) return false;
+  char head[4096];
+  const size_t n = std::fread(head, 1, sizeof head, f);
+  std::fclose(f);
+  return std::memchr(head, ';', n) != nullptr;
+}
+
 int BadUsage(const std::string& message) {
   std::fprintf(stderr, "keyhole: %s\n%s", message.c_str(), kUsage);
   return 2;
@@ -112,11 +159,16 @@ int main(int argc, char** argv) {
     }
   }
 
-  // Open the database: a new file is said to be new; a file this user may not write opens
-  // read-only, as sqlite3 does.
+  // Open the database: a new file (or an empty one, as sqlite3 takes it) is said to be new; a
+  // file this user may not write opens read-only, as sqlite3 does.
+  if (keyhole::Status problem = OpenProblem(path); !problem.ok()) {
+    std::fprintf(stderr, "keyhole: %s\n", problem.ToString().c_str());
+    return 1;
+  }
   struct stat st;
-  const bool is_new = ::stat(path.c_str(), &st) != 0 && errno == ENOENT;
-  if (!is_new && !read_only && S_ISREG(st.st_mode) && ::access(path.c_str(), W_OK) != 0) {
+  const bool missing = ::stat(path.c_str(), &st) != 0 && errno == ENOENT;
+  const bool is_new = missing || (S_ISREG(st.st_mode) && st.st_size == 0);
+  if (!missing && !read_only && S_ISREG(st.st_mode) && ::access(path.c_str(), W_OK) != 0) {
     read_only = true;
   }
   static const keyhole::parser::NativeExpressionParser parser;
@@ -128,7 +180,7 @@ int main(int argc, char** argv) {
     const keyhole::Status& s = db.status();
     std::string message = s.message();
     if (s.code() == keyhole::ErrorCode::kDatabaseFormat &&
-        message.find("text file") != std::string::npos) {
+        message.find("text file") != std::string::npos && LooksLikeScript(path)) {
       message += "; to run it as a script: keyhole DB -f " + path;
     }
     std::fprintf(stderr, "keyhole: %s: %s\n", std::string(s.name()).c_str(), message.c_str());

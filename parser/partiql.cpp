@@ -54,9 +54,16 @@ std::string_view StatementKindName(StatementKind k) {
 }
 
 ParseResult ParseStatement(std::string_view text, const std::vector<AttributeValue>& parameters) {
-  auto error = [&](std::string message, size_t offset) {
+  // A string left open earlier in a script is the likely culprit of any error after it: the
+  // caret moves to where it began (partiql_hints.h, SwallowingString).
+  auto error = [&](std::string message, size_t offset, bool may_move = true) {
+    std::string hint;
+    if (const auto open = may_move ? SwallowingString(text, offset) : std::nullopt) {
+      offset = *open;
+      hint = SwallowingStringHint(text, offset);
+    }
     ParseError e{Status::Validation(std::move(message)), PositionOf(text, offset)};
-    std::string hint = ParseHint(text, e);
+    if (hint.empty()) hint = ParseHint(text, e);
     if (!hint.empty()) e.status.WithHint(std::move(hint));
     return e;
   };
@@ -66,7 +73,7 @@ ParseResult ParseStatement(std::string_view text, const std::vector<AttributeVal
     return error(std::string("Invalid UTF-8 in the statement: the byte 0x") + kHex[byte >> 4] +
                      kHex[byte & 0xF] +
                      " here is not part of a valid UTF-8 character (text must be UTF-8)",
-                 *bad);
+                 *bad, /*may_move=*/false);
   }
   if (!lexer::FirstWordIs(text, "CALL")) {
     if (const size_t past = FirstCharPastLimit(text); past != std::string_view::npos) {

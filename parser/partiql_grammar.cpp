@@ -468,8 +468,12 @@ struct select_checks : opt<sor<seq<at<kw_distinct>, raise<e_distinct>>,
                                seq<at<sor<kw_value, kw_pivot>>, raise<e_value_pivot>>>> {};
 
 struct projection_star : star_token, node<Kind::kStar> {};
-// `*` takes no alias: a word after it is a misspelt FROM ("Expected FROM").
-struct projection_item : sor<projection_star, seq<expr, opt<alias_check>>> {};
+// `*` takes no alias: a word after it is a misspelt FROM ("Expected FROM"). After another item,
+// a word close to FROM (FORM, FRM) not followed by FROM is one too, not an alias.
+struct misspelt_from_check
+    : seq<at<word<&IsMisspeltFrom>, not_at<kw_from>>, raise<e_expected_from>> {};
+struct projection_item
+    : sor<projection_star, seq<expr, opt<sor<misspelt_from_check, alias_check>>>> {};
 struct projection : list<projection_item, comma>, node<Kind::kProjection> {};
 struct from_source : sor<path, term>, node<Kind::kSource> {};
 struct where_clause : seq<kw_where, expr>, node<Kind::kWhere> {};

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "parser/partiql_syntax.h"
+#include "parser/partiql_words.h"
 #include "parser/suggest.h"
 
 namespace keyhole::parser {
@@ -111,6 +112,175 @@ std::string SingleQuoted(std::string_view text, size_t from) {
     } else {
       out += text[i];
     }
+  }
+  return out;
+}
+
+// How `before` (a statement up to some token) ends, outside strings, names and comments: its
+// last significant character, its last word (upper-cased) and the brackets still open ('{',
+// '[', '(' for a call or group, 'i' for IN's parentheses).
+struct Context {
+  char last = 0;
+  std::string word;
+  std::vector<char> open;
+};
+
+Context ContextOf(std::string_view before) {
+  Context c;
+  for (size_t i = 0; i < before.size();) {
+    const char ch = before[i];
+    if (ch == '\'' || ch == '"') {
+      size_t close = before.find(ch, i + 1);
+      i = close == std::string_view::npos ? before.size() : close + 1;
+      c.last = ch;
+      c.word.clear();
+    } else if (before.substr(i, 2) == "--") {
+      size_t nl = before.find('\n', i);
+      i = nl == std::string_view::npos ? before.size() : nl + 1;
+    } else if (before.substr(i, 2) == "/*") {
+      size_t close = before.find("*/", i + 2);
+      i = close == std::string_view::npos ? before.size() : close + 2;
+    } else if (IsWordChar(ch)) {
+      size_t end = i;
+      while (end < before.size() && IsWordChar(before[end])) ++end;
+      c.word = Upper(before.substr(i, end - i));
+      c.last = before[end - 1];
+      i = end;
+    } else {
+      if (ch == '{' || ch == '[') c.open.push_back(ch);
+      if (ch == '(') c.open.push_back(c.word == "IN" ? 'i' : '(');
+      if ((ch == '}' || ch == ']' || ch == ')') && !c.open.empty()) c.open.pop_back();
+      if (ch != ' ' && ch != '\t' && ch != '\r' && ch != '\n') {
+        c.last = ch;
+        c.word.clear();
+      }
+      ++i;
+    }
+  }
+  return c;
+}
+
+// Whether a value goes right after `before`: after = < > : or BETWEEN, at the start of a map
+// or list, after a comma inside one, inside IN (...), or after a comma in a call
+// (begins_with(SK, 'POST#')). The attribute compared, tables and indexes are names.
+bool ValueGoesAfter(std::string_view before) {
+  const Context c = ContextOf(before);
+  switch (c.last) {
+    case '=':
+    case '<':
+    case '>':
+    case ':':
+    case '{':
+    case '[':
+      return true;
+    case '(':
+      return !c.open.empty() && c.open.back() == 'i';
+    case ',':
+      return !c.open.empty();
+    default:
+      return c.word == "BETWEEN";
+  }
+}
+
+// `text` with typographic quotes made straight. ‘…’ becomes a 'string'; “…” becomes a 'string'
+// where a value goes (after = < > :, inside a map or list, after a comma in a function call or
+// IN (...), after BETWEEN) and a "name" elsewhere (tables, indexes, the attribute compared).
+std::string StraightQuotes(std::string_view text) {
+  static constexpr std::string_view kSingle[] = {"\u2018", "\u2019"};
+  static constexpr std::string_view kDouble[] = {"\u201C", "\u201D"};
+  auto at_quote = [&](size_t i, const std::string_view(&quotes)[2]) -> size_t {
+    for (std::string_view q : quotes) {
+      if (text.substr(i).starts_with(q)) return q.size();
+    }
+    return 0;
+  };
+  std::string out;
+  for (size_t i = 0; i < text.size();) {
+    const char c = text[i];
+    if (c == '\'' || c == '"') {  // a straight string or name: as it is
+      size_t close = text.find(c, i + 1);
+      close = close == std::string_view::npos ? text.size() : close + 1;
+      out.append(text.substr(i, close - i));
+      i = close;
+    } else if (size_t n = at_quote(i, kSingle)) {
+      out += '\'';
+      i += n;
+    } else if (size_t n = at_quote(i, kDouble)) {
+      // The run up to the next double quote of either kind (or the end of the line).
+      size_t end = i + n, close = 0;
+      while (end < text.size() && text[end] != '\n' && text[end] != '"' &&
+             !(close = at_quote(end, kDouble))) {
+        ++end;
+      }
+      if (end < text.size() && text[end] == '"') close = 1;
+      const std::string_view inner = text.substr(i + n, end - i - n);
+      if (ValueGoesAfter(out)) {
+        out += '\'';
+        for (char ch : inner) out += ch == '\'' ? std::string("''") : std::string(1, ch);
+        out += '\'';
+      } else {
+        out += '"';
+        out.append(inner);
+        out += '"';
+      }
+      i = end + close;
+    } else {
+      out += c;
+      ++i;
+    }
+  }
+  return out;
+}
+
+// The unquoted value around `at` where a value goes (USER, USER-alice, alice@example.com,
+// USER#alice): "X looks like a value: ...", or "" when the word there is not in a value's place.
+std::string UnquotedValueHint(std::string_view text, size_t at) {
+  auto back = [](char c) { return IsWordChar(c) || c == '#' || c == '-' || c == '.' || c == '@'; };
+  auto forward = [&](char c) { return back(c) || c == ':' || c == '+' || c == '/'; };
+  size_t begin = at, end = at;
+  while (begin > 0 && back(text[begin - 1])) --begin;
+  while (end < text.size() && forward(text[end])) ++end;
+  if (begin == end || !IsWordChar(text[begin]) || !ValueGoesAfter(text.substr(0, begin))) return "";
+  const std::string_view value = text.substr(begin, end - begin);
+  std::string_view word = WordAt(text, begin);
+  std::string reserved;
+  if (word.size() == value.size()) {
+    // USER alone: a keyword where a value goes.
+    if (std::string upper = Upper(word); words::IsKeywordWord(upper)) {
+      reserved = fmt::format(" ({} alone is a PartiQL keyword)", upper);
+    }
+  }
+  return fmt::format("{} looks like a value: strings take single quotes, '{}'{}", value, value,
+                     reserved);
+}
+
+// `text` with the bare words used as map keys ({PK: 'x'}) in single quotes.
+std::string QuotedMapKeys(std::string_view text) {
+  std::string out;
+  for (size_t i = 0; i < text.size();) {
+    const char c = text[i];
+    if (c == '\'' || c == '"') {
+      size_t close = text.find(c, i + 1);
+      close = close == std::string_view::npos ? text.size() : close + 1;
+      out.append(text.substr(i, close - i));
+      i = close;
+      continue;
+    }
+    if (IsWordChar(c)) {
+      std::string_view word = WordAt(text, i);
+      size_t after = text.find_first_not_of(" \t\r\n", i + word.size());
+      const Context context = ContextOf(out);
+      if (after != std::string_view::npos && text[after] == ':' && !context.open.empty() &&
+          context.open.back() == '{' && (context.last == '{' || context.last == ',')) {
+        out += "'" + std::string(word) + "'";
+      } else {
+        out.append(word);
+      }
+      i += word.size();
+      continue;
+    }
+    out += c;
+    ++i;
   }
   return out;
 }
@@ -234,12 +404,18 @@ constexpr char kJoin[] =
     "DynamoDB reads one table or index per statement: there are no joins. Store the items you "
     "read together in one item collection (the same partition key, told apart by the sort key) "
     "and read them all with one Query: SELECT * FROM \"T\" WHERE PK = 'USER#1'";
-constexpr char kAggregate[] =
+constexpr char kCount[] =
     "DynamoDB has no {}(): the footer under every result counts for you (N returned, N read), "
     "and the API's Select COUNT returns only the count, e.g. Query {{\"TableName\": \"T\", "
     "\"KeyConditionExpression\": \"PK = :pk\", \"ExpressionAttributeValues\": {{\":pk\": "
     "{{\"S\": \"USER#1\"}}}}, \"Select\": \"COUNT\"}}. A total kept up to date is an item of its "
     "own, updated with ADD in the same transaction as the writes it counts";
+constexpr char kAggregate[] =
+    "DynamoDB has no {}() or other aggregates: read the items and compute it, or keep the "
+    "aggregate in an item of its own, updated in the same transaction as each write it sums up "
+    "(ADD for a total or a count; for a maximum, SET best = v guarded by best < v). When the "
+    "attribute is a sort key (of the table or an index), ORDER BY it (DESC for the greatest) "
+    "with .pagesize 1 reads just that item";
 constexpr char kDistinct[] =
     "DynamoDB has no DISTINCT: model each distinct value as an item of its own, or as the "
     "partition key of an index, and read those";
@@ -249,8 +425,49 @@ constexpr char kGroupBy[] =
 constexpr char kLimit[] =
     "DynamoDB's PartiQL has no LIMIT clause: .pagesize N makes each page evaluate at most N "
     "items (the API's Limit), and NEXT; reads the next page";
+constexpr char kOffset[] =
+    "DynamoDB has no OFFSET: a read cannot skip items without reading them. Pages continue from "
+    "where the last one stopped (its LastEvaluatedKey): .pagesize N sets the page size, NEXT; "
+    "reads the next page, and .startkey {key} starts from a key you kept";
 
 }  // namespace
+
+std::optional<size_t> SwallowingString(std::string_view text, size_t offset) {
+  for (size_t i = 0; i < text.size() && i <= offset;) {
+    const char c = text[i];
+    if (c == '\'' || c == '"') {
+      size_t j = i + 1;
+      while (j < text.size() && !(text[j] == c && !(j + 1 < text.size() && text[j + 1] == c))) {
+        j += text[j] == c ? 2 : 1;
+      }
+      if (c == '\'') {
+        const std::string_view inner = text.substr(i + 1, std::min(j, text.size()) - i - 1);
+        for (size_t semi = inner.find(';'); semi != std::string_view::npos;
+             semi = inner.find(';', semi + 1)) {
+          size_t next = inner.find_first_not_of(" \t\r", semi + 1);
+          if (next != std::string_view::npos && inner[next] == '\n') return i;
+        }
+      }
+      i = j + 1;
+    } else if (text.substr(i, 2) == "--") {
+      size_t nl = text.find('\n', i);
+      i = nl == std::string_view::npos ? text.size() : nl + 1;
+    } else if (text.substr(i, 2) == "/*") {
+      size_t end = text.find("*/", i + 2);
+      i = end == std::string_view::npos ? text.size() : end + 2;
+    } else {
+      ++i;
+    }
+  }
+  return std::nullopt;
+}
+
+std::string SwallowingStringHint(std::string_view text, size_t at) {
+  return fmt::format(
+      "the string opened at the caret ('{}) goes on past the end of its line, taking the ; "
+      "there with it: its closing ' is probably missing, and the quotes after it pair up wrong",
+      Excerpt(text, at + 1));
+}
 
 std::string ParseHint(std::string_view text, const ParseError& error) {
   const std::string& message = error.status.message();
@@ -284,14 +501,7 @@ std::string ParseHint(std::string_view text, const ParseError& error) {
     const std::string_view rest = text.substr(at);
     for (std::string_view curly : {"\u2018", "\u2019", "\u201C", "\u201D"}) {
       if (!rest.starts_with(curly)) continue;
-      std::string fixed(text);
-      for (auto [from, to] : {std::pair<std::string_view, std::string_view>{"\u2018", "'"},
-                              {"\u2019", "'"},
-                              {"\u201C", "\""},
-                              {"\u201D", "\""}}) {
-        for (size_t p; (p = fixed.find(from)) != std::string::npos;)
-          fixed.replace(p, from.size(), to);
-      }
+      const std::string fixed = StraightQuotes(text);
       return fmt::format(
           "{} is a typographic quote (pasted from slides or a document?): PartiQL takes straight "
           "quotes, ' for strings and \" for names: {}",
@@ -299,6 +509,21 @@ std::string ParseHint(std::string_view text, const ParseError& error) {
     }
     if (std::string open = OpenedHint(text, at); !open.empty()) return open;
     if (rest[0] == '#') {
+      if (std::string hint = UnquotedValueHint(text, at); !hint.empty()) {
+        // `'USER#a; ... = 'USER#b'`: the quote before the word may close a string opened earlier.
+        size_t begin = at;
+        while (begin > 0 && (IsWordChar(text[begin - 1]) || text[begin - 1] == '#')) --begin;
+        if (begin > 0 && text[begin - 1] == '\'') {
+          if (std::optional<size_t> opened = StringClosedAt(text, begin - 1)) {
+            std::string value(text.substr(begin, WordAt(text, begin).size()));
+            return fmt::format(
+                "the quote just before {} closes a string that began earlier, '{}: a closing ' "
+                "is missing there",
+                value, Excerpt(text, *opened + 1));
+          }
+        }
+        return hint;
+      }
       size_t begin = at;
       while (begin > 0 && (IsWordChar(text[begin - 1]) || text[begin - 1] == '#')) --begin;
       size_t end = at;
@@ -325,6 +550,16 @@ std::string ParseHint(std::string_view text, const ParseError& error) {
     return "";
   }
 
+  // A value without quotes where the grammar stops: a reserved word (PK = USER, PK =
+  // USER-alice), a character that cannot follow a name (PK = alice@example.com), or a dash read
+  // as a minus between two names (PK = alice-bob).
+  if ((message == std::string(syntax::kEnvelope) + "Unexpected keyword" ||
+       message == std::string(syntax::kEnvelope) + "Unexpected token after expression" ||
+       message == "Unsupported operator in WHERE clause. Operator: -") &&
+      at < text.size()) {
+    if (std::string hint = UnquotedValueHint(text, at); !hint.empty()) return hint;
+  }
+
   if (message.starts_with("Unsupported data type: ") && at < text.size() && IsWordChar(text[at])) {
     // {'PK': zed}: a bare word is an attribute name.
     std::string_view word = WordAt(text, at);
@@ -337,10 +572,11 @@ std::string ParseHint(std::string_view text, const ParseError& error) {
       message.starts_with("Unsupported data type: \"")) {
     size_t from = first == "INSERT" ? Upper(text).find("VALUE") : 0;
     if (from == std::string::npos) from = 0;
-    return fmt::format(
-        "double quotes name attributes (and tables); map keys and string values take single "
-        "quotes: {}",
-        Trimmed(SingleQuoted(text, from)));
+    const std::string single = SingleQuoted(text, from);
+    return fmt::format("{}; map keys and string values take single quotes: {}",
+                       single != text ? "double quotes name attributes (and tables)"
+                                      : "a map key without quotes is read as an attribute name",
+                       Trimmed(QuotedMapKeys(single)));
   }
 
   if (first == "INSERT" && Has(words, "VALUES")) {
@@ -352,6 +588,7 @@ std::string ParseHint(std::string_view text, const ParseError& error) {
 
   if (first == "SELECT" || first == "SCAN" || first == "EXPLAIN") {
     std::string aggregate = CalledFunction(text, words, {"COUNT", "SUM", "AVG", "MIN", "MAX"});
+    if (aggregate == "COUNT") return fmt::format(kCount, aggregate);
     if (!aggregate.empty()) return fmt::format(kAggregate, aggregate);
     if (message == "Only select from a single table or index is supported." && at < text.size() &&
         text[at] == '\'') {
@@ -369,9 +606,8 @@ std::string ParseHint(std::string_view text, const ParseError& error) {
     if (message == "Unsupported clause: GROUP BY" || message == "Unsupported clause: HAVING") {
       return kGroupBy;
     }
-    if (message == "Unsupported clause: LIMIT" || message == "Unsupported clause: OFFSET") {
-      return kLimit;
-    }
+    if (message == "Unsupported clause: LIMIT") return kLimit;
+    if (message == "Unsupported clause: OFFSET") return kOffset;
     if (message == "Aliasing is not supported" ||
         message == std::string(syntax::kEnvelope) + "Expected FROM") {
       std::string_view word = WordAt(text, at);

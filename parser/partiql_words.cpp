@@ -2,6 +2,7 @@
 #include "parser/partiql_words.h"
 
 #include "parser/partiql.h"
+#include "parser/suggest.h"
 
 #include <algorithm>
 #include <cctype>
@@ -98,6 +99,11 @@ bool IsKeyTypeWord(std::string_view word) {
 bool IsKeyRoleWord(std::string_view word) { return InSet(word, {"hash", "range"}); }
 bool IsStreamViewWord(std::string_view word) {
   return InSet(word, {"keys_only", "new_image", "old_image", "new_and_old_images"});
+}
+
+bool IsMisspeltFrom(std::string_view word) {
+  return word.size() >= 3 && IsIdentifierWord(word) && Lower(word) != "from" &&
+         EditDistance(word, "FROM", /*ignore_case=*/true) <= 2;
 }
 
 }  // namespace keyhole::parser::words

@@ -28,5 +28,8 @@ bool IsTypeWord(std::string_view word);
 bool IsKeyTypeWord(std::string_view word);
 bool IsKeyRoleWord(std::string_view word);
 bool IsStreamViewWord(std::string_view word);
+// A plain identifier within two edits of FROM but not FROM (FORM, FRM, FOM, ...): after a
+// SELECT's projection it is a misspelt FROM rather than an alias.
+bool IsMisspeltFrom(std::string_view word);
 
 }  // namespace keyhole::parser::words

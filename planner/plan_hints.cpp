@@ -113,21 +113,109 @@ std::optional<std::string> PathForValue(const std::optional<expr::Condition>& wh
   return std::nullopt;
 }
 
-std::string KeyTypeHint(const KeyAttribute& key, const AttributeValue& given) {
+std::string KeyTypeHint(const KeyAttribute& key, const AttributeValue& given, bool in_map) {
+  // WHERE PK = '1', or the map entry 'PK': '1' of an INSERT.
+  const std::string lhs = in_map ? fmt::format("'{}': ", key.name) : key.name + " = ";
   std::string fix;
   if (key.type == ValueType::kS && given.is(ValueType::kN)) {
-    fix = fmt::format(": quote it, {} = '{}'", key.name, given.n().ToString());
+    fix = fmt::format(": quote it, {}'{}'", lhs, given.n().ToString());
   } else if (key.type == ValueType::kN && given.is(ValueType::kS)) {
     fix = Number::Parse(given.s()).ok()
-              ? fmt::format(": write the number without quotes, {} = {}", key.name, given.s())
+              ? fmt::format(": write the number without quotes, {}{}", lhs, given.s())
               : fmt::format(": '{}' is not a number", given.s());
   }
   return fmt::format("{} is {} in the key schema; the statement gives {}{}", key.name,
                      TypeWords(key.type), TypeWords(given.type()), fix);
 }
 
-std::string IndexSuggestion(const parser::SelectStatement& s, const TableDescription& table) {
-  if (!s.where) return "";
+namespace {
+
+// A range or begins_with key condition on `kc.sort_name`, as PartiQL ("" when a value has no
+// literal form).
+std::string RangeText(const KeyCondition& kc) {
+  const std::string name = parser::NameInStatement(kc.sort_name);
+  const std::string v = Literal(kc.sort_value);
+  if (v.empty()) return "";
+  switch (kc.op) {
+    case SortKeyOp::kLt:
+      return name + " < " + v;
+    case SortKeyOp::kLe:
+      return name + " <= " + v;
+    case SortKeyOp::kGt:
+      return name + " > " + v;
+    case SortKeyOp::kGe:
+      return name + " >= " + v;
+    case SortKeyOp::kBetween: {
+      const std::string v2 = Literal(kc.sort_value2);
+      return v2.empty() ? "" : name + " BETWEEN " + v + " AND " + v2;
+    }
+    case SortKeyOp::kBeginsWith:
+      return "begins_with(" + name + ", " + v + ")";
+    default:
+      return "";
+  }
+}
+
+// The table's sort key pinned with = (or IN) in every branch: the inverted index.
+std::string InvertedIndexSuggestion(const TableDescription& table,
+                                    const std::vector<const expr::Condition*>& branches) {
+  if (!table.key.sort) return "";
+  const KeyAttribute& sk = *table.key.sort;
+  const KeyAttribute& pk = table.key.partition;
+  std::optional<AttributeValue> value;
+  for (const auto* b : branches) {
+    std::optional<std::vector<AttributeValue>> pinned;
+    for (const auto* c : AndConjuncts(*b)) {
+      if (!pinned) pinned = PinnedValues(*c, sk.name);
+    }
+    if (!pinned || pinned->empty()) return "";
+    if (!value) value = (*pinned)[0];
+  }
+  const std::string literal = Literal(*value);
+  return fmt::format(
+      "no key or index has {0} as its partition key. The classic answer is an inverted index, "
+      "the table's keys swapped: ALTER TABLE \"{1}\" ADD GLOBAL INDEX \"inverted\" ({2} {3}, {4} "
+      "{5}); then SELECT ... FROM \"{1}\".\"inverted\" WHERE {2} = {6} reads every item with "
+      "that sort key, in {4} order. It costs writes: every item has {0}, so every put, update or "
+      "delete also writes the index (PROJECTION KEYS_ONLY keeps that small), and a value most "
+      "items share lands in one partition of it",
+      sk.name, table.name, parser::NameInStatement(sk.name), TypeName(sk.type),
+      parser::NameInStatement(pk.name), TypeName(pk.type), literal.empty() ? "<value>" : literal);
+}
+
+// A WHERE of one branch with a range or begins_with on one attribute that no index keys (or on
+// the table's sort key): no index serves a range across the table; what does.
+std::string RangeSuggestion(const TableDescription& table,
+                            const std::vector<const expr::Condition*>& branches,
+                            const std::set<std::string>& index_keys) {
+  if (branches.size() != 1) return "";
+  for (const auto* c : AndConjuncts(*branches[0])) {
+    std::vector<std::string> names;
+    MentionedNames(*c, &names);
+    if (names.size() != 1 || names[0] == table.key.partition.name || index_keys.count(names[0])) {
+      continue;
+    }
+    KeyCondition kc;
+    if (!SortKeyPredicate(*c, names[0], &kc) || kc.op == SortKeyOp::kEq) continue;
+    const char type = KeyTypeLetter(kc.sort_value);
+    const std::string range = RangeText(kc);
+    if (!type || range.empty()) continue;
+    const std::string index = IndexName(names[0]);
+    return fmt::format(
+        "no index serves a range over the whole table: indexes are read one partition-key "
+        "value at a time. If the items you want share a value (an entity type, say), an index "
+        "with it as partition key and {0} as sort key serves this as a Query: ALTER TABLE "
+        "\"{1}\" ADD GLOBAL INDEX \"{2}\" (entityType S, {3} {4}); then SELECT ... FROM "
+        "\"{1}\".\"{2}\" WHERE entityType = <value> AND {5}. Only items that have both are in "
+        "it (a sparse index); each of their writes also writes it, all to one partition. "
+        "Otherwise SCAN SELECT reads the whole table",
+        names[0], table.name, index, parser::NameInStatement(names[0]), type, range);
+  }
+  return "";
+}
+
+// A non-key attribute pinned with = (or IN) in every branch: an index with it as partition key.
+std::string EqualitySuggestion(const parser::SelectStatement& s, const TableDescription& table) {
   std::set<std::string> keys = {table.key.partition.name};
   if (table.key.sort) keys.insert(table.key.sort->name);
   for (const auto& idx : table.indexes) {
@@ -164,6 +252,23 @@ std::string IndexSuggestion(const parser::SelectStatement& s, const TableDescrip
         parser::NameInStatement(attr));
   }
   return "";
+}
+
+}  // namespace
+
+std::string IndexSuggestion(const parser::SelectStatement& s, const TableDescription& table) {
+  if (!s.where) return "";
+  std::set<std::string> index_keys;
+  for (const auto& idx : table.indexes) {
+    index_keys.insert(idx.key.partition.name);
+    if (idx.key.sort) index_keys.insert(idx.key.sort->name);
+  }
+  const auto branches = OrBranches(*s.where);
+  if (std::string inverted = InvertedIndexSuggestion(table, branches); !inverted.empty()) {
+    return inverted;
+  }
+  if (std::string equality = EqualitySuggestion(s, table); !equality.empty()) return equality;
+  return RangeSuggestion(table, branches, index_keys);
 }
 
 namespace {

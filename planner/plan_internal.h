@@ -53,11 +53,19 @@ Result<KeyedWhere> SplitKeyedWhere(const std::optional<expr::Condition>& where,
 // (`PK = "USER#1"`, `PK = alice`): the explanation with the single-quoted form; else nullopt.
 std::optional<std::string> PathForValue(const std::optional<expr::Condition>& where,
                                         const std::vector<std::string>& key_names);
-// "PK is a string (S) in the key schema; the statement gives a number (N): quote it, ...".
-std::string KeyTypeHint(const KeyAttribute& key, const AttributeValue& given);
-// For a refused SELECT whose WHERE pins a non-key attribute with = or IN in every OR branch:
-// the ALTER TABLE ... ADD GLOBAL INDEX that would serve it, the Query to run then, and what
-// the index costs in writes. "" when there is no such attribute.
+// "PK is a string (S) in the key schema; the statement gives a number (N): quote it, ...",
+// the fix written as a WHERE equality (PK = '1') or, `in_map`, an INSERT's entry ('PK': '1').
+std::string KeyTypeHint(const KeyAttribute& key, const AttributeValue& given, bool in_map = false);
+// For a refused SELECT, the index that would serve it as a statement to copy (ALTER TABLE ...
+// ADD GLOBAL INDEX), the Query to run then, and what the index costs in writes:
+//  - the table's sort key pinned with = or IN in every OR branch: the inverted index (the
+//    table's keys swapped);
+//  - a non-key attribute pinned with = or IN in every OR branch: an index with it as the
+//    partition key;
+//  - a range or begins_with on one attribute no index keys (or on the table's sort key), in a
+//    WHERE without OR: no index serves a range over the whole table; an index whose partition
+//    key the wanted items share, sorted by the attribute, does (or SCAN).
+// "" when none applies.
 std::string IndexSuggestion(const parser::SelectStatement& s, const TableDescription& table);
 
 // Plan::names_as_values of a SELECT, UPDATE or DELETE (one-element paths on the right of a

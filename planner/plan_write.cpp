@@ -16,11 +16,11 @@ namespace {
 constexpr const char* kMandatoryEquality =
     "Where clause does not contain a mandatory equality on all key attributes";
 
-Status TypeMismatch(const KeyAttribute& key, const AttributeValue& given) {
+Status TypeMismatch(const KeyAttribute& key, const AttributeValue& given, bool in_map = false) {
   return Status::Validation(
              "Key attribute's data type should match its data type in table's schema: Key " +
              key.name)
-      .WithHint(KeyTypeHint(key, given));
+      .WithHint(KeyTypeHint(key, given, in_map));
 }
 
 // Whether `c` is a predicate directly on the top-level attribute `name` (its first operand).
@@ -184,7 +184,7 @@ Result<Plan> PlanInsert(const parser::InsertStatement& s, const TableDescription
     if (it == s.item.end()) {
       return Status::Validation("Key attribute should be present in the item: Key " + k->name);
     }
-    if (it->second.type() != k->type) return TypeMismatch(*k, it->second);
+    if (it->second.type() != k->type) return TypeMismatch(*k, it->second, /*in_map=*/true);
   }
   PutItemRequest r;
   r.table_name = s.table;

@@ -453,6 +453,10 @@ bool RunExport(State& s, const Args& args, Location at) {
   if (args.size() != 3 || (args[1] != "TO" && args[1] != "to")) {
     return s.Fail(Status::Validation("usage: .export TABLE TO FILE"), at);
   }
+  // A missing table is named as DescribeTable names it (Fail adds the closest name); Scan's
+  // own answer would be a bare "Requested resource not found".
+  Result<TableSchemaPtr> table = s.db.TableSchema(args[0]);
+  if (!table.ok()) return s.Fail(table.status(), at);
   ScanRequest scan;
   scan.table_name = args[0];
   scan.return_consumed_capacity = ReturnConsumedCapacity::kTotal;

@@ -187,13 +187,9 @@ void Session::State::NoteError(const Status& status) {
 
 namespace {
 
-// For "Requested resource not found: Table: X not found": the closest existing table name
-// ("did you mean Social? names are case-sensitive"), or what SHOW TABLES would say.
-std::string MissingTableHint(Backend& db, const std::string& message) {
-  static constexpr std::string_view kPrefix = "Requested resource not found: Table: ";
-  if (!message.starts_with(kPrefix) || !message.ends_with(" not found")) return "";
-  const std::string name = message.substr(
-      kPrefix.size(), message.size() - kPrefix.size() - std::string_view(" not found").size());
+// For a missing table `name`: the closest existing table name ("did you mean Social? names
+// are case-sensitive"), or what SHOW TABLES would say.
+std::string TableNameHint(Backend& db, const std::string& name) {
   Result<ListTablesResponse> tables = db.ListTables({});
   if (!tables.ok()) return "";
   if (tables->table_names.empty()) {
@@ -207,7 +203,26 @@ std::string MissingTableHint(Backend& db, const std::string& message) {
   return "the tables are " + names + " (SHOW TABLES lists them)";
 }
 
+// For "Requested resource not found: Table: X not found": TableNameHint for X.
+std::string MissingTableHint(Backend& db, const std::string& message) {
+  static constexpr std::string_view kPrefix = "Requested resource not found: Table: ";
+  if (!message.starts_with(kPrefix) || !message.ends_with(" not found")) return "";
+  return TableNameHint(
+      db, message.substr(kPrefix.size(),
+                         message.size() - kPrefix.size() - std::string_view(" not found").size()));
+}
+
 }  // namespace
+
+Status Session::State::NameMissingTable(Status status, std::string_view table) {
+  if (!status.IsNotFound() || status.message() != "Requested resource not found" ||
+      !status.hint().empty() || table.empty()) {
+    return status;
+  }
+  std::string hint = TableNameHint(db, std::string(table));
+  return status.WithHint(
+      fmt::format("there is no table {}{}{}", table, hint.empty() ? "" : ": ", hint));
+}
 
 bool Session::State::Fail(const Status& given, Location at) {
   Status status = given;
@@ -241,15 +256,18 @@ bool Session::State::EndStatement(Location at) { return CloseRedirect(redirect_o
 
 bool Session::State::RunScript(std::string_view text, std::string_view source, int first_line) {
   bool ok = true;
-  int ran = 0;  // statements and dot-commands run (for the interruption notice)
+  // Statements run from here (those of scripts it .reads included; dot-commands are not
+  // statements), for the interruption notice.
+  const int64_t run_before = statements_run;
   // Ctrl-C stops the script: one line says where, instead of an error per remaining statement.
   auto interrupted = [&](int at_line) {
     if (!g_interrupted.load(std::memory_order_relaxed)) return false;
     if (!InterruptReported()) {
       interrupt_reported_epoch = g_interrupt_epoch.load(std::memory_order_relaxed);
       if (source.empty()) return true;  // the REPL: the statement's own error says it
-      sink->Err(fmt::format("interrupted at {} line {}; {} statement{} ran\n", Shorten(source),
-                            at_line, ran, ran == 1 ? "" : "s"));
+      const int64_t ran = statements_run - run_before;
+      sink->Err(fmt::format("interrupted at {} line {}; {} ran\n", Shorten(source), at_line,
+                            Count(ran, "statement")));
     }
     ok = false;
     return true;
@@ -276,7 +294,6 @@ bool Session::State::RunScript(std::string_view text, std::string_view source, i
         break;
       }
     }
-    ++ran;
   }
   return ok;
 }
@@ -769,6 +786,11 @@ bool Session::State::RunStatement(std::string_view text, Location at) {
   bool ok = RunOneStatement(text, at);
   NoteTime();
   if (collect) collect->push_back(report);
+  if (!ok && report.error.starts_with(ErrorName(ErrorCode::kInterrupted)) &&
+      g_interrupted.load(std::memory_order_relaxed)) {
+    return ok;  // stopped by Ctrl-C: it did not run
+  }
+  ++statements_run;
   if (quiet) {
     ++quiet_statements;
     quiet_failed += !ok;
@@ -796,6 +818,12 @@ bool Session::State::RunOneStatement(std::string_view text, Location at) {
     }
     Result<json::Value> response = service.Call(first, *v, Context());
     if (response.ok()) ReportOperation(report, first, *v, *response);
+    if (!response.ok() && v->IsObject()) {
+      const json::Value* table = v->Find("TableName");
+      if (table && table->IsString()) {
+        return Fail(NameMissingTable(response.status(), table->str()), at);
+      }
+    }
     return PrintJson(*this, response, at);
   }
   parser::ParseResult parsed = parser::ParseStatement(text);

@@ -117,6 +117,10 @@ struct Session::State {
   bool quiet = false;
   int64_t quiet_statements = 0;
   int64_t quiet_failed = 0;
+  // Statements that ran (to success or failure) in this session; one Ctrl-C stopped part way
+  // did not run, and is counted neither here nor in .quiet's summary, so that the script's
+  // "interrupted at ...; M statements ran" and "-- M statements ran quietly" agree.
+  int64_t statements_run = 0;
   std::map<std::string, double> quiet_units;  // "WCU" -> 52
 
   // Attribute names seen per table (keys, results), for completion.
@@ -134,6 +138,10 @@ struct Session::State {
   //   [0] None
   //   [1] ConditionalCheckFailed: The conditional request failed {"pk":{"S":"a"}}
   bool Fail(const Status& status, Location at);
+  // DynamoDB answers an item or read operation on a missing table with a bare "Requested
+  // resource not found"; `status` when it is not that, else `status` with a hint naming
+  // `table` and the closest existing name, as Fail gives DescribeTable's message.
+  Status NameMissingTable(Status status, std::string_view table);
   // --echo / .echo: the statement or dot-command about to run, with the notices (inline in the
   // human modes, on the notice stream in the machine modes), also under .quiet.
   void Echo(std::string_view text);

@@ -144,12 +144,21 @@ bool Session::State::RunTransactionStatement(const parser::Statement& st, Locati
     default: {  // a statement inside BEGIN ... COMMIT: checked with those queued before it
       Status refused = CheckQueued(st);
       if (!refused.ok()) {
+        // The refused statement is not queued; what is queued stays, and COMMIT will run it.
+        // Said in the error block (not a notice that .quiet or a machine mode would move), so
+        // that nobody commits the rest believing the whole transaction was refused.
         Fail(refused, at);
-        Notice(
-            fmt::format("-- not queued; the {} stays open with {} statement{} (COMMIT or "
-                        "ROLLBACK)\n",
-                        transaction_is_batch ? "batch" : "transaction", transaction->size(),
-                        transaction->size() == 1 ? "" : "s"));
+        const size_t n = transaction->size();
+        const char* what = transaction_is_batch ? "batch" : "transaction";
+        const char* them = n == 1 ? "it" : "them";
+        sink->Err(n == 0
+                      ? fmt::format("  hint: this statement was not queued; the {} is still "
+                                    "open, with nothing queued (ROLLBACK; ends it)\n",
+                                    what)
+                      : fmt::format("  hint: this statement was not queued; the {} is still "
+                                    "open with {} queued: COMMIT; runs {}, ROLLBACK; "
+                                    "discards {}\n",
+                                    what, Count(static_cast<int64_t>(n), "statement"), them, them));
         return false;
       }
       transaction->push_back(st);

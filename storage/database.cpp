@@ -31,8 +31,8 @@ namespace {
 constexpr uint32_t kLmdbMagic = 0xBEEFC0DE;
 constexpr size_t kLmdbMagicOffset = 16;
 
-// Whether the first bytes of an existing, non-empty file are an LMDB meta page; OS errors
-// (unreadable file) are left for LMDB to report.
+// Whether the first bytes of an existing file are an LMDB meta page (OK when it reads as empty:
+// a new database); OS errors (unreadable file) are left for LMDB to report.
 Status CheckLmdbFile(const std::string& path) {
   std::FILE* f = std::fopen(path.c_str(), "rb");
   if (!f) return Status::OK();
@@ -58,9 +58,10 @@ Result<std::unique_ptr<Database>> Database::Open(const std::string& path, const 
     }
   } else if (!S_ISREG(st.st_mode)) {
     return Status::Format(fmt::format("{}: not a keyhole database (not a regular file)", path));
-  } else if (st.st_size > 0) {
+  } else {
     // Checked before LMDB opens the file, so that a file that is not a database gets no lock
-    // file beside it.
+    // file beside it. Read even when its size is 0: files such as /proc/version have content
+    // all the same (an empty read is a new database).
     KH_RETURN_IF_ERROR(CheckLmdbFile(path));
   }
   // A failed open removes the lock file it created.

@@ -38,6 +38,20 @@ expect new-database 0 '' '^-- new.kh: a new, empty database$' -- "$k" new.kh -c 
 expect existing-database 0 '' '' -- "$k" new.kh -c 'SHOW TABLES'
 grep -q 'new, empty' err.txt && no "an existing database was announced as new" || ok
 
+# An empty file is a new database too (as sqlite3 takes it), and is announced as one.
+: >empty.kh
+expect empty-file-is-new 0 '' '^-- empty.kh: a new, empty database$' -- "$k" empty.kh -c 'SHOW TABLES'
+
+# A path that cannot be a file: what is wrong, in the OS's words, never InternalServerError.
+expect missing-directory 1 '' '^keyhole: ResourceNotFoundException: nodir/x.kh: No such file or directory \(the directory nodir does not exist: create it first, or give another path\)$' -- "$k" nodir/x.kh -c 'SHOW TABLES'
+[ ! -e nodir ] && ok || no "a missing directory was created"
+printf 'x\n' >plain.txt
+expect through-a-file 1 '' '^keyhole: ResourceNotFoundException: plain.txt/x.kh: Not a directory \(plain.txt is a file, not a directory\)$' -- "$k" plain.txt/x.kh -c 'SHOW TABLES'
+# A file that reports size 0 but has content (procfs) is read, not taken for an empty one.
+if [ -r /proc/version ]; then
+  expect proc-file 1 '' '^keyhole: DatabaseFormatException: /proc/version: not a keyhole database \(it is a text file\)' -- "$k" /proc/version -c 'SHOW TABLES'
+fi
+
 # A script given as the database: refused, no lock file left, and the error says to use -f.
 printf 'CREATE TABLE "Scripted" (pk S);\n' >schema.sql
 expect script-as-database 1 '' 'schema.sql: not a keyhole database \(it is a text file\); to run it as a script: keyhole DB -f schema.sql' -- "$k" schema.sql

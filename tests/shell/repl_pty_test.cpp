@@ -358,6 +358,9 @@ TEST_F(ReplPtyTest, WordsFromOtherShellsAreAnswered) {
   pty->Send("exit\r");
   ASSERT_TRUE(pty->Expect("-- use .quit (or Ctrl-D) to leave keyhole"));
   ASSERT_TRUE(pty->Expect("keyhole> "));  // not a continuation prompt
+  pty->Send("quit\r");
+  ASSERT_TRUE(pty->Expect("-- use .quit"));
+  ASSERT_TRUE(pty->Expect("keyhole> "));
   pty->Send("\\q\r");
   ASSERT_TRUE(pty->Expect("-- use .quit"));
   pty->Send("help\r");

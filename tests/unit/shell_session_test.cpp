@@ -415,15 +415,164 @@ TEST_F(SessionTest, CtrlCStopsAReadWithOneLine) {
 
 TEST_F(SessionTest, TimerTimesDotCommandsThatDoWorkAndEveryStatement) {
   std::ofstream(File("t.sql")) << "SHOW TABLES;\n";
-  ASSERT_TRUE(Run(".timer on\nSHOW TABLES;\n.read " + File("t.sql") +
-                  "\n.model App\n"
+  std::ofstream(File("t.json")) << "{\"pk\": \"t\", \"sk\": 1}\n";
+  ASSERT_TRUE(Run(".timer on\nSHOW TABLES;\n.read " + File("t.sql") + "\n.model App\n.import " +
+                  File("t.json") +
+                  " INTO App\n"
                   "CREATE TABLE \"Timed\" (pk S);\nDESCRIBE \"Timed\";\n.mode ddb\n.timer off"));
   std::string out = Out();
   EXPECT_NE(out.find("-- 1 table · "), std::string::npos) << out;  // SHOW TABLES' footer
   EXPECT_NE(out.find("-- .read · "), std::string::npos) << out;
   EXPECT_NE(out.find("-- .model · "), std::string::npos) << out;
+  EXPECT_NE(out.find("-- 1 item imported into App · 1 WCU\n-- .import · "), std::string::npos)
+      << out;
   EXPECT_NE(out.find("-- table Timed created\n-- "), std::string::npos) << out;
   EXPECT_EQ(out.find("-- .mode · "), std::string::npos) << out;  // a setting does no work
+}
+
+// A sink that presses Ctrl-C when results have printed `after` lines (results still print
+// under .quiet, footers do not).
+class InterruptingOutSink : public shell::StringSink {
+ public:
+  explicit InterruptingOutSink(int after) : after_(after) {}
+  void Out(std::string_view text) override {
+    shell::StringSink::Out(text);
+    if (++seen_ == after_) shell::Session::Interrupt();
+  }
+
+ private:
+  int after_, seen_ = 0;
+};
+
+// Ctrl-C between two statements of a script that began with .quiet on: "M statements ran" and
+// "M statements ran quietly" count the same statements (a dot-command is not a statement).
+TEST_F(SessionTest, CtrlCBetweenStatementsCountsAgreeWithTheQuietSummary) {
+  InterruptingOutSink sink(3);
+  shell::Session session(*db_, &*db_, "test.kh", sink);
+  std::string script = ".quiet on\n";
+  for (int i = 0; i < 10; ++i) script += "SELECT sk FROM \"App\" WHERE pk = 'a' AND sk = 1;\n";
+  shell::Session::ClearInterrupt();
+  EXPECT_FALSE(session.RunFile(script, "stdin"));
+  EXPECT_EQ(sink.err, "interrupted at stdin line 5; 3 statements ran\n");
+  EXPECT_EQ(sink.out.substr(sink.out.find("--")), "-- 3 statements ran quietly · 1.5 RCU\n");
+  shell::Session::ClearInterrupt();
+}
+
+// Forwards every operation to a Database; presses Ctrl-C once `after` UpdateItems were done.
+class InterruptingBackend : public Backend {
+ public:
+  InterruptingBackend(Backend& db, int after) : db_(db), after_(after) {}
+#define KH_FORWARD(Op) \
+  Result<Op##Response> Op(const Op##Request& r) override { return db_.Op(r); }
+  KH_FORWARD(CreateTable)
+  KH_FORWARD(DeleteTable)
+  KH_FORWARD(DescribeTable)
+  KH_FORWARD(ListTables)
+  KH_FORWARD(UpdateTable)
+  KH_FORWARD(PutItem)
+  KH_FORWARD(GetItem)
+  KH_FORWARD(DeleteItem)
+  KH_FORWARD(BatchWriteItem)
+  KH_FORWARD(BatchGetItem)
+  KH_FORWARD(TransactWriteItems)
+  KH_FORWARD(TransactGetItems)
+  KH_FORWARD(Query)
+  KH_FORWARD(Scan)
+  KH_FORWARD(UpdateTimeToLive)
+  KH_FORWARD(DescribeTimeToLive)
+  KH_FORWARD(ListStreams)
+  KH_FORWARD(DescribeStream)
+  KH_FORWARD(GetShardIterator)
+  KH_FORWARD(GetRecords)
+#undef KH_FORWARD
+  Result<UpdateItemResponse> UpdateItem(const UpdateItemRequest& r) override {
+    auto out = db_.UpdateItem(r);
+    if (++updated_ == after_) shell::Session::Interrupt();
+    return out;
+  }
+  Result<TableSchemaPtr> TableSchema(const std::string& name) override {
+    return db_.TableSchema(name);
+  }
+
+ private:
+  Backend& db_;
+  int after_, updated_ = 0;
+};
+
+// Ctrl-C part way through a SCAN UPDATE: the error says how many items it had changed (those
+// stay changed), the script stops there, and the stopped statement is not counted as run.
+TEST_F(SessionTest, AnInterruptedScanUpdateSaysHowManyItemsItHadChanged) {
+  InterruptingBackend backend(*db_, 2);
+  shell::StringSink sink;
+  shell::Session session(backend, &*db_, "test.kh", sink);
+  shell::Session::ClearInterrupt();
+  EXPECT_FALSE(session.RunFile(
+      ".quiet on\nSELECT sk FROM \"App\" WHERE pk = 'a' AND sk = 1;\n"
+      "SCAN UPDATE \"App\" SET tag = 'x' WHERE sk > 0;\nSELECT * FROM \"App\" WHERE pk = 'a';\n",
+      "s.sql"));
+  EXPECT_TRUE(session.interrupted());
+  EXPECT_EQ(sink.err,
+            "Error: InterruptedException: Interrupted (2 of the 3 matching items had been "
+            "updated)\n  at s.sql line 3\ninterrupted at s.sql line 3; 1 statement ran\n");
+  EXPECT_EQ(sink.out, "{\"sk\":{\"N\":\"1\"}}\n-- 1 statement ran quietly · 0.5 RCU\n");
+  shell::Session::ClearInterrupt();
+  ASSERT_TRUE(Run(".mode csv\n.headers off\nSELECT tag FROM \"App\" WHERE pk = 'a';\n.mode ddb"));
+  EXPECT_EQ(Out(), "x\nx\n\n-- 3 returned, 3 read · Query on App · 0.5 RCU\n");
+}
+
+TEST_F(SessionTest, HelpSaysJsonModeIsJsonLines) {
+  ASSERT_TRUE(Run(".help"));
+  EXPECT_NE(Out().find("json is JSON Lines (one object per line)"), std::string::npos);
+}
+
+// A statement refused inside BEGIN ... COMMIT is not queued, and the transaction stays open
+// with what was queued: the error says so, and that COMMIT runs the rest.
+TEST_F(SessionTest, ARefusalInsideATransactionSaysWhatCommitWillRun) {
+  EXPECT_FALSE(
+      Run("BEGIN;\nINSERT INTO \"App\" VALUE {'pk': 't', 'sk': 1};\n"
+          "SELECT * FROM \"App\" WHERE pk = 'a' AND sk = 1;\n",
+          "tx.sql"));
+  EXPECT_NE(sink_.err.find("Error: ValidationException: a transaction (ExecuteTransaction) "
+                           "takes all reads (SELECT) or all writes"),
+            std::string::npos)
+      << sink_.err;
+  EXPECT_NE(sink_.err.find("  at tx.sql line 3\n  hint: this statement was not queued; the "
+                           "transaction is still open with 1 statement queued: COMMIT; runs it, "
+                           "ROLLBACK; discards it\n"),
+            std::string::npos)
+      << sink_.err;
+  EXPECT_TRUE(session_.in_transaction());
+  Out();
+  ASSERT_TRUE(Run("COMMIT;"));
+  EXPECT_NE(Out().find("-- committed 1 statement"), std::string::npos);
+  // Refused before anything was queued: nothing to run.
+  sink_.err.clear();
+  EXPECT_FALSE(Run("BEGIN;\nSELECT * FROM \"Nope\" WHERE pk = 'a' AND sk = 1;\n"));
+  EXPECT_NE(
+      sink_.err.find("  hint: this statement was not queued; the transaction is still open, with "
+                     "nothing queued (ROLLBACK; ends it)\n"),
+      std::string::npos)
+      << sink_.err;
+  ASSERT_TRUE(Run("ROLLBACK;"));
+}
+
+// A string left open in a script makes later quotes pair up wrong: the error points at the
+// string that swallowed a line's end, not at a later one.
+TEST_F(SessionTest, AnUnterminatedStringInAScriptIsShownWhereItBegan) {
+  EXPECT_FALSE(
+      session_.RunFile("INSERT INTO \"App\" VALUE {'pk': 'n', 'sk': 1};\n"
+                       "INSERT INTO \"App\" VALUE {'pk': 'n', 'sk': 2, 'note': 'it};\n"
+                       "INSERT INTO \"App\" VALUE {'pk': 'n', 'sk': 3, 'note': 'fine'};\n"
+                       "INSERT INTO \"App\" VALUE {'pk': 'n', 'sk': 4, 'note': 'ok'};\n",
+                       "notes.sql"));
+  EXPECT_NE(sink_.err.find("  at notes.sql line 2, column 54:\n"
+                           "  INSERT INTO \"App\" VALUE {'pk': 'n', 'sk': 2, 'note': 'it};\n"
+                           "                                                       ^\n"
+                           "  hint: the string opened at the caret ('it};) goes on past the end of "
+                           "its line, taking the ; there with it: its closing ' is probably "
+                           "missing, and the quotes after it pair up wrong\n"),
+            std::string::npos)
+      << sink_.err;
 }
 
 TEST_F(SessionTest, BoxCellsAreCutToMaxWidth) {
