@@ -66,10 +66,13 @@ Result<std::shared_ptr<const TableHandle>> Database::Impl::Resolve(const std::st
   KH_RETURN_IF_ERROR(env->Read([&](Txn& txn) -> Status {
     KH_ASSIGN_OR_RETURN(std::shared_ptr<const TableMap> all, Refresh(txn, &h->generation));
     auto it = all->find(name);
-    if (it != all->end()) {
-      found = true;
-      h->desc = it->second;
-    }
+    if (it == all->end()) return Status::OK();
+    found = true;
+    h->desc = it->second;
+    std::string_view entry;
+    bool present = false;
+    KH_RETURN_IF_ERROR(txn.Get(catalog, "table/" + name, &entry, &present));
+    h->catalog_entry = std::string(entry);
     return Status::OK();
   }));
   if (!found) return Status::NotFound("Requested resource not found");
@@ -124,8 +127,17 @@ Status Database::Impl::WithTables(const std::vector<std::string>& names, bool wr
     auto body = [&](Txn& txn) -> Status {
       KH_ASSIGN_OR_RETURN(uint64_t g, ReadGeneration(txn));
       if (g != seen) {
-        stale = true;
-        return Status::Internal("catalog changed");
+        // The catalog changed since the handles were resolved; when only other tables did,
+        // these handles are still current (a busy schema elsewhere must not starve writers).
+        for (const auto& h : held) {
+          std::string_view entry;
+          bool present = false;
+          KH_RETURN_IF_ERROR(txn.Get(catalog, "table/" + h->desc.name, &entry, &present));
+          if (!present || entry != h->catalog_entry) {
+            stale = true;
+            return Status::Internal("catalog changed");
+          }
+        }
       }
       return fn(txn, hs);
     };

@@ -26,11 +26,13 @@ namespace keyhole::storage {
 constexpr int kFormatVersion = 1;
 constexpr char kCatalogDb[] = "__catalog";
 
-// A table resolved for one operation: its schema and open sub-database handles, valid while the
-// catalog's generation is `generation` (checked inside each transaction that uses it).
+// A table resolved for one operation: its schema and open sub-database handles. Valid while its
+// catalog entry is unchanged: checked inside each transaction that uses it, cheaply by the
+// catalog's generation, and when that moved (another table changed) by the entry's own bytes.
 struct TableHandle {
   TableDescription desc;
-  uint64_t generation = 0;
+  uint64_t generation = 0;    // the catalog generation it was resolved at
+  std::string catalog_entry;  // the "table/<name>" value it was resolved from
   MDB_dbi dbi = 0;
   std::vector<MDB_dbi> index_dbis;  // parallel to desc.indexes
   // The stream sub-database, open when the table ever had a stream (a latest_stream_label).

@@ -5,6 +5,8 @@
 
 #include <atomic>
 #include <filesystem>
+#include <mutex>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -48,6 +50,13 @@ TEST(StorageThreadsTest, ReadersWritersAndSchemaChangesShareOneDatabase) {
   constexpr int kWriters = 3, kPerWriter = 300, kReaders = 4;
   std::atomic<bool> done{false};
   std::atomic<int> errors{0};
+  std::mutex first_error_mutex;
+  std::string first_error;
+  auto fail = [&](const std::string& what, const Status& st) {
+    ++errors;
+    std::lock_guard<std::mutex> lock(first_error_mutex);
+    if (first_error.empty()) first_error = what + ": " + st.ToString();
+  };
   std::vector<std::thread> threads;
   // Writers: distinct items (with an index key, so each write maintains the GSI), and one
   // shared counter per writer round.
@@ -58,8 +67,8 @@ TEST(StorageThreadsTest, ReadersWritersAndSchemaChangesShareOneDatabase) {
         Item it = Key("w" + std::to_string(w), i);
         it["g"] = S(i % 2 ? "odd" : "even");
         it["pad"] = S(std::string(200, 'x'));
-        if (!PutOne(db, "App", it).ok()) ++errors;
-        if (!AddOne(db, i % 5).ok()) ++errors;
+        if (Status st = PutOne(db, "App", it); !st.ok()) fail("PutItem", st);
+        if (Status st = AddOne(db, i % 5); !st.ok()) fail("UpdateItem", st);
         ++acknowledged;
       }
     });
@@ -90,28 +99,28 @@ TEST(StorageThreadsTest, ReadersWritersAndSchemaChangesShareOneDatabase) {
       c.table_name = "Tmp" + std::to_string(i);
       c.attribute_definitions = {{"pk", "S"}};
       c.key_schema = {{"pk", "HASH"}};
-      if (!db->CreateTable(c).ok()) ++errors;
-      if (!PutOne(db, c.table_name, {{"pk", S("a")}}).ok()) ++errors;
+      if (Status st = db->CreateTable(c).status(); !st.ok()) fail("CreateTable", st);
+      if (Status st = PutOne(db, c.table_name, {{"pk", S("a")}}); !st.ok()) fail("Put Tmp", st);
       UpdateTableRequest add;
       add.table_name = "Other";
       add.attribute_definitions = {{"x", "S"}};
       add.create_global_index = IndexSpec{"byX", {{"x", "HASH"}}, "ALL", std::nullopt};
-      if (!db->UpdateTable(add).ok()) ++errors;
+      if (Status st = db->UpdateTable(add).status(); !st.ok()) fail("add index", st);
       UpdateTableRequest drop;
       drop.table_name = "Other";
       drop.delete_global_index = "byX";
-      if (!db->UpdateTable(drop).ok()) ++errors;
+      if (Status st = db->UpdateTable(drop).status(); !st.ok()) fail("drop index", st);
       DeleteTableRequest d;
       d.table_name = c.table_name;
-      if (!db->DeleteTable(d).ok()) ++errors;
-      if (!db->ListTables({}).ok()) ++errors;
+      if (Status st = db->DeleteTable(d).status(); !st.ok()) fail("DeleteTable", st);
+      if (Status st = db->ListTables({}).status(); !st.ok()) fail("ListTables", st);
     }
   });
   for (int w = 0; w < kWriters; ++w) threads[w].join();
   done = true;
   for (size_t i = kWriters; i < threads.size(); ++i) threads[i].join();
 
-  EXPECT_EQ(errors.load(), 0);
+  EXPECT_EQ(errors.load(), 0) << first_error;
   for (int w = 0; w < kWriters; ++w)
     EXPECT_EQ(CountPartition(db, "w" + std::to_string(w), 50), kPerWriter);
   int64_t sum = 0;
