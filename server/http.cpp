@@ -127,7 +127,8 @@ struct HttpServer::Impl {
   int listen_fd = -1;
   MHD_Daemon* daemon = nullptr;
   std::mutex mutex;
-  std::condition_variable changed;
+  std::condition_variable stopped;  // Serve waits on it for Stop()
+  std::condition_variable drained;  // Stop waits on it for the requests in flight
   bool stopping = false;
   int in_flight = 0;  // requests begun and not yet answered (guarded by mutex)
 
@@ -208,8 +209,8 @@ struct HttpServer::Impl {
     delete state;
     *state_slot = nullptr;
     std::lock_guard<std::mutex> lock(impl->mutex);
-    --impl->in_flight;
-    impl->changed.notify_all();
+    // Only a Stop() waiting for the last one is woken: not a thread per request.
+    if (--impl->in_flight == 0 && impl->stopping) impl->drained.notify_all();
   }
 
   static void IgnoreLog(void*, const char*, va_list) {}
@@ -269,9 +270,11 @@ void HttpServer::Serve() {
     if (impl.stopping || impl.listen_fd < 0) return;
     const unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION |
                            MHD_USE_POLL | MHD_USE_ITC;
-    // The connection's memory pool holds the request line and headers: past it, the request is
-    // refused (431) and the connection closed.
-    const size_t header_memory = 64 * 1024;
+    // The connection's memory pool holds the request line and headers (and the read buffer):
+    // past it, the request is refused (431) and the connection closed. libmicrohttpd clears the
+    // pool for every request, so it is kept at its default size, above DynamoDB's ~16 KB of
+    // headers.
+    const size_t header_memory = 32 * 1024;
     impl.daemon = MHD_start_daemon(
         flags, 0, nullptr, nullptr, &Impl::OnRequest, &impl, MHD_OPTION_LISTEN_SOCKET,
         impl.listen_fd, MHD_OPTION_NOTIFY_COMPLETED, &Impl::OnCompleted, &impl,
@@ -282,7 +285,7 @@ void HttpServer::Serve() {
     if (!impl.daemon) return;
   }
   std::unique_lock<std::mutex> lock(impl.mutex);
-  impl.changed.wait(lock, [&] { return impl.stopping; });
+  impl.stopped.wait(lock, [&] { return impl.stopping; });
 }
 
 void HttpServer::Stop() {
@@ -301,12 +304,12 @@ void HttpServer::Stop() {
     MHD_quiesce_daemon(daemon);
     {
       std::unique_lock<std::mutex> lock(impl.mutex);
-      impl.changed.wait_for(lock, std::chrono::seconds(impl.options.idle_timeout_seconds + 1),
+      impl.drained.wait_for(lock, std::chrono::seconds(impl.options.idle_timeout_seconds + 1),
                             [&] { return impl.in_flight == 0; });
     }
     MHD_stop_daemon(daemon);
   }
-  impl.changed.notify_all();
+  impl.stopped.notify_all();
 }
 
 }  // namespace keyhole::server
