@@ -77,6 +77,11 @@ class RemoteBackend : public Backend {
   // or the error it carries (api/api_json_client.h ErrorFromJson); a connection failure is
   // InternalServerError naming the endpoint.
   Result<json::Value> Call(std::string_view op, const json::Value& body, bool streams = false);
+  // One operation: `request` encoded, called, and its response decoded.
+  template <typename Response, typename Request>
+  Result<Response> Exchange(std::string_view op, const Request& request,
+                            json::Value (*encode)(const Request&),
+                            Result<Response> (*decode)(const json::Value&), bool streams = false);
   void Forget(const std::string& table_name);
   std::unique_ptr<Impl> impl_;
 };
