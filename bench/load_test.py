@@ -72,10 +72,6 @@ Exit status 0 when every check passes, 1 otherwise (the reasons are printed).
 """
 import argparse
 import array
-import datetime
-import hashlib
-import hmac
-import http.client
 import json
 import multiprocessing as mp
 import os
@@ -88,7 +84,6 @@ import sys
 import tempfile
 import threading
 import time
-import zlib
 
 TABLE = "Load"
 GSI = "gsi1"
@@ -96,91 +91,18 @@ N_COLLECTIONS, COLLECTION_SIZE = 32, 25
 N_ACCOUNTS, START_BALANCE = 32, 1000
 N_COUNTERS = 8
 N_GUARDED = 16
-ACCESS_KEY, SECRET_KEY, REGION = "AKIDLOADTEST", "load-test-secret", "us-east-1"
-IDLE_RECONNECT = 2.0  # a connection idle longer is replaced (the server closes idle ones at 5 s)
+ACCESS_KEY, SECRET_KEY = "AKIDLOADTEST", "load-test-secret"
 OPS = ["GetItem", "Query", "PutItem", "UpdateItem cond", "UpdateItem ADD", "TransactWriteItems"]
 MIX = [0.25, 0.15, 0.20, 0.15, 0.15, 0.10]
 
 
-# --- A DynamoDB client over http.client. ---
-
-class DdbError(Exception):
-    def __init__(self, status, code, message, body):
-        super().__init__(f"HTTP {status} {code}: {message}")
-        self.status, self.code, self.body = status, code, body
+# The DynamoDB client over http.client, shared with tests/clients/two_process_test.py.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "clients"))
+from ddb_wire import Ambiguous, Ddb as WireDdb, DdbError  # noqa: E402
 
 
-class Ambiguous(Exception):
-    """No answer: the request may or may not have been applied."""
-
-
-class Ddb:
-    def __init__(self, port, timeout, requests_per_connection=0):
-        self.port, self.timeout = port, timeout
-        self.host = f"127.0.0.1:{port}"
-        self.requests_per_connection = requests_per_connection
-        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
-        self.on_conn = 0
-        self.last_used = time.monotonic()
-        self._day, self._key = None, None
-
-    def _sign(self, target, body):
-        amz_date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
-        day = amz_date[:8]
-        if day != self._day:
-            k = hmac.new(("AWS4" + SECRET_KEY).encode(), day.encode(), hashlib.sha256).digest()
-            for part in (REGION, "dynamodb", "aws4_request"):
-                k = hmac.new(k, part.encode(), hashlib.sha256).digest()
-            self._day, self._key = day, k
-        signed = "content-type;host;x-amz-date;x-amz-target"
-        canonical = (f"POST\n/\n\ncontent-type:application/x-amz-json-1.0\nhost:{self.host}\n"
-                     f"x-amz-date:{amz_date}\nx-amz-target:{target}\n\n{signed}\n"
-                     f"{hashlib.sha256(body).hexdigest()}")
-        scope = f"{day}/{REGION}/dynamodb/aws4_request"
-        to_sign = (f"AWS4-HMAC-SHA256\n{amz_date}\n{scope}\n"
-                   f"{hashlib.sha256(canonical.encode()).hexdigest()}")
-        signature = hmac.new(self._key, to_sign.encode(), hashlib.sha256).hexdigest()
-        return {
-            "Host": self.host,
-            "Content-Type": "application/x-amz-json-1.0",
-            "X-Amz-Target": target,
-            "X-Amz-Date": amz_date,
-            "Authorization": f"AWS4-HMAC-SHA256 Credential={ACCESS_KEY}/{scope}, "
-                             f"SignedHeaders={signed}, Signature={signature}",
-        }
-
-    def call(self, operation, request):
-        """The response JSON; DdbError for a non-200 answer; Ambiguous for no answer."""
-        body = json.dumps(request).encode()
-        target = "DynamoDB_20120810." + operation
-        now = time.monotonic()
-        if now - self.last_used > IDLE_RECONNECT or (
-                self.requests_per_connection and self.on_conn >= self.requests_per_connection):
-            self.conn.close()  # http.client opens a new connection on the next request
-            self.on_conn = 0
-        try:
-            self.conn.request("POST", "/", body=body, headers=self._sign(target, body))
-            response = self.conn.getresponse()
-            raw = response.read()
-        except (OSError, http.client.HTTPException) as e:
-            self.conn.close()
-            raise Ambiguous(f"{type(e).__name__}: {e}") from None
-        self.last_used = time.monotonic()
-        self.on_conn += 1
-        crc = response.getheader("x-amz-crc32")
-        if crc is None or int(crc) != zlib.crc32(raw):
-            raise DdbError(response.status, "BadCrc32", f"x-amz-crc32 {crc} for {raw[:200]!r}", raw)
-        try:
-            out = json.loads(raw) if raw else {}
-        except ValueError:
-            raise DdbError(response.status, "NotJson", raw[:200], raw) from None
-        if response.status != 200:
-            code = str(out.get("__type", "?")).split("#")[-1]
-            raise DdbError(response.status, code, out.get("message", out.get("Message")), out)
-        return out
-
-    def close(self):
-        self.conn.close()
+def Ddb(port, timeout, requests_per_connection=0):
+    return WireDdb(port, timeout, ACCESS_KEY, SECRET_KEY, requests_per_connection)
 
 
 def key(pk, sk):

@@ -32,10 +32,6 @@ Any failure (a non-200 answer, a bad x-amz-crc32, a missing or wrong item, a hun
 process) is a failure of the test: it prints the reasons and exits 1. On success it prints one
 summary line with counts. Takes about 10-20 s.
 """
-import datetime
-import hashlib
-import hmac
-import http.client
 import json
 import os
 import random
@@ -45,19 +41,17 @@ import sys
 import tempfile
 import threading
 import time
-import zlib
 
 KEYHOLE = sys.argv[1] if len(sys.argv) > 1 else sys.exit(__doc__)
 TABLE = "TwoProc"
 GSI = "byOwner"
-WRITERS = 4            # fewer than the server's worker threads (8): each keep-alive connection holds one
+WRITERS = 4            # writer threads, each on its own keep-alive connection
 SHELL_ROUNDS = 60      # rounds of shell processes (about 4 processes each)
 MAX_WRITER_OPS = 1500  # per writer thread: keeps every item collection well under a 1 MB page
 COUNTERS = ["c0", "c1", "c2", "c3"]
 REQUEST_TIMEOUT = 20   # seconds: a request without an answer by then is a hang
 SHELL_TIMEOUT = 20
-IDLE_RECONNECT = 2.0   # seconds: a connection idle longer is replaced (the server closes at 5 s)
-ACCESS_KEY, SECRET_KEY, REGION = "AKIDTWOPROC", "two-process-secret", "us-east-1"
+ACCESS_KEY, SECRET_KEY = "AKIDTWOPROC", "two-process-secret"
 
 failures = []
 failures_lock = threading.Lock()
@@ -71,69 +65,11 @@ def fail(reason):
     stop.set()
 
 
-# --- A DynamoDB client over http.client: SigV4-signed, keep-alive, x-amz-crc32 checked. ---
-
-class DdbError(Exception):
-    def __init__(self, status, code, message, body):
-        super().__init__(f"HTTP {status} {code}: {message}")
-        self.status, self.code, self.body = status, code, body
+from ddb_wire import Ambiguous, Ddb as WireDdb, DdbError  # noqa: E402  (tests/clients/ddb_wire.py)
 
 
-class Ddb:
-    def __init__(self, port):
-        self.port = port
-        self.host = f"127.0.0.1:{port}"
-        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=REQUEST_TIMEOUT)
-        self._day, self._key = None, None
-        self.last_used = time.monotonic()
-
-    def _sign(self, target, body):
-        amz_date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
-        day = amz_date[:8]
-        if day != self._day:
-            k = hmac.new(("AWS4" + SECRET_KEY).encode(), day.encode(), hashlib.sha256).digest()
-            for part in (REGION, "dynamodb", "aws4_request"):
-                k = hmac.new(k, part.encode(), hashlib.sha256).digest()
-            self._day, self._key = day, k
-        signed = "content-type;host;x-amz-date;x-amz-target"
-        canonical = (f"POST\n/\n\ncontent-type:application/x-amz-json-1.0\nhost:{self.host}\n"
-                     f"x-amz-date:{amz_date}\nx-amz-target:{target}\n\n{signed}\n"
-                     f"{hashlib.sha256(body).hexdigest()}")
-        scope = f"{day}/{REGION}/dynamodb/aws4_request"
-        to_sign = (f"AWS4-HMAC-SHA256\n{amz_date}\n{scope}\n"
-                   f"{hashlib.sha256(canonical.encode()).hexdigest()}")
-        signature = hmac.new(self._key, to_sign.encode(), hashlib.sha256).hexdigest()
-        return {
-            "Host": self.host,
-            "Content-Type": "application/x-amz-json-1.0",
-            "X-Amz-Target": target,
-            "X-Amz-Date": amz_date,
-            "Authorization": f"AWS4-HMAC-SHA256 Credential={ACCESS_KEY}/{scope}, "
-                             f"SignedHeaders={signed}, Signature={signature}",
-        }
-
-    def call(self, operation, request):
-        body = json.dumps(request).encode()
-        target = "DynamoDB_20120810." + operation
-        # The server closes a keep-alive connection idle for 5 s; as an SDK's pool does, open a
-        # new one rather than race that close (http.client reconnects after close()).
-        if time.monotonic() - self.last_used > IDLE_RECONNECT:
-            self.conn.close()
-        self.conn.request("POST", "/", body=body, headers=self._sign(target, body))
-        response = self.conn.getresponse()
-        raw = response.read()
-        self.last_used = time.monotonic()
-        crc = response.getheader("x-amz-crc32")
-        if crc is None or int(crc) != zlib.crc32(raw):
-            raise DdbError(response.status, "BadCrc32", f"x-amz-crc32 {crc} for {raw[:200]!r}", raw)
-        out = json.loads(raw) if raw else {}
-        if response.status != 200:
-            code = str(out.get("__type", "?")).split("#")[-1]
-            raise DdbError(response.status, code, out.get("message", out.get("Message")), out)
-        return out
-
-    def close(self):
-        self.conn.close()
+def Ddb(port):
+    return WireDdb(port, REQUEST_TIMEOUT, ACCESS_KEY, SECRET_KEY)
 
 
 def key(pk, sk):
@@ -497,7 +433,7 @@ def stop_under_load(db):
                 except DdbError as e:
                     fail(f"stop under load: PutItem answered {e}")
                     return
-                except (OSError, http.client.HTTPException):
+                except Ambiguous:
                     return  # the server is going: this write was not acknowledged
                 with lock:
                     acked[sk] = n
