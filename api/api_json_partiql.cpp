@@ -7,8 +7,8 @@
 
 #include "api/api_json.h"
 #include "api/api_json_decode.h"
-#include "core/ddb_json.h"
 #include "api/partiql_api.h"
+#include "core/ddb_json.h"
 
 namespace keyhole {
 

@@ -82,10 +82,9 @@ json::Value ReadResponseJson(const ReadResponse& r, Select select) {
 
 bool IsKnownOperation(std::string_view name) {
   static constexpr std::string_view kOperations[] = {
-      "CreateTable", "DeleteTable",  "DescribeTable",  "ListTables",       "UpdateTable",
-      "PutItem",     "GetItem",      "DeleteItem",     "UpdateItem",       "Query",
-      "Scan",        "BatchGetItem", "BatchWriteItem", "TransactGetItems", "TransactWriteItems",
-      "UpdateTimeToLive", "DescribeTimeToLive",
+      "CreateTable", "DeleteTable", "DescribeTable", "ListTables", "UpdateTable", "PutItem",
+      "GetItem", "DeleteItem", "UpdateItem", "Query", "Scan", "BatchGetItem", "BatchWriteItem",
+      "TransactGetItems", "TransactWriteItems", "UpdateTimeToLive", "DescribeTimeToLive",
       // DynamoDB Streams (api_json_streams.cpp)
       "ListStreams", "DescribeStream", "GetShardIterator", "GetRecords"};
   for (std::string_view op : kOperations) {

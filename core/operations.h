@@ -206,7 +206,7 @@ struct GetRecordsRequest {
   std::optional<int> limit;  // 1..1000 (default 1000)
 };
 struct GetRecordsResponse {
-  std::vector<StreamRecord> records;  // at most 1000 and 1 MB
+  std::vector<StreamRecord> records;               // at most 1000 and 1 MB
   std::optional<std::string> next_shard_iterator;  // absent once a closed shard is exhausted
 };
 

@@ -403,8 +403,8 @@ std::vector<ScriptStatement> SplitScript(std::string_view script);
 // script's length however its statements run.
 struct ScriptPiece {
   bool dot_command = false;
-  std::string_view text;  // as ScriptStatement::text; a dot-command: its line, trimmed
-  SourcePosition start;   // where text starts in the script
+  std::string_view text;   // as ScriptStatement::text; a dot-command: its line, trimmed
+  SourcePosition start;    // where text starts in the script
   bool terminated = true;  // a statement ended by its `;`
 };
 class ScriptWalker {

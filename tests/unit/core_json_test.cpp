@@ -392,7 +392,10 @@ TEST(JsonWriteTest, RoundTrips) {
 
 TEST(JsonText, ToValidUtf8ReplacesIllFormedBytes) {
   EXPECT_EQ(ToValidUtf8("plain é ✓"), "plain é ✓");
-  EXPECT_EQ(ToValidUtf8("a\x80" "b\xff"), "a\xEF\xBF\xBD" "b\xEF\xBF\xBD");
+  EXPECT_EQ(ToValidUtf8("a\x80"
+                        "b\xff"),
+            "a\xEF\xBF\xBD"
+            "b\xEF\xBF\xBD");
   EXPECT_EQ(ToValidUtf8("\xE2\x9C"), "\xEF\xBF\xBD\xEF\xBF\xBD");  // cut short
   // What it returns always writes and parses back.
   const std::string text = Write(Value::String(ToValidUtf8("x\xC0\xAF\x0b")));
