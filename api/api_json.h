@@ -140,6 +140,12 @@ json::Value ScanResponseToJson(const ScanResponse& r, Select select = Select::kU
 // is recognised by the detail being filled: storage clears it for TOTAL, and every operation
 // consumes something on the table or an index.
 json::Value ConsumedCapacityToJson(const ConsumedCapacity& c);
+// {"ItemCollectionKey": {...}, "SizeEstimateRangeGB": [lower, upper]}.
+json::Value ItemCollectionMetricsToJson(const ItemCollectionMetrics& m);
+// BatchWriteItem's and TransactWriteItems' "ItemCollectionMetrics": {"T": [...]}, added to `o`
+// when not empty.
+void AddCollectionMetricsMap(const std::map<std::string, std::vector<ItemCollectionMetrics>>& m,
+                             json::Value* o);
 
 // BatchWriteItem: {"UnprocessedItems": {..} (always present), "ConsumedCapacity": [..]?}.
 json::Value BatchWriteItemResponseToJson(const BatchWriteItemResponse& r);

@@ -178,14 +178,15 @@ Result<BatchWriteItemRequest> BatchWriteItemRequestFromJson(const json::Value& v
                       api_json::ReadRequiredObject(v, "RequestItems", root, &errs));
   KH_ASSIGN_OR_RETURN(r.return_consumed_capacity,
                       api_json::ReadReturnConsumedCapacity(v, root, &errs));
-  KH_RETURN_IF_ERROR(api_json::ReadCollectionMetricsNone(v, root, &errs));
+  KH_ASSIGN_OR_RETURN(r.return_item_collection_metrics,
+                      api_json::ReadCollectionMetrics(v, root, &errs));
   KH_RETURN_IF_ERROR(errs.ToStatus());
   const Path at = root.Child("RequestItems");
   KH_ASSIGN_OR_RETURN(auto entries, Entries(*items, at));
   for (const auto& [name, list] : entries) {
     const Path table = at.Entry(name);
     if (!list->IsArray()) return TypeError(table, *list, "list");
-    std::vector<WriteRequest>& out = r.request_items[name];
+    std::vector<WriteRequest>& out = r.request_items[api_json::DataTableName(name)];
     for (size_t i = 0; i < list->array().size(); ++i) {
       KH_ASSIGN_OR_RETURN(WriteRequest w,
                           ReadWriteRequestElement(list->array()[i], table.Element(i)));
@@ -210,7 +211,7 @@ Result<BatchGetItemRequest> BatchGetItemRequestFromJson(const json::Value& v) {
   KH_ASSIGN_OR_RETURN(auto entries, Entries(*items, at));
   for (const auto& [name, entry] : entries) {
     KH_ASSIGN_OR_RETURN(KeysAndAttributes ka, ReadKeysAndAttributes(*entry, at.Entry(name)));
-    r.request_items[name] = std::move(ka);
+    r.request_items[api_json::DataTableName(name)] = std::move(ka);
   }
   return r;
 }
@@ -227,7 +228,8 @@ Result<TransactWriteItemsRequest> TransactWriteItemsRequestFromJson(const json::
   KH_ASSIGN_OR_RETURN(const json::Value* items, ReadTransactItems(v, root, &errs));
   KH_ASSIGN_OR_RETURN(r.return_consumed_capacity,
                       api_json::ReadReturnConsumedCapacity(v, root, &errs));
-  KH_RETURN_IF_ERROR(api_json::ReadCollectionMetricsNone(v, root, &errs));
+  KH_ASSIGN_OR_RETURN(r.return_item_collection_metrics,
+                      api_json::ReadCollectionMetrics(v, root, &errs));
   KH_ASSIGN_OR_RETURN(r.client_request_token, ReadToken(v, root, &errs));
   KH_RETURN_IF_ERROR(errs.ToStatus());
   const Path at = root.Child("TransactItems");
@@ -263,7 +265,7 @@ Result<TransactGetItemsRequest> TransactGetItemsRequestFromJson(const json::Valu
     KH_RETURN_IF_ERROR(CheckStructure(*get, g, kGet));
     TransactGetItem t;
     KH_ASSIGN_OR_RETURN(t.get.table_name,
-                        api_json::ReadTableNameMember(*get, "TableName", g, true, &errs));
+                        api_json::ReadDataTableNameMember(*get, "TableName", g, true, &errs));
     KH_ASSIGN_OR_RETURN(const json::Value* key,
                         api_json::ReadRequiredObject(*get, "Key", g, &errs));
     KH_RETURN_IF_ERROR(errs.ToStatus());
@@ -278,6 +280,7 @@ json::Value BatchWriteItemResponseToJson(const BatchWriteItemResponse& r) {
   json::Value o = json::Value::MakeObject();
   o.Add("UnprocessedItems", WriteRequestsToJson(r.unprocessed_items));
   AddCapacityList(r.consumed_capacity, &o);
+  AddCollectionMetricsMap(r.item_collection_metrics, &o);
   return o;
 }
 
@@ -298,6 +301,7 @@ json::Value BatchGetItemResponseToJson(const BatchGetItemResponse& r) {
 json::Value TransactWriteItemsResponseToJson(const TransactWriteItemsResponse& r) {
   json::Value o = json::Value::MakeObject();
   AddCapacityList(r.consumed_capacity, &o);
+  AddCollectionMetricsMap(r.item_collection_metrics, &o);
   return o;
 }
 

@@ -19,17 +19,68 @@ using api_json_client::NeedObject;
 using api_json_client::ReadBool;
 using api_json_client::ReadCapacity;
 using api_json_client::ReadCapacityList;
+using api_json_client::ReadDouble;
 using api_json_client::ReadInt;
 using api_json_client::ReadItem;
 using api_json_client::ReadString;
 
-// PutItem, DeleteItem and UpdateItem: {"Attributes"?, "ConsumedCapacity"?}.
+// {"ItemCollectionKey": {...}, "SizeEstimateRangeGB": [lower, upper]}.
+Result<ItemCollectionMetrics> CollectionMetricsAt(const json::Value& v, const std::string& at) {
+  KH_RETURN_IF_ERROR(NeedObject(v, at));
+  ItemCollectionMetrics m;
+  std::optional<Item> key;
+  KH_RETURN_IF_ERROR(ReadItem(v, "ItemCollectionKey", at, &key));
+  if (key) m.item_collection_key = std::move(*key);
+  KH_ASSIGN_OR_RETURN(const json::Value* range,
+                      Find(v, "SizeEstimateRangeGB", json::Kind::kArray, at));
+  if (range) {
+    const std::string range_at = Child(at, "SizeEstimateRangeGB");
+    if (range->array().size() != 2) return Malformed(range_at, "does not hold two numbers");
+    double bounds[2];
+    for (size_t i = 0; i < 2; ++i) {
+      json::Value holder = json::Value::MakeObject();
+      holder.Add("n", range->array()[i]);
+      KH_RETURN_IF_ERROR(ReadDouble(holder, "n", Element(range_at, i), &bounds[i]));
+    }
+    m.size_estimate_lower_gb = bounds[0];
+    m.size_estimate_upper_gb = bounds[1];
+  }
+  return m;
+}
+
+// BatchWriteItem's and TransactWriteItems' {"ItemCollectionMetrics": {"T": [...]}}.
+Status ReadCollectionMetricsMap(const json::Value& v,
+                                std::map<std::string, std::vector<ItemCollectionMetrics>>* out) {
+  KH_ASSIGN_OR_RETURN(const json::Value* m,
+                      Find(v, "ItemCollectionMetrics", json::Kind::kObject, ""));
+  if (!m) return Status::OK();
+  for (const auto& [table, list] : m->object()) {
+    const std::string at = Child("ItemCollectionMetrics", table);
+    if (!list.IsArray()) return Malformed(at, "is not a list");
+    std::vector<ItemCollectionMetrics>& entries = (*out)[table];
+    for (size_t i = 0; i < list.array().size(); ++i) {
+      KH_ASSIGN_OR_RETURN(ItemCollectionMetrics e,
+                          CollectionMetricsAt(list.array()[i], Element(at, i)));
+      entries.push_back(std::move(e));
+    }
+  }
+  return Status::OK();
+}
+
+// PutItem, DeleteItem and UpdateItem: {"Attributes"?, "ConsumedCapacity"?,
+// "ItemCollectionMetrics"?}.
 template <typename Response>
 Result<Response> AttributesResponse(const json::Value& v) {
   KH_RETURN_IF_ERROR(NeedObject(v, ""));
   Response r;
   KH_RETURN_IF_ERROR(ReadItem(v, "Attributes", "", &r.attributes));
   KH_RETURN_IF_ERROR(ReadCapacity(v, &r.consumed_capacity));
+  KH_ASSIGN_OR_RETURN(const json::Value* metrics,
+                      Find(v, "ItemCollectionMetrics", json::Kind::kObject, ""));
+  if (metrics) {
+    KH_ASSIGN_OR_RETURN(r.item_collection_metrics,
+                        CollectionMetricsAt(*metrics, "ItemCollectionMetrics"));
+  }
   return r;
 }
 
@@ -169,6 +220,7 @@ Result<BatchWriteItemResponse> BatchWriteItemResponseFromJson(const json::Value&
     KH_ASSIGN_OR_RETURN(r.unprocessed_items, WriteRequestsFromJson(*m));
   }
   KH_RETURN_IF_ERROR(ReadCapacityList(v, "", &r.consumed_capacity));
+  KH_RETURN_IF_ERROR(ReadCollectionMetricsMap(v, &r.item_collection_metrics));
   return r;
 }
 
@@ -192,6 +244,7 @@ Result<TransactWriteItemsResponse> TransactWriteItemsResponseFromJson(const json
   KH_RETURN_IF_ERROR(NeedObject(v, ""));
   TransactWriteItemsResponse r;
   KH_RETURN_IF_ERROR(ReadCapacityList(v, "", &r.consumed_capacity));
+  KH_RETURN_IF_ERROR(ReadCollectionMetricsMap(v, &r.item_collection_metrics));
   return r;
 }
 

@@ -93,6 +93,11 @@ void Violations::Add(const Path& at, std::optional<std::string_view> shown,
                                   at.member, constraint));
 }
 
+void Violations::AddUnvalued(std::string_view at, std::string_view constraint) {
+  messages_.push_back(
+      fmt::format("Value at '{}' failed to satisfy constraint: {}", at, constraint));
+}
+
 void Violations::AddNull(const Path& at) { Add(at, std::nullopt, "Member must not be null"); }
 
 Status Violations::ToStatus() const {
@@ -310,6 +315,21 @@ Result<std::string> ReadTableNameMember(const json::Value& obj, std::string_view
   }
   CheckTableName(*s, at.Child(name), errs);
   return *s;
+}
+
+Result<std::string> ReadDataTableNameMember(const json::Value& obj, std::string_view name,
+                                            const Path& at, bool required, Violations* errs) {
+  KH_ASSIGN_OR_RETURN(std::optional<std::string> s, ReadString(obj, name, at));
+  if (!s) {
+    if (required) errs->AddNull(at.Child(name));
+    return std::string();
+  }
+  CheckLength(s->size(), 1, 1024, *s, at.Child(name), errs);
+  return DataTableName(*s);
+}
+
+std::string DataTableName(std::string_view name_or_arn) {
+  return TableNameFromArn(name_or_arn).value_or(std::string(name_or_arn));
 }
 
 Result<std::vector<AttributeDefinition>> ReadAttributeDefinitions(const json::Value& list,

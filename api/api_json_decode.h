@@ -36,6 +36,9 @@ class Violations {
   void Add(const Path& at, std::optional<std::string_view> shown, std::string_view constraint);
   // "Member must not be null".
   void AddNull(const Path& at);
+  // "Value at '<at>' failed to satisfy constraint: <constraint>": the wording of DynamoDB's newer
+  // validation framework, which names the member as the API does ('Limit') and shows no value.
+  void AddUnvalued(std::string_view at, std::string_view constraint);
   bool empty() const { return messages_.empty(); }
   // OK, or "N validation error(s) detected: m1; m2; ...".
   Status ToStatus() const;
@@ -103,6 +106,13 @@ std::string ShowList(const std::vector<std::string>& items);
 // TableName (required): the name, "" when absent (recorded).
 Result<std::string> ReadTableNameMember(const json::Value& obj, std::string_view name,
                                         const Path& at, bool required, Violations* errs);
+// The TableName of a data-plane operation (items, reads, batches, transactions): a name or a
+// table ARN, length 1 to 1024 (DynamoDB's constraint since table ARNs were accepted there). An
+// ARN of a keyhole table is returned as the table's name.
+Result<std::string> ReadDataTableNameMember(const json::Value& obj, std::string_view name,
+                                            const Path& at, bool required, Violations* errs);
+// A RequestItems key of BatchGetItem/BatchWriteItem: a table ARN as its name, else unchanged.
+std::string DataTableName(std::string_view name_or_arn);
 // AttributeDefinitions: [{AttributeName, AttributeType}].
 Result<std::vector<AttributeDefinition>> ReadAttributeDefinitions(const json::Value& list,
                                                                   const Path& at, Violations* errs);
@@ -129,8 +139,8 @@ Status CheckStreamViewTypeGiven(const std::optional<StreamSpecification>& spec,
 // ReturnConsumedCapacity (default NONE).
 Result<ReturnConsumedCapacity> ReadReturnConsumedCapacity(const json::Value& v, const Path& at,
                                                           Violations* errs);
-// ReturnItemCollectionMetrics, accepted only as NONE.
-Status ReadCollectionMetricsNone(const json::Value& v, const Path& at, Violations* errs);
+// ReturnItemCollectionMetrics: true for SIZE, false for NONE or absent.
+Result<bool> ReadCollectionMetrics(const json::Value& v, const Path& at, Violations* errs);
 // A required object member (Item, Key, RequestItems): nullptr when absent (recorded).
 Result<const json::Value*> ReadRequiredObject(const json::Value& v, std::string_view name,
                                               const Path& at, Violations* errs);

@@ -76,6 +76,10 @@ void AddOnFailure(ReturnValues v, json::Value* body) {
   }
 }
 
+void AddMetrics(bool size, json::Value* body) {
+  if (size) body->Add("ReturnItemCollectionMetrics", json::Value::String("SIZE"));
+}
+
 void AddCapacity(ReturnConsumedCapacity c, json::Value* body) {
   if (c == ReturnConsumedCapacity::kTotal) {
     body->Add("ReturnConsumedCapacity", json::Value::String("TOTAL"));
@@ -201,6 +205,7 @@ json::Value SingleItemRequest(const Request& r, const char* member, const Item& 
   AddExpressions(r.expressions, nullptr, &body);
   AddReturnValues(r.return_values, &body);
   AddCapacity(r.return_consumed_capacity, &body);
+  AddMetrics(r.return_item_collection_metrics, &body);
   AddOnFailure(r.return_values_on_condition_check_failure, &body);
   return body;
 }
@@ -223,6 +228,7 @@ json::Value BatchWriteItemRequestToJson(const BatchWriteItemRequest& r) {
   json::Value body = json::Value::MakeObject();
   body.Add("RequestItems", WriteRequestsToJson(r.request_items));
   AddCapacity(r.return_consumed_capacity, &body);
+  AddMetrics(r.return_item_collection_metrics, &body);
   return body;
 }
 
@@ -288,6 +294,7 @@ json::Value TransactWriteItemsRequestToJson(const TransactWriteItemsRequest& r) 
   json::Value body = json::Value::MakeObject();
   body.Add("TransactItems", std::move(list));
   AddCapacity(r.return_consumed_capacity, &body);
+  AddMetrics(r.return_item_collection_metrics, &body);
   if (r.client_request_token) {
     body.Add("ClientRequestToken", json::Value::String(*r.client_request_token));
   }

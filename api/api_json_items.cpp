@@ -22,12 +22,12 @@ using api_json::EnumValues;
 using api_json::MemberSpec;
 using api_json::Path;
 using api_json::ReadBool;
+using api_json::ReadDataTableNameMember;
 using api_json::ReadEnum;
 using api_json::ReadInteger;
 using api_json::ReadList;
 using api_json::ReadObject;
 using api_json::ReadString;
-using api_json::ReadTableNameMember;
 using api_json::TypeError;
 using api_json::Unsupported;
 using api_json::Violations;
@@ -89,6 +89,13 @@ Status ReadNoneOnly(const json::Value& v, std::string_view name, EnumValues valu
   return Status::OK();
 }
 
+// ReturnItemCollectionMetrics: true for SIZE.
+Result<bool> ReadMetrics(const json::Value& v, const Path& at, Violations* errs) {
+  KH_ASSIGN_OR_RETURN(std::optional<size_t> i,
+                      ReadEnum(v, "ReturnItemCollectionMetrics", at, kMetricsNames, errs));
+  return i && kMetricsNames[*i] == "SIZE";
+}
+
 // A required map member (Item, Key): its JSON object, or nullptr when absent (recorded).
 Result<const json::Value*> ReadRequiredMap(const json::Value& v, std::string_view name,
                                            const Path& at, Violations* errs) {
@@ -105,10 +112,17 @@ Result<std::optional<std::string>> ReadIndexName(const json::Value& v, const Pat
   return name;
 }
 
-// Limit (optional, >= 1).
-Result<std::optional<int>> ReadLimit(const json::Value& v, const Path& at, Violations* errs) {
+// Limit (optional, >= 1). Query's Limit below 1 is worded by DynamoDB's newer validation
+// framework ("Value at 'Limit' failed to satisfy constraint: Member must have value greater than
+// or equal to 1", measured by a conformance suite); Scan's keeps "Value '0' at 'limit'".
+Result<std::optional<int>> ReadLimit(const json::Value& v, const Path& at, Violations* errs,
+                                     bool query = false) {
   KH_ASSIGN_OR_RETURN(std::optional<int64_t> limit, ReadInteger(v, "Limit", at));
   if (!limit) return std::optional<int>();
+  if (query && *limit < 1) {
+    errs->AddUnvalued("Limit", "Member must have value greater than or equal to 1");
+    return std::optional<int>();
+  }
   CheckRange(*limit, 1, kMaxInt, at.Child("Limit"), errs);
   return std::optional<int>(static_cast<int>(*limit));
 }
@@ -348,11 +362,11 @@ Status ReadWriteRequest(const json::Value& v, std::span<const MemberSpec> member
                         std::string_view map_member, Req* r, Item* map, const Path& root = Path()) {
   KH_RETURN_IF_ERROR(CheckStructure(v, root, members));
   Violations errs;
-  KH_ASSIGN_OR_RETURN(r->table_name, ReadTableNameMember(v, "TableName", root, true, &errs));
+  KH_ASSIGN_OR_RETURN(r->table_name, ReadDataTableNameMember(v, "TableName", root, true, &errs));
   KH_ASSIGN_OR_RETURN(const json::Value* m, ReadRequiredMap(v, map_member, root, &errs));
   KH_ASSIGN_OR_RETURN(r->return_values, ReadReturnValues(v, root, &errs));
   KH_ASSIGN_OR_RETURN(r->return_consumed_capacity, ReadCapacity(v, root, &errs));
-  KH_RETURN_IF_ERROR(ReadNoneOnly(v, "ReturnItemCollectionMetrics", kMetricsNames, root, &errs));
+  KH_ASSIGN_OR_RETURN(r->return_item_collection_metrics, ReadMetrics(v, root, &errs));
   KH_ASSIGN_OR_RETURN(r->return_values_on_condition_check_failure, ReadOnFailure(v, root, &errs));
   KH_RETURN_IF_ERROR(errs.ToStatus());
   KH_RETURN_IF_ERROR(ReadExpressions(v, root, &r->expressions));
@@ -368,8 +382,8 @@ Result<ReturnConsumedCapacity> ReadReturnConsumedCapacity(const json::Value& v, 
                                                           Violations* errs) {
   return ReadCapacity(v, at, errs);
 }
-Status ReadCollectionMetricsNone(const json::Value& v, const Path& at, Violations* errs) {
-  return ReadNoneOnly(v, "ReturnItemCollectionMetrics", kMetricsNames, at, errs);
+Result<bool> ReadCollectionMetrics(const json::Value& v, const Path& at, Violations* errs) {
+  return ReadMetrics(v, at, errs);
 }
 Result<const json::Value*> ReadRequiredObject(const json::Value& v, std::string_view name,
                                               const Path& at, Violations* errs) {
@@ -449,7 +463,7 @@ Result<GetItemRequest> GetItemRequestFromJson(const json::Value& v) {
   KH_RETURN_IF_ERROR(CheckStructure(v, root, kMembers));
   Violations errs;
   GetItemRequest r;
-  KH_ASSIGN_OR_RETURN(r.table_name, ReadTableNameMember(v, "TableName", root, true, &errs));
+  KH_ASSIGN_OR_RETURN(r.table_name, ReadDataTableNameMember(v, "TableName", root, true, &errs));
   KH_ASSIGN_OR_RETURN(const json::Value* key, ReadRequiredMap(v, "Key", root, &errs));
   KH_ASSIGN_OR_RETURN(std::optional<bool> consistent, ReadBool(v, "ConsistentRead", root));
   r.consistent_read = consistent.value_or(false);
@@ -525,10 +539,10 @@ Result<QueryRequest> QueryRequestFromJson(const json::Value& v) {
   KH_RETURN_IF_ERROR(CheckStructure(v, root, kMembers));
   Violations errs;
   QueryRequest r;
-  KH_ASSIGN_OR_RETURN(r.table_name, ReadTableNameMember(v, "TableName", root, true, &errs));
+  KH_ASSIGN_OR_RETURN(r.table_name, ReadDataTableNameMember(v, "TableName", root, true, &errs));
   KH_ASSIGN_OR_RETURN(r.index_name, ReadIndexName(v, root, &errs));
   KH_ASSIGN_OR_RETURN(r.select, ReadSelect(v, root, &errs));
-  KH_ASSIGN_OR_RETURN(r.limit, ReadLimit(v, root, &errs));
+  KH_ASSIGN_OR_RETURN(r.limit, ReadLimit(v, root, &errs, /*query=*/true));
   KH_ASSIGN_OR_RETURN(std::optional<bool> consistent, ReadBool(v, "ConsistentRead", root));
   r.consistent_read = consistent.value_or(false);
   KH_ASSIGN_OR_RETURN(const json::Value* conditions, ReadObject(v, "KeyConditions", root));
@@ -583,7 +597,7 @@ Result<ScanRequest> ScanRequestFromJson(const json::Value& v) {
   KH_RETURN_IF_ERROR(CheckStructure(v, root, kMembers));
   Violations errs;
   ScanRequest r;
-  KH_ASSIGN_OR_RETURN(r.table_name, ReadTableNameMember(v, "TableName", root, true, &errs));
+  KH_ASSIGN_OR_RETURN(r.table_name, ReadDataTableNameMember(v, "TableName", root, true, &errs));
   KH_ASSIGN_OR_RETURN(r.index_name, ReadIndexName(v, root, &errs));
   KH_ASSIGN_OR_RETURN(r.limit, ReadLimit(v, root, &errs));
   KH_ASSIGN_OR_RETURN(r.select, ReadSelect(v, root, &errs));

@@ -56,10 +56,12 @@ json::Value Wrap(std::string_view member, const TableDescription& t) {
 // The shape shared by PutItem, GetItem and DeleteItem: an optional item under `member`, then
 // ConsumedCapacity.
 json::Value ItemResponse(std::string_view member, const std::optional<Item>& item,
-                         const std::optional<ConsumedCapacity>& capacity) {
+                         const std::optional<ConsumedCapacity>& capacity,
+                         const std::optional<ItemCollectionMetrics>& metrics = std::nullopt) {
   json::Value o = json::Value::MakeObject();
   if (item) o.Add(std::string(member), ItemToJson(*item));
   if (capacity) o.Add("ConsumedCapacity", ConsumedCapacityToJson(*capacity));
+  if (metrics) o.Add("ItemCollectionMetrics", ItemCollectionMetricsToJson(*metrics));
   return o;
 }
 
@@ -138,8 +140,30 @@ json::Value UpdateTableResponseToJson(const UpdateTableResponse& r) {
   return Wrap("TableDescription", r.table_description);
 }
 
+json::Value ItemCollectionMetricsToJson(const ItemCollectionMetrics& m) {
+  json::Value o = json::Value::MakeObject();
+  o.Add("ItemCollectionKey", ItemToJson(m.item_collection_key));
+  json::Value range = json::Value::MakeArray();
+  range.Push(Units(m.size_estimate_lower_gb));
+  range.Push(Units(m.size_estimate_upper_gb));
+  o.Add("SizeEstimateRangeGB", std::move(range));
+  return o;
+}
+
+void AddCollectionMetricsMap(const std::map<std::string, std::vector<ItemCollectionMetrics>>& m,
+                             json::Value* o) {
+  if (m.empty()) return;
+  json::Value tables = json::Value::MakeObject();
+  for (const auto& [name, list] : m) {
+    json::Value entries = json::Value::MakeArray();
+    for (const ItemCollectionMetrics& e : list) entries.Push(ItemCollectionMetricsToJson(e));
+    tables.Add(name, std::move(entries));
+  }
+  o->Add("ItemCollectionMetrics", std::move(tables));
+}
+
 json::Value PutItemResponseToJson(const PutItemResponse& r) {
-  return ItemResponse("Attributes", r.attributes, r.consumed_capacity);
+  return ItemResponse("Attributes", r.attributes, r.consumed_capacity, r.item_collection_metrics);
 }
 
 json::Value GetItemResponseToJson(const GetItemResponse& r) {
@@ -147,11 +171,11 @@ json::Value GetItemResponseToJson(const GetItemResponse& r) {
 }
 
 json::Value DeleteItemResponseToJson(const DeleteItemResponse& r) {
-  return ItemResponse("Attributes", r.attributes, r.consumed_capacity);
+  return ItemResponse("Attributes", r.attributes, r.consumed_capacity, r.item_collection_metrics);
 }
 
 json::Value UpdateItemResponseToJson(const UpdateItemResponse& r) {
-  return ItemResponse("Attributes", r.attributes, r.consumed_capacity);
+  return ItemResponse("Attributes", r.attributes, r.consumed_capacity, r.item_collection_metrics);
 }
 
 json::Value QueryResponseToJson(const QueryResponse& r, Select select) {

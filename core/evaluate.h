@@ -48,7 +48,10 @@ Status CheckFilterAvoidsKeys(const Condition& filter, const std::vector<std::str
 // Turns a KeyConditionExpression into the structured KeyCondition, with the messages of
 // reference §3.5 ("Query condition missed key schema element: pk", "KeyConditionExpressions
 // must only contain one condition per key", ...). `key` is the table's or index's key schema.
-Result<KeyCondition> ToKeyCondition(const Condition& c, const KeySchema& key);
+// `global_index`: the key is a global secondary index's, where DynamoDB answers a condition on
+// an attribute that is not one of the index's keys with "Query key condition not supported".
+Result<KeyCondition> ToKeyCondition(const Condition& c, const KeySchema& key,
+                                    bool global_index = false);
 
 // ---- projections ----
 

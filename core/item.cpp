@@ -165,12 +165,18 @@ Status ValidateValue(const AttributeValue& v, int depth) {
 // names the limit: "One or more parameter values were invalid: Empty attribute name" and
 // "One or more parameter values were invalid: Attribute name is too large, must be less than
 // 65536 bytes".
+std::string_view AttributeNameProblem(std::string_view name) {
+  if (name.empty()) return "Empty attribute name";
+  if (name.size() > kMaxAttributeNameBytes) {
+    return "Attribute name is too large, must be less than 65536 bytes";
+  }
+  return {};
+}
+
 Status ValidateItem(const Item& item) {
   for (const auto& [name, value] : item) {
-    if (name.empty()) return InvalidParameter("Empty attribute name");
-    if (name.size() > kMaxAttributeNameBytes) {
-      return InvalidParameter("Attribute name is too large, must be less than 65536 bytes");
-    }
+    std::string_view problem = AttributeNameProblem(name);
+    if (!problem.empty()) return InvalidParameter(problem);
     KH_RETURN_IF_ERROR(ValidateValue(value, 1));
   }
   // Values are validated first, so ItemSize never recurses deeper than 32 levels.

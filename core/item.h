@@ -40,6 +40,9 @@ Status ValidateValue(const AttributeValue& v, int depth = 1);
 // Name errors: "One or more parameter values were invalid: Empty attribute name" and "...:
 // Attribute name is too large, must be less than 65536 bytes" (our wording, see item.cpp).
 Status ValidateItem(const Item& item);
+// What is wrong with an attribute name ("Empty attribute name", "Attribute name is too large,
+// must be less than 65536 bytes"), or "" when it is valid.
+std::string_view AttributeNameProblem(std::string_view name);
 
 // Time to Live (reference §6.1): whether `item` has expired at `now` (epoch seconds) when TTL is
 // on `attribute`: the attribute is a top-level Number of epoch seconds below `now` and not more

@@ -223,8 +223,19 @@ Status CheckKeyValues(const Clause& clause, const KeyAttribute& key) {
 
 // Count, one condition per key, the partition key present with `=`, the other clause on the
 // sort key, and value types.
-Result<KeyCondition> MatchSchema(const std::vector<Clause>& clauses, const KeySchema& key) {
+Result<KeyCondition> MatchSchema(const std::vector<Clause>& clauses, const KeySchema& key,
+                                 bool global_index) {
   const size_t key_count = key.sort ? 2 : 1;
+  if (global_index) {
+    // On a GSI, a condition on an attribute that is not one of the index's keys is refused with
+    // this text (found by a conformance suite against DynamoDB; tables keep "missed key schema
+    // element").
+    for (const Clause& c : clauses) {
+      if (c.name != key.partition.name && !(key.sort && c.name == key.sort->name)) {
+        return Status::Validation("Query key condition not supported");
+      }
+    }
+  }
   if (clauses.size() > key_count) {
     return Status::Validation("The number of query conditions (" + std::to_string(clauses.size()) +
                               ") exceeds the number of key attributes defined in the schema (" +
@@ -261,10 +272,10 @@ Result<KeyCondition> MatchSchema(const std::vector<Clause>& clauses, const KeySc
 
 }  // namespace
 
-Result<KeyCondition> ToKeyCondition(const Condition& c, const KeySchema& key) {
+Result<KeyCondition> ToKeyCondition(const Condition& c, const KeySchema& key, bool global_index) {
   std::vector<Clause> clauses;
   KH_RETURN_IF_ERROR(ParseClauses(c, &clauses));
-  return MatchSchema(clauses, key);
+  return MatchSchema(clauses, key, global_index);
 }
 
 }  // namespace keyhole::expr

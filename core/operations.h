@@ -212,6 +212,16 @@ struct GetRecordsResponse {
 
 // ---- items ----
 
+// ReturnItemCollectionMetrics=SIZE on a write to a table with local secondary indexes: the item
+// collection the write touched (its partition key) and an estimate of its size in GB, as a
+// range [lower, upper] (DynamoDB: "subject to change over time", so only a range is given).
+// Tables without local secondary indexes report none.
+struct ItemCollectionMetrics {
+  Item item_collection_key;
+  double size_estimate_lower_gb = 0;
+  double size_estimate_upper_gb = 0;
+};
+
 struct PutItemRequest {
   std::string table_name;
   Item item;
@@ -219,10 +229,12 @@ struct PutItemRequest {
   ReturnConsumedCapacity return_consumed_capacity = ReturnConsumedCapacity::kNone;
   expr::ExpressionInput expressions;  // condition, names, values
   ReturnValues return_values_on_condition_check_failure = ReturnValues::kNone;  // NONE | ALL_OLD
+  bool return_item_collection_metrics = false;  // ReturnItemCollectionMetrics=SIZE
 };
 struct PutItemResponse {
   std::optional<Item> attributes;
   std::optional<ConsumedCapacity> consumed_capacity;
+  std::optional<ItemCollectionMetrics> item_collection_metrics;
 };
 
 struct GetItemRequest {
@@ -244,10 +256,12 @@ struct DeleteItemRequest {
   ReturnConsumedCapacity return_consumed_capacity = ReturnConsumedCapacity::kNone;
   expr::ExpressionInput expressions;  // condition, names, values
   ReturnValues return_values_on_condition_check_failure = ReturnValues::kNone;
+  bool return_item_collection_metrics = false;  // ReturnItemCollectionMetrics=SIZE
 };
 struct DeleteItemResponse {
   std::optional<Item> attributes;
   std::optional<ConsumedCapacity> consumed_capacity;
+  std::optional<ItemCollectionMetrics> item_collection_metrics;
 };
 
 // UpdateItem: applies `expressions.update` (absent: creates a key-only item when missing)
@@ -259,10 +273,12 @@ struct UpdateItemRequest {
   ReturnConsumedCapacity return_consumed_capacity = ReturnConsumedCapacity::kNone;
   expr::ExpressionInput expressions;  // update, condition, names, values
   ReturnValues return_values_on_condition_check_failure = ReturnValues::kNone;
+  bool return_item_collection_metrics = false;  // ReturnItemCollectionMetrics=SIZE
 };
 struct UpdateItemResponse {
   std::optional<Item> attributes;
   std::optional<ConsumedCapacity> consumed_capacity;
+  std::optional<ItemCollectionMetrics> item_collection_metrics;
 };
 
 // ---- reads ----
@@ -348,11 +364,11 @@ struct WriteRequest {
 };
 
 // RequestItems: table name -> 1..25 requests (25 in total across tables). No conditions, no
-// updates, no two requests on the same key. ReturnItemCollectionMetrics is not modelled (the
-// JSON decoder accepts only NONE).
+// updates, no two requests on the same key.
 struct BatchWriteItemRequest {
   std::map<std::string, std::vector<WriteRequest>> request_items;
   ReturnConsumedCapacity return_consumed_capacity = ReturnConsumedCapacity::kNone;
+  bool return_item_collection_metrics = false;  // ReturnItemCollectionMetrics=SIZE
 };
 struct BatchWriteItemResponse {
   // keyhole writes the whole batch in one LMDB transaction and never throttles, so this is
@@ -360,6 +376,9 @@ struct BatchWriteItemResponse {
   std::map<std::string, std::vector<WriteRequest>> unprocessed_items;
   // One entry per table (empty when ReturnConsumedCapacity is NONE).
   std::vector<ConsumedCapacity> consumed_capacity;
+  // ReturnItemCollectionMetrics=SIZE: per table with local secondary indexes, one entry per
+  // write, in request order.
+  std::map<std::string, std::vector<ItemCollectionMetrics>> item_collection_metrics;
 };
 
 // A table's entry in BatchGetItem's RequestItems (and UnprocessedKeys).
@@ -408,9 +427,12 @@ struct TransactWriteItemsRequest {
   // 1..36 characters: the same request with the same token within 10 minutes succeeds again
   // without writing; a different request with it is IdempotentParameterMismatchException.
   std::optional<std::string> client_request_token;
+  bool return_item_collection_metrics = false;  // ReturnItemCollectionMetrics=SIZE
 };
 struct TransactWriteItemsResponse {
   std::vector<ConsumedCapacity> consumed_capacity;  // one per table; empty for NONE
+  // As BatchWriteItemResponse's (ConditionChecks report none).
+  std::map<std::string, std::vector<ItemCollectionMetrics>> item_collection_metrics;
 };
 
 // TransactGetItems' Get: GetItemRequest's TableName, Key and projection (its ConsistentRead and

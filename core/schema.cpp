@@ -208,6 +208,32 @@ Status ValidateTableName(std::string_view name, std::string_view what) {
   return Status::OK();
 }
 
+namespace {
+constexpr std::string_view kTableArnPrefix = "arn:aws:dynamodb:local:000000000000:table/";
+}  // namespace
+
+std::string TableArn(std::string_view table_name) {
+  return std::string(kTableArnPrefix) + std::string(table_name);
+}
+
+std::optional<std::string> TableNameFromArn(std::string_view arn) {
+  if (!arn.starts_with(kTableArnPrefix)) return std::nullopt;
+  std::string_view name = arn.substr(kTableArnPrefix.size());
+  if (name.empty() || name.find('/') != std::string_view::npos) return std::nullopt;
+  return std::string(name);
+}
+
+Status ValidateDataTableName(std::string_view name, std::string_view what) {
+  auto fail = [&](std::string_view constraint) {
+    return Status::Validation(fmt::format(
+        "1 validation error detected: Value '{}' at '{}' failed to satisfy constraint: {}", name,
+        what, constraint));
+  };
+  if (name.empty()) return fail("Member must have length greater than or equal to 1");
+  if (name.size() > 1024) return fail("Member must have length less than or equal to 1024");
+  return Status::OK();
+}
+
 Result<TableDescription> BuildTableDescription(const std::string& table_name,
                                                const std::vector<AttributeDefinition>& defs,
                                                const std::vector<KeySchemaElement>& key_schema,
@@ -401,7 +427,7 @@ json::Value TableToJson(const TableDescription& t) {
   o.Add("ProvisionedThroughput", std::move(pt));
   o.Add("TableSizeBytes", json::Value::Int(t.size_bytes));
   o.Add("ItemCount", json::Value::Int(t.item_count));
-  o.Add("TableArn", json::Value::String("arn:aws:dynamodb:local:000000000000:table/" + t.name));
+  o.Add("TableArn", json::Value::String(TableArn(t.name)));
   o.Add("TableId", json::Value::String(fmt::format("00000000-0000-0000-0000-{:012x}", t.id)));
   json::Value bm = json::Value::MakeObject();
   bm.Add("BillingMode", json::Value::String(t.billing_mode));

@@ -105,6 +105,17 @@ struct IndexSpec {
 // named in the message ("tableName", "indexName").
 Status ValidateTableName(std::string_view name, std::string_view what = "tableName");
 
+// The ARN keyhole gives a table: "arn:aws:dynamodb:local:000000000000:table/<name>".
+std::string TableArn(std::string_view table_name);
+// The table name in an ARN of that form, or nullopt when `arn` is not one.
+std::optional<std::string> TableNameFromArn(std::string_view arn);
+// The TableName of the data-plane operations (GetItem, PutItem, UpdateItem, DeleteItem, Query,
+// Scan, the batches and the transactions), which DynamoDB also accepts as a table ARN: length 1
+// to 1024 and nothing else ("1 validation error detected: Value '' at 'tableName' failed to
+// satisfy constraint: Member must have length greater than or equal to 1"). A name no table
+// can have is then simply not found (ResourceNotFoundException), as in DynamoDB.
+Status ValidateDataTableName(std::string_view name, std::string_view what = "tableName");
+
 // Builds the description of a new table, applying CreateTable's rules with DynamoDB's messages
 // (key schema shape, definitions matching keys, LSIs sharing the table's partition key, at most
 // 5 LSIs and 20 GSIs, projections, 100 projected attributes, duplicate index names).

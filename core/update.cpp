@@ -150,6 +150,14 @@ Status CheckFunction(const Operand& o) {
   }
   const ValueType wanted = name == "list_append" ? ValueType::kL : ValueType::kN;
   for (const Operand& arg : o.args) {
+    // DynamoDB refuses list_append as an argument of list_append (found by a conformance suite;
+    // if_not_exists inside list_append is allowed). The wording is its misused-function text.
+    if (name == "list_append" && arg.kind == OperandKind::kFunction &&
+        arg.function == "list_append") {
+      return Invalid(kKind,
+                     "The function is not allowed to be used this way in an expression; "
+                     "function: list_append");
+    }
     if (arg.kind == OperandKind::kValue && arg.value.type() != wanted) {
       return Invalid(kKind, internal::WrongOperandType(name, TypeName(arg.value.type())));
     }

@@ -57,9 +57,12 @@ namespace keyhole::parser {
 constexpr size_t kMaxExpressionBytes = 4096;
 // Bound on nested parentheses, NOT operators and function calls, so that a 4 KB input such as
 // "((((..." or "NOT NOT ..." cannot exhaust the stack. A level costs about 1-4 KB of stack with
-// -O2 and about 5-8 KB with -O0 and AddressSanitizer, so 100 levels stay under 1 MB; a 4 KB
-// input could otherwise open about 2000 levels.
-constexpr int kMaxNestingDepth = 100;
+// -O2 and about 5-8 KB with -O0 and AddressSanitizer, so 300 levels stay under 2.4 MB (threads
+// get the 8 MB default); a 4 KB input could otherwise open about 4000 levels. DynamoDB has no
+// nesting limit of its own, but every nesting level of a valid condition costs an operator
+// (AND, OR, NOT, a comparison) and it allows 300 of them, so no expression it accepts nests
+// deeper than this.
+constexpr int kMaxNestingDepth = 300;
 
 // The placeholder maps of a request. Either pointer may be null (the map was not given).
 struct Placeholders {

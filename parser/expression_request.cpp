@@ -65,7 +65,20 @@ Status ValidatePlaceholderMaps(const expr::ExpressionInput& input) {
   if (input.values && input.values->empty()) {
     return Status::Validation("ExpressionAttributeValues must not be empty");
   }
-  if (input.names) KH_RETURN_IF_ERROR(CheckKeys(*input.names, '#', "ExpressionAttributeNames"));
+  if (input.names) {
+    KH_RETURN_IF_ERROR(CheckKeys(*input.names, '#', "ExpressionAttributeNames"));
+    // A name reached through a placeholder is checked like an item's attribute names. The
+    // empty-name text is DynamoDB's ("ExpressionAttributeNames contains invalid value: Empty
+    // attribute name for key #DE", quoted by applications that met it); the too-long text
+    // follows the same pattern with ValidateItem's wording.
+    for (const auto& [key, name] : *input.names) {
+      std::string_view problem = AttributeNameProblem(name);
+      if (!problem.empty()) {
+        return Status::Validation("ExpressionAttributeNames contains invalid value: " +
+                                  std::string(problem) + " for key " + key);
+      }
+    }
+  }
   if (input.values) {
     KH_RETURN_IF_ERROR(CheckKeys(*input.values, ':', "ExpressionAttributeValues"));
     for (const auto& [key, value] : *input.values) {

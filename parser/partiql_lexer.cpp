@@ -124,6 +124,21 @@ bool FirstWordIs(std::string_view text, std::string_view word) {
   return i >= text.size() || !IsIdentChar(text[i]);
 }
 
+bool StartsApiCall(std::string_view text) {
+  if (FirstWordIs(text, "CALL")) return true;
+  // `<Operation> {json}`: a word of letters, then (after blanks) the JSON body's `{`. No PartiQL
+  // statement starts that way.
+  size_t i = SkipSpace(text, 0), word = i;
+  while (i < text.size() &&
+         ((text[i] >= 'A' && text[i] <= 'Z') || (text[i] >= 'a' && text[i] <= 'z')))
+    ++i;
+  if (i == word) return false;
+  while (i < text.size() &&
+         (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r'))
+    ++i;
+  return i < text.size() && text[i] == '{';
+}
+
 namespace {
 
 // Walks the tokens of `text`: returns the offset of the first lexical error (kNone when there is
@@ -241,7 +256,7 @@ struct ScriptScan {
 // *terminated is true when a `;` ends it.
 size_t StatementEnd(std::string_view script, size_t start, bool* terminated) {
   using lexer::kNone;
-  const bool call = lexer::FirstWordIs(script.substr(start), "CALL");
+  const bool call = lexer::StartsApiCall(script.substr(start));
   int depth = 0;  // JSON nesting, CALL only
   size_t i = start;
   *terminated = false;

@@ -34,6 +34,9 @@ std::vector<size_t> TokenEnds(std::string_view text);
 // True when the first token of `text` (after whitespace and comments) is the word `word`,
 // compared case-insensitively (ASCII). `word` is upper case.
 bool FirstWordIs(std::string_view text, std::string_view word);
+// Whether `text` is a raw API call whose body is JSON: `CALL ...`, or the shell's API form
+// `<Operation> {json}` (a word of letters, then `{`). Its `;` and quotes follow JSON's rules.
+bool StartsApiCall(std::string_view text);
 
 // The offset just past whitespace and complete comments starting at `i`; stops at an
 // unterminated comment (whose start it returns) or at the end.

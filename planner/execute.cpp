@@ -169,6 +169,11 @@ Result<ExecuteResult> ExecuteScanWrite(const Plan& plan, Executor& executor,
 
 }  // namespace
 
+const std::string& LeafName(const expr::Path& p) {
+  const expr::PathElement& last = p.elements.back();
+  return last.is_index ? p.elements.front().name : last.name;
+}
+
 Result<ExecuteResult> Execute(const Plan& plan, Executor& executor, const ExecuteOptions& options) {
   if (plan.per_item_write) return ExecuteScanWrite(plan, executor, options);
   ExecuteResult out;
@@ -223,6 +228,17 @@ Result<ExecuteResult> Execute(const Plan& plan, Executor& executor, const Execut
   }
   if (plan.reproject) {
     for (auto& item : out.items) item = expr::Project(item, *plan.reproject);
+  }
+  if (plan.leaf_projection) {
+    for (auto& item : out.items) {
+      Item leaves;
+      for (const expr::Path& p : *plan.leaf_projection) {
+        if (const AttributeValue* v = expr::Resolve(item, p)) {
+          leaves.insert_or_assign(LeafName(p), *v);
+        }
+      }
+      item = std::move(leaves);
+    }
   }
   return out;
 }

@@ -109,6 +109,11 @@ struct Plan {
   std::vector<std::shared_ptr<const expr::Condition>> post_filters;
   // When set, Execute projects every returned item to these paths (after post-filtering).
   std::optional<std::vector<expr::Path>> reproject;
+  // SELECT with a nested path (`a.b`): DynamoDB's ExecuteStatement returns each selected value
+  // under the name of the path's last step ({"b": ...}), not inside its enclosing maps. When
+  // set, Execute rebuilds every returned item so (paths that end in a list index keep their
+  // top-level name). The shell shows the same columns.
+  std::optional<std::vector<expr::Path>> leaf_projection;
   // SCAN UPDATE / SCAN DELETE: the write applied to every item operations[0] (a Scan) returns;
   // its key is filled from the item. Only UpdateItemRequest or DeleteItemRequest.
   std::optional<Operation> per_item_write;
@@ -184,5 +189,9 @@ struct ExecuteResult {
 // and so does options.cancel.
 Result<ExecuteResult> Execute(const Plan& plan, Executor& executor,
                               const ExecuteOptions& options = {});
+
+// The name a selected path's value is returned under: its last name step (`a.b` -> b); for a
+// path ending in a list index, its top-level name (⚠️ DynamoDB's naming there is unverified).
+const std::string& LeafName(const expr::Path& p);
 
 }  // namespace keyhole::planner

@@ -161,10 +161,11 @@ Result<Plan> PlanSelect(const parser::Statement& st, const TableDescription& tab
   plan.explain = st.explain;
   plan.analyze = st.analyze;
   for (const expr::Path& p : s.projection) {
-    const std::string& name = p.elements.front().name;
+    const std::string& name = LeafName(p);
     if (std::find(plan.columns.begin(), plan.columns.end(), name) == plan.columns.end()) {
       plan.columns.push_back(name);
     }
+    if (p.elements.size() > 1 && !s.select_all) plan.leaf_projection = s.projection;
   }
 
   auto parsed_base = [&] {

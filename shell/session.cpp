@@ -239,6 +239,8 @@ bool Session::State::Fail(const Status& given, Location at) {
   std::string text = fmt::format("Error: {}\n", status.ToString());
   if (!at.source.empty()) text += fmt::format("  at {} line {}\n", at.source, at.line);
   if (!status.hint().empty()) text += fmt::format("  hint: {}\n", status.hint());
+  // A failed condition with ReturnValuesOnConditionCheckFailure=ALL_OLD carries the item.
+  if (const auto& item = status.item()) text += fmt::format("  item: {}\n", ItemToJsonText(*item));
   if (const auto& reasons = status.cancellation_reasons()) {
     for (size_t i = 0; i < reasons->size(); ++i) {
       const Status::CancellationReason& r = (*reasons)[i];

@@ -9,6 +9,7 @@
 #include <set>
 
 #include "core/evaluate.h"
+#include "core/java_echo.h"
 #include "storage/engine.h"
 #include "storage/key_codec.h"
 
@@ -31,18 +32,31 @@ std::vector<std::string> TableNames(const auto& request_items) {
 }  // namespace
 
 Result<BatchWriteItemResponse> Database::BatchWriteItem(const BatchWriteItemRequest& r) {
-  if (r.request_items.empty())
-    return Status::Validation("BatchWriteItem cannot have a null or no requests set");
+  if (r.request_items.empty()) {
+    return Status::Validation("The requestItems parameter is required for BatchWriteItem");
+  }
+  // A table's list must hold 1 to 25 requests: DynamoDB's model constraint, whose message echoes
+  // the whole map (core/java_echo.h); the total over all tables is checked after it.
   size_t total = 0;
-  for (const auto& [name, requests] : r.request_items) total += requests.size();
+  for (const auto& [name, requests] : r.request_items) {
+    total += requests.size();
+    if (requests.empty() || requests.size() > kMaxBatchWrites) {
+      std::string echo = "{";
+      for (const auto& [n, list] : r.request_items) {
+        if (echo.size() > 1) echo += ", ";
+        echo += n + "=" + JavaEchoWriteRequests(list);
+      }
+      return Status::Validation(fmt::format(
+          "1 validation error detected: Value '{}}}' at 'requestItems' failed to satisfy "
+          "constraint: Map value must satisfy constraint: [Member must have length less than or "
+          "equal to 25, Member must have length greater than or equal to 1]",
+          echo));
+    }
+  }
   if (total > kMaxBatchWrites)
     return Status::Validation("Too many items requested for the BatchWriteItem call");
   for (const auto& [name, requests] : r.request_items) {
-    KH_RETURN_IF_ERROR(ValidateTableName(name));
-    if (requests.empty()) {
-      return Status::Validation(fmt::format(
-          "The batch write request list for a table cannot be null or empty: {}", name));
-    }
+    KH_RETURN_IF_ERROR(ValidateDataTableName(name));
     for (const WriteRequest& w : requests) {
       if (w.put_request.has_value() == w.delete_request.has_value()) {
         return Status::Validation(
@@ -54,6 +68,7 @@ Result<BatchWriteItemResponse> Database::BatchWriteItem(const BatchWriteItemRequ
   }
   const std::vector<std::string> names = TableNames(r.request_items);
   std::map<std::string, ConsumedCapacity> per_table;
+  std::map<std::string, std::vector<ItemCollectionMetrics>> metrics;
   KH_RETURN_IF_ERROR(impl_->WithTables(names, true, [&](Txn& txn, const Impl::Handles& hs) {
     per_table.clear();
     // Every request is checked before anything is written: one bad request refuses the batch.
@@ -66,33 +81,46 @@ Result<BatchWriteItemResponse> Database::BatchWriteItem(const BatchWriteItemRequ
         w.kind = req.put_request ? WriteKind::kPut : WriteKind::kDelete;
         w.table = hs[t];
         w.input = req.put_request ? &req.put_request->item : &req.delete_request->key;
+        w.want_metrics = r.return_item_collection_metrics;
         KH_RETURN_IF_ERROR(CheckWrite(w));
         if (!keys.insert(EncodeTableKey(hs[t]->desc.key, *w.input)).second) return Duplicates();
         writes.push_back(std::move(w));
       }
       ++t;
     }
+    metrics.clear();
     for (ItemWrite& w : writes) {
       KH_RETURN_IF_ERROR(EvaluateWrite(txn, &w));
       KH_RETURN_IF_ERROR(ApplyWrite(txn, w, &per_table[w.table->desc.name]));
+      if (w.metrics) metrics[w.table->desc.name].push_back(std::move(*w.metrics));
     }
     return Status::OK();
   }));
   BatchWriteItemResponse resp;
+  resp.item_collection_metrics = std::move(metrics);
   resp.consumed_capacity = ReportAll(r.return_consumed_capacity, std::move(per_table));
   return resp;
 }
 
 Result<BatchGetItemResponse> Database::BatchGetItem(const BatchGetItemRequest& r) {
-  if (r.request_items.empty())
-    return Status::Validation("BatchGetItem must have some requests set");
+  if (r.request_items.empty()) {
+    return Status::Validation("The requestItems parameter is required for BatchGetItem");
+  }
   size_t total = 0;
-  for (const auto& [name, ka] : r.request_items) total += ka.keys.size();
+  for (const auto& [name, ka] : r.request_items) {
+    total += ka.keys.size();
+    if (ka.keys.size() > kMaxBatchKeys) {
+      return Status::Validation(fmt::format(
+          "1 validation error detected: Value at 'RequestItems.{}.member.Keys' failed to satisfy "
+          "constraint: Member must have length less than or equal to 100",
+          name));
+    }
+  }
   if (total > kMaxBatchKeys)
     return Status::Validation("Too many items requested for the BatchGetItem call");
   std::vector<expr::ParsedExpressions> parsed;
   for (const auto& [name, ka] : r.request_items) {
-    KH_RETURN_IF_ERROR(ValidateTableName(name));
+    KH_RETURN_IF_ERROR(ValidateDataTableName(name));
     if (ka.keys.empty()) {
       return Status::Validation(fmt::format(
           "The list of keys in RequestItems for BatchGetItem is required: {} has empty list",

@@ -86,6 +86,7 @@ Result<std::shared_ptr<const TableHandle>> Database::Impl::Resolve(const std::st
     h->has_stream_db = true;
   }
   h->clock = &clock;
+  h->collection_limit = collection_limit;
   std::lock_guard<std::mutex> lock(cache_mutex);
   if (h->generation == generation) handles[name] = h;
   return std::shared_ptr<const TableHandle>(h);

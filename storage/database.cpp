@@ -77,6 +77,7 @@ Result<std::unique_ptr<Database>> Database::OpenChecked(const std::string& path,
   auto impl = std::make_unique<Impl>();
   impl->clock = options.clock;
   impl->parser = options.expression_parser;
+  impl->collection_limit = options.item_collection_limit_bytes;
   if (!impl->clock) impl->clock = SystemClock;
   Env::Options eo;
   eo.initial_map_size = options.initial_map_size;

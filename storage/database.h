@@ -48,6 +48,10 @@ class Database : public Backend, public LocalControl {
     const expr::ExpressionParser* expression_parser = nullptr;
     // Delete expired TTL items when opening read-write (SweepExpiredItems).
     bool sweep_on_open = true;
+    // The item collection limit of tables with local secondary indexes: a write that grows a
+    // collection (the items of one partition key and their LSI entries) past it fails with
+    // ItemCollectionSizeLimitExceededException. DynamoDB's is 10 GB; tests set a small one.
+    uint64_t item_collection_limit_bytes = uint64_t{10} << 30;
   };
 
   // Opens the keyhole database at `path` (one file plus "<path>-lock"), creating it when it

@@ -40,6 +40,8 @@ struct TableHandle {
   MDB_dbi stream_dbi = 0;
   // Impl::clock (stream record times). Not owned.
   const std::function<double()>* clock = nullptr;
+  // Options::item_collection_limit_bytes (tables with local secondary indexes).
+  uint64_t collection_limit = uint64_t{10} << 30;
 };
 
 // Epoch seconds from the system clock: the default Database clock.
@@ -59,6 +61,7 @@ struct Database::Impl {
   MDB_dbi catalog = 0;
   std::function<double()> clock;
   const expr::ExpressionParser* parser = nullptr;
+  uint64_t collection_limit = uint64_t{10} << 30;  // Options::item_collection_limit_bytes
 
   std::mutex cache_mutex;
   uint64_t generation = ~uint64_t{0};  // of `tables`; ~0: none loaded
@@ -120,6 +123,9 @@ Status ValidatePutKeys(const TableDescription& t, const Item& item);
 Item ExtractKey(const KeySchema& schema, const Item& item);
 // Whether `item` has all key attributes of `index` (sparse indexes).
 bool InIndex(const IndexDescription& index, const Item& item);
+// Whether an item that is InIndex has index key values within DynamoDB's key size limits
+// (partition key at most 2048 bytes, sort key at most 1024).
+bool IndexKeyWithinLimits(const IndexDescription& index, const Item& item);
 // The attributes of `item` an index entry holds.
 Item ProjectItem(const IndexDescription& index, const KeySchema& table_key, const Item& item);
 
@@ -157,6 +163,13 @@ struct ItemWrite {
   Current cur;
   Item next;  // Put/Update: the item to store
   size_t next_size = 0;
+  // ReturnItemCollectionMetrics=SIZE: ApplyWrite fills `metrics` when the table has local
+  // secondary indexes.
+  bool want_metrics = false;
+  std::optional<ItemCollectionMetrics> metrics;
+  // An Update whose actions are all REMOVE, on a missing item: DynamoDB creates nothing (no
+  // item, no stream record, no Attributes) and charges 1 WCU, as for deleting a missing item.
+  bool no_op = false;
 };
 
 // What the table's schema decides without reading data. Put: key attributes, index keys and
@@ -171,7 +184,18 @@ Status EvaluateWrite(Txn& txn, ItemWrite* w);
 // Writes the result of EvaluateWrite (the item, or its deletion, and its index entries) and adds
 // the units to *cc (cc->table_name is set by the caller). A ConditionCheck writes nothing and is
 // charged as a write of the item it read (minimum 1).
-Status ApplyWrite(Txn& txn, const ItemWrite& w, ConsumedCapacity* cc);
+Status ApplyWrite(Txn& txn, ItemWrite& w, ConsumedCapacity* cc);
+
+// ---- item collections of tables with local secondary indexes (collections.cpp) ----
+bool HasLocalIndexes(const TableDescription& t);
+// The DynamoDB size of the collection of partition key `pk`: its items and their LSI entries.
+Result<uint64_t> CollectionBytes(Txn& txn, const TableHandle& h, const AttributeValue& pk);
+// ItemCollectionSizeLimitExceededException when that size is past TableHandle::collection_limit
+// (cheap when the whole table is well under it).
+Status CheckCollectionLimit(Txn& txn, const TableHandle& h, const AttributeValue& pk);
+// The ItemCollectionMetrics DynamoDB returns for a write to the collection of `pk`.
+Result<ItemCollectionMetrics> CollectionMetrics(Txn& txn, const TableHandle& h,
+                                                const AttributeValue& pk);
 
 // Parses a request's expressions and checks condition and projection statically.
 Result<expr::ParsedExpressions> ParseWithCondition(const Database::Impl& impl,

@@ -3,6 +3,7 @@
 // single-item writes, BatchWriteItem (batches.cpp) and TransactWriteItems (transactions.cpp)
 // share.
 #include <fmt/format.h>
+#include <algorithm>
 
 #include <functional>
 
@@ -127,6 +128,17 @@ Item ExtractKey(const KeySchema& schema, const Item& item) {
   key.emplace(schema.partition.name, item.at(schema.partition.name));
   if (schema.sort) key.emplace(schema.sort->name, item.at(schema.sort->name));
   return key;
+}
+
+bool IndexKeyWithinLimits(const IndexDescription& index, const Item& item) {
+  for (const KeyAttribute* a :
+       {&index.key.partition, index.key.sort ? &*index.key.sort : nullptr}) {
+    if (!a) continue;
+    auto it = item.find(a->name);
+    if (it != item.end() && !CheckKeyValue(it->second, a->name, a == &index.key.partition).ok())
+      return false;
+  }
+  return true;
 }
 
 bool InIndex(const IndexDescription& index, const Item& item) {
@@ -268,6 +280,13 @@ Status EvaluateWrite(Txn& txn, ItemWrite* w) {
     w->next_size = ItemSize(w->next);
   } else if (w->kind == WriteKind::kUpdate) {
     w->next = w->cur.item ? *w->cur.item : *w->input;
+    if (!w->cur.item && w->parsed && w->parsed->update && !w->parsed->update->actions.empty() &&
+        std::all_of(w->parsed->update->actions.begin(), w->parsed->update->actions.end(),
+                    [](const expr::UpdateAction& a) {
+                      return a.kind == expr::UpdateActionKind::kRemove;
+                    })) {
+      w->no_op = true;
+    }
     if (w->parsed && w->parsed->update) {
       KH_RETURN_IF_ERROR(expr::ApplyUpdate(*w->parsed->update, w->cur.item.has_value(), &w->next));
     }
@@ -281,12 +300,16 @@ Status EvaluateWrite(Txn& txn, ItemWrite* w) {
   return Status::OK();
 }
 
-Status ApplyWrite(Txn& txn, const ItemWrite& w, ConsumedCapacity* cc) {
+static Status ApplyItemWrite(Txn& txn, const ItemWrite& w, ConsumedCapacity* cc) {
   const TableHandle& h = *w.table;
   const Item* old_item = w.cur.item ? &*w.cur.item : nullptr;
   switch (w.kind) {
     case WriteKind::kPut:
     case WriteKind::kUpdate:
+      if (w.no_op) {
+        cc->table.AddWrite(1);
+        return Status::OK();
+      }
       KH_RETURN_IF_ERROR(txn.Put(h.dbi, w.cur.key, EncodeItem(w.next, w.next_size)));
       cc->table.AddWrite(WriteUnits(std::max(w.next_size, w.cur.size)));
       KH_RETURN_IF_ERROR(MaintainIndexes(txn, h, old_item, &w.next, cc));
@@ -309,6 +332,25 @@ Status ApplyWrite(Txn& txn, const ItemWrite& w, ConsumedCapacity* cc) {
   return Status::OK();
 }
 
+Status ApplyWrite(Txn& txn, ItemWrite& w, ConsumedCapacity* cc) {
+  KH_RETURN_IF_ERROR(ApplyItemWrite(txn, w, cc));
+  const TableHandle& h = *w.table;
+  if (w.kind == WriteKind::kCheck || !HasLocalIndexes(h.desc)) return Status::OK();
+  const AttributeValue& pk = w.input->at(h.desc.key.partition.name);
+  // A write that grows its item collection (the item and its LSI entries) may not take it past
+  // the limit; one that keeps or shrinks it always may (reference §4.4).
+  if ((w.kind == WriteKind::kPut || w.kind == WriteKind::kUpdate) && !w.no_op) {
+    const size_t before = w.cur.item ? SizeWithLocalIndexes(h.desc, *w.cur.item, w.cur.size) : 0;
+    if (SizeWithLocalIndexes(h.desc, w.next, w.next_size) > before) {
+      KH_RETURN_IF_ERROR(CheckCollectionLimit(txn, h, pk));
+    }
+  }
+  if (w.want_metrics) {
+    KH_ASSIGN_OR_RETURN(w.metrics, CollectionMetrics(txn, h, pk));
+  }
+  return Status::OK();
+}
+
 namespace {
 
 // One single-item write (PutItem, UpdateItem, DeleteItem) in its own transaction: check,
@@ -316,9 +358,11 @@ namespace {
 // transaction commits.
 Status WriteOne(Database::Impl& impl, const std::string& table, WriteKind kind, const Item& input,
                 const expr::ParsedExpressions& parsed, ReturnValues on_failure, bool want_old,
+                bool want_metrics,
                 const std::function<void(ItemWrite&, ConsumedCapacity&&)>& respond) {
   return impl.WithTable(table, true, [&](Txn& txn, const TableHandle& h) -> Status {
     ItemWrite w{kind, &h, &input, &parsed, on_failure, want_old};
+    w.want_metrics = want_metrics;
     KH_RETURN_IF_ERROR(CheckWrite(w));
     KH_RETURN_IF_ERROR(EvaluateWrite(txn, &w));
     ConsumedCapacity cc;
@@ -332,7 +376,7 @@ Status WriteOne(Database::Impl& impl, const std::string& table, WriteKind kind, 
 }  // namespace
 
 Result<PutItemResponse> Database::PutItem(const PutItemRequest& r) {
-  KH_RETURN_IF_ERROR(ValidateTableName(r.table_name));
+  KH_RETURN_IF_ERROR(ValidateDataTableName(r.table_name));
   KH_RETURN_IF_ERROR(ReturnValuesNoneOrAllOld(r.return_values));
   KH_RETURN_IF_ERROR(OnFailureNoneOrAllOld(r.return_values_on_condition_check_failure));
   KH_RETURN_IF_ERROR(ValidateItem(r.item));
@@ -341,16 +385,17 @@ Result<PutItemResponse> Database::PutItem(const PutItemRequest& r) {
   KH_RETURN_IF_ERROR(
       WriteOne(*impl_, r.table_name, WriteKind::kPut, r.item, parsed,
                r.return_values_on_condition_check_failure, r.return_values == ReturnValues::kAllOld,
-               [&](ItemWrite& w, ConsumedCapacity&& cc) {
+               r.return_item_collection_metrics, [&](ItemWrite& w, ConsumedCapacity&& cc) {
                  if (r.return_values == ReturnValues::kAllOld && w.cur.item)
                    resp.attributes = std::move(w.cur.item);
+                 resp.item_collection_metrics = std::move(w.metrics);
                  resp.consumed_capacity = Report(r.return_consumed_capacity, std::move(cc));
                }));
   return resp;
 }
 
 Result<GetItemResponse> Database::GetItem(const GetItemRequest& r) {
-  KH_RETURN_IF_ERROR(ValidateTableName(r.table_name));
+  KH_RETURN_IF_ERROR(ValidateDataTableName(r.table_name));
   KH_ASSIGN_OR_RETURN(expr::ParsedExpressions parsed, ParseWithCondition(*impl_, r.expressions));
   GetItemResponse resp;
   KH_RETURN_IF_ERROR(
@@ -372,50 +417,54 @@ Result<GetItemResponse> Database::GetItem(const GetItemRequest& r) {
 }
 
 Result<DeleteItemResponse> Database::DeleteItem(const DeleteItemRequest& r) {
-  KH_RETURN_IF_ERROR(ValidateTableName(r.table_name));
+  KH_RETURN_IF_ERROR(ValidateDataTableName(r.table_name));
   KH_RETURN_IF_ERROR(ReturnValuesNoneOrAllOld(r.return_values));
   KH_RETURN_IF_ERROR(OnFailureNoneOrAllOld(r.return_values_on_condition_check_failure));
   KH_ASSIGN_OR_RETURN(expr::ParsedExpressions parsed, ParseWithCondition(*impl_, r.expressions));
   DeleteItemResponse resp;
-  KH_RETURN_IF_ERROR(WriteOne(
-      *impl_, r.table_name, WriteKind::kDelete, r.key, parsed,
-      r.return_values_on_condition_check_failure, false, [&](ItemWrite& w, ConsumedCapacity&& cc) {
-        if (r.return_values == ReturnValues::kAllOld && w.cur.item)
-          resp.attributes = std::move(w.cur.item);
-        resp.consumed_capacity = Report(r.return_consumed_capacity, std::move(cc));
-      }));
+  KH_RETURN_IF_ERROR(
+      WriteOne(*impl_, r.table_name, WriteKind::kDelete, r.key, parsed,
+               r.return_values_on_condition_check_failure, false, r.return_item_collection_metrics,
+               [&](ItemWrite& w, ConsumedCapacity&& cc) {
+                 if (r.return_values == ReturnValues::kAllOld && w.cur.item)
+                   resp.attributes = std::move(w.cur.item);
+                 resp.item_collection_metrics = std::move(w.metrics);
+                 resp.consumed_capacity = Report(r.return_consumed_capacity, std::move(cc));
+               }));
   return resp;
 }
 
 Result<UpdateItemResponse> Database::UpdateItem(const UpdateItemRequest& r) {
-  KH_RETURN_IF_ERROR(ValidateTableName(r.table_name));
+  KH_RETURN_IF_ERROR(ValidateDataTableName(r.table_name));
   KH_RETURN_IF_ERROR(OnFailureNoneOrAllOld(r.return_values_on_condition_check_failure));
   KH_ASSIGN_OR_RETURN(expr::ParsedExpressions parsed, ParseWithCondition(*impl_, r.expressions));
   UpdateItemResponse resp;
-  KH_RETURN_IF_ERROR(WriteOne(
-      *impl_, r.table_name, WriteKind::kUpdate, r.key, parsed,
-      r.return_values_on_condition_check_failure, false, [&](ItemWrite& w, ConsumedCapacity&& cc) {
-        std::vector<expr::Path> touched =
-            parsed.update ? expr::UpdatedPaths(*parsed.update) : std::vector<expr::Path>{};
-        switch (r.return_values) {
-          case ReturnValues::kNone:
-            break;
-          case ReturnValues::kAllOld:
-            if (w.cur.item) resp.attributes = *w.cur.item;
-            break;
-          case ReturnValues::kAllNew:
-            resp.attributes = w.next;
-            break;
-          case ReturnValues::kUpdatedOld:
-            if (w.cur.item) resp.attributes = expr::Project(*w.cur.item, touched);
-            break;
-          case ReturnValues::kUpdatedNew:
-            resp.attributes = expr::Project(w.next, touched);
-            break;
-        }
-        if (resp.attributes && resp.attributes->empty()) resp.attributes.reset();
-        resp.consumed_capacity = Report(r.return_consumed_capacity, std::move(cc));
-      }));
+  KH_RETURN_IF_ERROR(
+      WriteOne(*impl_, r.table_name, WriteKind::kUpdate, r.key, parsed,
+               r.return_values_on_condition_check_failure, false, r.return_item_collection_metrics,
+               [&](ItemWrite& w, ConsumedCapacity&& cc) {
+                 resp.item_collection_metrics = std::move(w.metrics);
+                 std::vector<expr::Path> touched =
+                     parsed.update ? expr::UpdatedPaths(*parsed.update) : std::vector<expr::Path>{};
+                 switch (r.return_values) {
+                   case ReturnValues::kNone:
+                     break;
+                   case ReturnValues::kAllOld:
+                     if (w.cur.item) resp.attributes = *w.cur.item;
+                     break;
+                   case ReturnValues::kAllNew:
+                     if (!w.no_op) resp.attributes = w.next;
+                     break;
+                   case ReturnValues::kUpdatedOld:
+                     if (w.cur.item) resp.attributes = expr::Project(*w.cur.item, touched);
+                     break;
+                   case ReturnValues::kUpdatedNew:
+                     resp.attributes = expr::Project(w.next, touched);
+                     break;
+                 }
+                 if (resp.attributes && resp.attributes->empty()) resp.attributes.reset();
+                 resp.consumed_capacity = Report(r.return_consumed_capacity, std::move(cc));
+               }));
   return resp;
 }
 

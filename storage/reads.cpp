@@ -429,7 +429,7 @@ static Result<expr::ParsedExpressions> ParseReadExpressions(const Database::Impl
 }
 
 Result<QueryResponse> Database::Query(const QueryRequest& r) {
-  KH_RETURN_IF_ERROR(ValidateTableName(r.table_name));
+  KH_RETURN_IF_ERROR(ValidateDataTableName(r.table_name));
   KH_RETURN_IF_ERROR(CheckLimit(r.limit));
   KH_ASSIGN_OR_RETURN(expr::ParsedExpressions parsed, ParseReadExpressions(*impl_, r.expressions));
   QueryResponse resp;
@@ -442,7 +442,8 @@ Result<QueryResponse> Database::Query(const QueryRequest& r) {
                                           parsed.filter.get(), "1 validation error detected: "));
         KeyCondition kc = r.key_condition;
         if (parsed.key_condition) {
-          KH_ASSIGN_OR_RETURN(kc, expr::ToKeyCondition(*parsed.key_condition, *src.key));
+          const bool global = src.index && src.index->kind == IndexKind::kGlobal;
+          KH_ASSIGN_OR_RETURN(kc, expr::ToKeyCondition(*parsed.key_condition, *src.key, global));
         }
         KH_RETURN_IF_ERROR(CheckKeyCondition(kc, *src.key));
         if (parsed.filter) {
@@ -487,7 +488,7 @@ Result<QueryResponse> Database::Query(const QueryRequest& r) {
 }
 
 Result<ScanResponse> Database::Scan(const ScanRequest& r) {
-  KH_RETURN_IF_ERROR(ValidateTableName(r.table_name));
+  KH_RETURN_IF_ERROR(ValidateDataTableName(r.table_name));
   KH_RETURN_IF_ERROR(CheckLimit(r.limit));
   if (r.total_segments && !r.segment) {
     return Status::Validation(

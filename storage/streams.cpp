@@ -248,6 +248,20 @@ bool ParseArn(std::string_view arn, std::string* table, std::string* label) {
   return !label->empty();
 }
 
+// A stream ARN that keyhole cannot resolve: one shaped like a DynamoDB stream ARN
+// ("arn:<partition>:dynamodb:<region>:<account>:table/<T>/stream/<label>") but of another
+// region, account or table is not found; anything else is "Invalid StreamArn", the
+// ValidationException DynamoDB Streams answers (the AWS SDK for JavaScript's integration test
+// expects it for StreamArn 'fake-stream').
+Status UnresolvedStreamArn(std::string_view arn) {
+  size_t table = arn.find(":table/");
+  bool shaped = arn.starts_with("arn:") && arn.find(":dynamodb:") != std::string_view::npos &&
+                table != std::string_view::npos &&
+                arn.find("/stream/", table) != std::string_view::npos;
+  if (shaped) return StreamNotFound(arn);
+  return Status::Validation("Invalid StreamArn");
+}
+
 bool ParseSeq(std::string_view text, uint64_t* seq) {
   if (text.empty() || text.size() > 40) return false;
   uint64_t v = 0;
@@ -488,7 +502,7 @@ Result<ListStreamsResponse> Database::ListStreams(const ListStreamsRequest& r) {
 Result<DescribeStreamResponse> Database::DescribeStream(const DescribeStreamRequest& r) {
   if (r.limit && (*r.limit < 1 || *r.limit > 100)) return LimitError("limit", *r.limit, 1, 100);
   std::string table, label;
-  if (!ParseArn(r.stream_arn, &table, &label)) return StreamNotFound(r.stream_arn);
+  if (!ParseArn(r.stream_arn, &table, &label)) return UnresolvedStreamArn(r.stream_arn);
   const int64_t now = NowMs(impl_->clock);
   DescribeStreamResponse resp;
   Status s = impl_->WithTable(table, false, [&](Txn& txn, const TableHandle& h) -> Status {
@@ -519,7 +533,7 @@ Result<DescribeStreamResponse> Database::DescribeStream(const DescribeStreamRequ
 
 Result<GetShardIteratorResponse> Database::GetShardIterator(const GetShardIteratorRequest& r) {
   std::string table, label;
-  if (!ParseArn(r.stream_arn, &table, &label)) return StreamNotFound(r.stream_arn);
+  if (!ParseArn(r.stream_arn, &table, &label)) return UnresolvedStreamArn(r.stream_arn);
   const std::string& type = r.shard_iterator_type;
   const bool at = type == "AT_SEQUENCE_NUMBER", after = type == "AFTER_SEQUENCE_NUMBER";
   if (!at && !after && type != "TRIM_HORIZON" && type != "LATEST") {
@@ -554,6 +568,10 @@ Result<GetShardIteratorResponse> Database::GetShardIterator(const GetShardIterat
     uint64_t pos = m.start_seq;
     if (type == "LATEST") {
       pos = last + 1;
+    } else if (at && seq == m.start_seq && last < m.start_seq) {
+      // AT_SEQUENCE_NUMBER at an empty shard's own StartingSequenceNumber (as DescribeStream
+      // reports it) is accepted, as DynamoDB does: the iterator waits at the shard's start.
+      pos = seq;
     } else if (at || after) {
       if (seq < m.start_seq || seq > last) {
         return Status::Validation(fmt::format(

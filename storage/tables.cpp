@@ -235,6 +235,9 @@ Result<UpdateTableResponse> Database::UpdateTable(const UpdateTableRequest& r) {
           // InIndex leaves out items whose attribute has another type or is empty: DynamoDB
           // reports those as backfill violations and does not index them.
           if (!InIndex(idx, item)) continue;
+          // So are items whose new index key is past DynamoDB's key limits (2048 bytes for a
+          // partition key, 1024 for a sort key), which a write to an existing index refuses.
+          if (!IndexKeyWithinLimits(idx, item)) continue;
           Item p = ProjectItem(idx, t.key, item);
           KH_RETURN_IF_ERROR(
               txn.Put(dbi, EncodeIndexKey(idx.key, t.key, item), EncodeItem(p, ItemSize(p))));

@@ -13,6 +13,7 @@
 #include "core/ddb_json.h"
 #include "core/evaluate.h"
 #include "core/expression_text.h"
+#include "core/java_echo.h"
 #include "storage/engine.h"
 #include "storage/key_codec.h"
 
@@ -25,18 +26,19 @@ constexpr size_t kMaxTransactionBytes = size_t{4} << 20;  // 4 MB
 constexpr double kTokenSeconds = 600;                     // ClientRequestToken: 10 minutes
 constexpr size_t kMaxTokenLength = 36;
 
-// The count constraint, in the form the reference quotes for too many actions ([MO]); the
-// too-few form is the same sentence with DynamoDB's usual minimum wording (⚠️ not verified).
-Status CheckActionCount(size_t n) {
+// The count constraint, as DynamoDB words it: the value is echoed as its Java service prints
+// the list ("[]" when empty; over 100, the action objects, see core/java_echo.h).
+Status CheckActionCount(size_t n, std::string_view cls) {
   if (n > kMaxActions) {
     return Status::Validation(
-        "1 validation error detected at 'transactItems' failed to satisfy constraint: Member must "
-        "have length less than or equal to 100");
+        fmt::format("1 validation error detected: Value '{}' at 'transactItems' failed to satisfy "
+                    "constraint: Member must have length less than or equal to 100",
+                    JavaEchoObjects(cls, n, std::to_string(n))));
   }
   if (n == 0) {
     return Status::Validation(
-        "1 validation error detected at 'transactItems' failed to satisfy constraint: Member must "
-        "have length greater than or equal to 1");
+        "1 validation error detected: Value '[]' at 'transactItems' failed to satisfy constraint: "
+        "Member must have length greater than or equal to 1");
   }
   return Status::OK();
 }
@@ -97,7 +99,7 @@ Result<Action> Resolve(const Database::Impl& impl, const TransactWriteItem& t) {
          &t.condition_check->expressions,
          t.condition_check->return_values_on_condition_check_failure};
   }
-  KH_RETURN_IF_ERROR(ValidateTableName(*a.table));
+  KH_RETURN_IF_ERROR(ValidateDataTableName(*a.table));
   KH_RETURN_IF_ERROR(OnFailureNoneOrAllOld(a.on_failure));
   KH_ASSIGN_OR_RETURN(a.parsed, ParseWithCondition(impl, *a.expressions));
   if (a.kind == WriteKind::kCheck && !a.parsed.condition) {
@@ -170,7 +172,7 @@ std::string Fingerprint(const TransactWriteItemsRequest& r) {
 
 Result<TransactWriteItemsResponse> Database::TransactWriteItems(
     const TransactWriteItemsRequest& r) {
-  KH_RETURN_IF_ERROR(CheckActionCount(r.transact_items.size()));
+  KH_RETURN_IF_ERROR(CheckActionCount(r.transact_items.size(), "TransactWriteItem"));
   if (r.client_request_token &&
       (r.client_request_token->empty() || r.client_request_token->size() > kMaxTokenLength)) {
     return Status::Validation(fmt::format(
@@ -219,10 +221,12 @@ Result<TransactWriteItemsResponse> Database::TransactWriteItems(
   std::vector<size_t> index;
   const std::vector<std::string> names = Distinct(table_of, &index);
   std::map<std::string, ConsumedCapacity> per_table, replay;
+  std::map<std::string, std::vector<ItemCollectionMetrics>> metrics;
   KH_RETURN_IF_ERROR(impl_->WithTables(names, true, [&](Txn& txn, const Impl::Handles& hs) {
     per_table.clear();
     replay.clear();
     std::vector<ItemWrite> writes;
+    std::vector<Status> checks;
     std::set<std::pair<size_t, std::string>> items;
     for (size_t i = 0; i < actions.size(); ++i) {
       const Action& a = actions[i];
@@ -232,17 +236,24 @@ Result<TransactWriteItemsResponse> Database::TransactWriteItems(
       w.input = a.input;
       w.parsed = &a.parsed;
       w.on_failure = a.on_failure;
-      KH_RETURN_IF_ERROR(CheckWrite(w));
-      if (!items.emplace(index[i], EncodeTableKey(w.table->desc.key, *w.input)).second)
+      // An action the table's schema refuses (a key of the wrong type or with a missing or
+      // extra attribute, an index key of the wrong type) cancels the transaction with reason
+      // ValidationError, as DynamoDB does, rather than failing the request.
+      Status check = CheckWrite(w);
+      if (!check.ok() && !check.IsValidation()) return check;
+      if (check.ok() &&
+          !items.emplace(index[i], EncodeTableKey(w.table->desc.key, *w.input)).second)
         return MultipleOperations();
+      checks.push_back(std::move(check));
       writes.push_back(std::move(w));
     }
     // Every action is evaluated (no two touch one item, so the order does not matter); the
     // reasons report them all.
     std::vector<Status::CancellationReason> reasons;
     bool cancelled = false;
-    for (ItemWrite& w : writes) {
-      Status s = EvaluateWrite(txn, &w);
+    for (size_t i = 0; i < writes.size(); ++i) {
+      ItemWrite& w = writes[i];
+      Status s = checks[i].ok() ? EvaluateWrite(txn, &w) : checks[i];
       Status::CancellationReason reason{"None", "", nullptr};
       if (s.IsConditionFailed()) {
         reason = {"ConditionalCheckFailed", s.message(), s.item()};
@@ -255,8 +266,20 @@ Result<TransactWriteItemsResponse> Database::TransactWriteItems(
       reasons.push_back(std::move(reason));
     }
     if (cancelled) return Cancelled(std::move(reasons));
-    for (const ItemWrite& w : writes) {
-      KH_RETURN_IF_ERROR(ApplyWrite(txn, w, &per_table[w.table->desc.name]));
+    metrics.clear();
+    for (size_t i = 0; i < writes.size(); ++i) {
+      ItemWrite& w = writes[i];
+      w.want_metrics = r.return_item_collection_metrics;
+      Status applied = ApplyWrite(txn, w, &per_table[w.table->desc.name]);
+      if (applied.code() == ErrorCode::kItemCollectionSizeLimit) {
+        // Cancels the transaction with this action's reason (reference §4.8); the write
+        // transaction is abandoned, so nothing is written.
+        std::vector<Status::CancellationReason> limit(writes.size(), {"None", "", nullptr});
+        limit[i] = {"ItemCollectionSizeLimitExceeded", "Collection size exceeded.", nullptr};
+        return Cancelled(std::move(limit));
+      }
+      KH_RETURN_IF_ERROR(applied);
+      if (w.metrics) metrics[w.table->desc.name].push_back(std::move(*w.metrics));
       size_t size =
           w.kind == WriteKind::kPut || w.kind == WriteKind::kUpdate ? w.next_size : w.cur.size;
       replay[w.table->desc.name].table.AddRead(ReadUnits(size, true));
@@ -273,15 +296,16 @@ Result<TransactWriteItemsResponse> Database::TransactWriteItems(
   }
   TransactWriteItemsResponse resp;
   resp.consumed_capacity = ReportAll(r.return_consumed_capacity, std::move(per_table));
+  resp.item_collection_metrics = std::move(metrics);
   return resp;
 }
 
 Result<TransactGetItemsResponse> Database::TransactGetItems(const TransactGetItemsRequest& r) {
-  KH_RETURN_IF_ERROR(CheckActionCount(r.transact_items.size()));
+  KH_RETURN_IF_ERROR(CheckActionCount(r.transact_items.size(), "TransactGetItem"));
   std::vector<expr::ParsedExpressions> parsed;
   std::vector<const std::string*> table_of;
   for (const TransactGetItem& t : r.transact_items) {
-    KH_RETURN_IF_ERROR(ValidateTableName(t.get.table_name));
+    KH_RETURN_IF_ERROR(ValidateDataTableName(t.get.table_name));
     KH_ASSIGN_OR_RETURN(expr::ParsedExpressions p, ParseWithCondition(*impl_, t.get.expressions));
     parsed.push_back(std::move(p));
     table_of.push_back(&t.get.table_name);
@@ -294,14 +318,24 @@ Result<TransactGetItemsResponse> Database::TransactGetItems(const TransactGetIte
     resp = TransactGetItemsResponse();
     per_table.clear();
     std::set<std::pair<size_t, std::string>> items;
+    // A Get whose key the schema refuses (empty, wrong type, missing or extra attribute)
+    // cancels the transaction with reason ValidationError, as DynamoDB does.
+    std::vector<Status::CancellationReason> reasons(r.transact_items.size(), {"None", "", nullptr});
+    bool invalid = false;
     for (size_t i = 0; i < r.transact_items.size(); ++i) {
       const Item& key = r.transact_items[i].get.key;
-      KH_RETURN_IF_ERROR(ValidateKey(hs[index[i]]->desc.key, key, true));
+      Status s = ValidateKey(hs[index[i]]->desc.key, key, true);
+      if (s.IsValidation()) {
+        reasons[i] = {"ValidationError", s.message(), nullptr};
+        invalid = true;
+        continue;
+      }
+      KH_RETURN_IF_ERROR(s);
       if (!items.emplace(index[i], EncodeTableKey(hs[index[i]]->desc.key, key)).second)
         return MultipleOperations();
     }
+    if (invalid) return Cancelled(std::move(reasons));
     size_t total = 0;
-    std::vector<Status::CancellationReason> reasons(r.transact_items.size(), {"None", "", nullptr});
     bool too_large = false;
     for (size_t i = 0; i < r.transact_items.size(); ++i) {
       const TableHandle& h = *hs[index[i]];

@@ -615,5 +615,42 @@ TEST(StreamTest, ReplayRebuildsTheTable) {
   EXPECT_TRUE(src == dst);
 }
 
+// AT_SEQUENCE_NUMBER at an empty shard's own StartingSequenceNumber is accepted (as DynamoDB
+// does); the iterator then reads the shard's first record once there is one. One past it is
+// still outside the shard.
+TEST(StreamTest, AtStartingSequenceNumberOfAnEmptyShard) {
+  TempDb db;
+  Create(db, "Tbl", "KEYS_ONLY");
+  const std::string arn = Arn(db, "Tbl");
+  DescribeStreamRequest d;
+  d.stream_arn = arn;
+  auto described = db->DescribeStream(d);
+  ASSERT_TRUE(described.ok()) << described.status().ToString();
+  ASSERT_EQ(described->stream_description.shards.size(), 1u);
+  const std::string start = described->stream_description.shards[0].starting_sequence_number;
+  Result<std::string> it = Iter(db, arn, "AT_SEQUENCE_NUMBER", start);
+  ASSERT_TRUE(it.ok()) << it.status().ToString();
+  EXPECT_FALSE(Iter(db, arn, "AT_SEQUENCE_NUMBER", std::to_string(std::stoull(start) + 1)).ok());
+  Put(db, "Tbl", I("a", 1, "v"));
+  GetRecordsRequest g;
+  g.shard_iterator = *it;
+  auto records = db->GetRecords(g);
+  ASSERT_TRUE(records.ok()) << records.status().ToString();
+  ASSERT_EQ(records->records.size(), 1u);
+  EXPECT_EQ(records->records[0].event_name, "INSERT");
+}
+
+// A StreamArn that is not shaped like one is a ValidationException ("Invalid StreamArn"); a
+// well-formed one that names no stream is not found.
+TEST(StreamTest, MalformedStreamArn) {
+  TempDb db;
+  DescribeStreamRequest d;
+  d.stream_arn = "this-is-not-a-stream-arn-but-long-enough-0123456789";
+  EXPECT_EQ(db->DescribeStream(d).status().ToString(), "ValidationException: Invalid StreamArn");
+  d.stream_arn =
+      "arn:aws:dynamodb:us-east-1:123456789012:table/Other/stream/2024-01-01T00:00:00.000";
+  EXPECT_TRUE(db->DescribeStream(d).status().IsNotFound());
+}
+
 }  // namespace
 }  // namespace keyhole::storage

@@ -40,6 +40,7 @@ class TempDb {
     o.sync = false;  // a process crash loses nothing; tests need no fsync
     o.expression_parser = &Parser();
     o.clock = clock_;
+    if (collection_limit_) o.item_collection_limit_bytes = collection_limit_;
     auto r = storage::Database::Open(path_, o);
     EXPECT_TRUE(r.ok()) << r.status().ToString();
     if (r.ok()) db_ = std::move(r).value();
@@ -48,9 +49,15 @@ class TempDb {
   storage::Database& operator*() { return *db_; }
   const std::string& path() const { return path_; }
   const std::string& dir() const { return dir_; }
+  // Reopens with Options::item_collection_limit_bytes set to `bytes`.
+  void SetCollectionLimit(uint64_t bytes) {
+    collection_limit_ = bytes;
+    Reopen();
+  }
 
  private:
   std::function<double()> clock_;
+  uint64_t collection_limit_ = 0;
   std::string dir_, path_;
   std::unique_ptr<storage::Database> db_;
 };
