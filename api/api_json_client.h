@@ -61,6 +61,17 @@ struct IndexThroughput {
 json::Value UpdateTableRequestToJson(const UpdateTableRequest& r,
                                      const std::optional<IndexThroughput>& index_throughput = {});
 
+// Tags and continuous backups: {"ResourceArn", "Tags": [{Key, Value}]}, {"ResourceArn",
+// "TagKeys"}, {"ResourceArn", "NextToken"?}, {"TableName"}, {"TableName",
+// "PointInTimeRecoverySpecification": {PointInTimeRecoveryEnabled, RecoveryPeriodInDays?}}.
+// CreateTable's encoder adds SSESpecification and Tags when given; UpdateTable's BillingMode,
+// ProvisionedThroughput and SSESpecification.
+json::Value TagResourceRequestToJson(const TagResourceRequest& r);
+json::Value UntagResourceRequestToJson(const UntagResourceRequest& r);
+json::Value ListTagsOfResourceRequestToJson(const ListTagsOfResourceRequest& r);
+json::Value DescribeContinuousBackupsRequestToJson(const DescribeContinuousBackupsRequest& r);
+json::Value UpdateContinuousBackupsRequestToJson(const UpdateContinuousBackupsRequest& r);
+
 // {"TableName", "TimeToLiveSpecification": {"Enabled", "AttributeName"}} and {"TableName"}.
 json::Value UpdateTimeToLiveRequestToJson(const UpdateTimeToLiveRequest& r);
 json::Value DescribeTimeToLiveRequestToJson(const DescribeTimeToLiveRequest& r);
@@ -92,10 +103,12 @@ json::Value GetRecordsRequestToJson(const GetRecordsRequest& r);
 // LatestStreamLabel. Not kept, because
 // TableDescription has no place for them: the ARNs (TableArn, IndexArn, LatestStreamArn are
 // recomputed by keyhole's encoder from the names, in region "local" and account 000000000000),
-// GSIs' ProvisionedThroughput, NumberOfDecreasesToday, SSE, table class, replicas, warm
-// throughput, deletion protection. A key attribute missing from AttributeDefinitions is
-// malformed, unless the description has no AttributeDefinitions at all (then its type reads as
-// S).
+// GSIs' ProvisionedThroughput, table class, replicas, warm throughput, deletion protection. Read
+// too: ProvisionedThroughput's LastIncreaseDateTime, LastDecreaseDateTime and
+// NumberOfDecreasesToday, BillingModeSummary's LastUpdateToPayPerRequestDateTime, and
+// SSEDescription (Status ENABLED: enabled, with its KMSMasterKeyArn). A key attribute missing from
+// AttributeDefinitions is malformed, unless the description has no AttributeDefinitions at all
+// (then its type reads as S).
 Result<TableDescription> TableDescriptionFromJson(const json::Value& v);
 
 Result<CreateTableResponse> CreateTableResponseFromJson(const json::Value& v);
@@ -103,6 +116,19 @@ Result<DeleteTableResponse> DeleteTableResponseFromJson(const json::Value& v);
 Result<DescribeTableResponse> DescribeTableResponseFromJson(const json::Value& v);
 Result<ListTablesResponse> ListTablesResponseFromJson(const json::Value& v);
 Result<UpdateTableResponse> UpdateTableResponseFromJson(const json::Value& v);
+
+// Tags and continuous backups (api_json_client_control.cpp). TagResource and UntagResource
+// answer an empty body ({} once parsed); any members are ignored. ListTagsOfResource: Tags
+// ([{Key, Value}]) and NextToken. The continuous-backups answers: ContinuousBackupsStatus and
+// PointInTimeRecoveryDescription (its status, RecoveryPeriodInDays and the two restorable
+// times).
+Result<TagResourceResponse> TagResourceResponseFromJson(const json::Value& v);
+Result<UntagResourceResponse> UntagResourceResponseFromJson(const json::Value& v);
+Result<ListTagsOfResourceResponse> ListTagsOfResourceResponseFromJson(const json::Value& v);
+Result<DescribeContinuousBackupsResponse> DescribeContinuousBackupsResponseFromJson(
+    const json::Value& v);
+Result<UpdateContinuousBackupsResponse> UpdateContinuousBackupsResponseFromJson(
+    const json::Value& v);
 
 // Items and reads (api_json_client_responses.cpp). PutItem, DeleteItem and UpdateItem read
 // Attributes and ConsumedCapacity (ItemCollectionMetrics is not modelled); GetItem Item and

@@ -26,7 +26,7 @@ ErrorCode CodeOf(std::string_view name) {
       ErrorCode::kLimitExceeded,       ErrorCode::kIdempotentParameterMismatch,
       ErrorCode::kInternalServerError, ErrorCode::kExpiredIterator,
       ErrorCode::kTrimmedDataAccess,   ErrorCode::kAccessDenied,
-      ErrorCode::kSerialization,
+      ErrorCode::kSerialization,       ErrorCode::kTableNotFound,
   };
   for (ErrorCode code : kWireCodes) {
     if (ErrorName(code) == name) return code;

@@ -90,6 +90,32 @@ void AddString(const char* member, const std::optional<std::string>& s, json::Va
   if (s) body->Add(member, Str(*s));
 }
 
+void AddSse(const std::optional<SSESpecification>& spec, json::Value* body) {
+  if (!spec) return;
+  json::Value o = json::Value::MakeObject();
+  o.Add("Enabled", json::Value::Bool(spec->enabled));
+  AddString("SSEType", spec->sse_type, &o);
+  AddString("KMSMasterKeyId", spec->kms_master_key_id, &o);
+  body->Add("SSESpecification", std::move(o));
+}
+
+json::Value TagList(const std::vector<Tag>& tags) {
+  json::Value list = json::Value::MakeArray();
+  for (const Tag& t : tags) {
+    json::Value e = json::Value::MakeObject();
+    e.Add("Key", Str(t.key));
+    AddString("Value", t.value, &e);
+    list.Push(std::move(e));
+  }
+  return list;
+}
+
+json::Value ArnBody(const std::string& arn) {
+  json::Value body = json::Value::MakeObject();
+  body.Add("ResourceArn", Str(arn));
+  return body;
+}
+
 }  // namespace
 
 json::Value CreateTableRequestToJson(const CreateTableRequest& r) {
@@ -119,6 +145,8 @@ json::Value CreateTableRequestToJson(const CreateTableRequest& r) {
     body.Add("ProvisionedThroughput", std::move(pt));
   }
   AddStreamSpecification(r.stream_specification, &body);
+  AddSse(r.sse_specification, &body);
+  if (!r.tags.empty()) body.Add("Tags", TagList(r.tags));
   return body;
 }
 
@@ -142,6 +170,17 @@ json::Value UpdateTableRequestToJson(const UpdateTableRequest& r,
     body.Add("AttributeDefinitions", Definitions(r.attribute_definitions));
   }
   body.Add("TableName", Str(r.table_name));
+  AddString("BillingMode", r.billing_mode, &body);
+  if (r.has_provisioned_throughput) {
+    json::Value pt = json::Value::MakeObject();
+    if (r.read_capacity_units) {
+      pt.Add("ReadCapacityUnits", json::Value::Int(*r.read_capacity_units));
+    }
+    if (r.write_capacity_units) {
+      pt.Add("WriteCapacityUnits", json::Value::Int(*r.write_capacity_units));
+    }
+    body.Add("ProvisionedThroughput", std::move(pt));
+  }
   if (r.create_global_index || r.delete_global_index) {
     json::Value updates = json::Value::MakeArray();
     if (r.create_global_index) {
@@ -159,6 +198,42 @@ json::Value UpdateTableRequestToJson(const UpdateTableRequest& r,
     body.Add("GlobalSecondaryIndexUpdates", std::move(updates));
   }
   AddStreamSpecification(r.stream_specification, &body);
+  AddSse(r.sse_specification, &body);
+  return body;
+}
+
+json::Value TagResourceRequestToJson(const TagResourceRequest& r) {
+  json::Value body = ArnBody(r.resource_arn);
+  body.Add("Tags", TagList(r.tags));
+  return body;
+}
+
+json::Value UntagResourceRequestToJson(const UntagResourceRequest& r) {
+  json::Value body = ArnBody(r.resource_arn);
+  json::Value keys = json::Value::MakeArray();
+  for (const std::string& k : r.tag_keys) keys.Push(Str(k));
+  body.Add("TagKeys", std::move(keys));
+  return body;
+}
+
+json::Value ListTagsOfResourceRequestToJson(const ListTagsOfResourceRequest& r) {
+  json::Value body = ArnBody(r.resource_arn);
+  AddString("NextToken", r.next_token, &body);
+  return body;
+}
+
+json::Value DescribeContinuousBackupsRequestToJson(const DescribeContinuousBackupsRequest& r) {
+  return Start(r.table_name);
+}
+
+json::Value UpdateContinuousBackupsRequestToJson(const UpdateContinuousBackupsRequest& r) {
+  json::Value body = Start(r.table_name);
+  json::Value spec = json::Value::MakeObject();
+  spec.Add("PointInTimeRecoveryEnabled", json::Value::Bool(r.point_in_time_recovery_enabled));
+  if (r.recovery_period_in_days) {
+    spec.Add("RecoveryPeriodInDays", json::Value::Int(*r.recovery_period_in_days));
+  }
+  body.Add("PointInTimeRecoverySpecification", std::move(spec));
   return body;
 }
 

@@ -268,6 +268,12 @@ Result<TableDescription> TableDescriptionFromJson(const json::Value& v) {
         ReadInt(*pt, "ReadCapacityUnits", "ProvisionedThroughput", &t.read_capacity));
     KH_RETURN_IF_ERROR(
         ReadInt(*pt, "WriteCapacityUnits", "ProvisionedThroughput", &t.write_capacity));
+    KH_RETURN_IF_ERROR(
+        ReadDouble(*pt, "LastIncreaseDateTime", "ProvisionedThroughput", &t.last_increase_time));
+    KH_RETURN_IF_ERROR(
+        ReadDouble(*pt, "LastDecreaseDateTime", "ProvisionedThroughput", &t.last_decrease_time));
+    KH_RETURN_IF_ERROR(
+        ReadInt(*pt, "NumberOfDecreasesToday", "ProvisionedThroughput", &t.decreases_today));
   }
   KH_RETURN_IF_ERROR(ReadInt(v, "TableSizeBytes", "", &t.size_bytes));
   KH_RETURN_IF_ERROR(ReadInt(v, "ItemCount", "", &t.item_count));
@@ -280,6 +286,17 @@ Result<TableDescription> TableDescriptionFromJson(const json::Value& v) {
                       Find(v, "BillingModeSummary", json::Kind::kObject, ""));
   if (billing) {
     KH_RETURN_IF_ERROR(ReadString(*billing, "BillingMode", "BillingModeSummary", &t.billing_mode));
+    KH_RETURN_IF_ERROR(ReadDouble(*billing, "LastUpdateToPayPerRequestDateTime",
+                                  "BillingModeSummary", &t.pay_per_request_since));
+  }
+  KH_ASSIGN_OR_RETURN(const json::Value* sse, Find(v, "SSEDescription", json::Kind::kObject, ""));
+  if (sse) {
+    std::string status;
+    KH_RETURN_IF_ERROR(ReadString(*sse, "Status", "SSEDescription", &status));
+    // ENABLING/UPDATING on DynamoDB read as enabled: keyhole's tables are never in between.
+    t.sse_enabled = status == "ENABLED" || status == "ENABLING" || status == "UPDATING";
+    KH_RETURN_IF_ERROR(
+        ReadString(*sse, "KMSMasterKeyArn", "SSEDescription", &t.kms_master_key_arn));
   }
   KH_RETURN_IF_ERROR(ReadIndexes(v, "LocalSecondaryIndexes", IndexKind::kLocal, defs, &t));
   KH_RETURN_IF_ERROR(ReadIndexes(v, "GlobalSecondaryIndexes", IndexKind::kGlobal, defs, &t));

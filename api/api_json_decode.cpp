@@ -58,7 +58,7 @@ std::string ShowKeySchema(const json::Value& list) {
   for (const json::Value& e : list.array()) {
     const json::Value* n = e.IsObject() ? Field(e, "AttributeName") : nullptr;
     const json::Value* t = e.IsObject() ? Field(e, "KeyType") : nullptr;
-    items.push_back(fmt::format("KeySchemaElement(AttributeName={}, KeyType={})",
+    items.push_back(fmt::format("KeySchemaElement(attributeName={}, keyType={})",
                                 n && n->IsString() ? n->str() : "null",
                                 t && t->IsString() ? t->str() : "null"));
   }

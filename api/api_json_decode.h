@@ -134,6 +134,13 @@ Result<std::optional<StreamSpecification>> ReadStreamSpecification(const json::V
 Status CheckStreamViewTypeGiven(const std::optional<StreamSpecification>& spec,
                                 const json::Value& v);
 
+// Tags: [{Key, Value}] (api_json_control.cpp); nullopt when absent. The tag rules are storage's
+// (core/tags.h).
+Result<std::optional<std::vector<Tag>>> ReadTags(const json::Value& v, const Path& at);
+// SSESpecification {Enabled?, SSEType? (AES256 | KMS), KMSMasterKeyId?}; nullopt when absent.
+Result<std::optional<SSESpecification>> ReadSseSpecification(const json::Value& v, const Path& at,
+                                                             Violations* errs);
+
 // ---- shared with the batch and transaction decoders (defined in api_json_items.cpp) ----
 
 // ReturnConsumedCapacity (default NONE).

@@ -1,6 +1,7 @@
 // Response encoders of api/api_json.h, and the list of operations it speaks.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "api/api_json.h"
@@ -41,7 +42,7 @@ json::Value DescriptionJson(const TableDescription& t) {
   json::Value o = TableToJson(t);
   auto& members = o.object();
   std::erase_if(members, [](const json::Value::Member& m) {
-    return m.first == "KeyholeTableId" || m.first == "KeyholeTimeToLive";
+    return m.first.starts_with("Keyhole");  // KeyholeTableId, KeyholeTimeToLive, KeyholeTags, ..
   });
   return o;
 }
@@ -87,6 +88,8 @@ bool IsKnownOperation(std::string_view name) {
       "CreateTable", "DeleteTable", "DescribeTable", "ListTables", "UpdateTable", "PutItem",
       "GetItem", "DeleteItem", "UpdateItem", "Query", "Scan", "BatchGetItem", "BatchWriteItem",
       "TransactGetItems", "TransactWriteItems", "UpdateTimeToLive", "DescribeTimeToLive",
+      "TagResource", "UntagResource", "ListTagsOfResource", "DescribeContinuousBackups",
+      "UpdateContinuousBackups",
       // DynamoDB Streams (api_json_streams.cpp)
       "ListStreams", "DescribeStream", "GetShardIterator", "GetRecords"};
   for (std::string_view op : kOperations) {
@@ -118,7 +121,20 @@ json::Value CreateTableResponseToJson(const CreateTableResponse& r) {
 }
 
 json::Value DeleteTableResponseToJson(const DeleteTableResponse& r) {
-  return Wrap("TableDescription", r.table_description);
+  // DynamoDB's DeleteTable describes the table without its schema: no AttributeDefinitions,
+  // KeySchema, CreationDateTime, indexes or stream members (the AWS CLI's delete-table example;
+  // TableArn, TableId, BillingModeSummary and SSEDescription as DynamoDB's current answers carry
+  // them).
+  static constexpr std::string_view kKept[] = {
+      "TableName", "TableStatus", "ProvisionedThroughput", "TableSizeBytes", "ItemCount",
+      "TableArn",  "TableId",     "BillingModeSummary",    "SSEDescription"};
+  json::Value d = DescriptionJson(r.table_description);
+  std::erase_if(d.object(), [](const json::Value::Member& m) {
+    return std::find(std::begin(kKept), std::end(kKept), m.first) == std::end(kKept);
+  });
+  json::Value o = json::Value::MakeObject();
+  o.Add("TableDescription", std::move(d));
+  return o;
 }
 
 json::Value DescribeTableResponseToJson(const DescribeTableResponse& r) {

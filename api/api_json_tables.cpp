@@ -200,8 +200,8 @@ Result<CreateTableRequest> CreateTableRequestFromJson(const json::Value& v) {
       {"BillingMode"},
       {"ProvisionedThroughput"},
       {"StreamSpecification"},
-      {"SSESpecification", false},
-      {"Tags", false},
+      {"SSESpecification"},
+      {"Tags"},
       {"TableClass", false},
       {"DeletionProtectionEnabled", false},
       {"WarmThroughput", false},
@@ -238,6 +238,16 @@ Result<CreateTableRequest> CreateTableRequestFromJson(const json::Value& v) {
                                       &r.read_capacity_units, &r.write_capacity_units, &errs));
   }
   KH_ASSIGN_OR_RETURN(r.stream_specification, api_json::ReadStreamSpecification(v, root, &errs));
+  KH_ASSIGN_OR_RETURN(r.sse_specification, api_json::ReadSseSpecification(v, root, &errs));
+  KH_ASSIGN_OR_RETURN(std::optional<std::vector<Tag>> tags, api_json::ReadTags(v, root));
+  if (tags) r.tags = std::move(*tags);
+  // CreateTable without TableName: DynamoDB's "required" text, after the JSON types and before
+  // the constraints (dynalite's createTable checks, run against AWS; reference §7.2).
+  const json::Value* name_member = v.Find("TableName");
+  if (!name_member || name_member->IsNull()) {
+    return Status::Validation(
+        "The parameter 'TableName' is required but was not present in the request");
+  }
   KH_RETURN_IF_ERROR(errs.ToStatus());
   KH_RETURN_IF_ERROR(api_json::CheckStreamViewTypeGiven(r.stream_specification, v));
 
@@ -292,11 +302,11 @@ Result<UpdateTableRequest> UpdateTableRequestFromJson(const json::Value& v) {
   static constexpr MemberSpec kMembers[] = {
       {"AttributeDefinitions"},
       {"TableName"},
-      {"BillingMode", false},
-      {"ProvisionedThroughput", false},
+      {"BillingMode"},
+      {"ProvisionedThroughput"},
       {"GlobalSecondaryIndexUpdates"},
       {"StreamSpecification"},
-      {"SSESpecification", false},
+      {"SSESpecification"},
       {"ReplicaUpdates", false},
       {"TableClass", false},
       {"DeletionProtectionEnabled", false},
@@ -326,6 +336,16 @@ Result<UpdateTableRequest> UpdateTableRequestFromJson(const json::Value& v) {
     }
   }
   KH_ASSIGN_OR_RETURN(r.stream_specification, api_json::ReadStreamSpecification(v, root, &errs));
+  KH_ASSIGN_OR_RETURN(std::optional<size_t> mode,
+                      ReadEnum(v, "BillingMode", root, kBillingModes, &errs));
+  if (mode) r.billing_mode = std::string(kBillingModes[*mode]);
+  KH_ASSIGN_OR_RETURN(const json::Value* pt, ReadObject(v, "ProvisionedThroughput", root));
+  if (pt) {
+    r.has_provisioned_throughput = true;
+    KH_RETURN_IF_ERROR(ReadThroughput(*pt, root.Child("ProvisionedThroughput"),
+                                      &r.read_capacity_units, &r.write_capacity_units, &errs));
+  }
+  KH_ASSIGN_OR_RETURN(r.sse_specification, api_json::ReadSseSpecification(v, root, &errs));
   KH_RETURN_IF_ERROR(errs.ToStatus());
   KH_RETURN_IF_ERROR(api_json::CheckStreamViewTypeGiven(r.stream_specification, v));
   if (updates) {

@@ -123,7 +123,7 @@ Result<parser::Statement> ParseApiStatement(const std::string& text,
 }
 
 bool Service::IsOperation(std::string_view name) {
-  return IsKnownOperation(name) || IsPartiqlOperation(name);
+  return IsKnownOperation(name) || IsPartiqlOperation(name) || IsControlOperation(name);
 }
 
 Result<json::Value> Service::Call(std::string_view op, const json::Value& body,
@@ -180,6 +180,22 @@ Result<json::Value> Service::Call(std::string_view op, const json::Value& body,
   if (op == "TransactWriteItems")
     return Run(&TransactWriteItemsRequestFromJson, &Backend::TransactWriteItems,
                &TransactWriteItemsResponseToJson, backend_, body);
+  if (op == "TagResource")
+    return Run(&TagResourceRequestFromJson, &Backend::TagResource, &TagResourceResponseToJson,
+               backend_, body);
+  if (op == "UntagResource")
+    return Run(&UntagResourceRequestFromJson, &Backend::UntagResource, &UntagResourceResponseToJson,
+               backend_, body);
+  if (op == "ListTagsOfResource")
+    return Run(&ListTagsOfResourceRequestFromJson, &Backend::ListTagsOfResource,
+               &ListTagsOfResourceResponseToJson, backend_, body);
+  if (op == "DescribeContinuousBackups")
+    return Run(&DescribeContinuousBackupsRequestFromJson, &Backend::DescribeContinuousBackups,
+               &DescribeContinuousBackupsResponseToJson, backend_, body);
+  if (op == "UpdateContinuousBackups")
+    return Run(&UpdateContinuousBackupsRequestFromJson, &Backend::UpdateContinuousBackups,
+               &UpdateContinuousBackupsResponseToJson, backend_, body);
+  if (IsControlOperation(op)) return CallControl(op, body, backend_, context);
   if (op == "UpdateTimeToLive")
     return Run(&UpdateTimeToLiveRequestFromJson, &Backend::UpdateTimeToLive,
                &UpdateTimeToLiveResponseToJson, backend_, body);

@@ -35,7 +35,22 @@ struct CallContext {
   // Checked between the operations and pages of a PartiQL statement; when set, the call stops
   // with InterruptedException (the shell's Ctrl-C; a server's shutdown). Null: never.
   const std::atomic<bool>* cancel = nullptr;
+  // The host (and port) the request was sent to, as its Host header gives it: DescribeEndpoints
+  // answers with it. Empty (the shell): "dynamodb.local.amazonaws.com".
+  std::string host;
 };
+
+// The control-plane calls SDKs and tools make routinely that need no storage of their own
+// (service_control.cpp), answered as DynamoDB answers them for an account and tables that have
+// none of the feature: DescribeLimits (DynamoDB's default account quotas), DescribeEndpoints,
+// DescribeKinesisStreamingDestination, DescribeContributorInsights,
+// DescribeTableReplicaAutoScaling, ListBackups, ListGlobalTables, ListContributorInsights. The
+// per-table ones check the table through Backend::TableSchema (ResourceNotFoundException
+// "Requested resource not found: Table: <name> not found").
+bool IsControlOperation(std::string_view name);
+// Runs one of them. REQUIRES: IsControlOperation(op).
+Result<json::Value> CallControl(std::string_view op, const json::Value& body, Backend& backend,
+                                const CallContext& context);
 
 // The planner's schemas and operations, served by a Backend.
 class BackendSchemas : public planner::SchemaSource {

@@ -37,6 +37,16 @@ class Backend {
   virtual Result<ListTablesResponse> ListTables(const ListTablesRequest& request) = 0;
   virtual Result<UpdateTableResponse> UpdateTable(const UpdateTableRequest& request) = 0;
 
+  // Tags and continuous backups of a table (catalog data).
+  virtual Result<TagResourceResponse> TagResource(const TagResourceRequest& request) = 0;
+  virtual Result<UntagResourceResponse> UntagResource(const UntagResourceRequest& request) = 0;
+  virtual Result<ListTagsOfResourceResponse> ListTagsOfResource(
+      const ListTagsOfResourceRequest& request) = 0;
+  virtual Result<DescribeContinuousBackupsResponse> DescribeContinuousBackups(
+      const DescribeContinuousBackupsRequest& request) = 0;
+  virtual Result<UpdateContinuousBackupsResponse> UpdateContinuousBackups(
+      const UpdateContinuousBackupsRequest& request) = 0;
+
   // Items.
   virtual Result<PutItemResponse> PutItem(const PutItemRequest& request) = 0;
   virtual Result<GetItemResponse> GetItem(const GetItemRequest& request) = 0;

@@ -58,6 +58,21 @@ struct StreamSpecification {
   std::optional<std::string> stream_view_type;  // required when enabled
 };
 
+// SSESpecification of CreateTable / UpdateTable. Enabled true is KMS encryption with
+// `kms_master_key_id` (an ARN, key id or alias; absent: the AWS managed key); false (or absent)
+// is DynamoDB's default encryption.
+struct SSESpecification {
+  bool enabled = false;
+  std::optional<std::string> sse_type;  // "KMS" (AES256 is refused)
+  std::optional<std::string> kms_master_key_id;
+};
+
+// One tag (TagResource, CreateTable's Tags).
+struct Tag {
+  std::string key;
+  std::optional<std::string> value;  // absent: "The Tag Value provided is invalid, Value: null"
+};
+
 struct CreateTableRequest {
   std::string table_name;
   std::vector<AttributeDefinition> attribute_definitions;
@@ -67,6 +82,8 @@ struct CreateTableRequest {
   std::string billing_mode = "PAY_PER_REQUEST";  // or "PROVISIONED"
   std::optional<int64_t> read_capacity_units, write_capacity_units;
   std::optional<StreamSpecification> stream_specification;
+  std::optional<SSESpecification> sse_specification;
+  std::vector<Tag> tags;  // validated as TagResource's
 };
 struct CreateTableResponse {
   TableDescription table_description;
@@ -102,6 +119,61 @@ struct UpdateTableRequest {
   std::optional<IndexSpec> create_global_index;
   std::optional<std::string> delete_global_index;
   std::optional<StreamSpecification> stream_specification;
+  // BillingMode and ProvisionedThroughput (reference: UpdateTable).
+  std::optional<std::string> billing_mode;  // "PROVISIONED" | "PAY_PER_REQUEST"
+  std::optional<int64_t> read_capacity_units, write_capacity_units;
+  bool has_provisioned_throughput = false;  // ProvisionedThroughput was given
+  std::optional<SSESpecification> sse_specification;
+};
+
+// ---- tags (TagResource, UntagResource, ListTagsOfResource) ----
+// The ResourceArn is a table's ARN as DescribeTable reports it (TableArnOf); storage checks it
+// (core/tags.h).
+
+struct TagResourceRequest {
+  std::string resource_arn;
+  std::vector<Tag> tags;
+};
+struct TagResourceResponse {};  // an empty body on the wire
+struct UntagResourceRequest {
+  std::string resource_arn;
+  std::vector<std::string> tag_keys;
+};
+struct UntagResourceResponse {};
+struct ListTagsOfResourceRequest {
+  std::string resource_arn;
+  std::optional<std::string> next_token;
+};
+struct ListTagsOfResourceResponse {
+  std::vector<Tag> tags;  // every tag, by key (at most 50: DynamoDB sends no NextToken then)
+  std::optional<std::string> next_token;
+};
+
+// ---- continuous backups (point-in-time recovery) ----
+
+struct PointInTimeRecoveryDescription {
+  std::string status = "DISABLED";             // "ENABLED" | "DISABLED"
+  std::optional<int> recovery_period_in_days;  // when enabled
+  std::optional<double> earliest_restorable;   // epoch seconds, when enabled
+  std::optional<double> latest_restorable;
+};
+struct ContinuousBackupsDescription {
+  std::string continuous_backups_status = "ENABLED";  // always, as DynamoDB reports
+  PointInTimeRecoveryDescription point_in_time_recovery;
+};
+struct DescribeContinuousBackupsRequest {
+  std::string table_name;
+};
+struct DescribeContinuousBackupsResponse {
+  ContinuousBackupsDescription description;
+};
+struct UpdateContinuousBackupsRequest {
+  std::string table_name;
+  bool point_in_time_recovery_enabled = false;
+  std::optional<int> recovery_period_in_days;  // 1..35
+};
+struct UpdateContinuousBackupsResponse {
+  ContinuousBackupsDescription description;
 };
 
 // ---- Time to Live (reference §6.1) ----

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -61,6 +62,26 @@ struct TableDescription {
   double creation_time = 0;  // epoch seconds
   std::string billing_mode = "PAY_PER_REQUEST";
   int64_t read_capacity = 0, write_capacity = 0;  // PROVISIONED only
+  // BillingModeSummary.LastUpdateToPayPerRequestDateTime: when the table last became
+  // PAY_PER_REQUEST (its creation time for a table created so; 0: never). ProvisionedThroughput's
+  // LastIncreaseDateTime / LastDecreaseDateTime (0: never) and NumberOfDecreasesToday (the
+  // decreases on the UTC day of the last one; storage reports 0 on a later day).
+  double pay_per_request_since = 0;
+  double last_increase_time = 0, last_decrease_time = 0;
+  int64_t decreases_today = 0;
+  // SSESpecification: Enabled true means a KMS key (DynamoDB's SSEDescription {Status ENABLED,
+  // SSEType KMS, KMSMasterKeyArn}); absent, DynamoDB's default encryption, which it does not
+  // describe.
+  bool sse_enabled = false;
+  std::string kms_master_key_arn;
+  // Point-in-time recovery (UpdateContinuousBackups): enabled since (epoch seconds), and the
+  // recovery period (1..35 days). Catalog-only (DescribeContinuousBackups reports it).
+  bool pitr_enabled = false;
+  double pitr_enabled_at = 0;
+  int pitr_recovery_period_days = 35;
+  // Tags (TagResource, CreateTable's Tags): key -> value, at most 50. Catalog-only
+  // (ListTagsOfResource reports them).
+  std::map<std::string, std::string> tags;
   // Time to Live (UpdateTimeToLive): the attribute while enabled, and when TTL was last enabled
   // or disabled (epoch seconds; DynamoDB allows one change per hour). Catalog-only: DescribeTable
   // does not show it (DescribeTimeToLive does).
@@ -78,6 +99,8 @@ struct TableDescription {
 
   // "arn:aws:dynamodb:local:000000000000:table/<name>/stream/<label>" (empty without a label).
   std::string LatestStreamArn() const;
+  // "arn:aws:dynamodb:local:000000000000:table/<name>" (TableArnOf).
+  std::string TableArn() const;
 
   // The index named `index_name`, or nullptr.
   const IndexDescription* FindIndex(std::string_view index_name) const;
@@ -101,13 +124,20 @@ struct IndexSpec {
   std::optional<std::vector<std::string>> non_key_attributes;
 };
 
+// keyhole's region and account, as its ARNs carry them.
+inline constexpr std::string_view kRegion = "local";
+inline constexpr std::string_view kAccount = "000000000000";
+// "arn:aws:dynamodb:local:000000000000:table/<name>": DescribeTable's TableArn.
+std::string TableArnOf(std::string_view table_name);
+// The KMS key ARN keyhole reports for SSE with no KMSMasterKeyId given (DynamoDB's AWS managed
+// key alias/aws/dynamodb): "arn:aws:kms:local:000000000000:key/aws-dynamodb".
+std::string DefaultKmsKeyArn();
+
 // Checks a table or index name: 3–255 characters of [a-zA-Z0-9_.-]. `what` is the member
 // named in the message ("tableName", "indexName").
 Status ValidateTableName(std::string_view name, std::string_view what = "tableName");
 
-// The ARN keyhole gives a table: "arn:aws:dynamodb:local:000000000000:table/<name>".
-std::string TableArn(std::string_view table_name);
-// The table name in an ARN of that form, or nullopt when `arn` is not one.
+// The table name in an ARN of TableArnOf's form, or nullopt when `arn` is not one.
 std::optional<std::string> TableNameFromArn(std::string_view arn);
 // The TableName of the data-plane operations (GetItem, PutItem, UpdateItem, DeleteItem, Query,
 // Scan, the batches and the transactions), which DynamoDB also accepts as a table ARN: length 1

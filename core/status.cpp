@@ -40,6 +40,8 @@ std::string_view ErrorName(ErrorCode code) {
       return "AccessDeniedException";
     case ErrorCode::kSerialization:
       return "SerializationException";
+    case ErrorCode::kTableNotFound:
+      return "TableNotFoundException";
   }
   return "UnknownError";
 }

@@ -38,6 +38,7 @@ enum class ErrorCode {
   kTrimmedDataAccess,            // TrimmedDataAccessException (DynamoDB Streams)
   kAccessDenied,                 // AccessDeniedException (keyhole: a database opened read-only)
   kSerialization,                // SerializationException (a request member of the wrong type)
+  kTableNotFound,                // TableNotFoundException (the continuous-backups operations)
 };
 
 // The DynamoDB error type name for `code`, e.g. "ValidationException". "OK" for kOk.

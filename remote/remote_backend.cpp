@@ -147,6 +147,32 @@ Result<UpdateTableResponse> RemoteBackend::UpdateTable(const UpdateTableRequest&
   return Exchange("UpdateTable", r, encode, &UpdateTableResponseFromJson);
 }
 
+Result<TagResourceResponse> RemoteBackend::TagResource(const TagResourceRequest& r) {
+  return Exchange("TagResource", r, &TagResourceRequestToJson, &TagResourceResponseFromJson);
+}
+
+Result<UntagResourceResponse> RemoteBackend::UntagResource(const UntagResourceRequest& r) {
+  return Exchange("UntagResource", r, &UntagResourceRequestToJson, &UntagResourceResponseFromJson);
+}
+
+Result<ListTagsOfResourceResponse> RemoteBackend::ListTagsOfResource(
+    const ListTagsOfResourceRequest& r) {
+  return Exchange("ListTagsOfResource", r, &ListTagsOfResourceRequestToJson,
+                  &ListTagsOfResourceResponseFromJson);
+}
+
+Result<DescribeContinuousBackupsResponse> RemoteBackend::DescribeContinuousBackups(
+    const DescribeContinuousBackupsRequest& r) {
+  return Exchange("DescribeContinuousBackups", r, &DescribeContinuousBackupsRequestToJson,
+                  &DescribeContinuousBackupsResponseFromJson);
+}
+
+Result<UpdateContinuousBackupsResponse> RemoteBackend::UpdateContinuousBackups(
+    const UpdateContinuousBackupsRequest& r) {
+  return Exchange("UpdateContinuousBackups", r, &UpdateContinuousBackupsRequestToJson,
+                  &UpdateContinuousBackupsResponseFromJson);
+}
+
 Result<PutItemResponse> RemoteBackend::PutItem(const PutItemRequest& r) {
   return Exchange("PutItem", r, &PutItemRequestToJson, &PutItemResponseFromJson);
 }

@@ -46,6 +46,14 @@ class RemoteBackend : public Backend {
   Result<DescribeTableResponse> DescribeTable(const DescribeTableRequest& request) override;
   Result<ListTablesResponse> ListTables(const ListTablesRequest& request) override;
   Result<UpdateTableResponse> UpdateTable(const UpdateTableRequest& request) override;
+  Result<TagResourceResponse> TagResource(const TagResourceRequest& request) override;
+  Result<UntagResourceResponse> UntagResource(const UntagResourceRequest& request) override;
+  Result<ListTagsOfResourceResponse> ListTagsOfResource(
+      const ListTagsOfResourceRequest& request) override;
+  Result<DescribeContinuousBackupsResponse> DescribeContinuousBackups(
+      const DescribeContinuousBackupsRequest& request) override;
+  Result<UpdateContinuousBackupsResponse> UpdateContinuousBackups(
+      const UpdateContinuousBackupsRequest& request) override;
   Result<PutItemResponse> PutItem(const PutItemRequest& request) override;
   Result<GetItemResponse> GetItem(const GetItemRequest& request) override;
   Result<DeleteItemResponse> DeleteItem(const DeleteItemRequest& request) override;

@@ -160,10 +160,16 @@ HttpResponse DynamoDbServer::Handle(const HttpRequest& request) {
     // 6. An empty body.
     if (!body.ok()) return CoralError("SerializationException", "", content_type);
     // 7. The operation.
-    Result<json::Value> result = service_.Call(operation, *body);
+    api::CallContext context;
+    context.host = std::string(request.Header("Host"));
+    Result<json::Value> result = service_.Call(operation, *body, context);
     if (!result.ok()) {
       return JsonResponse(ErrorHttpStatus(result.status()),
                           json::Write(ErrorToJson(result.status())), content_type);
+    }
+    // TagResource and UntagResource answer with an empty body (reference §7.4).
+    if (operation == "TagResource" || operation == "UntagResource") {
+      return JsonResponse(200, "", content_type);
     }
     return JsonResponse(200, json::Write(*result), content_type);
   }();

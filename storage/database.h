@@ -80,6 +80,22 @@ class Database : public Backend, public LocalControl {
   // Adds (and backfills from existing items) or removes one GSI.
   Result<UpdateTableResponse> UpdateTable(const UpdateTableRequest& request) override;
 
+  // Tags (control.cpp): the ResourceArn is the table's ARN (core/tags.h has the ARN and tag
+  // rules); tags live in the table's catalog record, survive reopening and go with the table.
+  // TagResource adds or replaces (at most 50 in all), UntagResource removes (absent keys are
+  // fine), ListTagsOfResource lists them by key, in one page.
+  Result<TagResourceResponse> TagResource(const TagResourceRequest& request) override;
+  Result<UntagResourceResponse> UntagResource(const UntagResourceRequest& request) override;
+  Result<ListTagsOfResourceResponse> ListTagsOfResource(
+      const ListTagsOfResourceRequest& request) override;
+  // Point-in-time recovery as a setting (control.cpp): keyhole keeps no backups, it records and
+  // reports the setting as DynamoDB does (ContinuousBackupsStatus ENABLED; the recovery window
+  // while enabled). TableNotFoundException "Table not found: <name>" for a missing table.
+  Result<DescribeContinuousBackupsResponse> DescribeContinuousBackups(
+      const DescribeContinuousBackupsRequest& request) override;
+  Result<UpdateContinuousBackupsResponse> UpdateContinuousBackups(
+      const UpdateContinuousBackupsRequest& request) override;
+
   // Items. A ConditionExpression that is false gives ConditionalCheckFailedException "The
   // conditional request failed" (carrying the old item with ReturnValuesOnConditionCheckFailure
   // ALL_OLD) and changes nothing.

@@ -215,6 +215,9 @@ Status WriteStreamRecord(Txn& txn, const TableHandle& h, const Item* old_item, c
                          bool service_deletion);
 // Validates a StreamSpecification that needs no table (ValidationException).
 Status CheckStreamSpecification(const StreamSpecification& spec);
+// Applies CreateTable's or UpdateTable's SSESpecification to `t` (tables.cpp), with DynamoDB's
+// messages for SSEType or KMSMasterKeyId given with Enabled false and for SSEType AES256.
+Status ApplySse(const SSESpecification& spec, TableDescription* t);
 // Applies an enable or disable to `t` (id assigned) inside the write transaction: creates the
 // stream sub-database and the stream's entry, or closes the open stream.
 Status ApplyStreamSpecification(Database::Impl& impl, Txn& txn, const StreamSpecification& spec,

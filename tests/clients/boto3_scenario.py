@@ -246,6 +246,42 @@ with tempfile.TemporaryDirectory() as tmp:
             {"Statement": "INSERT INTO \"Music\" VALUE {'Artist': 'P', 'Song': 'r'}"}])
         check("execute_transaction", tx.get("Responses", []) == [] or tx == {} or "ResponseMetadata" in tx, tx)
 
+        # Tags, billing mode and continuous backups.
+        arn = ddb.describe_table(TableName="Music")["Table"]["TableArn"]
+        ddb.tag_resource(ResourceArn=arn, Tags=[{"Key": "env", "Value": "test"}, {"Key": "team", "Value": "x"}])
+        tags = ddb.list_tags_of_resource(ResourceArn=arn)["Tags"]
+        check("tag_resource", sorted((t["Key"], t["Value"]) for t in tags) == [("env", "test"), ("team", "x")], tags)
+        ddb.untag_resource(ResourceArn=arn, TagKeys=["team", "absent"])
+        tags = ddb.list_tags_of_resource(ResourceArn=arn)["Tags"]
+        check("untag_resource", tags == [{"Key": "env", "Value": "test"}], tags)
+        expect_error("tag a missing table", "ResourceNotFoundException", lambda: ddb.tag_resource(
+            ResourceArn=arn + "x", Tags=[{"Key": "k", "Value": "v"}]))
+        ddb.create_table(TableName="Tagged", KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+                         AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}],
+                         BillingMode="PAY_PER_REQUEST", Tags=[{"Key": "made", "Value": "at creation"}])
+        tagged_arn = ddb.describe_table(TableName="Tagged")["Table"]["TableArn"]
+        tags = ddb.list_tags_of_resource(ResourceArn=tagged_arn)["Tags"]
+        check("create_table tags", tags == [{"Key": "made", "Value": "at creation"}], tags)
+        up = ddb.update_table(TableName="Tagged", BillingMode="PROVISIONED",
+                              ProvisionedThroughput={"ReadCapacityUnits": 3, "WriteCapacityUnits": 4})["TableDescription"]
+        check("update_table provisioned", up["BillingModeSummary"]["BillingMode"] == "PROVISIONED"
+              and up["ProvisionedThroughput"]["ReadCapacityUnits"] == 3
+              and up["ProvisionedThroughput"]["WriteCapacityUnits"] == 4, up)
+        up = ddb.update_table(TableName="Tagged", BillingMode="PAY_PER_REQUEST")["TableDescription"]
+        check("update_table on demand", up["BillingModeSummary"]["BillingMode"] == "PAY_PER_REQUEST"
+              and "LastUpdateToPayPerRequestDateTime" in up["BillingModeSummary"], up)
+        backups = ddb.describe_continuous_backups(TableName="Tagged")["ContinuousBackupsDescription"]
+        check("describe_continuous_backups", backups["ContinuousBackupsStatus"] == "ENABLED"
+              and backups["PointInTimeRecoveryDescription"]["PointInTimeRecoveryStatus"] == "DISABLED", backups)
+        backups = ddb.update_continuous_backups(
+            TableName="Tagged", PointInTimeRecoverySpecification={"PointInTimeRecoveryEnabled": True})
+        pitr = backups["ContinuousBackupsDescription"]["PointInTimeRecoveryDescription"]
+        check("update_continuous_backups", pitr["PointInTimeRecoveryStatus"] == "ENABLED"
+              and "EarliestRestorableDateTime" in pitr, pitr)
+        check("describe_limits", ddb.describe_limits()["TableMaxReadCapacityUnits"] == 40000)
+        deleted = ddb.delete_table(TableName="Tagged")["TableDescription"]
+        check("delete_table description", deleted["TableStatus"] == "DELETING" and "KeySchema" not in deleted, deleted)
+
         # Deleting the table.
         ddb.delete_table(TableName="Music")
         expect_error("deleted", "ResourceNotFoundException", lambda: ddb.describe_table(TableName="Music"))

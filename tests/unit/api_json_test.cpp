@@ -135,19 +135,19 @@ TEST(ApiJsonCreateTable, ProvisionedIndexThroughput) {
 }
 
 TEST(ApiJsonCreateTable, RequiredMembers) {
+  // A missing TableName is DynamoDB's "required" text, before the constraints (dynalite's
+  // createTable checks, run against AWS).
   EXPECT_EQ(Err(CreateTableRequestFromJson, "{}"),
-            "3 validation errors detected: "
+            "The parameter 'TableName' is required but was not present in the request");
+  EXPECT_EQ(Err(CreateTableRequestFromJson, R"({"TableName": "abc"})"),
+            "2 validation errors detected: "
             "Value null at 'attributeDefinitions' failed to satisfy constraint: Member must not "
             "be null; "
-            "Value null at 'tableName' failed to satisfy constraint: Member must not be null; "
             "Value null at 'keySchema' failed to satisfy constraint: Member must not be null");
   // Explicit null reads as absent.
   EXPECT_EQ(Err(CreateTableRequestFromJson,
                 R"({"TableName": null, "AttributeDefinitions": [], "KeySchema": []})"),
-            "2 validation errors detected: "
-            "Value null at 'tableName' failed to satisfy constraint: Member must not be null; "
-            "Value '[]' at 'keySchema' failed to satisfy constraint: Member must have length "
-            "greater than or equal to 1");
+            "The parameter 'TableName' is required but was not present in the request");
 }
 
 TEST(ApiJsonCreateTable, MemberConstraints) {
@@ -181,9 +181,9 @@ TEST(ApiJsonCreateTable, KeySchemaAndIndexConstraints) {
     "KeySchema": [{"AttributeName": "a", "KeyType": "HASH"}, {"AttributeName": "b", "KeyType":
       "RANGE"}, {"AttributeName": "c", "KeyType": "RANGE"}]
   })"),
-            "1 validation error detected: Value '[KeySchemaElement(AttributeName=a, "
-            "KeyType=HASH), KeySchemaElement(AttributeName=b, KeyType=RANGE), "
-            "KeySchemaElement(AttributeName=c, KeyType=RANGE)]' at 'keySchema' failed to satisfy "
+            "1 validation error detected: Value '[KeySchemaElement(attributeName=a, "
+            "keyType=HASH), KeySchemaElement(attributeName=b, keyType=RANGE), "
+            "KeySchemaElement(attributeName=c, keyType=RANGE)]' at 'keySchema' failed to satisfy "
             "constraint: Member must have length less than or equal to 2");
   std::string long_name(256, 'k');
   EXPECT_EQ(Err(CreateTableRequestFromJson, R"({
@@ -268,11 +268,13 @@ TEST(ApiJsonCreateTable, UnknownAndUnsupportedMembers) {
   EXPECT_EQ(Err(CreateTableRequestFromJson, R"({"TableName": "abc",
       "KeySchema": [{"AttributeName": "a", "KeyType": "HASH", "Type": "S"}]})"),
             "Unknown parameter in KeySchema[0]: \"Type\", must be one of: AttributeName, KeyType");
-  EXPECT_EQ(Err(CreateTableRequestFromJson,
-                R"({"TableName": "abc", "SSESpecification": {"Enabled": true}})"),
-            "keyhole does not support the parameter SSESpecification yet");
-  EXPECT_EQ(Err(CreateTableRequestFromJson, R"({"TableName": "abc", "Tags": []})"),
-            "keyhole does not support the parameter Tags yet");
+  EXPECT_EQ(Err(CreateTableRequestFromJson, R"({"TableName": "abc", "SSESpecification":
+      {"Enabled": true, "Kms": "x"}})"),
+            "Unknown parameter in SSESpecification: \"Kms\", must be one of: Enabled, SSEType, "
+            "KMSMasterKeyId");
+  EXPECT_EQ(Err(CreateTableRequestFromJson, R"({"TableName": "abc", "Tags": [{"Key": "k",
+      "Value": "v", "X": 1}]})"),
+            "Unknown parameter in Tags[0]: \"X\", must be one of: Key, Value");
   EXPECT_EQ(Err(CreateTableRequestFromJson, R"({"TableName": "abc",
       "GlobalSecondaryIndexes": [{"IndexName": "idx", "OnDemandThroughput": {}}]})"),
             "keyhole does not support the parameter GlobalSecondaryIndexes[0].OnDemandThroughput "
@@ -420,7 +422,10 @@ TEST(ApiJsonUpdateTable, Unsupported) {
             "keyhole does not support the parameter GlobalSecondaryIndexUpdates[0].Update yet");
   EXPECT_EQ(
       Err(UpdateTableRequestFromJson, R"({"TableName": "abc", "BillingMode": "PAY_PER_REQUEST"})"),
-      "keyhole does not support the parameter BillingMode yet");
+      "<decoded>");
+  EXPECT_EQ(Err(UpdateTableRequestFromJson, R"({"TableName": "abc", "BillingMode": "FREE"})"),
+            "1 validation error detected: Value 'FREE' at 'billingMode' failed to satisfy "
+            "constraint: Member must satisfy enum value set: [PROVISIONED, PAY_PER_REQUEST]");
   EXPECT_EQ(
       Err(UpdateTableRequestFromJson, R"({"TableName": "abc", "DeletionProtectionEnabled": true})"),
       "keyhole does not support the parameter DeletionProtectionEnabled yet");
@@ -962,8 +967,14 @@ TEST(ApiJsonResponses, TableDescriptions) {
             R"({"Table":)" + description + "}");
   EXPECT_EQ(json::Write(CreateTableResponseToJson(CreateTableResponse{t})),
             R"({"TableDescription":)" + description + "}");
+  // DeleteTable's description leaves out the schema.
   EXPECT_EQ(json::Write(DeleteTableResponseToJson(DeleteTableResponse{t})),
-            R"({"TableDescription":)" + description + "}");
+            R"({"TableDescription":{"TableName":"Music","TableStatus":"ACTIVE",)"
+            R"("ProvisionedThroughput":{"NumberOfDecreasesToday":0,"ReadCapacityUnits":0,)"
+            R"("WriteCapacityUnits":0},"TableSizeBytes":0,"ItemCount":0,)"
+            R"("TableArn":"arn:aws:dynamodb:local:000000000000:table/Music",)"
+            R"("TableId":"00000000-0000-0000-0000-00000000002a",)"
+            R"("BillingModeSummary":{"BillingMode":"PAY_PER_REQUEST"}}})");
   EXPECT_EQ(json::Write(UpdateTableResponseToJson(UpdateTableResponse{t})),
             R"({"TableDescription":)" + description + "}");
 }

@@ -484,6 +484,11 @@ class InterruptingBackend : public Backend {
   KH_FORWARD(DescribeStream)
   KH_FORWARD(GetShardIterator)
   KH_FORWARD(GetRecords)
+  KH_FORWARD(TagResource)
+  KH_FORWARD(UntagResource)
+  KH_FORWARD(ListTagsOfResource)
+  KH_FORWARD(DescribeContinuousBackups)
+  KH_FORWARD(UpdateContinuousBackups)
 #undef KH_FORWARD
   Result<UpdateItemResponse> UpdateItem(const UpdateItemRequest& r) override {
     auto out = db_.UpdateItem(r);
