@@ -7,8 +7,7 @@
 //     \"Foo\", must be one of: ..."). DynamoDB answers that with a SerializationException, which
 //     keyhole has no ErrorCode for; keyhole uses ValidationException with botocore's wording,
 //     which names the member. A member the API defines but keyhole does not implement yet
-//     (Expected, QueryFilter, AttributesToGet, AttributeUpdates,
-//     ...) is rejected with "keyhole does not support the parameter X
+//     (per-index throughput updates, ...) is rejected with "keyhole does not support the parameter X
 //     yet": never silently ignored.
 //  2. JSON types. A member of the wrong type is, on DynamoDB, a SerializationException; keyhole
 //     reports a ValidationException in botocore's words: "Invalid type for parameter Limit,
@@ -18,8 +17,14 @@
 //     satisfy constraint: ...; Value ...". Member paths are DynamoDB's camelCase ones
 //     ('keySchema.1.member.keyType', 'keyConditions.a.member.comparisonOperator').
 //  4. Request rules that need no table: AttributeValues (core/ddb_json.h), ReturnValues allowed
-//     per operation, KeyConditions argument counts and operand types, index list and
-//     GlobalSecondaryIndexUpdates shapes, per-index ProvisionedThroughput against BillingMode.
+//     per operation, index list and GlobalSecondaryIndexUpdates shapes, per-index
+//     ProvisionedThroughput against BillingMode, and the legacy parameters: "Can not use both
+//     expression and non-expression parameters in the same request: ..", ExpressionAttributeNames
+//     and Values without an expression, ConditionalOperator's rules, then Expected,
+//     AttributeUpdates, AttributesToGet, ScanFilter, QueryFilter and KeyConditions with
+//     DynamoDB's messages. The legacy parameters are translated into expression ASTs
+//     (ExpressionInput::parsed; api_json_legacy.cpp has the table of translations), so the
+//     engine runs one path; KeyConditions stays structured (BindKeyConditions).
 // Rules that need the catalog (key schemas, index existence, item size) stay with storage.
 #pragma once
 
@@ -56,14 +61,16 @@ Result<ListTablesRequest> ListTablesRequestFromJson(const json::Value& v);
 // Delete. Two create/delete actions are LimitExceededException as on DynamoDB ("Subscriber limit
 // exceeded: Only 1 online index can be created or deleted simultaneously per table").
 Result<UpdateTableRequest> UpdateTableRequestFromJson(const json::Value& v);
-// PutItem/DeleteItem accept ReturnItemCollectionMetrics and
-// ReturnValuesOnConditionCheckFailure only with their default NONE.
+// PutItem/DeleteItem accept ReturnItemCollectionMetrics only with its default NONE. PutItem,
+// DeleteItem and UpdateItem take Expected and ConditionalOperator, UpdateItem AttributeUpdates,
+// GetItem AttributesToGet (api_json_legacy.cpp).
 Result<PutItemRequest> PutItemRequestFromJson(const json::Value& v);
 Result<GetItemRequest> GetItemRequestFromJson(const json::Value& v);
 Result<DeleteItemRequest> DeleteItemRequestFromJson(const json::Value& v);
 Result<UpdateItemRequest> UpdateItemRequestFromJson(const json::Value& v);
-// Query with the legacy KeyConditions parameter. The terms land in `key_conditions`, in request
-// order; call BindKeyConditions once the table is known, before executing the request.
+// Query with the legacy KeyConditions parameter: the terms land in `key_conditions`, in request
+// order; call BindKeyConditions once the table is known, before executing the request. Query
+// and Scan also take AttributesToGet, QueryFilter / ScanFilter and ConditionalOperator.
 Result<QueryRequest> QueryRequestFromJson(const json::Value& v);
 Result<ScanRequest> ScanRequestFromJson(const json::Value& v);
 // Batches and transactions (api/api_json_batches.cpp). The decoders read the shapes and the
@@ -96,7 +103,9 @@ Status BindKeyConditions(const TableDescription& table, QueryRequest* r);
 // ConsistentRead only when true, ReturnValues only when not NONE). Expressions given as parsed
 // ASTs (ExpressionInput::parsed) and a Query's structured KeyCondition are rendered to text with
 // `#n<k>`/`:v<k>` placeholders (core/expression_text.h); strings are copied with their maps.
-// A Query's unbound legacy terms (key_conditions) are written as KeyConditions.
+// A Query's unbound legacy terms (key_conditions) are written as KeyConditions. Legacy
+// parameters (ExpressionInput::legacy) are written as the client sent them, with a structured
+// key condition as KeyConditions beside them.
 json::Value GetItemRequestToJson(const GetItemRequest& r);
 json::Value QueryRequestToJson(const QueryRequest& r);
 json::Value ScanRequestToJson(const ScanRequest& r);

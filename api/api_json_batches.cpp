@@ -76,7 +76,7 @@ Result<WriteRequest> ReadWriteRequestElement(const json::Value& v, const Path& a
 Result<KeysAndAttributes> ReadKeysAndAttributes(const json::Value& v, const Path& at) {
   static constexpr MemberSpec kMembers[] = {
       {"Keys"},
-      {"AttributesToGet", false},
+      {"AttributesToGet"},
       {"ConsistentRead"},
       {"ProjectionExpression"},
       {"ExpressionAttributeNames"},
@@ -88,8 +88,11 @@ Result<KeysAndAttributes> ReadKeysAndAttributes(const json::Value& v, const Path
   if (!keys) errs.AddNull(at.Child("Keys"));
   KH_ASSIGN_OR_RETURN(std::optional<bool> consistent, ReadBool(v, "ConsistentRead", at));
   ka.consistent_read = consistent.value_or(false);
+  KH_ASSIGN_OR_RETURN(api_json::LegacyMembers legacy,
+                      api_json::ReadLegacyMembers(v, api_json::LegacyOp::kBatchGetItem, at, &errs));
   KH_RETURN_IF_ERROR(errs.ToStatus());
   KH_RETURN_IF_ERROR(api_json::ReadExpressionMembers(v, at, &ka.expressions));
+  KH_RETURN_IF_ERROR(api_json::CheckLegacyMix(legacy, ka.expressions));
   const Path list = at.Child("Keys");
   for (size_t i = 0; i < keys->array().size(); ++i) {
     const json::Value& k = keys->array()[i];
@@ -97,6 +100,7 @@ Result<KeysAndAttributes> ReadKeysAndAttributes(const json::Value& v, const Path
     KH_ASSIGN_OR_RETURN(Item key, ItemFromJson(k));
     ka.keys.push_back(std::move(key));
   }
+  KH_RETURN_IF_ERROR(api_json::TranslateLegacy(legacy, &ka.expressions));
   return ka;
 }
 

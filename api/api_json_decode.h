@@ -158,4 +158,92 @@ Status ReadTransactPut(const json::Value& v, const Path& at, PutItemRequest* r);
 Status ReadTransactDelete(const json::Value& v, const Path& at, DeleteItemRequest* r);
 Status ReadTransactUpdate(const json::Value& v, const Path& at, UpdateItemRequest* r);
 
+// ---- the legacy (non-expression) parameters (api_json_legacy.cpp) ----
+// Expected, ConditionalOperator, AttributeUpdates, AttributesToGet, ScanFilter, QueryFilter and
+// KeyConditions. A decoder reads them in its constraint phase (ReadLegacyMembers), relates them
+// to the expression members once those are read (CheckLegacyMix), and translates them into
+// ExpressionInput::parsed (TranslateLegacy). KeyConditions stays structured (KeyConditionTerm).
+
+// The operations that take legacy parameters: each has its own members and messages.
+enum class LegacyOp { kPutItem, kDeleteItem, kUpdateItem, kGetItem, kBatchGetItem, kQuery, kScan };
+
+// One entry of KeyConditions, QueryFilter or ScanFilter after the constraint phase: its
+// operator (a ComparisonOperator name) and its AttributeValueList, not yet decoded.
+struct RawCondition {
+  std::string name;
+  std::string_view op;
+  const json::Value* values = nullptr;  // the AttributeValueList array, or nullptr
+  Path at;
+};
+
+// One entry of Expected after the constraint phase.
+struct RawExpected {
+  std::string name;
+  Path at;
+  const json::Value* values = nullptr;  // AttributeValueList
+  std::optional<std::string_view> op;   // ComparisonOperator
+  std::optional<bool> exists;           // Exists
+  const json::Value* value = nullptr;   // Value
+};
+
+// One entry of AttributeUpdates after the constraint phase.
+struct RawUpdate {
+  std::string name;
+  Path at;
+  std::string_view action = "PUT";     // the default Action
+  const json::Value* value = nullptr;  // Value
+};
+
+// The legacy members of one request (pointers into it), read with their JSON types and
+// constraints.
+struct LegacyMembers {
+  LegacyOp op = LegacyOp::kGetItem;
+  const json::Value* body = nullptr;  // the request structure holding them
+  std::optional<std::string> conditional_operator;
+  const json::Value* expected = nullptr;
+  std::vector<RawExpected> expected_entries;
+  const json::Value* attribute_updates = nullptr;
+  std::vector<RawUpdate> updates;
+  std::optional<std::vector<std::string>> attributes_to_get;
+  const json::Value* filter = nullptr;  // ScanFilter or QueryFilter
+  std::vector<RawCondition> filter_conditions;
+  const json::Value* key_conditions = nullptr;  // Query
+  std::vector<RawCondition> key_condition_terms;
+};
+
+// Right after the member check: a ConditionalOperator that is neither AND nor OR, which
+// DynamoDB reports on its own ("Failed to satisfy constraint: Member must satisfy enum value
+// set: [ALL, OR]", sic).
+Status CheckConditionalOperatorValue(const json::Value& v, const Path& at);
+// Reads the legacy members `op` takes from `v` (at `at`), recording their constraint violations
+// (ComparisonOperator and Action enums, a null ComparisonOperator in a filter or KeyConditions,
+// AttributesToGet's 1..255 length) in *errs. A map naming an attribute twice is refused.
+Result<LegacyMembers> ReadLegacyMembers(const json::Value& v, LegacyOp op, const Path& at,
+                                        Violations* errs);
+// After the expression members are read into `in`, in DynamoDB's order: "Can not use both
+// expression and non-expression parameters in the same request: Non-expression parameters:
+// {..} Expression parameters: {..}" (each side in the API's member order; KeyConditions counts
+// only beside KeyConditionExpression); "ExpressionAttributeNames can only be specified when
+// using expressions"; "ExpressionAttributeValues can only be specified when using expressions:
+// <the operation's value expressions> is/are null"; "ConditionalOperator cannot be used without
+// Filter or Expected" and "ConditionalOperator can only be used when Filter or Expected has two
+// or more elements".
+Status CheckLegacyMix(const LegacyMembers& m, const expr::ExpressionInput& in);
+// Validates the legacy members (except KeyConditions) with DynamoDB's messages and translates
+// them into in->parsed (ParsedExpressions::legacy set) and in->legacy. No change when the
+// request has none. REQUIRES: CheckLegacyMix passed.
+Status TranslateLegacy(const LegacyMembers& m, expr::ExpressionInput* in);
+
+// Reads a KeyConditions, QueryFilter or ScanFilter map (at `at`).
+Result<std::vector<RawCondition>> ReadConditionMap(const json::Value& map, const Path& at,
+                                                   Violations* errs);
+// Decodes one condition's values and applies its operator's rules, in DynamoDB's order: the
+// number of values ("Invalid number of argument(s) for the EQ ComparisonOperator"), one type
+// for all, a type the operator takes ("ComparisonOperator LE is not valid for SS AttributeValue
+// type"), BETWEEN's bounds in order.
+Result<std::vector<AttributeValue>> DecodeCondition(const RawCondition& c);
+// KeyConditions' rules that need no table: values, operator rules, 1 or 2 conditions, then the
+// operators a key condition can use.
+Result<std::vector<KeyConditionTerm>> DecodeKeyConditions(const std::vector<RawCondition>& raw);
+
 }  // namespace keyhole::api_json

@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "api/api_json.h"
 #include "core/ddb_json.h"
@@ -88,10 +89,38 @@ void AddCapacity(ReturnConsumedCapacity c, json::Value* body) {
   }
 }
 
+// A structured key condition as the legacy KeyConditions map.
+json::Value KeyConditionsOf(const KeyCondition& key) {
+  auto term = [](SortKeyOp op, std::vector<const AttributeValue*> values) {
+    json::Value t = json::Value::MakeObject();
+    t.Add("ComparisonOperator", json::Value::String(SortKeyOpName(op)));
+    json::Value list = json::Value::MakeArray();
+    for (const AttributeValue* v : values) list.Push(ValueToJson(*v));
+    t.Add("AttributeValueList", std::move(list));
+    return t;
+  };
+  json::Value terms = json::Value::MakeObject();
+  terms.Add(key.partition_name, term(SortKeyOp::kEq, {&key.partition_value}));
+  if (key.op != SortKeyOp::kNone) {
+    std::vector<const AttributeValue*> values{&key.sort_value};
+    if (key.op == SortKeyOp::kBetween) values.push_back(&key.sort_value2);
+    terms.Add(key.sort_name, term(key.op, std::move(values)));
+  }
+  return terms;
+}
+
 // Adds the expression members of `in` (and, when given and no KeyConditionExpression is,
 // the structured key condition `key`). Parsed ASTs are rendered with fresh placeholders;
-// strings are copied with their maps.
+// strings are copied with their maps. Legacy parameters (ExpressionInput::legacy) are copied as
+// sent instead of their translation, with the key condition as KeyConditions.
 void AddExpressions(const expr::ExpressionInput& in, const KeyCondition* key, json::Value* body) {
+  if (in.legacy) {
+    for (const auto& [name, value] : in.legacy->object()) body->Add(name, value);
+    if (!in.legacy->Find("KeyConditions") && key != nullptr && !key->partition_name.empty()) {
+      body->Add("KeyConditions", KeyConditionsOf(*key));
+    }
+    return;
+  }
   std::optional<std::string> condition, filter, key_condition, projection, update;
   expr::Placeholders p(in.parsed ? std::map<std::string, std::string>{}
                                  : in.names.value_or(std::map<std::string, std::string>{}),
@@ -159,7 +188,9 @@ json::Value QueryRequestToJson(const QueryRequest& r) {
   json::Value body = Start(r.table_name);
   if (r.index_name) body.Add("IndexName", json::Value::String(*r.index_name));
   AddExpressions(r.expressions, &r.key_condition, &body);
-  if (!r.key_conditions.empty()) {
+  // Unbound legacy terms, unless the legacy members already carry KeyConditions.
+  if (!r.key_conditions.empty() &&
+      !(r.expressions.legacy && r.expressions.legacy->Find("KeyConditions"))) {
     json::Value terms = json::Value::MakeObject();
     for (const KeyConditionTerm& t : r.key_conditions) {
       json::Value term = json::Value::MakeObject();

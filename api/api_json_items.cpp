@@ -1,5 +1,6 @@
-// Request decoders of the item and read operations (PutItem, GetItem, DeleteItem, Query, Scan)
-// and the binding of Query's legacy KeyConditions. See api/api_json.h for the order of checks.
+// Request decoders of the item and read operations (PutItem, GetItem, DeleteItem, UpdateItem,
+// Query, Scan). See api/api_json.h for the order of checks; their legacy parameters are read and
+// translated by api_json_legacy.cpp.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -15,24 +16,28 @@ namespace keyhole {
 
 namespace {
 
+using api_json::CheckConditionalOperatorValue;
+using api_json::CheckLegacyMix;
 using api_json::CheckRange;
 using api_json::CheckStructure;
 using api_json::CheckTableName;
 using api_json::EnumValues;
+using api_json::LegacyMembers;
+using api_json::LegacyOp;
 using api_json::MemberSpec;
 using api_json::Path;
 using api_json::ReadBool;
 using api_json::ReadDataTableNameMember;
 using api_json::ReadEnum;
 using api_json::ReadInteger;
-using api_json::ReadList;
+using api_json::ReadLegacyMembers;
 using api_json::ReadObject;
 using api_json::ReadString;
+using api_json::TranslateLegacy;
 using api_json::TypeError;
 using api_json::Unsupported;
 using api_json::Violations;
 
-constexpr std::string_view kInvalid = "One or more parameter values were invalid: ";
 constexpr int64_t kMaxInt = std::numeric_limits<int32_t>::max();
 
 constexpr std::string_view kCapacityNames[] = {"INDEXES", "TOTAL", "NONE"};
@@ -50,11 +55,6 @@ constexpr Select kSelectValues[] = {Select::kSpecificAttributes, Select::kCount,
                                     Select::kAllAttributes, Select::kAllProjectedAttributes};
 constexpr std::string_view kMetricsNames[] = {"SIZE", "NONE"};
 constexpr std::string_view kOnFailureNames[] = {"ALL_OLD", "NONE"};
-
-// ComparisonOperator: the enum in DynamoDB's message order.
-constexpr std::string_view kOperatorNames[] = {
-    "IN",       "NULL", "BETWEEN", "LT",          "NOT_CONTAINS", "EQ",      "GT",
-    "NOT_NULL", "NE",   "LE",      "BEGINS_WITH", "GE",           "CONTAINS"};
 
 // ReturnConsumedCapacity (default NONE).
 Result<ReturnConsumedCapacity> ReadCapacity(const json::Value& v, const Path& at,
@@ -143,159 +143,6 @@ Result<std::optional<Item>> DecodeStartKey(const json::Value* esk) {
   return std::optional<Item>(std::move(key).value());
 }
 
-// ---- KeyConditions ----
-
-// One KeyConditions entry after the constraint phase: its operator (one of
-// kOperatorNames) and its AttributeValueList, not yet decoded.
-struct RawCondition {
-  std::string name;
-  std::string_view op;
-  const json::Value* values = nullptr;  // the AttributeValueList array, or nullptr
-  Path at;
-};
-
-// Reads the KeyConditions map's members and their constraints.
-Result<std::vector<RawCondition>> ReadKeyConditions(const json::Value& map, const Path& at,
-                                                    Violations* errs) {
-  static constexpr MemberSpec kMembers[] = {{"AttributeValueList"}, {"ComparisonOperator"}};
-  std::vector<RawCondition> out;
-  for (const auto& [name, cond] : map.object()) {
-    for (const RawCondition& seen : out) {
-      // keyhole choice, as for structures: a repeated attribute is not silently dropped.
-      if (seen.name == name) {
-        return Status::Validation(fmt::format("Duplicate parameter in {}: \"{}\"", at.param, name));
-      }
-    }
-    RawCondition c{name, {}, nullptr, at.Entry(name)};
-    KH_RETURN_IF_ERROR(CheckStructure(cond, c.at, kMembers));
-    KH_ASSIGN_OR_RETURN(std::optional<size_t> op,
-                        ReadEnum(cond, "ComparisonOperator", c.at, kOperatorNames, errs));
-    if (op) c.op = kOperatorNames[*op];
-    if (!cond.Find("ComparisonOperator") || cond.Find("ComparisonOperator")->IsNull()) {
-      errs->AddNull(c.at.Child("ComparisonOperator"));
-    }
-    KH_ASSIGN_OR_RETURN(c.values, ReadList(cond, "AttributeValueList", c.at));
-    out.push_back(std::move(c));
-  }
-  return out;
-}
-
-// How many values each operator takes (min, max) and which types it accepts.
-struct OperatorRule {
-  std::string_view op;
-  size_t min_values, max_values;
-  std::vector<ValueType> types;  // empty: no values
-};
-
-const OperatorRule& RuleFor(std::string_view op) {
-  using enum ValueType;
-  static const OperatorRule kRules[] = {
-      {"EQ", 1, 1, {kS, kN, kB, kSS, kNS, kBS}},
-      {"NE", 1, 1, {kS, kN, kB, kSS, kNS, kBS}},
-      {"LE", 1, 1, {kS, kN, kB}},
-      {"LT", 1, 1, {kS, kN, kB}},
-      {"GE", 1, 1, {kS, kN, kB}},
-      {"GT", 1, 1, {kS, kN, kB}},
-      {"CONTAINS", 1, 1, {kS, kN, kB}},
-      {"NOT_CONTAINS", 1, 1, {kS, kN, kB}},
-      {"BEGINS_WITH", 1, 1, {kS, kB}},
-      {"IN", 1, std::numeric_limits<size_t>::max(), {kS, kN, kB}},
-      {"BETWEEN", 2, 2, {kS, kN, kB}},
-      {"NULL", 0, 0, {}},
-      {"NOT_NULL", 0, 0, {}},
-  };
-  for (const OperatorRule& r : kRules) {
-    if (r.op == op) return r;
-  }
-  return kRules[0];  // unreachable: `op` passed the enum check
-}
-
-// Decodes one condition's values and applies the operator's rules, in DynamoDB's order.
-Result<std::vector<AttributeValue>> DecodeCondition(const RawCondition& c) {
-  std::vector<AttributeValue> values;
-  if (c.values) {
-    Path list = c.at.Child("AttributeValueList");
-    for (size_t i = 0; i < c.values->array().size(); ++i) {
-      const json::Value& e = c.values->array()[i];
-      if (!e.IsObject()) return TypeError(list.Element(i), e, "object");
-      Result<AttributeValue> v = ValueFromJson(e);
-      if (!v.ok()) return v.status();
-      values.push_back(v.value());
-    }
-  }
-  const OperatorRule& rule = RuleFor(c.op);
-  if (values.size() < rule.min_values || values.size() > rule.max_values) {
-    return Status::Validation(fmt::format(
-        "{}Invalid number of argument(s) for the {} ComparisonOperator", kInvalid, c.op));
-  }
-  for (const AttributeValue& v : values) {
-    if (v.type() != values[0].type()) {
-      return Status::Validation(fmt::format(
-          "{}AttributeValues inside AttributeValueList must be of same type", kInvalid));
-    }
-  }
-  for (const AttributeValue& v : values) {
-    if (std::find(rule.types.begin(), rule.types.end(), v.type()) == rule.types.end()) {
-      return Status::Validation(
-          fmt::format("{}ComparisonOperator {} is not valid for {} "
-                      "AttributeValue type",
-                      kInvalid, c.op, TypeName(v.type())));
-    }
-  }
-  if (c.op == "BETWEEN" && values[0].CompareKey(values[1]) > 0) {
-    return Status::Validation(
-        "The BETWEEN condition was provided a range where the lower bound is greater than the "
-        "upper bound");
-  }
-  return values;
-}
-
-// The operators a key condition can use, as SortKeyOp; nullopt for the others.
-std::optional<SortKeyOp> IndexableOp(std::string_view op) {
-  static constexpr std::pair<std::string_view, SortKeyOp> kOps[] = {
-      {"EQ", SortKeyOp::kEq},
-      {"LT", SortKeyOp::kLt},
-      {"LE", SortKeyOp::kLe},
-      {"GT", SortKeyOp::kGt},
-      {"GE", SortKeyOp::kGe},
-      {"BETWEEN", SortKeyOp::kBetween},
-      {"BEGINS_WITH", SortKeyOp::kBeginsWith}};
-  for (const auto& [name, value] : kOps) {
-    if (name == op) return value;
-  }
-  return std::nullopt;
-}
-
-// The KeyConditions rules that need no table, after the constraint phase: values, operator
-// rules, the number of conditions, then the operators a key condition can use.
-Result<std::vector<KeyConditionTerm>> DecodeKeyConditions(const std::vector<RawCondition>& raw) {
-  std::vector<KeyConditionTerm> terms;
-  std::vector<std::string_view> ops;
-  for (const RawCondition& c : raw) {
-    KH_ASSIGN_OR_RETURN(std::vector<AttributeValue> values, DecodeCondition(c));
-    terms.push_back(KeyConditionTerm{c.name, SortKeyOp::kEq, std::move(values)});
-    ops.push_back(c.op);
-  }
-  if (terms.empty() || terms.size() > 2) {
-    return Status::Validation("Conditions can be of length 1 or 2 only");
-  }
-  for (size_t i = 0; i < terms.size(); ++i) {
-    std::optional<SortKeyOp> op = IndexableOp(ops[i]);
-    if (!op)
-      return Status::Validation("Attempted conditional constraint is not an indexable operation");
-    terms[i].op = *op;
-  }
-  return terms;
-}
-
-const KeyConditionTerm* FindTerm(const std::vector<KeyConditionTerm>& terms,
-                                 const std::string& name) {
-  for (const KeyConditionTerm& t : terms) {
-    if (t.name == name) return &t;
-  }
-  return nullptr;
-}
-
 // ---- expressions ----
 
 // Reads the expression members present in `v` (ConditionExpression, KeyConditionExpression,
@@ -356,11 +203,16 @@ Result<ReturnValues> ReadOnFailure(const json::Value& v, const Path& at, Violati
 
 // The members PutItem, DeleteItem and UpdateItem read alike: TableName, the item or key map
 // (`map_member`), ReturnValues, ReturnConsumedCapacity, ReturnItemCollectionMetrics,
-// ReturnValuesOnConditionCheckFailure and the expressions. Decodes the map into *map.
+// ReturnValuesOnConditionCheckFailure and the expressions. Decodes the map into *map. With
+// `legacy` (the single-item operations, not a transaction's actions), also reads the legacy
+// members of `op` into it and relates them to the expressions (CheckLegacyMix); translating
+// them is left to the caller.
 template <typename Req>
 Status ReadWriteRequest(const json::Value& v, std::span<const MemberSpec> members,
-                        std::string_view map_member, Req* r, Item* map, const Path& root = Path()) {
+                        std::string_view map_member, Req* r, Item* map, const Path& root = Path(),
+                        LegacyOp op = LegacyOp::kPutItem, LegacyMembers* legacy = nullptr) {
   KH_RETURN_IF_ERROR(CheckStructure(v, root, members));
+  if (legacy) KH_RETURN_IF_ERROR(CheckConditionalOperatorValue(v, root));
   Violations errs;
   KH_ASSIGN_OR_RETURN(r->table_name, ReadDataTableNameMember(v, "TableName", root, true, &errs));
   KH_ASSIGN_OR_RETURN(const json::Value* m, ReadRequiredMap(v, map_member, root, &errs));
@@ -368,8 +220,12 @@ Status ReadWriteRequest(const json::Value& v, std::span<const MemberSpec> member
   KH_ASSIGN_OR_RETURN(r->return_consumed_capacity, ReadCapacity(v, root, &errs));
   KH_ASSIGN_OR_RETURN(r->return_item_collection_metrics, ReadMetrics(v, root, &errs));
   KH_ASSIGN_OR_RETURN(r->return_values_on_condition_check_failure, ReadOnFailure(v, root, &errs));
+  if (legacy) {
+    KH_ASSIGN_OR_RETURN(*legacy, ReadLegacyMembers(v, op, root, &errs));
+  }
   KH_RETURN_IF_ERROR(errs.ToStatus());
   KH_RETURN_IF_ERROR(ReadExpressions(v, root, &r->expressions));
+  if (legacy) KH_RETURN_IF_ERROR(CheckLegacyMix(*legacy, r->expressions));
   KH_ASSIGN_OR_RETURN(*map, ItemFromJson(*m));
   return Status::OK();
 }
@@ -433,19 +289,22 @@ Result<PutItemRequest> PutItemRequestFromJson(const json::Value& v) {
   static constexpr MemberSpec kMembers[] = {
       {"TableName"},
       {"Item"},
-      {"Expected", false},
+      {"Expected"},
       {"ReturnValues"},
       {"ReturnConsumedCapacity"},
       {"ReturnItemCollectionMetrics"},
-      {"ConditionalOperator", false},
+      {"ConditionalOperator"},
       {"ConditionExpression"},
       {"ExpressionAttributeNames"},
       {"ExpressionAttributeValues"},
       {"ReturnValuesOnConditionCheckFailure"},
   };
   PutItemRequest r;
-  KH_RETURN_IF_ERROR(ReadWriteRequest(v, kMembers, "Item", &r, &r.item));
+  LegacyMembers legacy;
+  KH_RETURN_IF_ERROR(
+      ReadWriteRequest(v, kMembers, "Item", &r, &r.item, Path(), LegacyOp::kPutItem, &legacy));
   KH_RETURN_IF_ERROR(CheckOldOrNone(r.return_values));
+  KH_RETURN_IF_ERROR(TranslateLegacy(legacy, &r.expressions));
   return r;
 }
 
@@ -453,7 +312,7 @@ Result<GetItemRequest> GetItemRequestFromJson(const json::Value& v) {
   static constexpr MemberSpec kMembers[] = {
       {"TableName"},
       {"Key"},
-      {"AttributesToGet", false},
+      {"AttributesToGet"},
       {"ConsistentRead"},
       {"ReturnConsumedCapacity"},
       {"ProjectionExpression"},
@@ -468,9 +327,12 @@ Result<GetItemRequest> GetItemRequestFromJson(const json::Value& v) {
   KH_ASSIGN_OR_RETURN(std::optional<bool> consistent, ReadBool(v, "ConsistentRead", root));
   r.consistent_read = consistent.value_or(false);
   KH_ASSIGN_OR_RETURN(r.return_consumed_capacity, ReadCapacity(v, root, &errs));
+  KH_ASSIGN_OR_RETURN(LegacyMembers legacy, ReadLegacyMembers(v, LegacyOp::kGetItem, root, &errs));
   KH_RETURN_IF_ERROR(errs.ToStatus());
   KH_RETURN_IF_ERROR(ReadExpressions(v, root, &r.expressions));
+  KH_RETURN_IF_ERROR(CheckLegacyMix(legacy, r.expressions));
   KH_ASSIGN_OR_RETURN(r.key, ItemFromJson(*key));
+  KH_RETURN_IF_ERROR(TranslateLegacy(legacy, &r.expressions));
   return r;
 }
 
@@ -478,8 +340,8 @@ Result<DeleteItemRequest> DeleteItemRequestFromJson(const json::Value& v) {
   static constexpr MemberSpec kMembers[] = {
       {"TableName"},
       {"Key"},
-      {"Expected", false},
-      {"ConditionalOperator", false},
+      {"Expected"},
+      {"ConditionalOperator"},
       {"ReturnValues"},
       {"ReturnConsumedCapacity"},
       {"ReturnItemCollectionMetrics"},
@@ -489,8 +351,11 @@ Result<DeleteItemRequest> DeleteItemRequestFromJson(const json::Value& v) {
       {"ReturnValuesOnConditionCheckFailure"},
   };
   DeleteItemRequest r;
-  KH_RETURN_IF_ERROR(ReadWriteRequest(v, kMembers, "Key", &r, &r.key));
+  LegacyMembers legacy;
+  KH_RETURN_IF_ERROR(
+      ReadWriteRequest(v, kMembers, "Key", &r, &r.key, Path(), LegacyOp::kDeleteItem, &legacy));
   KH_RETURN_IF_ERROR(CheckOldOrNone(r.return_values));
+  KH_RETURN_IF_ERROR(TranslateLegacy(legacy, &r.expressions));
   return r;
 }
 
@@ -498,9 +363,9 @@ Result<UpdateItemRequest> UpdateItemRequestFromJson(const json::Value& v) {
   static constexpr MemberSpec kMembers[] = {
       {"TableName"},
       {"Key"},
-      {"AttributeUpdates", false},
-      {"Expected", false},
-      {"ConditionalOperator", false},
+      {"AttributeUpdates"},
+      {"Expected"},
+      {"ConditionalOperator"},
       {"ReturnValues"},
       {"ReturnConsumedCapacity"},
       {"ReturnItemCollectionMetrics"},
@@ -511,7 +376,10 @@ Result<UpdateItemRequest> UpdateItemRequestFromJson(const json::Value& v) {
       {"ReturnValuesOnConditionCheckFailure"},
   };
   UpdateItemRequest r;
-  KH_RETURN_IF_ERROR(ReadWriteRequest(v, kMembers, "Key", &r, &r.key));
+  LegacyMembers legacy;
+  KH_RETURN_IF_ERROR(
+      ReadWriteRequest(v, kMembers, "Key", &r, &r.key, Path(), LegacyOp::kUpdateItem, &legacy));
+  KH_RETURN_IF_ERROR(TranslateLegacy(legacy, &r.expressions));
   return r;
 }
 
@@ -520,12 +388,12 @@ Result<QueryRequest> QueryRequestFromJson(const json::Value& v) {
       {"TableName"},
       {"IndexName"},
       {"Select"},
-      {"AttributesToGet", false},
+      {"AttributesToGet"},
       {"Limit"},
       {"ConsistentRead"},
       {"KeyConditions"},
-      {"QueryFilter", false},
-      {"ConditionalOperator", false},
+      {"QueryFilter"},
+      {"ConditionalOperator"},
       {"ScanIndexForward"},
       {"ExclusiveStartKey"},
       {"ReturnConsumedCapacity"},
@@ -537,6 +405,7 @@ Result<QueryRequest> QueryRequestFromJson(const json::Value& v) {
   };
   const Path root;
   KH_RETURN_IF_ERROR(CheckStructure(v, root, kMembers));
+  KH_RETURN_IF_ERROR(CheckConditionalOperatorValue(v, root));
   Violations errs;
   QueryRequest r;
   KH_ASSIGN_OR_RETURN(r.table_name, ReadDataTableNameMember(v, "TableName", root, true, &errs));
@@ -545,30 +414,23 @@ Result<QueryRequest> QueryRequestFromJson(const json::Value& v) {
   KH_ASSIGN_OR_RETURN(r.limit, ReadLimit(v, root, &errs, /*query=*/true));
   KH_ASSIGN_OR_RETURN(std::optional<bool> consistent, ReadBool(v, "ConsistentRead", root));
   r.consistent_read = consistent.value_or(false);
-  KH_ASSIGN_OR_RETURN(const json::Value* conditions, ReadObject(v, "KeyConditions", root));
-  std::vector<RawCondition> raw;
-  if (conditions) {
-    KH_ASSIGN_OR_RETURN(raw, ReadKeyConditions(*conditions, root.Child("KeyConditions"), &errs));
-  }
+  KH_ASSIGN_OR_RETURN(LegacyMembers legacy, ReadLegacyMembers(v, LegacyOp::kQuery, root, &errs));
   KH_ASSIGN_OR_RETURN(std::optional<bool> forward, ReadBool(v, "ScanIndexForward", root));
   r.scan_index_forward = forward.value_or(true);
   KH_ASSIGN_OR_RETURN(const json::Value* esk, ReadObject(v, "ExclusiveStartKey", root));
   KH_ASSIGN_OR_RETURN(r.return_consumed_capacity, ReadCapacity(v, root, &errs));
   KH_RETURN_IF_ERROR(errs.ToStatus());
   KH_RETURN_IF_ERROR(ReadExpressions(v, root, &r.expressions));
-  if (!conditions && !r.expressions.key_condition) {
+  KH_RETURN_IF_ERROR(CheckLegacyMix(legacy, r.expressions));
+  KH_RETURN_IF_ERROR(TranslateLegacy(legacy, &r.expressions));
+  if (!legacy.key_conditions && !r.expressions.key_condition) {
     return Status::Validation(
         "Either the KeyConditions or KeyConditionExpression parameter must be specified in the "
         "request.");
   }
-  if (conditions && r.expressions.key_condition) {
-    return Status::Validation(
-        "Can not use both expression and non-expression parameters in the same request: "
-        "Non-expression parameters: {KeyConditions} Expression parameters: "
-        "{KeyConditionExpression}");
-  }
-  if (conditions) {
-    KH_ASSIGN_OR_RETURN(r.key_conditions, DecodeKeyConditions(raw));
+  if (legacy.key_conditions) {
+    KH_ASSIGN_OR_RETURN(r.key_conditions,
+                        api_json::DecodeKeyConditions(legacy.key_condition_terms));
   }
   KH_ASSIGN_OR_RETURN(r.exclusive_start_key, DecodeStartKey(esk));
   return r;
@@ -578,11 +440,11 @@ Result<ScanRequest> ScanRequestFromJson(const json::Value& v) {
   static constexpr MemberSpec kMembers[] = {
       {"TableName"},
       {"IndexName"},
-      {"AttributesToGet", false},
+      {"AttributesToGet"},
       {"Limit"},
       {"Select"},
-      {"ScanFilter", false},
-      {"ConditionalOperator", false},
+      {"ScanFilter"},
+      {"ConditionalOperator"},
       {"ExclusiveStartKey"},
       {"ReturnConsumedCapacity"},
       {"TotalSegments"},
@@ -595,6 +457,7 @@ Result<ScanRequest> ScanRequestFromJson(const json::Value& v) {
   };
   const Path root;
   KH_RETURN_IF_ERROR(CheckStructure(v, root, kMembers));
+  KH_RETURN_IF_ERROR(CheckConditionalOperatorValue(v, root));
   Violations errs;
   ScanRequest r;
   KH_ASSIGN_OR_RETURN(r.table_name, ReadDataTableNameMember(v, "TableName", root, true, &errs));
@@ -615,51 +478,15 @@ Result<ScanRequest> ScanRequestFromJson(const json::Value& v) {
   }
   KH_ASSIGN_OR_RETURN(std::optional<bool> consistent, ReadBool(v, "ConsistentRead", root));
   r.consistent_read = consistent.value_or(false);
+  KH_ASSIGN_OR_RETURN(LegacyMembers legacy, ReadLegacyMembers(v, LegacyOp::kScan, root, &errs));
   KH_RETURN_IF_ERROR(errs.ToStatus());
   KH_RETURN_IF_ERROR(ReadExpressions(v, root, &r.expressions));
+  KH_RETURN_IF_ERROR(CheckLegacyMix(legacy, r.expressions));
+  KH_RETURN_IF_ERROR(TranslateLegacy(legacy, &r.expressions));
   // Segment/TotalSegments pairing and Segment < TotalSegments: storage's Scan checks them
   // before it looks at the table, with DynamoDB's messages.
   KH_ASSIGN_OR_RETURN(r.exclusive_start_key, DecodeStartKey(esk));
   return r;
-}
-
-Status BindKeyConditions(const KeySchema& key, QueryRequest* r) {
-  std::vector<KeyConditionTerm>& terms = r->key_conditions;
-  if (terms.empty()) return Status::OK();
-  if (!key.sort && terms.size() > 1) return Status::Validation("Query key condition not supported");
-  const KeyConditionTerm* pk = FindTerm(terms, key.partition.name);
-  if (!pk) {
-    return Status::Validation(
-        fmt::format("Query condition missed key schema element: {}", key.partition.name));
-  }
-  if (pk->op != SortKeyOp::kEq) return Status::Validation("Query key condition not supported");
-  KeyCondition kc;
-  kc.partition_name = pk->name;
-  kc.partition_value = pk->values[0];
-  if (terms.size() == 2) {
-    const KeyConditionTerm* sk = FindTerm(terms, key.sort->name);
-    if (!sk) {
-      return Status::Validation(
-          fmt::format("Query condition missed key schema element: {}", key.sort->name));
-    }
-    kc.sort_name = sk->name;
-    kc.op = sk->op;
-    kc.sort_value = sk->values[0];
-    if (sk->values.size() > 1) kc.sort_value2 = sk->values[1];
-  }
-  r->key_condition = std::move(kc);
-  terms.clear();
-  return Status::OK();
-}
-
-Status BindKeyConditions(const TableDescription& table, QueryRequest* r) {
-  if (!r->index_name) return BindKeyConditions(table.key, r);
-  const IndexDescription* index = table.FindIndex(*r->index_name);
-  if (!index) {
-    return Status::Validation(
-        fmt::format("The table does not have the specified index: {}", *r->index_name));
-  }
-  return BindKeyConditions(index->key, r);
 }
 
 }  // namespace keyhole

@@ -5,6 +5,7 @@
 // (ValidateCondition), key_condition.cpp (ToKeyCondition), projection.cpp and update.cpp.
 #include <algorithm>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -184,6 +185,16 @@ std::string RenderBound(const AttributeValue& v) {
 
 // Overlap is reported before conflict, each for the first pair in order, as [DL] does.
 Status CheckPathsDisjoint(const std::vector<const Path*>& paths, Kind kind) {
+  // Distinct top-level names can neither overlap nor conflict: answered without comparing every
+  // pair, since a legacy AttributeUpdates (api/api_json_legacy.cpp) may name many thousands.
+  std::set<std::string_view> names;
+  bool flat = true;
+  for (const Path* p : paths) {
+    flat = p->elements.size() == 1 && !p->elements[0].is_index &&
+           names.insert(p->elements[0].name).second;
+    if (!flat) break;
+  }
+  if (flat) return Status::OK();
   for (size_t j = 1; j < paths.size(); ++j) {
     for (size_t i = 0; i < j; ++i) {
       if (PathsOverlap(*paths[i], *paths[j])) {
@@ -451,17 +462,18 @@ bool Evaluate(const Condition& c, const Item& item) {
 // ---------------------------------------------------------------------------------------------
 // Query filters
 
-Status CheckFilterAvoidsKeys(const Condition& filter, const std::vector<std::string>& key_names) {
+Status CheckFilterAvoidsKeys(const Condition& filter, const std::vector<std::string>& key_names,
+                             bool legacy) {
   for (const internal::Node& n : internal::Flatten(filter)) {
     if (n.operand == nullptr || n.operand->kind != OperandKind::kPath) continue;
     const Path& p = n.operand->path;
     if (p.elements.empty() || p.elements[0].is_index) continue;
     const std::string& top = p.elements[0].name;
     if (std::find(key_names.begin(), key_names.end(), top) != key_names.end()) {
-      return Status::Validation(
-          "Filter Expression can only contain non-primary key attributes: Primary key "
-          "attribute: " +
-          top);
+      return Status::Validation(std::string(legacy ? "QueryFilter" : "Filter Expression") +
+                                " can only contain non-primary key attributes: Primary key "
+                                "attribute: " +
+                                top);
     }
   }
   return Status::OK();

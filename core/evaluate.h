@@ -43,7 +43,10 @@ bool Evaluate(const Condition& c, const Item& item);
 
 // In a Query, a FilterExpression may not name key attributes of the table or queried index:
 // "Filter Expression can only contain non-primary key attributes: Primary key attribute: <k>".
-Status CheckFilterAvoidsKeys(const Condition& filter, const std::vector<std::string>& key_names);
+// A filter translated from the legacy QueryFilter (`legacy`) names it instead: "QueryFilter can
+// only contain non-primary key attributes: Primary key attribute: <k>".
+Status CheckFilterAvoidsKeys(const Condition& filter, const std::vector<std::string>& key_names,
+                             bool legacy = false);
 
 // Turns a KeyConditionExpression into the structured KeyCondition, with the messages of
 // reference §3.5 ("Query condition missed key schema element: pk", "KeyConditionExpressions
@@ -73,8 +76,10 @@ Status ValidateUpdate(const UpdateExpression& u, const KeySchema& table_key);
 // "The document path provided in the update expression is invalid for update",
 // "The provided expression refers to an attribute that does not exist in the item",
 // "An operand in the update expression has an incorrect data type", number overflow texts,
-// empty-set results of SET. On error *item is unspecified (callers work on a copy).
-Status ApplyUpdate(const UpdateExpression& u, bool existed, Item* item);
+// empty-set results of SET. On error *item is unspecified (callers work on a copy). An update
+// translated from the legacy AttributeUpdates (`legacy`, ParsedExpressions::legacy) words the
+// incorrect data type as DynamoDB does there: "Type mismatch for attribute to update".
+Status ApplyUpdate(const UpdateExpression& u, bool existed, Item* item, bool legacy = false);
 
 // The top-level-rooted paths an update touched, for ReturnValues UPDATED_OLD/UPDATED_NEW:
 // Project(old or new item, UpdatedPaths(u)).

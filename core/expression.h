@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "core/attribute_value.h"
+#include "core/json.h"
 #include "core/status.h"
 
 namespace keyhole::expr {
@@ -118,6 +119,13 @@ struct ParsedExpressions {
   std::shared_ptr<const Condition> key_condition;  // KeyConditionExpression
   std::shared_ptr<const ProjectionExpression> projection;
   std::shared_ptr<const UpdateExpression> update;
+  // Translated from DynamoDB's legacy parameters (Expected, AttributeUpdates, AttributesToGet,
+  // ScanFilter, QueryFilter: api/api_json_legacy.cpp) rather than written as expressions. The
+  // semantics are the ASTs'; only the words of some errors differ, as DynamoDB's do: a filter on
+  // a key attribute names QueryFilter, a projection refused by Select names AttributesToGet,
+  // and an update whose value conflicts with the item's type reads "Type mismatch for attribute
+  // to update".
+  bool legacy = false;
 };
 
 // The expression parameters of one request: as the API sends them (strings and placeholder
@@ -128,9 +136,15 @@ struct ExpressionInput {
   std::optional<std::map<std::string, std::string>> names;      // ExpressionAttributeNames
   std::optional<std::map<std::string, AttributeValue>> values;  // ExpressionAttributeValues
   std::shared_ptr<const ParsedExpressions> parsed;
+  // The legacy parameters as the client sent them, when it used them (`parsed` then holds their
+  // translation, which the engine runs): a JSON object with some of Expected,
+  // ConditionalOperator, AttributeUpdates, AttributesToGet, ScanFilter, QueryFilter and, beside
+  // one of those, KeyConditions. A request encoder sends these members verbatim instead of
+  // rendering `parsed`, so that a remote DynamoDB sees, and answers, the request as written.
+  std::shared_ptr<const json::Value> legacy;
   bool empty() const {
     return !condition && !filter && !key_condition && !projection && !update && !names && !values &&
-           !parsed;
+           !parsed && !legacy;
   }
 };
 

@@ -14,6 +14,7 @@
 #include <iterator>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/evaluate.h"
@@ -198,9 +199,9 @@ Status MissingAttribute() {
   return Status::Validation(
       "The provided expression refers to an attribute that does not exist in the item");
 }
-Status WrongDataType() {
-  return Status::Validation("An operand in the update expression has an incorrect data type");
-}
+constexpr std::string_view kWrongDataType =
+    "An operand in the update expression has an incorrect data type";
+Status WrongDataType() { return Status::Validation(std::string(kWrongDataType)); }
 
 // The value at the first `n` elements of `path` in *item, or nullptr.
 AttributeValue* ResolvePrefix(Item* item, const Path& path, size_t n) {
@@ -427,11 +428,19 @@ Status ValidateUpdate(const UpdateExpression& u, const KeySchema& table_key) {
   return CheckKeyTargets(u, table_key);
 }
 
-Status ApplyUpdate(const UpdateExpression& u, bool existed, Item* item) {
+Status ApplyUpdate(const UpdateExpression& u, bool existed, Item* item, bool legacy) {
   Plan plan;
   for (const UpdateAction& a : u.actions) {
     if (a.path.elements.empty() || a.path.elements[0].is_index) return InvalidPath();
-    KH_RETURN_IF_ERROR(PlanAction(a, *item, existed, &plan));
+    Status s = PlanAction(a, *item, existed, &plan);
+    if (!s.ok()) {
+      // Only values of the wrong type fail an AttributeUpdates translation at run time (an
+      // ADD or DELETE against the item's type, or an ADD of a list to a non-list).
+      if (legacy && s.message() == kWrongDataType) {
+        return Status::Validation("Type mismatch for attribute to update");
+      }
+      return s;
+    }
   }
   std::stable_sort(plan.writes.begin(), plan.writes.end(),
                    [](const auto& x, const auto& y) { return PathLess(*x.first, *y.first); });

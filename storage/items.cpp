@@ -288,7 +288,8 @@ Status EvaluateWrite(Txn& txn, ItemWrite* w) {
       w->no_op = true;
     }
     if (w->parsed && w->parsed->update) {
-      KH_RETURN_IF_ERROR(expr::ApplyUpdate(*w->parsed->update, w->cur.item.has_value(), &w->next));
+      KH_RETURN_IF_ERROR(expr::ApplyUpdate(*w->parsed->update, w->cur.item.has_value(), &w->next,
+                                           w->parsed->legacy));
     }
     for (const auto& [name, value] : w->next) KH_RETURN_IF_ERROR(ValidateValue(value));
     KH_RETURN_IF_ERROR(CheckIndexKeys(h.desc, w->next, /*from_update=*/true));

@@ -63,22 +63,22 @@ void CollectTopNames(const expr::Condition& c, std::vector<std::string>* out) {
 }
 
 // Select and ProjectionExpression rules (reference §3.9). `prefix` is "1 validation error
-// detected: " for Query, as DynamoDB words it there.
+// detected: " for Query, as DynamoDB words it there. A projection translated from the legacy
+// AttributesToGet (`legacy`) is named so in the messages.
 Result<Output> ResolveSelect(Select select, const Source& src, const KeySchema& table_key,
                              const expr::ProjectionExpression* projection,
-                             const expr::Condition* filter, std::string_view prefix) {
+                             const expr::Condition* filter, std::string_view prefix, bool legacy) {
   Output out;
   bool partial = src.index && src.index->projection.type != ProjectionType::kAll;
   auto fail = [&](std::string_view msg) {
     return Status::Validation(std::string(prefix) + std::string(msg));
   };
   if (projection && select != Select::kUnset && select != Select::kSpecificAttributes) {
-    return fail(select == Select::kCount
-                    ? "Cannot specify the ProjectionExpression when choosing to get only the Count"
-                : select == Select::kAllAttributes
-                    ? "Cannot specify the ProjectionExpression when choosing to get ALL_ATTRIBUTES"
-                    : "Cannot specify the ProjectionExpression when choosing to get "
-                      "ALL_PROJECTED_ATTRIBUTES");
+    return fail(fmt::format("Cannot specify the {} when choosing to get {}",
+                            legacy ? "AttributesToGet" : "ProjectionExpression",
+                            select == Select::kCount           ? "only the Count"
+                            : select == Select::kAllAttributes ? "ALL_ATTRIBUTES"
+                                                               : "ALL_PROJECTED_ATTRIBUTES"));
   }
   switch (select) {
     case Select::kUnset:
@@ -437,9 +437,10 @@ Result<QueryResponse> Database::Query(const QueryRequest& r) {
       impl_->WithTable(r.table_name, false, [&](Txn& txn, const TableHandle& h) -> Status {
         KH_ASSIGN_OR_RETURN(Source src, ResolveSource(h, r.index_name, r.consistent_read));
         PageSpec spec;
-        KH_ASSIGN_OR_RETURN(spec.out,
-                            ResolveSelect(r.select, src, h.desc.key, parsed.projection.get(),
-                                          parsed.filter.get(), "1 validation error detected: "));
+        KH_ASSIGN_OR_RETURN(
+            spec.out,
+            ResolveSelect(r.select, src, h.desc.key, parsed.projection.get(), parsed.filter.get(),
+                          "1 validation error detected: ", parsed.legacy));
         KeyCondition kc = r.key_condition;
         if (parsed.key_condition) {
           const bool global = src.index && src.index->kind == IndexKind::kGlobal;
@@ -450,7 +451,7 @@ Result<QueryResponse> Database::Query(const QueryRequest& r) {
           std::vector<std::string> keys{h.desc.key.partition.name, src.key->partition.name};
           if (h.desc.key.sort) keys.push_back(h.desc.key.sort->name);
           if (src.key->sort) keys.push_back(src.key->sort->name);
-          KH_RETURN_IF_ERROR(expr::CheckFilterAvoidsKeys(*parsed.filter, keys));
+          KH_RETURN_IF_ERROR(expr::CheckFilterAvoidsKeys(*parsed.filter, keys, parsed.legacy));
         }
         if (r.exclusive_start_key) {
           KH_ASSIGN_OR_RETURN(spec.start_after, StartKey(h, src, *r.exclusive_start_key));
@@ -546,7 +547,7 @@ Result<ScanResponse> Database::Scan(const ScanRequest& r) {
         PageSpec spec;
         KH_ASSIGN_OR_RETURN(spec.out,
                             ResolveSelect(r.select, src, h.desc.key, parsed.projection.get(),
-                                          parsed.filter.get(), ""));
+                                          parsed.filter.get(), "", parsed.legacy));
         if (r.exclusive_start_key) {
           KH_ASSIGN_OR_RETURN(spec.start_after, StartKey(h, src, *r.exclusive_start_key));
           if (*spec.start_after < range.lower || (range.end && *spec.start_after >= *range.end)) {

@@ -3,7 +3,7 @@
 
 Starts `keyhole serve` on a fresh database on a free loopback port, then runs a scenario that
 covers tables, items, every expression kind, Query/Scan paging, batches, transactions with
-cancellation reasons, TTL, Streams and PartiQL, checking results and error codes as boto3
+cancellation reasons, TTL, Streams, PartiQL and the legacy (non-expression) parameters, checking results and error codes as boto3
 reports them (botocore also checks every response's x-amz-crc32). Stops the server by its PID.
 
 Usage: boto3_scenario.py KEYHOLE
@@ -281,6 +281,53 @@ with tempfile.TemporaryDirectory() as tmp:
         check("describe_limits", ddb.describe_limits()["TableMaxReadCapacityUnits"] == 40000)
         deleted = ddb.delete_table(TableName="Tagged")["TableDescription"]
         check("delete_table description", deleted["TableStatus"] == "DELETING" and "KeySchema" not in deleted, deleted)
+
+        # Legacy parameters: Expected, AttributeUpdates, AttributesToGet, KeyConditions with
+        # QueryFilter, ScanFilter (boto3's low-level client sends them as written).
+        legacy_key = {"Artist": {"S": "Legacy"}, "Song": {"S": "1"}}
+        ddb.update_item(TableName="Music", Key=legacy_key,
+                        AttributeUpdates={"Plays": {"Action": "ADD", "Value": {"N": "2"}},
+                                          "Tags": {"Action": "ADD", "Value": {"SS": ["old"]}},
+                                          "Log": {"Action": "ADD", "Value": {"L": [{"S": "a"}]}}},
+                        Expected={"Plays": {"Exists": False}})
+        out = ddb.update_item(
+            TableName="Music", Key=legacy_key,
+            AttributeUpdates={"Log": {"Action": "ADD", "Value": {"L": [{"S": "b"}]}},
+                              "Tags": {"Action": "DELETE"}},
+            Expected={"Plays": {"ComparisonOperator": "EQ", "AttributeValueList": [{"N": "2"}]},
+                      "Tags": {"ComparisonOperator": "CONTAINS", "AttributeValueList": [{"S": "old"}]}},
+            ReturnValues="ALL_NEW")["Attributes"]
+        check("legacy update_item", out.get("Log") == {"L": [{"S": "a"}, {"S": "b"}]}
+              and "Tags" not in out and out.get("Plays") == {"N": "2"}, out)
+        expect_error("legacy expected fails", "ConditionalCheckFailedException", lambda: ddb.put_item(
+            TableName="Music", Item=legacy_key, Expected={"Plays": {"Value": {"N": "3"}}}))
+        expect_error("legacy type mismatch", "ValidationException", lambda: ddb.update_item(
+            TableName="Music", Key=legacy_key,
+            AttributeUpdates={"Log": {"Action": "ADD", "Value": {"N": "1"}}}))
+        ddb.put_item(TableName="Music", Item={"Artist": {"S": "Legacy"}, "Song": {"S": "2"},
+                                              "Plays": {"N": "5"}},
+                     Expected={"Plays": {"ComparisonOperator": "NULL"}})
+        q = ddb.query(TableName="Music",
+                      KeyConditions={"Artist": {"ComparisonOperator": "EQ",
+                                                "AttributeValueList": [{"S": "Legacy"}]}},
+                      QueryFilter={"Plays": {"ComparisonOperator": "GT",
+                                             "AttributeValueList": [{"N": "2"}]}},
+                      AttributesToGet=["Song"])
+        check("legacy query", q["Items"] == [{"Song": {"S": "2"}}] and q["ScannedCount"] == 2, q)
+        s = ddb.scan(TableName="Music", AttributesToGet=["Artist", "Song"],
+                     ScanFilter={"Log": {"ComparisonOperator": "CONTAINS",
+                                         "AttributeValueList": [{"S": "b"}]}})
+        check("legacy scan", s["Items"] == [legacy_key], s)
+        g = ddb.get_item(TableName="Music", Key=legacy_key, AttributesToGet=["Plays", "Nope"])
+        check("legacy get_item", g.get("Item") == {"Plays": {"N": "2"}}, g)
+        bg = ddb.batch_get_item(RequestItems={"Music": {"Keys": [legacy_key], "AttributesToGet": ["Song"]}})
+        check("legacy batch_get_item", bg["Responses"]["Music"] == [{"Song": {"S": "1"}}], bg)
+        resp = expect_error("legacy mixed with expressions", "ValidationException", lambda: ddb.put_item(
+            TableName="Music", Item=legacy_key, Expected={"Plays": {"Exists": False}},
+            ConditionExpression="attribute_not_exists(Artist)"))
+        check("legacy mixing message", resp and resp["Error"]["Message"] ==
+              "Can not use both expression and non-expression parameters in the same request: "
+              "Non-expression parameters: {Expected} Expression parameters: {ConditionExpression}", resp)
 
         # Deleting the table.
         ddb.delete_table(TableName="Music")

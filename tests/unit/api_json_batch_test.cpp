@@ -106,8 +106,8 @@ TEST(ApiJsonBatchGet, Errors) {
             "1 validation error detected: Value null at 'requestItems.T.member.keys' failed to "
             "satisfy constraint: Member must not be null");
   EXPECT_EQ(Err(BatchGetItemRequestFromJson,
-                R"({"RequestItems": {"T": {"Keys": [], "AttributesToGet": ["a"]}}})"),
-            "keyhole does not support the parameter RequestItems.T.AttributesToGet yet");
+                R"({"RequestItems": {"T": {"Keys": [], "AttributesToGet": ["a", "a"]}}})"),
+            "One or more parameter values were invalid: Duplicate value in attribute name: a");
   EXPECT_EQ(Err(BatchGetItemRequestFromJson, R"({"RequestItems": {"T": {"Keys": [1]}}})"),
             "Invalid type for parameter RequestItems.T.Keys[0], value: 1, type: number, valid "
             "types: object");
