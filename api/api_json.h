@@ -7,8 +7,8 @@
 //     \"Foo\", must be one of: ..."). DynamoDB answers that with a SerializationException, which
 //     keyhole has no ErrorCode for; keyhole uses ValidationException with botocore's wording,
 //     which names the member. A member the API defines but keyhole does not implement yet
-//     (per-index throughput updates, ...) is rejected with "keyhole does not support the parameter X
-//     yet": never silently ignored.
+//     (per-index throughput updates, ...) is rejected with "keyhole does not support the parameter
+//     X yet": never silently ignored.
 //  2. JSON types. A member of the wrong type is, on DynamoDB, a SerializationException; keyhole
 //     reports a ValidationException in botocore's words: "Invalid type for parameter Limit,
 //     value: \"5\", type: string, valid types: integer". Explicit JSON null reads as absent.
