@@ -114,16 +114,24 @@ Status ReadInt(const json::Value& obj, std::string_view name, std::string_view a
   return Status::OK();
 }
 
-Status ReadDouble(const json::Value& obj, std::string_view name, std::string_view at, double* out) {
-  KH_ASSIGN_OR_RETURN(const json::Value* m, Find(obj, name, json::Kind::kNumber, at));
-  if (!m) return Status::OK();
-  const std::string& text = m->number_text();
+Result<double> DoubleAt(const json::Value& v, std::string_view at) {
+  if (v.kind() != json::Kind::kNumber) {
+    return Malformed(
+        at, fmt::format("is {}, not {}", KindName(v.kind()), KindName(json::Kind::kNumber)));
+  }
+  const std::string& text = v.number_text();
   double value = 0;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(value)) {
-    return Malformed(Child(at, name), fmt::format("is {}, out of range", text));
+    return Malformed(at, fmt::format("is {}, out of range", text));
   }
-  *out = value;
+  return value;
+}
+
+Status ReadDouble(const json::Value& obj, std::string_view name, std::string_view at, double* out) {
+  KH_ASSIGN_OR_RETURN(const json::Value* m, Find(obj, name, json::Kind::kNumber, at));
+  if (!m) return Status::OK();
+  KH_ASSIGN_OR_RETURN(*out, DoubleAt(*m, Child(at, name)));
   return Status::OK();
 }
 

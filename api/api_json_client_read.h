@@ -41,7 +41,8 @@ Status ReadString(const json::Value& obj, std::string_view name, std::string_vie
 Status ReadBool(const json::Value& obj, std::string_view name, std::string_view at, bool* out);
 // A JSON number written as an integer that fits int64 ("12"; not "12.0" or "1e3").
 Status ReadInt(const json::Value& obj, std::string_view name, std::string_view at, int64_t* out);
-// Any JSON number within double's range.
+// Any JSON number within double's range: the value `v` (at `at`), or the member `name`.
+Result<double> DoubleAt(const json::Value& v, std::string_view at);
 Status ReadDouble(const json::Value& obj, std::string_view name, std::string_view at, double* out);
 // An item in DynamoDB JSON (Item, Attributes, Key, images); an AttributeValue that does not
 // decode is Malformed with the decoder's message.

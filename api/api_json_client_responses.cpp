@@ -11,6 +11,7 @@ namespace keyhole {
 namespace {
 
 using api_json_client::Child;
+using api_json_client::DoubleAt;
 using api_json_client::Element;
 using api_json_client::Find;
 using api_json_client::ItemAt;
@@ -19,7 +20,6 @@ using api_json_client::NeedObject;
 using api_json_client::ReadBool;
 using api_json_client::ReadCapacity;
 using api_json_client::ReadCapacityList;
-using api_json_client::ReadDouble;
 using api_json_client::ReadInt;
 using api_json_client::ReadItem;
 using api_json_client::ReadString;
@@ -36,14 +36,10 @@ Result<ItemCollectionMetrics> CollectionMetricsAt(const json::Value& v, const st
   if (range) {
     const std::string range_at = Child(at, "SizeEstimateRangeGB");
     if (range->array().size() != 2) return Malformed(range_at, "does not hold two numbers");
-    double bounds[2];
-    for (size_t i = 0; i < 2; ++i) {
-      json::Value holder = json::Value::MakeObject();
-      holder.Add("n", range->array()[i]);
-      KH_RETURN_IF_ERROR(ReadDouble(holder, "n", Element(range_at, i), &bounds[i]));
-    }
-    m.size_estimate_lower_gb = bounds[0];
-    m.size_estimate_upper_gb = bounds[1];
+    KH_ASSIGN_OR_RETURN(m.size_estimate_lower_gb,
+                        DoubleAt(range->array()[0], Element(range_at, 0)));
+    KH_ASSIGN_OR_RETURN(m.size_estimate_upper_gb,
+                        DoubleAt(range->array()[1], Element(range_at, 1)));
   }
   return m;
 }

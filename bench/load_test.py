@@ -110,21 +110,13 @@ def key(pk, sk):
 
 
 def query_all(ddb, pk=None, gpk=None):
-    items, start = [], None
-    while True:
-        if gpk is None:
-            req = {"TableName": TABLE, "KeyConditionExpression": "pk = :p",
-                   "ExpressionAttributeValues": {":p": {"S": pk}}, "ConsistentRead": True}
-        else:
-            req = {"TableName": TABLE, "IndexName": GSI, "KeyConditionExpression": "gpk = :p",
-                   "ExpressionAttributeValues": {":p": {"S": gpk}}}
-        if start:
-            req["ExclusiveStartKey"] = start
-        out = ddb.call("Query", req)
-        items += out["Items"]
-        start = out.get("LastEvaluatedKey")
-        if not start:
-            return items
+    if gpk is None:
+        return ddb.query_all({"TableName": TABLE, "KeyConditionExpression": "pk = :p",
+                              "ExpressionAttributeValues": {":p": {"S": pk}},
+                              "ConsistentRead": True})
+    return ddb.query_all({"TableName": TABLE, "IndexName": GSI,
+                          "KeyConditionExpression": "gpk = :p",
+                          "ExpressionAttributeValues": {":p": {"S": gpk}}})
 
 
 def seeded_val(c, i):

@@ -212,7 +212,7 @@ Status ValidateTableName(std::string_view name, std::string_view what) {
 }
 
 std::optional<std::string> TableNameFromArn(std::string_view arn) {
-  const std::string prefix = TableArnOf("");
+  static const std::string prefix = TableArnOf("");
   if (!arn.starts_with(prefix)) return std::nullopt;
   std::string_view name = arn.substr(prefix.size());
   if (name.empty() || name.find('/') != std::string_view::npos) return std::nullopt;
@@ -363,8 +363,7 @@ json::Value IndexJson(const IndexDescription& i, const TableDescription& t) {
   if (i.kind == IndexKind::kGlobal) o.Add("IndexStatus", json::Value::String(i.status));
   o.Add("IndexSizeBytes", json::Value::Int(i.size_bytes));
   o.Add("ItemCount", json::Value::Int(i.item_count));
-  o.Add("IndexArn", json::Value::String(fmt::format(
-                        "arn:aws:dynamodb:local:000000000000:table/{}/index/{}", t.name, i.name)));
+  o.Add("IndexArn", json::Value::String(t.TableArn() + "/index/" + i.name));
   return o;
 }
 

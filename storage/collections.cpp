@@ -51,14 +51,16 @@ Result<uint64_t> CollectionBytes(Txn& txn, const TableHandle& h, const Attribute
   return total;
 }
 
-Status CheckCollectionLimit(Txn& txn, const TableHandle& h, const AttributeValue& pk) {
-  // The table's and its local indexes' pages bound every collection from above: when they are
-  // well under the limit, no collection can be past it, and nothing is read.
+bool CollectionsMayPassLimit(Txn& txn, const TableHandle& h) {
+  // The table's and its local indexes' pages bound every collection from above.
   uint64_t bound = PagesBytes(txn, h.dbi);
   for (size_t i = 0; i < h.desc.indexes.size(); ++i) {
     if (h.desc.indexes[i].kind == IndexKind::kLocal) bound += PagesBytes(txn, h.index_dbis[i]);
   }
-  if (bound < h.collection_limit) return Status::OK();
+  return bound >= h.collection_limit;
+}
+
+Status CheckCollectionLimit(Txn& txn, const TableHandle& h, const AttributeValue& pk) {
   KH_ASSIGN_OR_RETURN(uint64_t bytes, CollectionBytes(txn, h, pk));
   if (bytes <= h.collection_limit) return Status::OK();
   // The API reference's text for the exception (its wording on the wire is not recorded).

@@ -190,8 +190,11 @@ Status ApplyWrite(Txn& txn, ItemWrite& w, ConsumedCapacity* cc);
 bool HasLocalIndexes(const TableDescription& t);
 // The DynamoDB size of the collection of partition key `pk`: its items and their LSI entries.
 Result<uint64_t> CollectionBytes(Txn& txn, const TableHandle& h, const AttributeValue& pk);
-// ItemCollectionSizeLimitExceededException when that size is past TableHandle::collection_limit
-// (cheap when the whole table is well under it).
+// Whether any collection of the table could be past TableHandle::collection_limit: false when
+// the table's and its LSIs' pages (one mdb_stat each) are under it, which is the common case.
+bool CollectionsMayPassLimit(Txn& txn, const TableHandle& h);
+// ItemCollectionSizeLimitExceededException when the collection of `pk` is past
+// TableHandle::collection_limit (reads the whole collection).
 Status CheckCollectionLimit(Txn& txn, const TableHandle& h, const AttributeValue& pk);
 // The ItemCollectionMetrics DynamoDB returns for a write to the collection of `pk`.
 Result<ItemCollectionMetrics> CollectionMetrics(Txn& txn, const TableHandle& h,

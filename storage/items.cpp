@@ -340,7 +340,9 @@ Status ApplyWrite(Txn& txn, ItemWrite& w, ConsumedCapacity* cc) {
   const AttributeValue& pk = w.input->at(h.desc.key.partition.name);
   // A write that grows its item collection (the item and its LSI entries) may not take it past
   // the limit; one that keeps or shrinks it always may (reference §4.4).
-  if ((w.kind == WriteKind::kPut || w.kind == WriteKind::kUpdate) && !w.no_op) {
+  // The sizes are compared only when some collection could be past the limit at all.
+  if ((w.kind == WriteKind::kPut || w.kind == WriteKind::kUpdate) && !w.no_op &&
+      CollectionsMayPassLimit(txn, h)) {
     const size_t before = w.cur.item ? SizeWithLocalIndexes(h.desc, *w.cur.item, w.cur.size) : 0;
     if (SizeWithLocalIndexes(h.desc, w.next, w.next_size) > before) {
       KH_RETURN_IF_ERROR(CheckCollectionLimit(txn, h, pk));

@@ -51,7 +51,6 @@ constexpr int64_t kIteratorMs = int64_t{15} * 60 * 1000;
 constexpr size_t kMaxRecordsBytes = size_t{1} << 20;
 constexpr int kTrimPerWrite = 8;
 constexpr uint64_t kOpen = ~uint64_t{0};
-constexpr std::string_view kArnPrefix = "arn:aws:dynamodb:local:000000000000:table/";
 constexpr std::string_view kViewTypes[] = {"KEYS_ONLY", "NEW_IMAGE", "OLD_IMAGE",
                                            "NEW_AND_OLD_IMAGES"};
 constexpr std::string_view kEvents[] = {"", "INSERT", "MODIFY", "REMOVE"};
@@ -239,6 +238,7 @@ Status StreamNotFound(std::string_view arn) {
 
 // Splits a stream ARN into table name and label.
 bool ParseArn(std::string_view arn, std::string* table, std::string* label) {
+  static const std::string kArnPrefix = TableArnOf("");  // "arn:aws:dynamodb:local:...:table/"
   if (!arn.starts_with(kArnPrefix)) return false;
   arn.remove_prefix(kArnPrefix.size());
   size_t at = arn.find("/stream/");

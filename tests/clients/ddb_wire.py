@@ -97,5 +97,16 @@ class Ddb:
             raise DdbError(response.status, code, out.get("message", out.get("Message")), out)
         return out
 
+    def query_all(self, request):
+        """Every item a Query returns, following LastEvaluatedKey through all pages."""
+        items, start = [], None
+        while True:
+            req = dict(request, ExclusiveStartKey=start) if start else request
+            out = self.call("Query", req)
+            items += out["Items"]
+            start = out.get("LastEvaluatedKey")
+            if not start:
+                return items
+
     def close(self):
         self.conn.close()

@@ -78,22 +78,13 @@ def key(pk, sk):
 
 def query_all(ddb, pk=None, owner=None):
     """Every item of one item collection (pk) or one GSI partition (owner), all pages."""
-    items, start = [], None
-    while True:
-        if owner is None:
-            req = {"TableName": TABLE, "KeyConditionExpression": "pk = :p",
-                   "ExpressionAttributeValues": {":p": {"S": pk}}, "ConsistentRead": True}
-        else:
-            req = {"TableName": TABLE, "IndexName": GSI, "KeyConditionExpression": "#o = :o",
-                   "ExpressionAttributeNames": {"#o": "owner"},
-                   "ExpressionAttributeValues": {":o": {"S": owner}}}
-        if start:
-            req["ExclusiveStartKey"] = start
-        out = ddb.call("Query", req)
-        items += out["Items"]
-        start = out.get("LastEvaluatedKey")
-        if not start:
-            return items
+    if owner is None:
+        return ddb.query_all({"TableName": TABLE, "KeyConditionExpression": "pk = :p",
+                              "ExpressionAttributeValues": {":p": {"S": pk}},
+                              "ConsistentRead": True})
+    return ddb.query_all({"TableName": TABLE, "IndexName": GSI, "KeyConditionExpression": "#o = :o",
+                          "ExpressionAttributeNames": {"#o": "owner"},
+                          "ExpressionAttributeValues": {":o": {"S": owner}}})
 
 
 # --- What was acknowledged. ---
