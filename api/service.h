@@ -16,6 +16,7 @@
 
 #include <atomic>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -98,7 +99,11 @@ class Service {
 
   Backend& backend() { return backend_; }
 
-  // True for every operation Call runs (DynamoDB's and DynamoDB Streams' names).
+  // Every operation Call runs (DynamoDB's and DynamoDB Streams' names): the one list the shell's
+  // completion and the HTTP fuzzer use. Its order is stable (the fuzzer's seeds pick an operation
+  // by its index): new operations go at the end.
+  static std::span<const std::string_view> Operations();
+  // True for every name in Operations().
   static bool IsOperation(std::string_view name);
 
   // Decodes `body` as the request of `operation`, runs it and returns the response body.

@@ -2,10 +2,10 @@
 // server::DynamoDbServer::Handle, runs through the routing, DynamoDB's checks, SigV4, the JSON
 // reader, every operation's decoder, api::Service and a real keyhole file.
 //
-// Input layout: byte 0 picks the operation (X-Amz-Target) from the list below, or none; bit 7 of
-// byte 1 picks the server that requires signatures, its low bits the method and media type; then
-// header lines "Name: value" up to an empty line, then the body. A header line given in the
-// input replaces the generated one of that name.
+// Input layout: byte 0 picks the operation (X-Amz-Target) from api::Service::Operations(), or none;
+// bit 7 of byte 1 picks the server that requires signatures, its low bits the method and media
+// type; then header lines "Name: value" up to an empty line, then the body. A header line given in
+// the input replaces the generated one of that name.
 //
 // Properties checked, beyond "no crash, no leak, no hang":
 //  - every response has a status DynamoDB uses (200, 400, 404, 413) — never 500: an
@@ -33,31 +33,6 @@ using namespace keyhole;
 void Require(bool condition) {
   if (!condition) std::abort();
 }
-
-constexpr std::string_view kOperations[] = {"CreateTable",
-                                            "DeleteTable",
-                                            "DescribeTable",
-                                            "ListTables",
-                                            "UpdateTable",
-                                            "PutItem",
-                                            "GetItem",
-                                            "DeleteItem",
-                                            "UpdateItem",
-                                            "BatchWriteItem",
-                                            "BatchGetItem",
-                                            "TransactWriteItems",
-                                            "TransactGetItems",
-                                            "Query",
-                                            "Scan",
-                                            "UpdateTimeToLive",
-                                            "DescribeTimeToLive",
-                                            "ExecuteStatement",
-                                            "BatchExecuteStatement",
-                                            "ExecuteTransaction",
-                                            "ListStreams",
-                                            "DescribeStream",
-                                            "GetShardIterator",
-                                            "GetRecords"};
 
 struct World {
   std::string dir;
@@ -178,8 +153,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   r.method = method_bits == 3 ? "GET" : "POST";
   r.path = "/";
   const size_t op = data[0];
-  if (op < std::size(kOperations)) {
-    const std::string_view name = kOperations[op];
+  if (op < api::Service::Operations().size()) {
+    const std::string_view name = api::Service::Operations()[op];
     const bool streams = name == "ListStreams" || name == "DescribeStream" ||
                          name == "GetShardIterator" || name == "GetRecords";
     r.headers.emplace_back(

@@ -101,30 +101,6 @@ const std::set<std::string>& Keywords() {
 constexpr std::string_view kStatementStarts[] = {
     "SELECT", "INSERT",   "UPDATE", "DELETE", "EXISTS", "SCAN", "EXPLAIN",  "NEXT", "BEGIN",
     "COMMIT", "ROLLBACK", "CREATE", "DROP",   "ALTER",  "SHOW", "DESCRIBE", "CALL"};
-constexpr std::string_view kApiOperations[] = {"CreateTable",
-                                               "DeleteTable",
-                                               "DescribeTable",
-                                               "ListTables",
-                                               "UpdateTable",
-                                               "PutItem",
-                                               "GetItem",
-                                               "DeleteItem",
-                                               "UpdateItem",
-                                               "Query",
-                                               "Scan",
-                                               "BatchGetItem",
-                                               "BatchWriteItem",
-                                               "TransactGetItems",
-                                               "TransactWriteItems",
-                                               "UpdateTimeToLive",
-                                               "DescribeTimeToLive",
-                                               "ListStreams",
-                                               "DescribeStream",
-                                               "GetShardIterator",
-                                               "GetRecords",
-                                               "ExecuteStatement",
-                                               "BatchExecuteStatement",
-                                               "ExecuteTransaction"};
 constexpr std::string_view kConditionWords[] = {
     "NOT", "attribute_exists", "attribute_not_exists", "attribute_type", "begins_with", "contains",
     "size"};
@@ -412,7 +388,7 @@ std::vector<std::string> Session::Complete(std::string_view line, std::string_vi
     for (std::string_view k : kConditionWords) offer(k);
   }
   if (tokens.empty() && !word.empty()) {  // `GetItem {...}`: an API operation by its name
-    for (std::string_view op : kApiOperations) offer(op);
+    for (std::string_view op : api::Service::Operations()) offer(op);
   }
   return out;
 }

@@ -6,9 +6,11 @@
 
 #include "api_json_test_util.h"
 
+#include <set>
 #include <string>
 #include <utility>
 
+#include "api/service.h"
 #include "core/ddb_json.h"
 
 namespace keyhole {
@@ -855,6 +857,22 @@ TEST(ApiJson, KnownOperations) {
   EXPECT_FALSE(IsKnownOperation("ExecuteTransaction"));
   EXPECT_FALSE(IsKnownOperation("query"));
   EXPECT_FALSE(IsKnownOperation(""));
+}
+
+// api::Service::Operations() is the list every front end offers; each name in it is dispatched
+// by exactly one of the service's paths (JSON codecs, PartiQL, control-plane answers).
+TEST(ApiJson, EveryListedOperationIsDispatched) {
+  std::set<std::string_view> seen;
+  for (std::string_view op : api::Service::Operations()) {
+    EXPECT_TRUE(seen.insert(op).second) << "listed twice: " << op;
+    EXPECT_TRUE(api::Service::IsOperation(op)) << op;
+    EXPECT_EQ(
+        int{IsKnownOperation(op)} + int{IsPartiqlOperation(op)} + int{api::IsControlOperation(op)},
+        1)
+        << op;
+  }
+  EXPECT_TRUE(seen.count("TagResource"));
+  EXPECT_FALSE(api::Service::IsOperation("query"));
 }
 
 // ---- responses ----
