@@ -55,12 +55,14 @@ Result<Definitions> ReadDefinitions(const json::Value& v, std::vector<std::strin
 }
 
 // A KeySchema list at `at`: the HASH element is the partition key, the RANGE element the sort
-// key (by position when KeyType is absent).
+// key (by position when KeyType is absent); a GSI's multi-attribute key has up to four of each,
+// HASH ones first.
 Result<KeySchema> ReadKeySchema(const json::Value& list, const std::string& at,
                                 const Definitions& defs) {
   if (!list.IsArray()) return Malformed(at, "is not a list");
-  if (list.array().empty() || list.array().size() > 2) {
-    return Malformed(at, fmt::format("has {} elements, not 1 or 2", list.array().size()));
+  if (list.array().empty() || list.array().size() > 2 * kMaxKeyAttributesPerSide) {
+    return Malformed(at, fmt::format("has {} elements, not 1 to {}", list.array().size(),
+                                     2 * kMaxKeyAttributesPerSide));
   }
   KeySchema k;
   bool have_partition = false;
@@ -80,13 +82,19 @@ Result<KeySchema> ReadKeySchema(const json::Value& list, const std::string& at,
       }
       a.type = it->second;
     }
-    if (key_type == "HASH" && !have_partition) {
+    if (key_type == "HASH" && !have_partition && !k.sort) {
       k.partition = std::move(a);
       have_partition = true;
+    } else if (key_type == "HASH" && have_partition && !k.sort &&
+               k.more_partition.size() + 1 < kMaxKeyAttributesPerSide) {
+      k.more_partition.push_back(std::move(a));
     } else if (key_type == "RANGE" && !k.sort) {
       k.sort = std::move(a);
+    } else if (key_type == "RANGE" && k.sort && k.more_sort.size() + 1 < kMaxKeyAttributesPerSide) {
+      k.more_sort.push_back(std::move(a));
     } else {
-      return Malformed(Child(el, "KeyType"), fmt::format("is '{}' twice or unknown", key_type));
+      return Malformed(Child(el, "KeyType"),
+                       fmt::format("is '{}' out of order, too often or unknown", key_type));
     }
   }
   if (!have_partition) return Malformed(at, "has no HASH key");

@@ -359,9 +359,9 @@ Result<std::vector<AttributeDefinition>> ReadAttributeDefinitions(const json::Va
 }
 
 Result<std::vector<KeySchemaElement>> ReadKeySchema(const json::Value& list, const Path& at,
-                                                    Violations* errs) {
+                                                    Violations* errs, bool global) {
   static constexpr MemberSpec kMembers[] = {{"AttributeName"}, {"KeyType"}};
-  CheckLength(list.array().size(), 1, 2, ShowKeySchema(list), at, errs);
+  CheckLength(list.array().size(), 1, global ? SIZE_MAX : 2, ShowKeySchema(list), at, errs);
   std::vector<KeySchemaElement> out;
   for (size_t i = 0; i < list.array().size(); ++i) {
     const json::Value& e = list.array()[i];

@@ -116,9 +116,10 @@ std::string DataTableName(std::string_view name_or_arn);
 // AttributeDefinitions: [{AttributeName, AttributeType}].
 Result<std::vector<AttributeDefinition>> ReadAttributeDefinitions(const json::Value& list,
                                                                   const Path& at, Violations* errs);
-// KeySchema: [{AttributeName, KeyType}], 1..2 elements.
+// KeySchema: [{AttributeName, KeyType}], 1..2 elements; a GSI's (`global`) has no upper bound
+// in DynamoDB's model since multi-attribute keys (CreateTable checks the 4 + 4 limit).
 Result<std::vector<KeySchemaElement>> ReadKeySchema(const json::Value& list, const Path& at,
-                                                    Violations* errs);
+                                                    Violations* errs, bool global = false);
 // Projection: {ProjectionType?, NonKeyAttributes?} into `spec`.
 Status ReadProjection(const json::Value& obj, const Path& at, IndexSpec* spec, Violations* errs);
 // ProvisionedThroughput: {ReadCapacityUnits, WriteCapacityUnits}, both required and >= 1.

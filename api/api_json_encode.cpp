@@ -101,6 +101,8 @@ json::Value KeyConditionsOf(const KeyCondition& key) {
   };
   json::Value terms = json::Value::MakeObject();
   terms.Add(key.partition_name, term(SortKeyOp::kEq, {&key.partition_value}));
+  for (const auto& [name, v] : key.more_partition) terms.Add(name, term(SortKeyOp::kEq, {&v}));
+  for (const auto& [name, v] : key.sort_prefix) terms.Add(name, term(SortKeyOp::kEq, {&v}));
   if (key.op != SortKeyOp::kNone) {
     std::vector<const AttributeValue*> values{&key.sort_value};
     if (key.op == SortKeyOp::kBetween) values.push_back(&key.sort_value2);

@@ -49,6 +49,7 @@
 #include "api/api_json.h"
 #include "api/api_json_decode.h"
 #include "core/ddb_json.h"
+#include "core/evaluate.h"
 #include "core/item.h"
 
 namespace keyhole::api_json {
@@ -512,7 +513,9 @@ Result<std::vector<KeyConditionTerm>> DecodeKeyConditions(const std::vector<RawC
     terms.push_back(KeyConditionTerm{c.name, SortKeyOp::kEq, std::move(values)});
     ops.push_back(c.op);
   }
-  if (terms.empty() || terms.size() > 2) {
+  // Up to 2 for tables and single-attribute indexes (BindKeyConditions says so there); a GSI's
+  // multi-attribute key has up to 8 attributes.
+  if (terms.empty() || terms.size() > 2 * kMaxKeyAttributesPerSide) {
     return Status::Validation("Conditions can be of length 1 or 2 only");
   }
   for (size_t i = 0; i < terms.size(); ++i) {
@@ -718,6 +721,12 @@ namespace keyhole {
 Status BindKeyConditions(const KeySchema& key, QueryRequest* r) {
   std::vector<KeyConditionTerm>& terms = r->key_conditions;
   if (terms.empty()) return Status::OK();
+  if (key.IsMultiAttribute()) {
+    KH_ASSIGN_OR_RETURN(r->key_condition, expr::MultiAttributeKeyCondition(terms, key));
+    terms.clear();
+    return Status::OK();
+  }
+  if (terms.size() > 2) return Status::Validation("Conditions can be of length 1 or 2 only");
   if (!key.sort && terms.size() > 1) return Status::Validation("Query key condition not supported");
   const KeyConditionTerm* pk = api_json::FindTerm(terms, key.partition.name);
   if (!pk) {

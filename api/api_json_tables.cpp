@@ -57,7 +57,8 @@ Result<DecodedIndex> ReadIndex(const json::Value& v, const Path& at, bool global
   KH_ASSIGN_OR_RETURN(out.spec.name, ReadTableNameMember(v, "IndexName", at, true, errs));
   KH_ASSIGN_OR_RETURN(const json::Value* keys, ReadList(v, "KeySchema", at));
   if (keys) {
-    KH_ASSIGN_OR_RETURN(out.spec.key_schema, ReadKeySchema(*keys, at.Child("KeySchema"), errs));
+    KH_ASSIGN_OR_RETURN(out.spec.key_schema,
+                        ReadKeySchema(*keys, at.Child("KeySchema"), errs, global));
   } else {
     errs->AddNull(at.Child("KeySchema"));
   }

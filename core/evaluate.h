@@ -56,6 +56,15 @@ Status CheckFilterAvoidsKeys(const Condition& filter, const std::vector<std::str
 Result<KeyCondition> ToKeyCondition(const Condition& c, const KeySchema& key,
                                     bool global_index = false);
 
+// The key condition of a GSI with a multi-attribute key from its terms (one per attribute, from
+// a KeyConditionExpression or the legacy KeyConditions): equality on every partition attribute;
+// on the sort attributes, equalities on a left prefix and at most one other condition, on the
+// last attribute constrained ("RANGE key attributes b must have equality conditions specified in
+// the query because a condition is present on key attribute c"). REQUIRES:
+// key.IsMultiAttribute(); each term has one value (two for BETWEEN).
+Result<KeyCondition> MultiAttributeKeyCondition(const std::vector<KeyConditionTerm>& terms,
+                                                const KeySchema& key);
+
 // ---- projections ----
 
 // Checks overlap/conflict between the paths ("Two document paths overlap ...").

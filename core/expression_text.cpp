@@ -165,7 +165,11 @@ std::string RenderProjection(const ProjectionExpression& projection, Placeholder
 
 std::string RenderKeyCondition(const KeyCondition& key, Placeholders* p) {
   std::string out = p->Name(key.partition_name) + " = " + p->Value(key.partition_value);
+  for (const auto& [name, v] : key.more_partition)
+    out += " AND " + p->Name(name) + " = " + p->Value(v);
   if (key.op == SortKeyOp::kNone) return out;
+  for (const auto& [name, v] : key.sort_prefix)
+    out += " AND " + p->Name(name) + " = " + p->Value(v);
   std::string sk = p->Name(key.sort_name);
   out += " AND ";
   switch (key.op) {

@@ -270,11 +270,102 @@ Result<KeyCondition> MatchSchema(const std::vector<Clause>& clauses, const KeySc
   return out;
 }
 
+// The clauses as KeyConditionTerms, for MultiAttributeKeyCondition.
+Result<KeyCondition> MatchMultiSchema(const std::vector<Clause>& clauses, const KeySchema& key) {
+  std::vector<KeyConditionTerm> terms;
+  for (const Clause& c : clauses) {
+    KeyConditionTerm t{c.name, c.op, {*c.value}};
+    if (c.value2 != nullptr) t.values.push_back(*c.value2);
+    terms.push_back(std::move(t));
+  }
+  return MultiAttributeKeyCondition(terms, key);
+}
+
 }  // namespace
+
+Result<KeyCondition> MultiAttributeKeyCondition(const std::vector<KeyConditionTerm>& terms,
+                                                const KeySchema& key) {
+  for (const KeyConditionTerm& t : terms) {
+    if (!key.Has(t.name)) return Status::Validation("Query key condition not supported");
+  }
+  const std::vector<std::string> names = key.Names();
+  if (terms.size() > names.size()) {
+    return Status::Validation("The number of query conditions (" + std::to_string(terms.size()) +
+                              ") exceeds the number of key attributes defined in the schema (" +
+                              std::to_string(names.size()) + ")");
+  }
+  for (size_t i = 0; i < terms.size(); ++i) {
+    for (size_t j = 0; j < i; ++j) {
+      if (terms[i].name == terms[j].name) {
+        return Invalid(kKind, "KeyConditionExpressions must only contain one condition per key");
+      }
+    }
+  }
+  auto find = [&](const std::string& name) -> const KeyConditionTerm* {
+    for (const KeyConditionTerm& t : terms)
+      if (t.name == name) return &t;
+    return nullptr;
+  };
+  auto check_values = [](const KeyConditionTerm& t, const KeyAttribute& a) {
+    Clause c{t.name, t.op, &t.values.at(0), t.values.size() > 1 ? &t.values[1] : nullptr};
+    return CheckKeyValues(c, a);
+  };
+  KeyCondition out;
+  // Every partition attribute needs an equality. DynamoDB's texts for a missing one or another
+  // operator are not recorded; these are its single-key texts.
+  for (const KeyAttribute* a : key.PartitionAttributes()) {
+    const KeyConditionTerm* t = find(a->name);
+    if (t == nullptr) {
+      return Status::Validation("Query condition missed key schema element: " + a->name);
+    }
+    if (t->op != SortKeyOp::kEq) return Status::Validation("Query key condition not supported");
+    KH_RETURN_IF_ERROR(check_values(*t, *a));
+    if (a == &key.partition) {
+      out.partition_name = a->name;
+      out.partition_value = t->values[0];
+    } else {
+      out.more_partition.emplace_back(a->name, t->values[0]);
+    }
+  }
+  // The sort attributes: every one before the last constrained one needs an equality (DynamoDB's
+  // text, recorded against AWS for a gap, a skipped first attribute, and a range condition
+  // before the last; with several such attributes keyhole lists them all, comma-separated).
+  const std::vector<const KeyAttribute*> sorts = key.SortAttributes();
+  int last = -1;
+  for (size_t i = 0; i < sorts.size(); ++i)
+    if (find(sorts[i]->name) != nullptr) last = static_cast<int>(i);
+  std::string unequal;
+  for (int i = 0; i < last; ++i) {
+    const KeyConditionTerm* t = find(sorts[i]->name);
+    if (t == nullptr || t->op != SortKeyOp::kEq) {
+      unequal += (unequal.empty() ? "" : ", ") + sorts[i]->name;
+    }
+  }
+  if (!unequal.empty()) {
+    return Status::Validation("RANGE key attributes " + unequal +
+                              " must have equality conditions specified in the query because a "
+                              "condition is present on key attribute " +
+                              sorts[last]->name);
+  }
+  for (int i = 0; i <= last; ++i) {
+    const KeyConditionTerm& t = *find(sorts[i]->name);
+    KH_RETURN_IF_ERROR(check_values(t, *sorts[i]));
+    if (i < last) {
+      out.sort_prefix.emplace_back(t.name, t.values[0]);
+      continue;
+    }
+    out.sort_name = t.name;
+    out.op = t.op;
+    out.sort_value = t.values[0];
+    if (t.values.size() > 1) out.sort_value2 = t.values[1];
+  }
+  return out;
+}
 
 Result<KeyCondition> ToKeyCondition(const Condition& c, const KeySchema& key, bool global_index) {
   std::vector<Clause> clauses;
   KH_RETURN_IF_ERROR(ParseClauses(c, &clauses));
+  if (key.IsMultiAttribute()) return MatchMultiSchema(clauses, key);
   return MatchSchema(clauses, key, global_index);
 }
 

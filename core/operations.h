@@ -360,6 +360,12 @@ enum class SortKeyOp { kNone, kEq, kLt, kLe, kGt, kGe, kBetween, kBeginsWith };
 // A key condition in structured form: partition key equality and an optional sort-key
 // predicate. Names are the attribute names the caller used; they are checked against the
 // table's or index's key schema.
+//
+// On a GSI with a multi-attribute key (KeySchema::IsMultiAttribute), `partition_*` is the first
+// partition attribute and `more_partition` the equalities on the others, in key order; on the
+// sort side `sort_prefix` holds the equalities on the leading sort attributes and `sort_name` /
+// `op` the condition on the attribute right after them (equality or one range condition; kNone
+// when no sort attribute is constrained). Both vectors are empty for a single-attribute key.
 struct KeyCondition {
   std::string partition_name;
   AttributeValue partition_value;
@@ -367,6 +373,8 @@ struct KeyCondition {
   SortKeyOp op = SortKeyOp::kNone;
   AttributeValue sort_value;   // the operand (the lower bound for BETWEEN)
   AttributeValue sort_value2;  // BETWEEN's upper bound
+  std::vector<std::pair<std::string, AttributeValue>> more_partition{};
+  std::vector<std::pair<std::string, AttributeValue>> sort_prefix{};
 };
 
 // One entry of Query's legacy KeyConditions parameter ({"a": {"ComparisonOperator": "EQ",

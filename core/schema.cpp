@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -20,10 +21,90 @@ std::string Join(const std::vector<std::string>& v) {
   return out;
 }
 
+Status KeyAttributeName(const std::string& name) {
+  if (name.empty() || name.size() > 255) {
+    return Status::Validation(fmt::format(
+        "{}Key attribute names must be between 1 and 255 bytes long: {}", kInvalid, name));
+  }
+  return Status::OK();
+}
+
+// A GSI KeySchema of more than two elements, or of two HASH ones (see ResolveKeySchema).
+Result<KeySchema> ResolveMultiAttributeKey(const std::vector<KeySchemaElement>& elems,
+                                           const std::vector<AttributeDefinition>& defs) {
+  std::vector<std::string> def_names, key_names;
+  for (const auto& d : defs) def_names.push_back(d.name);
+  for (const auto& e : elems) key_names.push_back(e.name);
+  auto find_def = [&](const std::string& n) -> const AttributeDefinition* {
+    for (const auto& d : defs)
+      if (d.name == n) return &d;
+    return nullptr;
+  };
+  for (const auto& e : elems) {
+    if (!find_def(e.name)) {
+      return Status::Validation(fmt::format(
+          "{}Some index key attributes are not defined in AttributeDefinitions. Keys: [{}], "
+          "AttributeDefinitions: [{}]",
+          kInvalid, Join(key_names), Join(def_names)));
+    }
+  }
+  for (size_t i = 0; i < elems.size(); ++i) {
+    for (size_t j = 0; j < i; ++j) {
+      if (elems[i].name == elems[j].name) {
+        return Status::Validation(
+            "The KeySchema contains multiple key attributes with the same name");
+      }
+    }
+  }
+  if (elems[0].key_type != "HASH") {
+    return Status::Validation(
+        "Invalid KeySchema: The first KeySchemaElement is not a HASH key type");
+  }
+  size_t hashes = 0, ranges = 0;
+  for (const auto& e : elems) {
+    if (e.key_type == "HASH" && ranges > 0) {
+      return Status::Validation(fmt::format(
+          "{}All HASH key attributes must precede RANGE key attributes in the KeySchema",
+          kInvalid));
+    }
+    ++(e.key_type == "HASH" ? hashes : ranges);
+  }
+  for (auto [count, role] : {std::pair{hashes, "HASH"}, std::pair{ranges, "RANGE"}}) {
+    if (count > kMaxKeyAttributesPerSide) {
+      return Status::Validation(
+          fmt::format("{}The KeySchema exceeds the maximum allowed number of {} key attributes",
+                      kInvalid, role));
+    }
+  }
+  KeySchema ks;
+  for (size_t i = 0; i < elems.size(); ++i) {
+    KH_RETURN_IF_ERROR(KeyAttributeName(elems[i].name));
+    const AttributeDefinition* d = find_def(elems[i].name);
+    KeyAttribute ka{d->name, ValueType::kS};
+    TypeFromName(d->type, &ka.type);
+    if (i == 0) {
+      ks.partition = ka;
+    } else if (i < hashes) {
+      ks.more_partition.push_back(ka);
+    } else if (i == hashes) {
+      ks.sort = ka;
+    } else {
+      ks.more_sort.push_back(ka);
+    }
+  }
+  return ks;
+}
+
 // Resolves a KeySchema list against the attribute definitions. Messages follow DynamoDB's
 // CreateTable validation (as recorded by dynalite, which checked them against AWS).
+//
+// `multi_attribute`: a GSI's key, which may have up to four HASH and four RANGE elements, all
+// HASH ones first (DynamoDB since November 2025; texts as recorded against DynamoDB by
+// conformance suites, October 2026). Tables and LSIs keep the two-element limit.
 Result<KeySchema> ResolveKeySchema(const std::vector<KeySchemaElement>& elems,
-                                   const std::vector<AttributeDefinition>& defs) {
+                                   const std::vector<AttributeDefinition>& defs,
+                                   bool multi_attribute = false) {
+  if (multi_attribute && elems.size() > 2) return ResolveMultiAttributeKey(elems, defs);
   if (elems.empty() || elems.size() > 2) {
     return Status::Validation(fmt::format(
         "1 validation error detected: Value '[...]' at 'keySchema' failed to satisfy constraint: "
@@ -58,9 +139,13 @@ Result<KeySchema> ResolveKeySchema(const std::vector<KeySchemaElement>& elems,
   if (elems[0].key_type != "HASH")
     return Status::Validation(
         "Invalid KeySchema: The first KeySchemaElement is not a HASH key type");
-  if (elems.size() == 2 && elems[1].key_type != "RANGE")
+  if (elems.size() == 2 && elems[1].key_type != "RANGE") {
+    // Two HASH elements: a GSI's two-attribute partition key.
+    if (multi_attribute && elems[1].key_type == "HASH")
+      return ResolveMultiAttributeKey(elems, defs);
     return Status::Validation(
         "Invalid KeySchema: The second KeySchemaElement is not a RANGE key type");
+  }
   KeySchema ks;
   for (size_t i = 0; i < elems.size(); ++i) {
     const AttributeDefinition* d = find_def(elems[i].name);
@@ -146,7 +231,7 @@ Result<IndexDescription> BuildIndex(const IndexSpec& spec, IndexKind kind,
   IndexDescription idx;
   idx.name = spec.name;
   idx.kind = kind;
-  KH_ASSIGN_OR_RETURN(idx.key, ResolveKeySchema(spec.key_schema, defs));
+  KH_ASSIGN_OR_RETURN(idx.key, ResolveKeySchema(spec.key_schema, defs, kind == IndexKind::kGlobal));
   if (kind == IndexKind::kLocal) {
     if (!idx.key.sort) {
       return Status::Validation(fmt::format(
@@ -181,6 +266,45 @@ std::string_view ProjectionTypeName(ProjectionType t) {
       return "INCLUDE";
   }
   return "ALL";
+}
+
+std::vector<const KeyAttribute*> KeySchema::PartitionAttributes() const {
+  std::vector<const KeyAttribute*> out{&partition};
+  for (const auto& a : more_partition) out.push_back(&a);
+  return out;
+}
+
+std::vector<const KeyAttribute*> KeySchema::SortAttributes() const {
+  std::vector<const KeyAttribute*> out;
+  if (!sort) return out;
+  out.push_back(&*sort);
+  for (const auto& a : more_sort) out.push_back(&a);
+  return out;
+}
+
+std::vector<const KeyAttribute*> KeySchema::Attributes() const {
+  std::vector<const KeyAttribute*> out = PartitionAttributes();
+  for (const KeyAttribute* a : SortAttributes()) out.push_back(a);
+  return out;
+}
+
+std::vector<std::string> KeySchema::Names() const {
+  std::vector<std::string> out;
+  for (const KeyAttribute* a : Attributes()) out.push_back(a->name);
+  return out;
+}
+
+std::vector<KeySchemaElement> ToKeySchemaElements(const KeySchema& key) {
+  std::vector<KeySchemaElement> out;
+  for (const KeyAttribute* a : key.PartitionAttributes()) out.push_back({a->name, "HASH"});
+  for (const KeyAttribute* a : key.SortAttributes()) out.push_back({a->name, "RANGE"});
+  return out;
+}
+
+bool KeySchema::Has(std::string_view name) const {
+  for (const KeyAttribute* a : Attributes())
+    if (a->name == name) return true;
+  return false;
 }
 
 const IndexDescription* TableDescription::FindIndex(std::string_view index_name) const {
@@ -263,8 +387,7 @@ Result<TableDescription> BuildTableDescription(const std::string& table_name,
     KH_ASSIGN_OR_RETURN(IndexDescription idx, BuildIndex(spec, IndexKind::kGlobal, t.key, defs));
     if (!names.insert(idx.name).second)
       return Status::Validation(fmt::format("{}Duplicate index name: {}", kInvalid, idx.name));
-    used.insert(idx.key.partition.name);
-    if (idx.key.sort) used.insert(idx.key.sort->name);
+    for (const std::string& name : idx.key.Names()) used.insert(name);
     t.indexes.push_back(std::move(idx));
   }
   if (gsis.size() > 20) {
@@ -302,10 +425,10 @@ Result<IndexDescription> BuildGlobalIndex(const TableDescription& table,
   KH_ASSIGN_OR_RETURN(IndexDescription idx, BuildIndex(spec, IndexKind::kGlobal, table.key, defs));
   // A definition must agree with the type the table already uses for that attribute.
   auto check = [&](const KeyAttribute& a) -> Status {
-    auto same = [&](const KeyAttribute& b) { return b.name == a.name && b.type != a.type; };
-    bool clash = same(table.key.partition) || (table.key.sort && same(*table.key.sort));
+    auto same = [&](const KeyAttribute* b) { return b->name == a.name && b->type != a.type; };
+    bool clash = std::ranges::any_of(table.key.Attributes(), same);
     for (const auto& i : table.indexes)
-      clash = clash || same(i.key.partition) || (i.key.sort && same(*i.key.sort));
+      clash = clash || std::ranges::any_of(i.key.Attributes(), same);
     if (clash) {
       // DynamoDB's text (found by a conformance suite; the prefix is its usual one for
       // UpdateTable parameter checks and not confirmed).
@@ -313,8 +436,7 @@ Result<IndexDescription> BuildGlobalIndex(const TableDescription& table,
     }
     return Status::OK();
   };
-  KH_RETURN_IF_ERROR(check(idx.key.partition));
-  if (idx.key.sort) KH_RETURN_IF_ERROR(check(*idx.key.sort));
+  for (const KeyAttribute* a : idx.key.Attributes()) KH_RETURN_IF_ERROR(check(*a));
   std::vector<IndexDescription> all = table.indexes;
   all.push_back(idx);
   if (ProjectedCount(all) > 100) {
@@ -337,8 +459,8 @@ json::Value KeySchemaJson(const KeySchema& k) {
     e.Add("KeyType", json::Value::String(role));
     arr.Push(std::move(e));
   };
-  add(k.partition, "HASH");
-  if (k.sort) add(*k.sort, "RANGE");
+  for (const KeyAttribute* a : k.PartitionAttributes()) add(*a, "HASH");
+  for (const KeyAttribute* a : k.SortAttributes()) add(*a, "RANGE");
   return arr;
 }
 
@@ -382,17 +504,27 @@ Status Corrupt(std::string_view what) {
 
 Result<KeySchema> KeySchemaFromJson(const json::Value& arr,
                                     const std::map<std::string, ValueType>& types) {
-  if (!arr.IsArray() || arr.array().empty() || arr.array().size() > 2) return Corrupt("KeySchema");
+  if (!arr.IsArray() || arr.array().empty() || arr.array().size() > 2 * kMaxKeyAttributesPerSide)
+    return Corrupt("KeySchema");
   KeySchema k;
+  size_t hashes = 0;
   for (size_t i = 0; i < arr.array().size(); ++i) {
     const json::Value* n = Member(arr.array()[i], "AttributeName", json::Kind::kString);
     if (!n || !types.count(n->str())) return Corrupt("KeySchema element");
     KeyAttribute a{n->str(), types.at(n->str())};
-    if (i == 0)
-      k.partition = a;
-    else
+    const json::Value* role = Member(arr.array()[i], "KeyType", json::Kind::kString);
+    if (!role || (role->str() != "HASH" && role->str() != "RANGE")) return Corrupt("KeyType");
+    const bool hash = role->str() == "HASH";
+    if (hash && hashes != i) return Corrupt("KeySchema order");
+    if (hash) {
+      (hashes++ == 0 ? k.partition : k.more_partition.emplace_back()) = a;
+    } else if (!k.sort) {
       k.sort = a;
+    } else {
+      k.more_sort.push_back(a);
+    }
   }
+  if (hashes == 0) return Corrupt("KeySchema without HASH");
   return k;
 }
 
@@ -400,12 +532,9 @@ Result<KeySchema> KeySchemaFromJson(const json::Value& arr,
 
 json::Value TableToJson(const TableDescription& t) {
   std::vector<KeyAttribute> defs;
-  CollectDefinition(t.key.partition, &defs);
-  if (t.key.sort) CollectDefinition(*t.key.sort, &defs);
-  for (const auto& i : t.indexes) {
-    CollectDefinition(i.key.partition, &defs);
-    if (i.key.sort) CollectDefinition(*i.key.sort, &defs);
-  }
+  for (const KeyAttribute* a : t.key.Attributes()) CollectDefinition(*a, &defs);
+  for (const auto& i : t.indexes)
+    for (const KeyAttribute* a : i.key.Attributes()) CollectDefinition(*a, &defs);
   json::Value o = json::Value::MakeObject();
   json::Value ad = json::Value::MakeArray();
   for (const auto& d : defs) {

@@ -25,11 +25,32 @@ struct KeyAttribute {
 };
 
 // A primary key or index key: a partition ("HASH") key and an optional sort ("RANGE") key.
+//
+// A global secondary index may have a multi-attribute key (DynamoDB, since November 2025): up to
+// four partition attributes and up to four sort attributes. `partition` and `sort` are then the
+// first of each and `more_partition` / `more_sort` the rest, in KeySchema order; both are empty
+// for every table key, every LSI key and every single-attribute GSI key, so code that knows only
+// `partition` and `sort` stays right for those.
 struct KeySchema {
   KeyAttribute partition;
   std::optional<KeyAttribute> sort;
+  std::vector<KeyAttribute> more_partition{}, more_sort{};
   bool operator==(const KeySchema&) const = default;
+
+  bool IsMultiAttribute() const { return !more_partition.empty() || !more_sort.empty(); }
+  // The partition attributes (partition, then more_partition), the sort attributes (none, or
+  // *sort then more_sort), and all of them (partition attributes first).
+  std::vector<const KeyAttribute*> PartitionAttributes() const;
+  std::vector<const KeyAttribute*> SortAttributes() const;
+  std::vector<const KeyAttribute*> Attributes() const;
+  // The names of Attributes(), in that order.
+  std::vector<std::string> Names() const;
+  // Whether `name` is one of the key's attributes.
+  bool Has(std::string_view name) const;
 };
+
+// The most attributes a multi-attribute GSI key may have on each side (DynamoDB's limit).
+inline constexpr size_t kMaxKeyAttributesPerSide = 4;
 
 enum class ProjectionType { kAll, kKeysOnly, kInclude };
 std::string_view ProjectionTypeName(ProjectionType t);  // "ALL", "KEYS_ONLY", "INCLUDE"
@@ -117,6 +138,9 @@ struct KeySchemaElement {
   std::string name;
   std::string key_type;  // "HASH" | "RANGE" (validated)
 };
+// A key's elements as CreateTable takes them: the HASH attributes, then the RANGE ones.
+std::vector<KeySchemaElement> ToKeySchemaElements(const KeySchema& key);
+
 struct IndexSpec {
   std::string name;
   std::vector<KeySchemaElement> key_schema;

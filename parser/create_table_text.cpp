@@ -25,10 +25,13 @@ std::string_view TypeLetter(ValueType t) {
 }
 
 std::string KeyColumns(const KeySchema& key) {
-  std::string out =
-      fmt::format("({} {} HASH", Quoted(key.partition.name), TypeLetter(key.partition.type));
-  if (key.sort)
-    out += fmt::format(", {} {} RANGE", Quoted(key.sort->name), TypeLetter(key.sort->type));
+  std::string out;
+  auto add = [&](const KeyAttribute* a, std::string_view role) {
+    out += fmt::format("{}{} {} {}", out.empty() ? "(" : ", ", Quoted(a->name), TypeLetter(a->type),
+                       role);
+  };
+  for (const KeyAttribute* a : key.PartitionAttributes()) add(a, "HASH");
+  for (const KeyAttribute* a : key.SortAttributes()) add(a, "RANGE");
   return out + ")";
 }
 

@@ -120,13 +120,8 @@ CreateTableRequest ToCreateTableRequest(const CreateTableStatement& s) {
     r.attribute_definitions.push_back({a.name, std::string(TypeName(a.type))});
   };
   auto key_schema = [&](const KeySchema& key) {
-    define(key.partition);
-    std::vector<KeySchemaElement> elements = {{key.partition.name, "HASH"}};
-    if (key.sort) {
-      define(*key.sort);
-      elements.push_back({key.sort->name, "RANGE"});
-    }
-    return elements;
+    for (const KeyAttribute* a : key.Attributes()) define(*a);
+    return ToKeySchemaElements(key);
   };
   r.key_schema = key_schema(s.key);
   for (const IndexDefinition& index : s.indexes) {

@@ -96,7 +96,10 @@
 //     given one attribute (its RANGE key, role written or not) shares the table's partition
 //     key. An attribute may not be declared with two types. An index without PROJECTION
 //     projects ALL. Clauses after the key may come in any order; TTL, STREAM and
-//     BILLING at most once each. Example:
+//     BILLING at most once each. A GLOBAL INDEX may have a multi-attribute key, up to four
+//     HASH and four RANGE attributes with every role written, HASH ones first:
+//       GLOBAL INDEX "byRegion" (tournament S HASH, region S HASH, round S RANGE, bracket S RANGE)
+//     Example:
 //       CREATE TABLE "App" (pk S, sk S)
 //         GLOBAL INDEX "gsi1" (gsi1pk S HASH, gsi1sk S RANGE) PROJECTION KEYS_ONLY
 //         LOCAL INDEX "bydate" (created N RANGE)

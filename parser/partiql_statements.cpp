@@ -263,7 +263,9 @@ class DdlBuilder {
 
  private:
   // The key of a table (table_key == nullptr) or index from its kKeyColumn children.
-  KeySchema Key(const Node& owner, const KeySchema* table_key, bool local);
+  // The key columns of `owner`: a table's, a LOCAL index's (`local`: the table's HASH key when
+  // only the RANGE one is given) or a GLOBAL index's (`global`: several of each role allowed).
+  KeySchema Key(const Node& owner, const KeySchema* table_key, bool local, bool global = false);
   IndexDefinition Index(const Node& n, const KeySchema* table_key);
   Projection IndexProjection(const Node& spec) const;
   // Records the type of an attribute; the same attribute may not have two types.
@@ -283,15 +285,20 @@ void DdlBuilder::Declare(const KeyAttribute& a, size_t offset) {
   }
 }
 
-KeySchema DdlBuilder::Key(const Node& owner, const KeySchema* table_key, bool local) {
+KeySchema DdlBuilder::Key(const Node& owner, const KeySchema* table_key, bool local, bool global) {
   std::vector<const Node*> columns;
   for (const Node& child : owner.children) {
     if (child.kind == Kind::kKeyColumn) columns.push_back(&child);
   }
-  if (columns.size() > 2) {
-    t_.Fail("A key has at most two attributes: one HASH and one RANGE", columns[2]->begin);
+  // A GSI may have a multi-attribute key (up to four HASH and four RANGE attributes, HASH ones
+  // first; CreateTable checks the counts with DynamoDB's messages); every other key has two.
+  if (columns.size() > 2 && !global) {
+    t_.Fail(
+        "A key has at most two attributes: one HASH and one RANGE (only a GLOBAL INDEX may "
+        "have several of each)",
+        columns[2]->begin);
   }
-  std::optional<KeyAttribute> hash, range;
+  std::vector<KeyAttribute> hashes, ranges;
   for (size_t i = 0; i < columns.size(); ++i) {
     const Node& column = *columns[i];
     KeyAttribute a;
@@ -303,22 +310,38 @@ KeySchema DdlBuilder::Key(const Node& owner, const KeySchema* table_key, bool lo
     std::string role;
     if (column.children.size() > 2) {
       role = Upper(t_.Text(column.children[2]));
+    } else if (columns.size() > 2) {
+      t_.Fail(
+          "A key of more than two attributes names each one's role: (a S HASH, b S HASH, "
+          "c N RANGE)",
+          column.begin);
     } else {
       // Positional: HASH then RANGE; a LOCAL index's only attribute is its RANGE key.
       role = (i == 0 && !(local && columns.size() == 1)) ? "HASH" : "RANGE";
     }
-    std::optional<KeyAttribute>& slot = role == "HASH" ? hash : range;
-    if (slot)
+    if (role == "HASH" && !ranges.empty() && columns.size() > 2) {
+      t_.Fail("All HASH key attributes must precede RANGE key attributes", column.begin);
+    }
+    std::vector<KeyAttribute>& slot = role == "HASH" ? hashes : ranges;
+    if (!slot.empty() && !global) {
       t_.Fail("A key needs exactly one HASH attribute and at most one RANGE attribute",
               column.begin);
+    }
     Declare(a, column.begin);
-    slot = std::move(a);
+    slot.push_back(std::move(a));
   }
-  if (!hash && local && table_key != nullptr) hash = table_key->partition;
-  if (!hash) {
+  if (hashes.empty() && local && table_key != nullptr) hashes.push_back(table_key->partition);
+  if (hashes.empty()) {
     t_.Fail("A key needs exactly one HASH attribute and at most one RANGE attribute", owner.begin);
   }
-  return KeySchema{*hash, range};
+  KeySchema key;
+  key.partition = hashes[0];
+  key.more_partition.assign(hashes.begin() + 1, hashes.end());
+  if (!ranges.empty()) {
+    key.sort = ranges[0];
+    key.more_sort.assign(ranges.begin() + 1, ranges.end());
+  }
+  return key;
 }
 
 Projection DdlBuilder::IndexProjection(const Node& spec) const {
@@ -337,7 +360,7 @@ IndexDefinition DdlBuilder::Index(const Node& n, const KeySchema* table_key) {
   IndexDefinition index;
   index.kind = n.kind == Kind::kLocalIndex ? IndexKind::kLocal : IndexKind::kGlobal;
   index.name = t_.Name(n.children[0]);
-  index.key = Key(n, table_key, index.kind == IndexKind::kLocal);
+  index.key = Key(n, table_key, index.kind == IndexKind::kLocal, index.kind == IndexKind::kGlobal);
   if (const Node* spec = Find(n, Kind::kProjectionSpec)) index.projection = IndexProjection(*spec);
   return index;
 }

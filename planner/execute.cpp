@@ -221,6 +221,9 @@ Result<ExecuteResult> Execute(const Plan& plan, Executor& executor, const Execut
   if (plan.sort_merged) {
     std::stable_sort(out.items.begin(), out.items.end(), [&](const Item& a, const Item& b) {
       int c = CompareAttr(a, b, plan.sort_key_name);
+      for (size_t i = 0; c == 0 && i < plan.more_sort_key_names.size(); ++i) {
+        c = CompareAttr(a, b, plan.more_sort_key_names[i]);
+      }
       if (c != 0) return plan.sort_descending ? c > 0 : c < 0;
       c = CompareAttr(a, b, plan.partition_key_name);
       return plan.partition_descending ? c > 0 : c < 0;

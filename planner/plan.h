@@ -102,6 +102,7 @@ struct Plan {
   bool sort_descending = false;
   bool partition_descending = false;
   std::string sort_key_name, partition_key_name;  // the target's key attributes
+  std::vector<std::string> more_sort_key_names;   // a multi-attribute key's further sort ones
   // INSERT: a ConditionalCheckFailedException means the key exists -> DuplicateItemException.
   bool duplicate_on_condition_failure = false;
   // Per operation (empty, or one entry per operation; null = none): a condition Execute applies

@@ -219,8 +219,7 @@ std::string EqualitySuggestion(const parser::SelectStatement& s, const TableDesc
   std::set<std::string> keys = {table.key.partition.name};
   if (table.key.sort) keys.insert(table.key.sort->name);
   for (const auto& idx : table.indexes) {
-    keys.insert(idx.key.partition.name);
-    if (idx.key.sort) keys.insert(idx.key.sort->name);
+    for (const std::string& name : idx.key.Names()) keys.insert(name);
   }
   // The attribute every OR branch pins with = (one value, or IN): the index's partition key.
   auto branches = OrBranches(*s.where);
@@ -260,8 +259,7 @@ std::string IndexSuggestion(const parser::SelectStatement& s, const TableDescrip
   if (!s.where) return "";
   std::set<std::string> index_keys;
   for (const auto& idx : table.indexes) {
-    index_keys.insert(idx.key.partition.name);
-    if (idx.key.sort) index_keys.insert(idx.key.sort->name);
+    for (const std::string& name : idx.key.Names()) index_keys.insert(name);
   }
   const auto branches = OrBranches(*s.where);
   if (std::string inverted = InvertedIndexSuggestion(table, branches); !inverted.empty()) {

@@ -38,7 +38,25 @@ bool PinnedEverywhere(const std::vector<const expr::Condition*>& branches,
 // The refusal of a SELECT that is not key-addressable and has no SCAN prefix: what is missing,
 // which table or index would serve, and SCAN.
 Status Refusal(const SelectStatement& s, const TableDescription& table, const Target& t) {
-  const std::string& pk = t.key->partition.name;
+  // The partition attribute not pinned (a multi-attribute key's first one that is not).
+  std::string pk = t.key->partition.name;
+  if (s.where && t.key->IsMultiAttribute()) {
+    auto equal_everywhere = [&](const std::string& name) {
+      return std::ranges::all_of(OrBranches(*s.where), [&](const expr::Condition* b) {
+        return std::ranges::any_of(AndConjuncts(*b), [&](const expr::Condition* c) {
+          return EqualityValue(*c, name).has_value();
+        });
+      });
+    };
+    for (const KeyAttribute* a : t.key->PartitionAttributes()) {
+      const bool pinned = a == &t.key->partition ? PinnedEverywhere(OrBranches(*s.where), a->name)
+                                                 : equal_everywhere(a->name);
+      if (!pinned) {
+        pk = a->name;
+        break;
+      }
+    }
+  }
   std::vector<std::string> key_names = {pk, table.key.partition.name};
   for (const auto& idx : table.indexes) key_names.push_back(idx.key.partition.name);
   if (std::optional<std::string> quoted = PathForValue(s.where, key_names)) {
@@ -62,17 +80,23 @@ Status Refusal(const SelectStatement& s, const TableDescription& table, const Ta
   }
   for (const auto& idx : table.indexes) {
     if (t.index && t.index->name == idx.name) continue;
-    if (PinnedEverywhere(branches, idx.key.partition.name)) {
+    std::string names;
+    bool pinned = true;
+    for (const KeyAttribute* a : idx.key.PartitionAttributes()) {
+      pinned = pinned && PinnedEverywhere(branches, a->name);
+      names += (names.empty() ? "" : ", ") + a->name;
+    }
+    if (pinned) {
       alternatives.push_back("query the index " + Quoted(idx.name) + " whose partition key is " +
-                             idx.key.partition.name);
+                             (idx.key.more_partition.empty() ? names : "(" + names + ")"));
     }
   }
   std::string fix = "Add " + pk + " = <value>, ";
   for (const auto& a : alternatives) fix += a + ", ";
   fix += "or write SCAN SELECT ... to read the whole " + whole + ".";
-  Status refusal = Status::Validation("keyhole refuses to scan " + what +
-                                      ": the WHERE does not pin the partition key " + pk +
-                                      of_index + " with = or IN. " + fix);
+  Status refusal = Status::Validation(
+      "keyhole refuses to scan " + what + ": the WHERE does not pin the partition key " + pk +
+      of_index + (pk == t.key->partition.name ? " with = or IN. " : " with =. ") + fix);
   if (alternatives.empty()) {
     std::string suggestion = IndexSuggestion(s, table);
     if (!suggestion.empty()) refusal.WithHint(std::move(suggestion));
@@ -87,9 +111,9 @@ Status CheckGsiProjection(const SelectStatement& s, const TableDescription& tabl
       t.index->projection.type == ProjectionType::kAll) {
     return Status::OK();
   }
-  std::set<std::string> projected = {table.key.partition.name, t.key->partition.name};
+  std::set<std::string> projected = {table.key.partition.name};
   if (table.key.sort) projected.insert(table.key.sort->name);
-  if (t.key->sort) projected.insert(t.key->sort->name);
+  for (const std::string& name : t.key->Names()) projected.insert(name);
   for (const auto& a : t.index->projection.non_key_attributes) projected.insert(a);
   std::vector<std::string> missing;
   for (const auto& p : s.projection) {
@@ -158,6 +182,7 @@ Result<Plan> PlanSelect(const parser::Statement& st, const TableDescription& tab
   plan.index = s.index;
   plan.partition_key_name = pk;
   plan.sort_key_name = sk;
+  for (const KeyAttribute& a : t.key->more_sort) plan.more_sort_key_names.push_back(a.name);
   plan.explain = st.explain;
   plan.analyze = st.analyze;
   for (const expr::Path& p : s.projection) {
@@ -207,9 +232,10 @@ Result<Plan> PlanSelect(const parser::Statement& st, const TableDescription& tab
   if (!s.where) return Refusal(s, table, t);
 
   // Key attributes may not appear in a Query's FilterExpression.
-  std::set<std::string> key_names = {table.key.partition.name, pk};
+  std::set<std::string> key_names = {table.key.partition.name};
   if (table.key.sort) key_names.insert(table.key.sort->name);
-  if (!sk.empty()) key_names.insert(sk);
+  for (const std::string& name : t.key->Names()) key_names.insert(name);
+  const std::vector<const KeyAttribute*> sorts = t.key->SortAttributes();
 
   // Every OR branch must pin the partition key; its sort-key predicate is the key condition.
   std::vector<Read> reads;
@@ -232,24 +258,54 @@ Result<Plan> PlanSelect(const parser::Statement& st, const TableDescription& tab
       return Refusal(s, table, t);
     }
     Read base;
-    bool have_sort = false;
-    for (const auto* c : conjuncts) {
-      if (c == pin) continue;
-      if (!have_sort && !sk.empty() && SortKeyPredicate(*c, sk, &base.kc)) {
-        have_sort = true;
-        continue;
+    std::set<const expr::Condition*> used{pin};
+    // A multi-attribute key: every further partition attribute pinned with one `=`.
+    for (const KeyAttribute& a : t.key->more_partition) {
+      const expr::Condition* found = nullptr;
+      for (const auto* c : conjuncts) {
+        std::optional<AttributeValue> v = used.count(c) ? std::nullopt : EqualityValue(*c, a.name);
+        if (!v) continue;
+        KH_RETURN_IF_ERROR(CheckKeyType(*v, a));
+        base.kc.more_partition.emplace_back(a.name, *v);
+        found = c;
+        break;
       }
+      if (!found) return Refusal(s, table, t);
+      used.insert(found);
+    }
+    // The sort attributes left to right: equalities, then at most one other predicate. The
+    // last one found is the key condition's `op`; the equalities before it its sort_prefix.
+    bool have_sort = false;
+    for (const KeyAttribute* a : sorts) {
+      KeyCondition found_kc;
+      const expr::Condition* found = nullptr;
+      for (const auto* c : conjuncts) {
+        if (!used.count(c) && SortKeyPredicate(*c, a->name, &found_kc)) {
+          found = c;
+          break;
+        }
+      }
+      if (!found) break;
+      used.insert(found);
+      if (have_sort) base.kc.sort_prefix.emplace_back(base.kc.sort_name, base.kc.sort_value);
+      have_sort = true;
+      KH_RETURN_IF_ERROR(CheckKeyType(found_kc.sort_value, *a));
+      if (found_kc.op == SortKeyOp::kBetween) {
+        KH_RETURN_IF_ERROR(CheckKeyType(found_kc.sort_value2, *a));
+      }
+      base.kc.sort_name = found_kc.sort_name;
+      base.kc.op = found_kc.op;
+      base.kc.sort_value = found_kc.sort_value;
+      base.kc.sort_value2 = found_kc.sort_value2;
+      if (found_kc.op != SortKeyOp::kEq) break;
+    }
+    for (const auto* c : conjuncts) {
+      if (used.count(c)) continue;
       if (MentionsAny(*c, key_names)) {
         KH_RETURN_IF_ERROR(expr::ValidateCondition(*c, expr::Kind::kFilter));
         base.post_filter.push_back(*c);
       } else {
         base.filter.push_back(*c);
-      }
-    }
-    if (have_sort) {
-      KH_RETURN_IF_ERROR(CheckKeyType(base.kc.sort_value, *t.key->sort));
-      if (base.kc.op == SortKeyOp::kBetween) {
-        KH_RETURN_IF_ERROR(CheckKeyType(base.kc.sort_value2, *t.key->sort));
       }
     }
     for (const auto& v : *values) {
@@ -272,10 +328,22 @@ Result<Plan> PlanSelect(const parser::Statement& st, const TableDescription& tab
   int pk_pos = -1, sk_pos = -1;
   for (size_t i = 0; i < s.order_by.size(); ++i) {
     const auto& o = s.order_by[i];
+    auto is_sort = [&](const KeyAttribute* a) { return a->name == o.name; };
     if (o.name == pk) {
       pk_pos = static_cast<int>(i);
-    } else if (!sk.empty() && o.name == sk) {
-      sk_pos = static_cast<int>(i);
+    } else if (std::ranges::any_of(t.key->more_partition,
+                                   [&](const KeyAttribute& a) { return a.name == o.name; })) {
+      // A further partition attribute of a multi-attribute key: pinned to one value, so it
+      // orders nothing.
+    } else if (std::ranges::any_of(sorts, is_sort)) {
+      // One direction for a key's sort attributes: the index stores one order.
+      if (sk_pos >= 0 && forward == o.descending) {
+        return Status::Validation(
+                   "ORDER BY must give the sort key attributes of a multi-attribute key one "
+                   "direction")
+            .WithHint("an index is read in its one order, forward or backward");
+      }
+      if (sk_pos < 0) sk_pos = static_cast<int>(i);
       forward = !o.descending;
     } else {
       return Status::Validation("Variable reference " + o.name +

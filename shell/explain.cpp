@@ -61,9 +61,8 @@ int IndexesHolding(const TableDescription& table, const Item& item) {
   int n = 0;
   for (const IndexDescription& idx : table.indexes) {
     if (idx.kind != IndexKind::kGlobal) continue;
-    bool has =
-        item.count(idx.key.partition.name) && (!idx.key.sort || item.count(idx.key.sort->name));
-    n += has;
+    n += std::ranges::all_of(idx.key.Attributes(),
+                             [&](const KeyAttribute* a) { return item.count(a->name) > 0; });
   }
   return n;
 }

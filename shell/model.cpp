@@ -289,8 +289,7 @@ EntityShape MakeShape(const std::vector<const Item*>& items, const TableDescript
   EntityShape shape;
   shape.items = static_cast<int64_t>(items.size());
   auto add = [&](const KeySchema& k, std::vector<KeyTemplate>* out) {
-    for (const KeyAttribute* a : {&k.partition, k.sort ? &*k.sort : nullptr}) {
-      if (!a) continue;
+    for (const KeyAttribute* a : k.Attributes()) {
       KeyTemplate kt{a->name, "", 0};
       kt.text = Template(items, a->name, hidden, &kt.items);
       if (kt.items > 0) out->push_back(std::move(kt));
@@ -302,6 +301,8 @@ EntityShape MakeShape(const std::vector<const Item*>& items, const TableDescript
     add(index.key, &ik.keys);
     // An index holds the items carrying its partition key (and its sort key, if any).
     bool in_index = !ik.keys.empty() && ik.keys[0].attribute == index.key.partition.name;
+    // A multi-attribute key holds only the items carrying all of its attributes.
+    if (index.key.IsMultiAttribute()) in_index = ik.keys.size() == index.key.Attributes().size();
     if (index.kind == IndexKind::kLocal) in_index = !ik.keys.empty();
     if (in_index) shape.indexes.push_back(std::move(ik));
   }
@@ -316,8 +317,7 @@ Model InferModel(const TableDescription& t, const std::vector<Item>& items) {
   std::set<std::string> keys{t.key.partition.name};
   if (t.key.sort) keys.insert(t.key.sort->name);
   for (const IndexDescription& index : t.indexes) {
-    keys.insert(index.key.partition.name);
-    if (index.key.sort) keys.insert(index.key.sort->name);
+    for (const std::string& name : index.key.Names()) keys.insert(name);
   }
   for (const char* candidate : kTypeAttributes) {
     size_t with = std::count_if(items.begin(), items.end(), [&](const Item& item) {

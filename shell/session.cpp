@@ -601,12 +601,10 @@ bool RunAlter(Session::State& s, const parser::AlterTableStatement& a, Location 
                                                          : k.type == ValueType::kB ? "B"
                                                                                    : "S"});
       };
-      define(def.key.partition);
-      if (def.key.sort) define(*def.key.sort);
+      for (const KeyAttribute* k : def.key.Attributes()) define(*k);
       IndexSpec spec;
       spec.name = def.name;
-      spec.key_schema.push_back({def.key.partition.name, "HASH"});
-      if (def.key.sort) spec.key_schema.push_back({def.key.sort->name, "RANGE"});
+      spec.key_schema = ToKeySchemaElements(def.key);
       spec.projection_type = std::string(ProjectionTypeName(def.projection.type));
       if (def.projection.type == ProjectionType::kInclude) {
         spec.non_key_attributes = def.projection.non_key_attributes;

@@ -57,8 +57,10 @@ size_t SizeWithLocalIndexes(const TableDescription& t, const Item& item, size_t 
 // PutItem and for an UpdateExpression (`from_update`).
 Status CheckIndexKeys(const TableDescription& t, const Item& item, bool from_update) {
   for (const auto& idx : t.indexes) {
-    for (const KeyAttribute* a : {&idx.key.partition, idx.key.sort ? &*idx.key.sort : nullptr}) {
-      if (!a) continue;
+    const size_t partitions = idx.key.PartitionAttributes().size();
+    const std::vector<const KeyAttribute*> attrs = idx.key.Attributes();
+    for (size_t i = 0; i < attrs.size(); ++i) {
+      const KeyAttribute* a = attrs[i];
       auto it = item.find(a->name);
       if (it == item.end()) continue;
       const AttributeValue& v = it->second;
@@ -82,7 +84,7 @@ Status CheckIndexKeys(const TableDescription& t, const Item& item, bool from_upd
             "key attribute cannot contain an empty {} value. IndexName: {}, IndexKey: {}",
             kNotValid, kind, idx.name, a->name));
       }
-      KH_RETURN_IF_ERROR(CheckKeyValue(v, a->name, a == &idx.key.partition));
+      KH_RETURN_IF_ERROR(CheckKeyValue(v, a->name, i < partitions));
     }
   }
   return Status::OK();
@@ -131,20 +133,18 @@ Item ExtractKey(const KeySchema& schema, const Item& item) {
 }
 
 bool IndexKeyWithinLimits(const IndexDescription& index, const Item& item) {
-  for (const KeyAttribute* a :
-       {&index.key.partition, index.key.sort ? &*index.key.sort : nullptr}) {
-    if (!a) continue;
-    auto it = item.find(a->name);
-    if (it != item.end() && !CheckKeyValue(it->second, a->name, a == &index.key.partition).ok())
+  const size_t partitions = index.key.PartitionAttributes().size();
+  const std::vector<const KeyAttribute*> attrs = index.key.Attributes();
+  for (size_t i = 0; i < attrs.size(); ++i) {
+    auto it = item.find(attrs[i]->name);
+    if (it != item.end() && !CheckKeyValue(it->second, attrs[i]->name, i < partitions).ok())
       return false;
   }
   return true;
 }
 
 bool InIndex(const IndexDescription& index, const Item& item) {
-  for (const KeyAttribute* a :
-       {&index.key.partition, index.key.sort ? &*index.key.sort : nullptr}) {
-    if (!a) continue;
+  for (const KeyAttribute* a : index.key.Attributes()) {
     auto it = item.find(a->name);
     if (it == item.end() || it->second.type() != a->type) return false;
     if (!it->second.is(ValueType::kN) && it->second.s().empty()) return false;
@@ -159,8 +159,7 @@ Item ProjectItem(const IndexDescription& index, const KeySchema& table_key, cons
     auto it = item.find(name);
     if (it != item.end()) p.emplace(name, it->second);
   };
-  copy(index.key.partition.name);
-  if (index.key.sort) copy(index.key.sort->name);
+  for (const KeyAttribute* a : index.key.Attributes()) copy(a->name);
   for (const auto& a : index.projection.non_key_attributes) copy(a);
   return p;
 }

@@ -61,6 +61,22 @@ std::string PartitionPrefix(const AttributeValue& pk, size_t partition_bound) {
   return out;
 }
 
+std::string ConcatenatedKeyValues(const std::vector<const AttributeValue*>& values) {
+  std::string enc;
+  for (const AttributeValue* v : values) AppendKeyValue(*v, &enc);
+  return enc;
+}
+
+std::string PartitionPrefixOf(const std::vector<const AttributeValue*>& values,
+                              size_t partition_bound) {
+  if (values.size() == 1) return PartitionPrefix(*values[0], partition_bound);
+  std::string enc = "M" + ConcatenatedKeyValues(values);
+  std::string out;
+  AppendBigEndian64(Hash64(enc), &out);
+  AppendBounded(std::string_view(enc).substr(1), partition_bound, &out);
+  return out;
+}
+
 namespace {
 void AppendBoundedValue(const AttributeValue& v, size_t bound, std::string* out) {
   std::string enc;
@@ -75,9 +91,24 @@ std::string EncodeTableKey(const KeySchema& schema, const Item& key) {
   return out;
 }
 
-std::string EncodeIndexKey(const KeySchema& index_key, const KeySchema& table_key, const Item& item) {
-  std::string out = PartitionPrefix(item.at(index_key.partition.name), kIndexPartitionBound);
-  if (index_key.sort) AppendBoundedValue(item.at(index_key.sort->name), kIndexSortBound, &out);
+std::string EncodeIndexKey(const KeySchema& index_key, const KeySchema& table_key,
+                           const Item& item) {
+  auto values = [&](const std::vector<const KeyAttribute*>& attrs) {
+    std::vector<const AttributeValue*> out;
+    for (const KeyAttribute* a : attrs) out.push_back(&item.at(a->name));
+    return out;
+  };
+  std::string out;
+  if (!index_key.IsMultiAttribute()) {
+    out = PartitionPrefix(item.at(index_key.partition.name), kIndexPartitionBound);
+    if (index_key.sort) AppendBoundedValue(item.at(index_key.sort->name), kIndexSortBound, &out);
+  } else {
+    out = PartitionPrefixOf(values(index_key.PartitionAttributes()), kIndexPartitionBound);
+    if (index_key.sort) {
+      AppendBounded(ConcatenatedKeyValues(values(index_key.SortAttributes())), kIndexSortBound,
+                    &out);
+    }
+  }
   std::string tk;
   AppendKeyValue(item.at(table_key.partition.name), &tk);
   if (table_key.sort) AppendKeyValue(item.at(table_key.sort->name), &tk);

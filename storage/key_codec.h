@@ -13,6 +13,15 @@
 //   index key   := hash8(ipk) bounded(value(ipk), 120) [bounded(value(isk), 160)]
 //                  bounded(value(tpk) [value(tsk)], 150)
 //
+//   A multi-attribute GSI key (partition attributes p1..pn, sort attributes s1..sm) puts
+//   concatenations of the attributes' values where one value was:
+//   index key   := hashM(p1..pn) bounded(value(p1)..value(pn), 120)
+//                  [bounded(value(s1)..value(sm), 160)] bounded(value(tpk) [value(tsk)], 150)
+//   hashM       := big-endian Hash64('M' || value(p1)..value(pn))
+//   Each value() is self-delimiting and order-preserving, so memcmp order of the concatenation
+//   is the order by s1, then s2, ... (DynamoDB's order), and the items with equal s1..sk are
+//   contiguous, which Query's prefix conditions use.
+//
 // Properties:
 //  - Partitions are ordered by hash8, as in DynamoDB, so a Scan has no meaningful order and a
 //    parallel-scan segment is a range of hash8 values. All items of one partition are
@@ -33,6 +42,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/attribute_value.h"
 #include "core/schema.h"
@@ -60,12 +70,20 @@ uint64_t ReadBigEndian64(std::string_view s);
 // hash8(pk) bounded(value(pk), partition_bound): the prefix shared by one partition.
 std::string PartitionPrefix(const AttributeValue& pk, size_t partition_bound);
 
+// The partition prefix of a key's partition attribute values (one value: PartitionPrefix; more:
+// hashM and the bounded concatenation). REQUIRES: each value is S, N or B.
+std::string PartitionPrefixOf(const std::vector<const AttributeValue*>& values,
+                              size_t partition_bound);
+// value(v1)..value(vn): the unbounded encoding of the values of a (multi-attribute) sort key.
+std::string ConcatenatedKeyValues(const std::vector<const AttributeValue*>& values);
+
 // The LMDB key of the item (or key) `key` in a table with `schema`.
 // REQUIRES: `key` holds the schema's key attributes with the declared types.
 std::string EncodeTableKey(const KeySchema& schema, const Item& key);
 
 // The LMDB key of `item` in an index with `index_key`, for a table with `table_key`.
 // REQUIRES: the item has the index key attributes with the declared types.
-std::string EncodeIndexKey(const KeySchema& index_key, const KeySchema& table_key, const Item& item);
+std::string EncodeIndexKey(const KeySchema& index_key, const KeySchema& table_key,
+                           const Item& item);
 
 }  // namespace keyhole::storage

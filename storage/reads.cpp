@@ -120,9 +120,7 @@ Result<Output> ResolveSelect(Select select, const Source& src, const KeySchema& 
     }
     if (filter) CollectTopNames(*filter, &names);
     for (const auto& top : names) {
-      bool held = top == src.key->partition.name || (src.key->sort && top == src.key->sort->name) ||
-                  top == table_key.partition.name ||
-                  (table_key.sort && top == table_key.sort->name);
+      bool held = src.key->Has(top) || table_key.Has(top);
       for (const auto& a : src.index->projection.non_key_attributes) held = held || a == top;
       if (!held) out.fetch_base = true;
     }
@@ -159,9 +157,7 @@ struct Range {
 Item PositionKey(const TableHandle& h, const Source& src, const Item& item) {
   Item k = ExtractKey(h.desc.key, item);
   if (src.index) {
-    for (const KeyAttribute* a : {&src.key->partition, src.key->sort ? &*src.key->sort : nullptr}) {
-      if (a) k.emplace(a->name, item.at(a->name));
-    }
+    for (const KeyAttribute* a : src.key->Attributes()) k.emplace(a->name, item.at(a->name));
   }
   return k;
 }
@@ -183,10 +179,9 @@ Result<std::string> StartKey(const TableHandle& h, const Source& src, const Item
   KH_RETURN_IF_ERROR(check(h.desc.key.partition));
   if (h.desc.key.sort) KH_RETURN_IF_ERROR(check(*h.desc.key.sort));
   if (src.index) {
-    for (const KeyAttribute* a : {&src.key->partition, src.key->sort ? &*src.key->sort : nullptr}) {
-      if (!a) continue;
+    for (const KeyAttribute* a : src.key->Attributes()) {
       KH_RETURN_IF_ERROR(check(*a));
-      if (*a != h.desc.key.partition && !(h.desc.key.sort && *a == *h.desc.key.sort)) ++n;
+      if (!h.desc.key.Has(a->name)) ++n;
     }
   }
   if (esk.size() != n) return Status::Validation("The provided starting key is invalid");
@@ -293,23 +288,24 @@ std::string Operand(const AttributeValue& v) {
       v.is(ValueType::kN) ? v.n().ToString() : (v.is(ValueType::kS) ? v.s() : Base64Encode(v.s())));
 }
 
-// Validates the structured key condition against the source's key schema.
-Status CheckKeyCondition(const KeyCondition& kc, const KeySchema& key) {
-  if (kc.partition_name != key.partition.name) {
-    return Status::Validation(
-        fmt::format("Query condition missed key schema element: {}", key.partition.name));
-  }
-  const AttributeValue& pv = kc.partition_value;
-  if (pv.type() != key.partition.type) {
-    return Status::Validation(
-        "One or more parameter values were invalid: Condition parameter type does not match schema "
-        "type");
-  }
+Status TypeMismatch() {
+  return Status::Validation(
+      "One or more parameter values were invalid: Condition parameter type does not match schema "
+      "type");
+}
+
+Status Missed(const std::string& name) {
+  return Status::Validation(fmt::format("Query condition missed key schema element: {}", name));
+}
+
+// A partition attribute's value in a key condition: declared type, non-empty, within 2048 bytes.
+Status CheckPartitionValue(const AttributeValue& pv, const KeyAttribute& a) {
+  if (pv.type() != a.type) return TypeMismatch();
   if (!pv.is(ValueType::kN) && pv.s().empty()) {
     return Status::Validation(fmt::format(
         "One or more parameter values are not valid. The AttributeValue for a key attribute cannot "
         "contain an empty {} value. Key: {}",
-        pv.is(ValueType::kS) ? "string" : "binary", key.partition.name));
+        pv.is(ValueType::kS) ? "string" : "binary", a.name));
   }
   // No stored item can have a longer partition key (reference §1.5); DynamoDB refuses it as it
   // refuses it in a Key.
@@ -318,21 +314,16 @@ Status CheckKeyCondition(const KeyCondition& kc, const KeySchema& key) {
         "One or more parameter values were invalid: Size of hashkey has exceeded the maximum size "
         "limit of2048 bytes");
   }
-  if (kc.op == SortKeyOp::kNone) return Status::OK();
-  if (!key.sort) return Status::Validation("Query key condition not supported");
-  if (kc.sort_name != key.sort->name) {
-    return Status::Validation(
-        fmt::format("Query condition missed key schema element: {}", key.sort->name));
-  }
+  return Status::OK();
+}
+
+// The sort condition's operands against the attribute it constrains.
+Status CheckSortOperands(const KeyCondition& kc, const KeyAttribute& a) {
   bool between = kc.op == SortKeyOp::kBetween;
   for (const AttributeValue* v : {&kc.sort_value, between ? &kc.sort_value2 : nullptr}) {
-    if (v && v->type() != key.sort->type) {
-      return Status::Validation(
-          "One or more parameter values were invalid: Condition parameter type does not match "
-          "schema type");
-    }
+    if (v && v->type() != a.type) return TypeMismatch();
   }
-  if (kc.op == SortKeyOp::kBeginsWith && key.sort->type == ValueType::kN) {
+  if (kc.op == SortKeyOp::kBeginsWith && a.type == ValueType::kN) {
     return Status::Validation(
         "Invalid KeyConditionExpression: Incorrect operand type for operator or function; operator "
         "or "
@@ -346,6 +337,36 @@ Status CheckKeyCondition(const KeyCondition& kc, const KeySchema& key) {
                     Operand(kc.sort_value), Operand(kc.sort_value2)));
   }
   return Status::OK();
+}
+
+// Validates the structured key condition against the source's key schema.
+Status CheckKeyCondition(const KeyCondition& kc, const KeySchema& key) {
+  if (kc.partition_name != key.partition.name) return Missed(key.partition.name);
+  KH_RETURN_IF_ERROR(CheckPartitionValue(kc.partition_value, key.partition));
+  if (kc.more_partition.size() > key.more_partition.size()) {
+    return Status::Validation("Query key condition not supported");
+  }
+  for (size_t i = 0; i < key.more_partition.size(); ++i) {
+    const KeyAttribute& a = key.more_partition[i];
+    if (i >= kc.more_partition.size() || kc.more_partition[i].first != a.name)
+      return Missed(a.name);
+    KH_RETURN_IF_ERROR(CheckPartitionValue(kc.more_partition[i].second, a));
+  }
+  if (kc.op == SortKeyOp::kNone) {
+    if (!kc.sort_prefix.empty()) return Status::Validation("Query key condition not supported");
+    return Status::OK();
+  }
+  const std::vector<const KeyAttribute*> sorts = key.SortAttributes();
+  if (kc.sort_prefix.size() >= sorts.size()) {
+    return Status::Validation("Query key condition not supported");
+  }
+  for (size_t i = 0; i < kc.sort_prefix.size(); ++i) {
+    if (kc.sort_prefix[i].first != sorts[i]->name) return Missed(sorts[i]->name);
+    if (kc.sort_prefix[i].second.type() != sorts[i]->type) return TypeMismatch();
+  }
+  const KeyAttribute& a = *sorts[kc.sort_prefix.size()];
+  if (kc.sort_name != a.name) return Missed(a.name);
+  return CheckSortOperands(kc, a);
 }
 
 bool SortMatches(const KeyCondition& kc, const AttributeValue& v) {
@@ -370,42 +391,72 @@ bool SortMatches(const KeyCondition& kc, const AttributeValue& v) {
   return false;
 }
 
-// P || the first `bound` bytes of value(v): a prefix of every key whose sort value is v (and,
-// when truncated, of the group of long values sharing those bytes).
-std::string SortPrefix(const std::string& partition, const AttributeValue& v, size_t bound) {
-  std::string enc;
-  AppendKeyValue(v, &enc);
-  return partition + enc.substr(0, std::min(enc.size(), bound));
+// Whether `item` (an entry, or an ExclusiveStartKey) has attribute `name` equal to `v`.
+bool HasEqual(const Item& item, const std::string& name, const AttributeValue& v) {
+  auto it = item.find(name);
+  return it != item.end() && it->second.type() == v.type() && it->second.CompareKey(v) == 0;
+}
+
+// Whether `item`'s partition attributes are the checked condition's.
+bool PartitionMatches(const KeyCondition& kc, const Item& item) {
+  if (!HasEqual(item, kc.partition_name, kc.partition_value)) return false;
+  for (const auto& [name, v] : kc.more_partition)
+    if (!HasEqual(item, name, v)) return false;
+  return true;
+}
+
+// Whether `item`'s sort attributes satisfy the checked condition.
+bool SortKeyMatches(const KeyCondition& kc, const Item& item) {
+  if (kc.op == SortKeyOp::kNone) return true;
+  for (const auto& [name, v] : kc.sort_prefix)
+    if (!HasEqual(item, name, v)) return false;
+  auto sk = item.find(kc.sort_name);
+  return sk != item.end() && sk->second.type() == kc.sort_value.type() &&
+         SortMatches(kc, sk->second);
 }
 
 // The conservative byte range of a key condition; ReadPage re-checks each entry exactly.
+// `P` is the partition prefix and `pre` the encoding of the sort prefix's values (empty for a
+// single-attribute key); a bound of the source's sort part applies to `pre` and the operand
+// together, as it does to the stored concatenation.
 Range QueryRange(const KeyCondition& kc, const Source& src) {
-  std::string p = PartitionPrefix(kc.partition_value, src.partition_bound);
-  Range r{p, Successor(p)};
-  auto upto = [&](const AttributeValue& v) { r.end = Successor(SortPrefix(p, v, src.sort_bound)); };
+  std::vector<const AttributeValue*> pvals{&kc.partition_value};
+  for (const auto& [name, v] : kc.more_partition) pvals.push_back(&v);
+  const std::string p = PartitionPrefixOf(pvals, src.partition_bound);
+  std::string pre;
+  for (const auto& [name, v] : kc.sort_prefix) AppendKeyValue(v, &pre);
+  auto bounded = [&](const std::string& e) {
+    return p + e.substr(0, std::min(e.size(), src.sort_bound));
+  };
+  auto with = [&](const AttributeValue& v) {
+    std::string e = pre;
+    AppendKeyValue(v, &e);
+    return bounded(e);
+  };
+  Range r{bounded(pre), Successor(bounded(pre))};
   switch (kc.op) {
     case SortKeyOp::kNone:
       break;
     case SortKeyOp::kEq:
-      r.lower = SortPrefix(p, kc.sort_value, src.sort_bound);
+      r.lower = with(kc.sort_value);
       r.end = Successor(r.lower);
       break;
     case SortKeyOp::kLt:
     case SortKeyOp::kLe:
-      upto(kc.sort_value);
+      r.end = Successor(with(kc.sort_value));
       break;
     case SortKeyOp::kGt:
     case SortKeyOp::kGe:
-      r.lower = SortPrefix(p, kc.sort_value, src.sort_bound);
+      r.lower = with(kc.sort_value);
       break;
     case SortKeyOp::kBetween:
-      r.lower = SortPrefix(p, kc.sort_value, src.sort_bound);
-      upto(kc.sort_value2);
+      r.lower = with(kc.sort_value);
+      r.end = Successor(with(kc.sort_value2));
       break;
     case SortKeyOp::kBeginsWith: {
-      std::string esc;
-      AppendEscapedPrefix(kc.sort_value.s(), &esc);
-      r.lower = p + esc.substr(0, std::min(esc.size(), src.sort_bound));
+      std::string e = pre;
+      AppendEscapedPrefix(kc.sort_value.s(), &e);
+      r.lower = bounded(e);
       r.end = Successor(r.lower);
       break;
     }
@@ -448,20 +499,20 @@ Result<QueryResponse> Database::Query(const QueryRequest& r) {
         }
         KH_RETURN_IF_ERROR(CheckKeyCondition(kc, *src.key));
         if (parsed.filter) {
-          std::vector<std::string> keys{h.desc.key.partition.name, src.key->partition.name};
+          std::vector<std::string> keys{h.desc.key.partition.name};
           if (h.desc.key.sort) keys.push_back(h.desc.key.sort->name);
-          if (src.key->sort) keys.push_back(src.key->sort->name);
+          for (const std::string& name : src.key->Names()) keys.push_back(name);
           KH_RETURN_IF_ERROR(expr::CheckFilterAvoidsKeys(*parsed.filter, keys, parsed.legacy));
         }
         if (r.exclusive_start_key) {
           KH_ASSIGN_OR_RETURN(spec.start_after, StartKey(h, src, *r.exclusive_start_key));
           const Item& esk = *r.exclusive_start_key;
-          if (!(esk.at(src.key->partition.name) == kc.partition_value)) {
+          if (!PartitionMatches(kc, esk)) {
             return Status::Validation(
                 "The provided starting key is outside query boundaries based on provided "
                 "conditions");
           }
-          if (src.key->sort && !SortMatches(kc, esk.at(src.key->sort->name))) {
+          if (src.key->sort && !SortKeyMatches(kc, esk)) {
             return Status::Validation(
                 "The provided starting key does not match the range key predicate");
           }
@@ -472,11 +523,7 @@ Result<QueryResponse> Database::Query(const QueryRequest& r) {
         spec.filter = parsed.filter.get();
         spec.projection = parsed.projection.get();
         spec.accept = [&](const Item& item) {
-          auto pk = item.find(src.key->partition.name);
-          if (pk == item.end() || !(pk->second == kc.partition_value)) return false;
-          if (kc.op == SortKeyOp::kNone) return true;
-          auto sk = item.find(src.key->sort->name);
-          return sk != item.end() && SortMatches(kc, sk->second);
+          return PartitionMatches(kc, item) && SortKeyMatches(kc, item);
         };
         double fetch_units = 0;
         KH_ASSIGN_OR_RETURN(size_t bytes,

@@ -3,7 +3,8 @@
 
 Starts `keyhole serve` on a fresh database on a free loopback port, then runs a scenario that
 covers tables, items, every expression kind, Query/Scan paging, batches, transactions with
-cancellation reasons, TTL, Streams, PartiQL and the legacy (non-expression) parameters, checking results and error codes as boto3
+cancellation reasons, TTL, Streams, PartiQL, the legacy (non-expression) parameters and a GSI with a
+multi-attribute key, checking results and error codes as boto3
 reports them (botocore also checks every response's x-amz-crc32). Stops the server by its PID.
 
 Usage: boto3_scenario.py KEYHOLE
@@ -281,6 +282,44 @@ with tempfile.TemporaryDirectory() as tmp:
         check("describe_limits", ddb.describe_limits()["TableMaxReadCapacityUnits"] == 40000)
         deleted = ddb.delete_table(TableName="Tagged")["TableDescription"]
         check("delete_table description", deleted["TableStatus"] == "DELETING" and "KeySchema" not in deleted, deleted)
+
+        # A GSI with a multi-attribute key (two HASH and two RANGE attributes), as botocore's
+        # current model allows: created, queried through the resource layer's Key conditions,
+        # paged, and its key-condition rule's message.
+        ddb.create_table(
+            TableName="Matches", KeySchema=[{"AttributeName": "id", "KeyType": "HASH"}],
+            AttributeDefinitions=[{"AttributeName": n, "AttributeType": t} for n, t in
+                                  [("id", "S"), ("league", "S"), ("division", "S"), ("stage", "N"), ("bracket", "S")]],
+            GlobalSecondaryIndexes=[{"IndexName": "byBracket", "KeySchema": [
+                {"AttributeName": "league", "KeyType": "HASH"}, {"AttributeName": "division", "KeyType": "HASH"},
+                {"AttributeName": "stage", "KeyType": "RANGE"}, {"AttributeName": "bracket", "KeyType": "RANGE"}],
+                "Projection": {"ProjectionType": "ALL"}}],
+            BillingMode="PAY_PER_REQUEST")
+        gsi = ddb.describe_table(TableName="Matches")["Table"]["GlobalSecondaryIndexes"][0]
+        check("multi-attribute key described", [(k["AttributeName"], k["KeyType"]) for k in gsi["KeySchema"]]
+              == [("league", "HASH"), ("division", "HASH"), ("stage", "RANGE"), ("bracket", "RANGE")], gsi)
+        matches = resource.Table("Matches")
+        for i, (stage, bracket) in enumerate([(1, "upper"), (1, "lower"), (2, "upper"), (10, "final")]):
+            matches.put_item(Item={"id": f"m{i}", "league": "W", "division": "NA", "stage": stage, "bracket": bracket})
+        matches.put_item(Item={"id": "m9", "league": "W", "division": "NA", "bracket": "upper"})  # not indexed
+        got = matches.query(IndexName="byBracket",
+                            KeyConditionExpression=Key("league").eq("W") & Key("division").eq("NA"))["Items"]
+        check("multi-attribute key order", [(int(x["stage"]), x["bracket"]) for x in got]
+              == [(1, "lower"), (1, "upper"), (2, "upper"), (10, "final")], got)
+        got = matches.query(IndexName="byBracket", KeyConditionExpression=Key("league").eq("W")
+                            & Key("division").eq("NA") & Key("stage").eq(1) & Key("bracket").begins_with("u"))["Items"]
+        check("multi-attribute key prefix", [x["id"] for x in got] == ["m0"], got)
+        pages = list(ddb.get_paginator("query").paginate(
+            TableName="Matches", IndexName="byBracket", KeyConditionExpression="league = :l AND division = :d AND stage > :s",
+            ExpressionAttributeValues={":l": {"S": "W"}, ":d": {"S": "NA"}, ":s": {"N": "1"}}, Limit=1))
+        check("multi-attribute key pages", [p["Items"][0]["id"]["S"] for p in pages if p["Items"]] == ["m2", "m3"]
+              and sorted(pages[0]["LastEvaluatedKey"]) == ["bracket", "division", "id", "league", "stage"], pages)
+        resp = expect_error("multi-attribute key gap", "ValidationException", lambda: matches.query(
+            IndexName="byBracket", KeyConditionExpression=Key("league").eq("W") & Key("division").eq("NA")
+            & Key("bracket").eq("upper")))
+        check("multi-attribute key gap message", resp and resp["Error"]["Message"] ==
+              "RANGE key attributes stage must have equality conditions specified in the query because a "
+              "condition is present on key attribute bracket", resp)
 
         # Legacy parameters: Expected, AttributeUpdates, AttributesToGet, KeyConditions with
         # QueryFilter, ScanFilter (boto3's low-level client sends them as written).

@@ -691,9 +691,17 @@ TEST(ApiJsonQuery, KeyConditionsRules) {
             "Either the KeyConditions or KeyConditionExpression parameter must be specified in "
             "the request.");
   EXPECT_EQ(err("{}"), "Conditions can be of length 1 or 2 only");
+  // Up to 8 conditions are read (a multi-attribute GSI key has up to 8 attributes); past that
+  // the count is refused first. A table's or single-attribute index's limit of 2 is checked
+  // when the key schema is known (BindKeyConditions).
   EXPECT_EQ(err(R"({"a": {"ComparisonOperator": "NULL"}, "b": {"ComparisonOperator": "NULL"},
                     "c": {"ComparisonOperator": "NULL"}})"),
-            "Conditions can be of length 1 or 2 only");
+            "Attempted conditional constraint is not an indexable operation");
+  std::string nine = "{";
+  for (char c = 'a'; c < 'a' + 9; ++c) {
+    nine += std::string(c == 'a' ? "" : ", ") + "\"" + c + "\": {\"ComparisonOperator\": \"NULL\"}";
+  }
+  EXPECT_EQ(err(nine + "}"), "Conditions can be of length 1 or 2 only");
   EXPECT_EQ(err(R"({"a": {"ComparisonOperator": "EQ"}})"),
             "One or more parameter values were invalid: Invalid number of argument(s) for the EQ "
             "ComparisonOperator");

@@ -50,5 +50,35 @@ TEST(SchemaJson, DisabledStreamKeepsItsLabel) {
   EXPECT_FALSE(back->ttl_attribute);
 }
 
+TEST(SchemaJson, MultiAttributeGsiKeyRoundTrips) {
+  auto t = BuildTableDescription(
+      "Tab", {{"pk", "S"}, {"a", "S"}, {"b", "N"}, {"c", "B"}, {"d", "S"}}, {{"pk", "HASH"}},
+      {{"gsi", {{"a", "HASH"}, {"b", "HASH"}, {"c", "RANGE"}, {"d", "RANGE"}}, "ALL", {}}}, {});
+  ASSERT_TRUE(t.ok()) << t.status().ToString();
+  const KeySchema& k = t->indexes.at(0).key;
+  EXPECT_TRUE(k.IsMultiAttribute());
+  EXPECT_EQ(k.Names(), (std::vector<std::string>{"a", "b", "c", "d"}));
+  EXPECT_EQ(k.more_partition.at(0).type, ValueType::kN);
+  EXPECT_EQ(k.sort->type, ValueType::kB);
+  json::Value j = TableToJson(*t);
+  const json::Value* gsis = j.Find("GlobalSecondaryIndexes");
+  ASSERT_TRUE(gsis);
+  EXPECT_EQ(json::Write(*gsis->array().at(0).Find("KeySchema")),
+            R"([{"AttributeName":"a","KeyType":"HASH"},{"AttributeName":"b","KeyType":"HASH"},)"
+            R"({"AttributeName":"c","KeyType":"RANGE"},{"AttributeName":"d","KeyType":"RANGE"}])");
+  auto back = TableFromJson(j);
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  EXPECT_EQ(back->indexes.at(0).key, k);
+  // Two HASH attributes and no RANGE one is a key too; a table or an LSI keeps two elements.
+  auto two = BuildTableDescription("Tab", {{"pk", "S"}, {"a", "S"}, {"b", "N"}}, {{"pk", "HASH"}},
+                                   {{"gsi", {{"a", "HASH"}, {"b", "HASH"}}, "KEYS_ONLY", {}}}, {});
+  ASSERT_TRUE(two.ok()) << two.status().ToString();
+  EXPECT_FALSE(two->indexes.at(0).key.sort);
+  auto table = BuildTableDescription("Tab", {{"pk", "S"}, {"a", "S"}},
+                                     {{"pk", "HASH"}, {"a", "HASH"}}, {}, {});
+  EXPECT_EQ(table.status().message(),
+            "Invalid KeySchema: The second KeySchemaElement is not a RANGE key type");
+}
+
 }  // namespace
 }  // namespace keyhole

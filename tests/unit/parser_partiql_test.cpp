@@ -950,7 +950,8 @@ TEST(KeyholeStatements, CreateTableErrors) {
   EXPECT_EQ(Msg("CREATE TABLE \"Tab\" (sk N RANGE)"),
             "A key needs exactly one HASH attribute and at most one RANGE attribute");
   EXPECT_EQ(Msg("CREATE TABLE \"Tab\" (a S, b S, c S)"),
-            "A key has at most two attributes: one HASH and one RANGE");
+            "A key has at most two attributes: one HASH and one RANGE (only a GLOBAL INDEX may "
+            "have several of each)");
   EXPECT_EQ(Msg("CREATE TABLE \"Tab\" (pk S) GLOBAL INDEX g (pk N)"),
             "Attribute pk is declared as S and as N");
   EXPECT_EQ(Msg("CREATE TABLE \"Tab\" (pk S) TTL a TTL b"), "TTL is given twice");

@@ -112,6 +112,45 @@ TEST(KeyCodec, LongSortKeysKeepOrderWhenTheyDifferEarly) {
   EXPECT_LT(key(std::string(300, 'a')), key(b));
 }
 
+TEST(KeyCodec, MultiAttributeIndexKeysOrderByEachAttributeInTurn) {
+  KeySchema table{{"id", ValueType::kS}, std::nullopt};
+  KeySchema index{{"h1", ValueType::kS}, KeyAttribute{"r1", ValueType::kN}};
+  index.more_partition = {{"h2", ValueType::kN}};
+  index.more_sort = {{"r2", ValueType::kS}};
+  auto key = [&](const char* h1, int h2, int r1, const char* r2, const char* id) {
+    return EncodeIndexKey(
+        index, table, {{"id", S(id)}, {"h1", S(h1)}, {"h2", N(h2)}, {"r1", N(r1)}, {"r2", S(r2)}});
+  };
+  // One partition: (h1, h2) together; its prefix is PartitionPrefixOf of both values.
+  const AttributeValue a = S("a"), one = N(1);
+  std::string p = PartitionPrefixOf({&a, &one}, kIndexPartitionBound);
+  EXPECT_TRUE(key("a", 1, 5, "x", "i1").starts_with(p));
+  EXPECT_FALSE(key("a", 2, 5, "x", "i1").starts_with(p));
+  EXPECT_FALSE(key("b", 1, 5, "x", "i1").starts_with(p));
+  // ("a", 1) is not ("a1") or ("a", 10): each value is delimited before hashing.
+  const AttributeValue a1 = S("a1"), ten = N(10);
+  EXPECT_NE(p, PartitionPrefixOf({&a1, &one}, kIndexPartitionBound));
+  EXPECT_NE(p, PartitionPrefixOf({&a, &ten}, kIndexPartitionBound));
+  // Sort: by r1 numerically, then by r2, then by the table key.
+  std::vector<std::string> ordered = {key("a", 1, 2, "z", "i1"),   key("a", 1, 10, "", "i1"),
+                                      key("a", 1, 10, "a", "i0"),  key("a", 1, 10, "a", "i1"),
+                                      key("a", 1, 10, "ab", "i0"), key("a", 1, 11, "a", "i0")};
+  for (size_t i = 0; i + 1 < ordered.size(); ++i) EXPECT_LT(ordered[i], ordered[i + 1]) << i;
+  // A single partition value goes through PartitionPrefix unchanged.
+  EXPECT_EQ(PartitionPrefixOf({&a}, kIndexPartitionBound),
+            PartitionPrefix(a, kIndexPartitionBound));
+  // Four long values on each side stay under LMDB's limit.
+  KeySchema wide{{"p0", ValueType::kS}, KeyAttribute{"s0", ValueType::kS}};
+  Item item{{"id", S("x")}, {"p0", S(std::string(2048, 'p'))}, {"s0", S(std::string(1024, 's'))}};
+  for (int i = 1; i < 4; ++i) {
+    wide.more_partition.push_back({"p" + std::to_string(i), ValueType::kS});
+    wide.more_sort.push_back({"s" + std::to_string(i), ValueType::kS});
+    item["p" + std::to_string(i)] = S(std::string(2048, '\0'));
+    item["s" + std::to_string(i)] = S(std::string(1024, '\0'));
+  }
+  EXPECT_LE(EncodeIndexKey(wide, table, item).size(), 511u);
+}
+
 TEST(KeyCodec, HashIsStable) {
   // DO NOT CHANGE these constants: they pin the on-disk format.
   EXPECT_EQ(Hash64(""), Hash64(""));
