@@ -21,6 +21,25 @@ std::string Join(const std::vector<std::string>& v) {
   return out;
 }
 
+const AttributeDefinition* FindDefinition(const std::vector<AttributeDefinition>& defs,
+                                          std::string_view name) {
+  for (const auto& d : defs)
+    if (d.name == name) return &d;
+  return nullptr;
+}
+
+// A KeySchema naming attributes AttributeDefinitions lacks.
+Status UndefinedKeyAttributes(const std::vector<KeySchemaElement>& elems,
+                              const std::vector<AttributeDefinition>& defs) {
+  std::vector<std::string> def_names, key_names;
+  for (const auto& d : defs) def_names.push_back(d.name);
+  for (const auto& e : elems) key_names.push_back(e.name);
+  return Status::Validation(
+      fmt::format("{}Some index key attributes are not defined in AttributeDefinitions. Keys: "
+                  "[{}], AttributeDefinitions: [{}]",
+                  kInvalid, Join(key_names), Join(def_names)));
+}
+
 Status KeyAttributeName(const std::string& name) {
   if (name.empty() || name.size() > 255) {
     return Status::Validation(fmt::format(
@@ -32,21 +51,9 @@ Status KeyAttributeName(const std::string& name) {
 // A GSI KeySchema of more than two elements, or of two HASH ones (see ResolveKeySchema).
 Result<KeySchema> ResolveMultiAttributeKey(const std::vector<KeySchemaElement>& elems,
                                            const std::vector<AttributeDefinition>& defs) {
-  std::vector<std::string> def_names, key_names;
-  for (const auto& d : defs) def_names.push_back(d.name);
-  for (const auto& e : elems) key_names.push_back(e.name);
-  auto find_def = [&](const std::string& n) -> const AttributeDefinition* {
-    for (const auto& d : defs)
-      if (d.name == n) return &d;
-    return nullptr;
-  };
+  auto find_def = [&](const std::string& n) { return FindDefinition(defs, n); };
   for (const auto& e : elems) {
-    if (!find_def(e.name)) {
-      return Status::Validation(fmt::format(
-          "{}Some index key attributes are not defined in AttributeDefinitions. Keys: [{}], "
-          "AttributeDefinitions: [{}]",
-          kInvalid, Join(key_names), Join(def_names)));
-    }
+    if (!find_def(e.name)) return UndefinedKeyAttributes(elems, defs);
   }
   for (size_t i = 0; i < elems.size(); ++i) {
     for (size_t j = 0; j < i; ++j) {
@@ -112,14 +119,7 @@ Result<KeySchema> ResolveKeySchema(const std::vector<KeySchemaElement>& elems,
         elems.empty() ? "greater than or equal to 1, less than or equal to"
                       : "less than or equal to"));
   }
-  std::vector<std::string> def_names, key_names;
-  for (const auto& d : defs) def_names.push_back(d.name);
-  for (const auto& e : elems) key_names.push_back(e.name);
-  auto find_def = [&](const std::string& n) -> const AttributeDefinition* {
-    for (const auto& d : defs)
-      if (d.name == n) return &d;
-    return nullptr;
-  };
+  auto find_def = [&](const std::string& n) { return FindDefinition(defs, n); };
   // Two elements naming the same attribute with a single definition: DynamoDB reports the
   // definition as missing (dynalite's tests, checked against AWS: "bizarre case").
   const bool same_single = elems.size() == 2 && elems[0].name == elems[1].name && defs.size() == 1;
@@ -127,10 +127,7 @@ Result<KeySchema> ResolveKeySchema(const std::vector<KeySchemaElement>& elems,
     if (!find_def(e.name) || same_single) {
       if (elems.size() == 2)
         return Status::Validation("Invalid KeySchema: Some index key attribute have no definition");
-      return Status::Validation(fmt::format(
-          "{}Some index key attributes are not defined in AttributeDefinitions. Keys: [{}], "
-          "AttributeDefinitions: [{}]",
-          kInvalid, Join(key_names), Join(def_names)));
+      return UndefinedKeyAttributes(elems, defs);
     }
   }
   if (elems.size() == 2 && elems[0].name == elems[1].name)
@@ -149,11 +146,7 @@ Result<KeySchema> ResolveKeySchema(const std::vector<KeySchemaElement>& elems,
   KeySchema ks;
   for (size_t i = 0; i < elems.size(); ++i) {
     const AttributeDefinition* d = find_def(elems[i].name);
-    if (elems[i].name.empty() || elems[i].name.size() > 255) {
-      return Status::Validation(
-          fmt::format("{}Key attribute names must be between 1 and 255 bytes long: {}", kInvalid,
-                      elems[i].name));
-    }
+    KH_RETURN_IF_ERROR(KeyAttributeName(elems[i].name));
     KeyAttribute ka{d->name, ValueType::kS};
     TypeFromName(d->type, &ka.type);
     if (i == 0)
