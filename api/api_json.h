@@ -51,15 +51,16 @@ bool IsKnownOperation(std::string_view name);
 // CreateTable. BillingMode defaults to PROVISIONED as in the API (CreateTableRequest's
 // in-process default is PAY_PER_REQUEST), so a body without BillingMode needs
 // ProvisionedThroughput. A GSI's ProvisionedThroughput is validated (both units, >= 1; required
-// when PROVISIONED, refused when PAY_PER_REQUEST) and then dropped: keyhole meters but does not
-// provision, and IndexSpec has no place for it.
+// when PROVISIONED, refused when PAY_PER_REQUEST) and kept in its IndexSpec (DescribeTable
+// reports it; keyhole meters but does not throttle).
 Result<CreateTableRequest> CreateTableRequestFromJson(const json::Value& v);
 Result<DeleteTableRequest> DeleteTableRequestFromJson(const json::Value& v);
 Result<DescribeTableRequest> DescribeTableRequestFromJson(const json::Value& v);
 Result<ListTablesRequest> ListTablesRequestFromJson(const json::Value& v);
 // UpdateTable: AttributeDefinitions and GlobalSecondaryIndexUpdates with one Create or one
-// Delete. Two create/delete actions are LimitExceededException as on DynamoDB ("Subscriber limit
-// exceeded: Only 1 online index can be created or deleted simultaneously per table").
+// Delete, and any number of Updates (a GSI's ProvisionedThroughput). Two create/delete actions
+// are LimitExceededException as on DynamoDB ("Subscriber limit exceeded: Only 1 online index can
+// be created or deleted simultaneously per table").
 Result<UpdateTableRequest> UpdateTableRequestFromJson(const json::Value& v);
 // PutItem/DeleteItem accept ReturnItemCollectionMetrics only with its default NONE. PutItem,
 // DeleteItem and UpdateItem take Expected and ConditionalOperator, UpdateItem AttributeUpdates,

@@ -49,17 +49,11 @@ json::Value DescribeTableRequestToJson(const DescribeTableRequest& r);  // {"Tab
 // {"ExclusiveStartTableName"?, "Limit"?}; {} lists from the start.
 json::Value ListTablesRequestToJson(const ListTablesRequest& r);
 
-// ProvisionedThroughput of a GSI created by UpdateTable on a PROVISIONED table, which DynamoDB
-// requires and UpdateTableRequest does not carry (the caller knows the table's billing mode).
-struct IndexThroughput {
-  int64_t read_capacity_units = 1;
-  int64_t write_capacity_units = 1;
-};
 // UpdateTable: AttributeDefinitions (when not empty), TableName, GlobalSecondaryIndexUpdates
-// ([{"Create": ..}] and/or [{"Delete": {"IndexName"}}], Create first), StreamSpecification
-// (when given). `index_throughput` goes into the Create action when given.
-json::Value UpdateTableRequestToJson(const UpdateTableRequest& r,
-                                     const std::optional<IndexThroughput>& index_throughput = {});
+// ([{"Create": ..}], [{"Update": {"IndexName", "ProvisionedThroughput"}}].., [{"Delete":
+// {"IndexName"}}], in that order; a GSI's ProvisionedThroughput when its IndexSpec has one),
+// StreamSpecification (when given).
+json::Value UpdateTableRequestToJson(const UpdateTableRequest& r);
 
 // Tags and continuous backups: {"ResourceArn", "Tags": [{Key, Value}]}, {"ResourceArn",
 // "TagKeys"}, {"ResourceArn", "NextToken"?}, {"TableName"}, {"TableName",

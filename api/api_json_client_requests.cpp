@@ -48,7 +48,7 @@ json::Value Throughput(int64_t read, int64_t write) {
 
 // {IndexName, KeySchema, Projection: {ProjectionType?, NonKeyAttributes?},
 // ProvisionedThroughput?}
-json::Value Index(const IndexSpec& spec, const std::optional<IndexThroughput>& throughput) {
+json::Value Index(const IndexSpec& spec) {
   json::Value e = json::Value::MakeObject();
   e.Add("IndexName", Str(spec.name));
   e.Add("KeySchema", KeySchemaElements(spec.key_schema));
@@ -60,17 +60,16 @@ json::Value Index(const IndexSpec& spec, const std::optional<IndexThroughput>& t
     p.Add("NonKeyAttributes", std::move(names));
   }
   e.Add("Projection", std::move(p));
-  if (throughput) {
+  if (spec.read_capacity_units || spec.write_capacity_units) {
     e.Add("ProvisionedThroughput",
-          Throughput(throughput->read_capacity_units, throughput->write_capacity_units));
+          Throughput(spec.read_capacity_units.value_or(0), spec.write_capacity_units.value_or(0)));
   }
   return e;
 }
 
-json::Value Indexes(const std::vector<IndexSpec>& specs,
-                    const std::optional<IndexThroughput>& throughput) {
+json::Value Indexes(const std::vector<IndexSpec>& specs) {
   json::Value list = json::Value::MakeArray();
-  for (const IndexSpec& spec : specs) list.Push(Index(spec, throughput));
+  for (const IndexSpec& spec : specs) list.Push(Index(spec));
   return list;
 }
 
@@ -123,15 +122,11 @@ json::Value CreateTableRequestToJson(const CreateTableRequest& r) {
   body.Add("AttributeDefinitions", Definitions(r.attribute_definitions));
   body.Add("TableName", Str(r.table_name));
   body.Add("KeySchema", KeySchemaElements(r.key_schema));
-  std::optional<IndexThroughput> gsi_throughput;
-  if (r.billing_mode == "PROVISIONED" && r.read_capacity_units && r.write_capacity_units) {
-    gsi_throughput = IndexThroughput{*r.read_capacity_units, *r.write_capacity_units};
-  }
   if (!r.local_secondary_indexes.empty()) {
-    body.Add("LocalSecondaryIndexes", Indexes(r.local_secondary_indexes, std::nullopt));
+    body.Add("LocalSecondaryIndexes", Indexes(r.local_secondary_indexes));
   }
   if (!r.global_secondary_indexes.empty()) {
-    body.Add("GlobalSecondaryIndexes", Indexes(r.global_secondary_indexes, gsi_throughput));
+    body.Add("GlobalSecondaryIndexes", Indexes(r.global_secondary_indexes));
   }
   body.Add("BillingMode", Str(r.billing_mode));
   if (r.read_capacity_units || r.write_capacity_units) {
@@ -163,8 +158,7 @@ json::Value ListTablesRequestToJson(const ListTablesRequest& r) {
   return body;
 }
 
-json::Value UpdateTableRequestToJson(const UpdateTableRequest& r,
-                                     const std::optional<IndexThroughput>& index_throughput) {
+json::Value UpdateTableRequestToJson(const UpdateTableRequest& r) {
   json::Value body = json::Value::MakeObject();
   if (!r.attribute_definitions.empty()) {
     body.Add("AttributeDefinitions", Definitions(r.attribute_definitions));
@@ -181,11 +175,20 @@ json::Value UpdateTableRequestToJson(const UpdateTableRequest& r,
     }
     body.Add("ProvisionedThroughput", std::move(pt));
   }
-  if (r.create_global_index || r.delete_global_index) {
+  if (r.create_global_index || r.delete_global_index || !r.update_global_indexes.empty()) {
     json::Value updates = json::Value::MakeArray();
     if (r.create_global_index) {
       json::Value action = json::Value::MakeObject();
-      action.Add("Create", Index(*r.create_global_index, index_throughput));
+      action.Add("Create", Index(*r.create_global_index));
+      updates.Push(std::move(action));
+    }
+    for (const UpdateTableRequest::IndexThroughput& u : r.update_global_indexes) {
+      json::Value update = json::Value::MakeObject();
+      update.Add("IndexName", Str(u.index_name));
+      update.Add("ProvisionedThroughput",
+                 Throughput(u.read_capacity_units, u.write_capacity_units));
+      json::Value action = json::Value::MakeObject();
+      action.Add("Update", std::move(update));
       updates.Push(std::move(action));
     }
     if (r.delete_global_index) {

@@ -128,6 +128,21 @@ Result<Projection> ReadProjection(const json::Value& p, const std::string& at) {
   return out;
 }
 
+// The ProvisionedThroughput member of `v` (a table's or a GSI's description at `at`), when
+// present, into *t (TableDescription or IndexDescription, whose members are named alike).
+template <typename T>
+Status ReadProvisionedThroughput(const json::Value& v, const std::string& at, T* t) {
+  KH_ASSIGN_OR_RETURN(const json::Value* pt,
+                      Find(v, "ProvisionedThroughput", json::Kind::kObject, at));
+  if (!pt) return Status::OK();
+  const std::string where = Child(at, "ProvisionedThroughput");
+  KH_RETURN_IF_ERROR(ReadInt(*pt, "ReadCapacityUnits", where, &t->read_capacity));
+  KH_RETURN_IF_ERROR(ReadInt(*pt, "WriteCapacityUnits", where, &t->write_capacity));
+  KH_RETURN_IF_ERROR(ReadDouble(*pt, "LastIncreaseDateTime", where, &t->last_increase_time));
+  KH_RETURN_IF_ERROR(ReadDouble(*pt, "LastDecreaseDateTime", where, &t->last_decrease_time));
+  return ReadInt(*pt, "NumberOfDecreasesToday", where, &t->decreases_today);
+}
+
 // The index list `member` (LocalSecondaryIndexes or GlobalSecondaryIndexes) into t->indexes.
 Status ReadIndexes(const json::Value& v, std::string_view member, IndexKind kind,
                    const Definitions& defs, TableDescription* t) {
@@ -147,6 +162,7 @@ Status ReadIndexes(const json::Value& v, std::string_view member, IndexKind kind
       KH_ASSIGN_OR_RETURN(idx.projection, ReadProjection(*p, Child(at, "Projection")));
     }
     KH_RETURN_IF_ERROR(ReadString(e, "IndexStatus", at, &idx.status));
+    KH_RETURN_IF_ERROR(ReadProvisionedThroughput(e, at, &idx));
     KH_RETURN_IF_ERROR(ReadInt(e, "IndexSizeBytes", at, &idx.size_bytes));
     KH_RETURN_IF_ERROR(ReadInt(e, "ItemCount", at, &idx.item_count));
     t->indexes.push_back(std::move(idx));
@@ -269,20 +285,7 @@ Result<TableDescription> TableDescriptionFromJson(const json::Value& v) {
   }
   KH_RETURN_IF_ERROR(ReadString(v, "TableStatus", "", &t.status));
   KH_RETURN_IF_ERROR(ReadDouble(v, "CreationDateTime", "", &t.creation_time));
-  KH_ASSIGN_OR_RETURN(const json::Value* pt,
-                      Find(v, "ProvisionedThroughput", json::Kind::kObject, ""));
-  if (pt) {
-    KH_RETURN_IF_ERROR(
-        ReadInt(*pt, "ReadCapacityUnits", "ProvisionedThroughput", &t.read_capacity));
-    KH_RETURN_IF_ERROR(
-        ReadInt(*pt, "WriteCapacityUnits", "ProvisionedThroughput", &t.write_capacity));
-    KH_RETURN_IF_ERROR(
-        ReadDouble(*pt, "LastIncreaseDateTime", "ProvisionedThroughput", &t.last_increase_time));
-    KH_RETURN_IF_ERROR(
-        ReadDouble(*pt, "LastDecreaseDateTime", "ProvisionedThroughput", &t.last_decrease_time));
-    KH_RETURN_IF_ERROR(
-        ReadInt(*pt, "NumberOfDecreasesToday", "ProvisionedThroughput", &t.decreases_today));
-  }
+  KH_RETURN_IF_ERROR(ReadProvisionedThroughput(v, "", &t));
   KH_RETURN_IF_ERROR(ReadInt(v, "TableSizeBytes", "", &t.size_bytes));
   KH_RETURN_IF_ERROR(ReadInt(v, "ItemCount", "", &t.item_count));
   std::string table_id;

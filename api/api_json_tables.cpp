@@ -2,6 +2,8 @@
 // UpdateTable. See api/api_json.h for the order of checks.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include <set>
 
 #include "api/api_json.h"
@@ -34,7 +36,7 @@ constexpr std::string_view kBillingModes[] = {"PROVISIONED", "PAY_PER_REQUEST"};
 // A GlobalSecondaryIndex, LocalSecondaryIndex or GSI Create action as decoded.
 struct DecodedIndex {
   IndexSpec spec;
-  bool has_throughput = false;  // GSIs only; validated, then dropped (see api_json.h)
+  bool has_throughput = false;  // GSIs only; the values are in spec (see api_json.h)
 };
 
 // Reads one index element at `at`. `global` admits ProvisionedThroughput and names the
@@ -71,9 +73,9 @@ Result<DecodedIndex> ReadIndex(const json::Value& v, const Path& at, bool global
   if (global) {
     KH_ASSIGN_OR_RETURN(const json::Value* pt, ReadObject(v, "ProvisionedThroughput", at));
     if (pt) {
-      std::optional<int64_t> read, write;
-      KH_RETURN_IF_ERROR(
-          ReadThroughput(*pt, at.Child("ProvisionedThroughput"), &read, &write, errs));
+      KH_RETURN_IF_ERROR(ReadThroughput(*pt, at.Child("ProvisionedThroughput"),
+                                        &out.spec.read_capacity_units,
+                                        &out.spec.write_capacity_units, errs));
       out.has_throughput = true;
     }
   }
@@ -126,18 +128,43 @@ Result<std::string> ReadTableNameOnly(const json::Value& v) {
   return name;
 }
 
-// One GlobalSecondaryIndexUpdates element: a Create or a Delete (Update is not supported yet).
+// One GlobalSecondaryIndexUpdates element: a Create, an Update (ProvisionedThroughput) or a
+// Delete.
 struct IndexAction {
   std::optional<DecodedIndex> create;
+  std::optional<UpdateTableRequest::IndexThroughput> update;
   std::optional<std::string> remove;
   int count = 0;  // actions given in the element
 };
 
 Result<IndexAction> ReadIndexAction(const json::Value& v, const Path& at, Violations* errs) {
-  static constexpr MemberSpec kMembers[] = {{"Update", false}, {"Create"}, {"Delete"}};
+  static constexpr MemberSpec kMembers[] = {{"Update"}, {"Create"}, {"Delete"}};
   static constexpr MemberSpec kDelete[] = {{"IndexName"}};
+  static constexpr MemberSpec kUpdate[] = {{"IndexName"},
+                                           {"ProvisionedThroughput"},
+                                           {"OnDemandThroughput", false},
+                                           {"WarmThroughput", false}};
   KH_RETURN_IF_ERROR(CheckStructure(v, at, kMembers));
   IndexAction a;
+  KH_ASSIGN_OR_RETURN(const json::Value* update, ReadObject(v, "Update", at));
+  if (update) {
+    const Path p = at.Child("Update");
+    KH_RETURN_IF_ERROR(CheckStructure(*update, p, kUpdate));
+    UpdateTableRequest::IndexThroughput u;
+    KH_ASSIGN_OR_RETURN(u.index_name, ReadTableNameMember(*update, "IndexName", p, true, errs));
+    KH_ASSIGN_OR_RETURN(const json::Value* pt, ReadObject(*update, "ProvisionedThroughput", p));
+    if (pt) {
+      std::optional<int64_t> read, write;
+      KH_RETURN_IF_ERROR(
+          ReadThroughput(*pt, p.Child("ProvisionedThroughput"), &read, &write, errs));
+      u.read_capacity_units = read.value_or(0);
+      u.write_capacity_units = write.value_or(0);
+    } else {
+      errs->AddNull(p.Child("ProvisionedThroughput"));
+    }
+    a.update = std::move(u);
+    ++a.count;
+  }
   KH_ASSIGN_OR_RETURN(const json::Value* create, ReadObject(v, "Create", at));
   if (create) {
     KH_ASSIGN_OR_RETURN(a.create, ReadIndex(*create, at.Child("Create"), true, errs));
@@ -173,7 +200,9 @@ Status CheckIndexActions(const std::vector<IndexAction>& actions) {
           "object",
           kInvalid));
     }
-    const std::string& name = a.create ? a.create->spec.name : *a.remove;
+    const std::string& name = a.create   ? a.create->spec.name
+                              : a.update ? a.update->index_name
+                                         : *a.remove;
     if (!names.insert(name).second) {
       return Status::Validation(fmt::format(
           "{}Only one global secondary index update per index is allowed simultaneously. "
@@ -181,7 +210,8 @@ Status CheckIndexActions(const std::vector<IndexAction>& actions) {
           kInvalid, name));
     }
   }
-  if (actions.size() > 1) {
+  // Updates of several indexes go together; Creates and Deletes one per call.
+  if (std::ranges::count_if(actions, [](const IndexAction& a) { return !a.update; }) > 1) {
     return Status::LimitExceeded(
         "Subscriber limit exceeded: Only 1 online index can be created or deleted "
         "simultaneously per table");
@@ -351,10 +381,14 @@ Result<UpdateTableRequest> UpdateTableRequestFromJson(const json::Value& v) {
   KH_RETURN_IF_ERROR(api_json::CheckStreamViewTypeGiven(r.stream_specification, v));
   if (updates) {
     KH_RETURN_IF_ERROR(CheckIndexActions(actions));
-    if (actions[0].create) {
-      r.create_global_index = std::move(actions[0].create->spec);
-    } else {
-      r.delete_global_index = std::move(actions[0].remove);
+    for (IndexAction& a : actions) {
+      if (a.create) {
+        r.create_global_index = std::move(a.create->spec);
+      } else if (a.update) {
+        r.update_global_indexes.push_back(std::move(*a.update));
+      } else {
+        r.delete_global_index = std::move(a.remove);
+      }
     }
   }
   return r;

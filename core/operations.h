@@ -124,6 +124,13 @@ struct UpdateTableRequest {
   std::optional<int64_t> read_capacity_units, write_capacity_units;
   bool has_provisioned_throughput = false;  // ProvisionedThroughput was given
   std::optional<SSESpecification> sse_specification;
+  // GlobalSecondaryIndexUpdates' Update actions: a GSI's new ProvisionedThroughput (several
+  // per call; DynamoDB requires one for every GSI when a table becomes PROVISIONED).
+  struct IndexThroughput {
+    std::string index_name;
+    int64_t read_capacity_units = 0, write_capacity_units = 0;
+  };
+  std::vector<IndexThroughput> update_global_indexes;
 };
 
 // ---- tags (TagResource, UntagResource, ListTagsOfResource) ----

@@ -238,6 +238,8 @@ Result<IndexDescription> BuildIndex(const IndexSpec& spec, IndexKind kind,
     }
   }
   KH_ASSIGN_OR_RETURN(idx.projection, BuildProjection(spec));
+  idx.read_capacity = spec.read_capacity_units.value_or(0);
+  idx.write_capacity = spec.write_capacity_units.value_or(0);
   return idx;
 }
 
@@ -463,6 +465,45 @@ void CollectDefinition(const KeyAttribute& a, std::vector<KeyAttribute>* defs) {
   defs->push_back(a);
 }
 
+const json::Value* Member(const json::Value& v, std::string_view name, json::Kind kind) {
+  if (!v.IsObject()) return nullptr;
+  const json::Value* m = v.Find(name);
+  return m && m->kind() == kind ? m : nullptr;
+}
+
+// An epoch-seconds time as DynamoDB writes it (milliseconds).
+json::Value Seconds(double t) { return json::Value::Number(fmt::format("{:.3f}", t)); }
+
+// DescribeTable's ProvisionedThroughput of a table or a GSI (T: TableDescription or
+// IndexDescription, which name these members alike).
+template <typename T>
+json::Value ThroughputJson(const T& t) {
+  json::Value pt = json::Value::MakeObject();
+  if (t.last_increase_time > 0) pt.Add("LastIncreaseDateTime", Seconds(t.last_increase_time));
+  if (t.last_decrease_time > 0) pt.Add("LastDecreaseDateTime", Seconds(t.last_decrease_time));
+  pt.Add("NumberOfDecreasesToday", json::Value::Int(t.decreases_today));
+  pt.Add("ReadCapacityUnits", json::Value::Int(t.read_capacity));
+  pt.Add("WriteCapacityUnits", json::Value::Int(t.write_capacity));
+  return pt;
+}
+
+// Reads what ThroughputJson writes, under `v`'s ProvisionedThroughput (absent: zeros).
+template <typename T>
+void ReadThroughputJson(const json::Value& v, T* t) {
+  const json::Value* pt = Member(v, "ProvisionedThroughput", json::Kind::kObject);
+  if (!pt) return;
+  if (const json::Value* r = Member(*pt, "ReadCapacityUnits", json::Kind::kNumber))
+    t->read_capacity = std::stoll(r->number_text());
+  if (const json::Value* w = Member(*pt, "WriteCapacityUnits", json::Kind::kNumber))
+    t->write_capacity = std::stoll(w->number_text());
+  if (const json::Value* d = Member(*pt, "LastIncreaseDateTime", json::Kind::kNumber))
+    t->last_increase_time = std::stod(d->number_text());
+  if (const json::Value* d = Member(*pt, "LastDecreaseDateTime", json::Kind::kNumber))
+    t->last_decrease_time = std::stod(d->number_text());
+  if (const json::Value* n = Member(*pt, "NumberOfDecreasesToday", json::Kind::kNumber))
+    t->decreases_today = std::stoll(n->number_text());
+}
+
 json::Value IndexJson(const IndexDescription& i, const TableDescription& t) {
   json::Value o = json::Value::MakeObject();
   o.Add("IndexName", json::Value::String(i.name));
@@ -475,21 +516,15 @@ json::Value IndexJson(const IndexDescription& i, const TableDescription& t) {
     p.Add("NonKeyAttributes", std::move(nk));
   }
   o.Add("Projection", std::move(p));
-  if (i.kind == IndexKind::kGlobal) o.Add("IndexStatus", json::Value::String(i.status));
+  if (i.kind == IndexKind::kGlobal) {
+    o.Add("IndexStatus", json::Value::String(i.status));
+    o.Add("ProvisionedThroughput", ThroughputJson(i));
+  }
   o.Add("IndexSizeBytes", json::Value::Int(i.size_bytes));
   o.Add("ItemCount", json::Value::Int(i.item_count));
   o.Add("IndexArn", json::Value::String(t.TableArn() + "/index/" + i.name));
   return o;
 }
-
-const json::Value* Member(const json::Value& v, std::string_view name, json::Kind kind) {
-  if (!v.IsObject()) return nullptr;
-  const json::Value* m = v.Find(name);
-  return m && m->kind() == kind ? m : nullptr;
-}
-
-// An epoch-seconds time as DynamoDB writes it (milliseconds).
-json::Value Seconds(double t) { return json::Value::Number(fmt::format("{:.3f}", t)); }
 
 Status Corrupt(std::string_view what) {
   return Status::Format(fmt::format("catalog record is malformed: {}", what));
@@ -541,13 +576,7 @@ json::Value TableToJson(const TableDescription& t) {
   o.Add("KeySchema", KeySchemaJson(t.key));
   o.Add("TableStatus", json::Value::String(t.status));
   o.Add("CreationDateTime", json::Value::Number(fmt::format("{:.3f}", t.creation_time)));
-  json::Value pt = json::Value::MakeObject();
-  if (t.last_increase_time > 0) pt.Add("LastIncreaseDateTime", Seconds(t.last_increase_time));
-  if (t.last_decrease_time > 0) pt.Add("LastDecreaseDateTime", Seconds(t.last_decrease_time));
-  pt.Add("NumberOfDecreasesToday", json::Value::Int(t.decreases_today));
-  pt.Add("ReadCapacityUnits", json::Value::Int(t.read_capacity));
-  pt.Add("WriteCapacityUnits", json::Value::Int(t.write_capacity));
-  o.Add("ProvisionedThroughput", std::move(pt));
+  o.Add("ProvisionedThroughput", ThroughputJson(t));
   o.Add("TableSizeBytes", json::Value::Int(t.size_bytes));
   o.Add("ItemCount", json::Value::Int(t.item_count));
   o.Add("TableArn", json::Value::String(t.TableArn()));
@@ -697,18 +726,7 @@ Result<TableDescription> TableFromJson(const json::Value& v) {
       t.ttl_changed_at = std::stod(c->number_text());
     }
   }
-  if (const json::Value* pt = Member(v, "ProvisionedThroughput", json::Kind::kObject)) {
-    if (const json::Value* r = Member(*pt, "ReadCapacityUnits", json::Kind::kNumber))
-      t.read_capacity = std::stoll(r->number_text());
-    if (const json::Value* w = Member(*pt, "WriteCapacityUnits", json::Kind::kNumber))
-      t.write_capacity = std::stoll(w->number_text());
-    if (const json::Value* d = Member(*pt, "LastIncreaseDateTime", json::Kind::kNumber))
-      t.last_increase_time = std::stod(d->number_text());
-    if (const json::Value* d = Member(*pt, "LastDecreaseDateTime", json::Kind::kNumber))
-      t.last_decrease_time = std::stod(d->number_text());
-    if (const json::Value* n = Member(*pt, "NumberOfDecreasesToday", json::Kind::kNumber))
-      t.decreases_today = std::stoll(n->number_text());
-  }
+  ReadThroughputJson(v, &t);
   for (auto [member, kind] : {std::pair{"LocalSecondaryIndexes", IndexKind::kLocal},
                               std::pair{"GlobalSecondaryIndexes", IndexKind::kGlobal}}) {
     const json::Value* arr = Member(v, member, json::Kind::kArray);
@@ -734,6 +752,7 @@ Result<TableDescription> TableFromJson(const json::Value& v) {
       }
       if (const json::Value* st = Member(iv, "IndexStatus", json::Kind::kString))
         idx.status = st->str();
+      ReadThroughputJson(iv, &idx);
       t.indexes.push_back(std::move(idx));
     }
   }

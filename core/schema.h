@@ -69,6 +69,13 @@ struct IndexDescription {
   KeySchema key;
   Projection projection;
   std::string status = "ACTIVE";
+  // A GSI's ProvisionedThroughput while its table is PROVISIONED (0 while it is on demand, as
+  // DynamoDB reports it), kept like the table's: the last increase and decrease (0: never) and
+  // the decreases on the UTC day of the last one. Named as TableDescription's members, so one
+  // piece of code serves both (storage/tables.cpp, core/schema.cpp).
+  int64_t read_capacity = 0, write_capacity = 0;
+  double last_increase_time = 0, last_decrease_time = 0;
+  int64_t decreases_today = 0;
   // Filled by DescribeTable; not persisted.
   int64_t item_count = 0;
   int64_t size_bytes = 0;
@@ -146,6 +153,8 @@ struct IndexSpec {
   std::vector<KeySchemaElement> key_schema;
   std::optional<std::string> projection_type;  // "ALL" | "KEYS_ONLY" | "INCLUDE"
   std::optional<std::vector<std::string>> non_key_attributes;
+  // A GSI's ProvisionedThroughput (required when the table is PROVISIONED, refused otherwise).
+  std::optional<int64_t> read_capacity_units = std::nullopt, write_capacity_units = std::nullopt;
 };
 
 // keyhole's region and account, as its ARNs carry them.

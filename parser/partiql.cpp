@@ -138,6 +138,12 @@ CreateTableRequest ToCreateTableRequest(const CreateTableStatement& s) {
   r.billing_mode = s.billing_mode;
   r.read_capacity_units = s.read_capacity_units;
   r.write_capacity_units = s.write_capacity_units;
+  // BILLING PROVISIONED (READ r, WRITE w) gives each GSI the table's throughput: DynamoDB needs
+  // one per GSI, and the DDL names one for the table.
+  for (IndexSpec& spec : r.global_secondary_indexes) {
+    spec.read_capacity_units = s.read_capacity_units;
+    spec.write_capacity_units = s.write_capacity_units;
+  }
   if (s.stream_view_type) {
     r.stream_specification = StreamSpecification{true, *s.stream_view_type};
   }

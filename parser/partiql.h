@@ -90,7 +90,7 @@
 //          [GLOBAL INDEX "g" (a S HASH [, b N RANGE]) [PROJECTION ALL|KEYS_ONLY|INCLUDE (x, y)]]...
 //          [LOCAL INDEX "l" ([pk S HASH,] c N RANGE) [PROJECTION ...]]...
 //          [TTL attr] [STREAM KEYS_ONLY|NEW_IMAGE|OLD_IMAGE|NEW_AND_OLD_IMAGES]
-//          [BILLING PAY_PER_REQUEST | BILLING PROVISIONED (READ 5, WRITE 5)]
+//          [BILLING PAY_PER_REQUEST | BILLING PROVISIONED (READ 5, WRITE 5)]  (GSIs get the same)
 //     Key attribute types: S, N, B (or STRING, NUMBER, BINARY). The role (HASH / RANGE) may be
 //     left out: the first attribute is the HASH key, the second the RANGE key. A LOCAL INDEX
 //     given one attribute (its RANGE key, role written or not) shares the table's partition

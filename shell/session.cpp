@@ -605,6 +605,12 @@ bool RunAlter(Session::State& s, const parser::AlterTableStatement& a, Location 
       IndexSpec spec;
       spec.name = def.name;
       spec.key_schema = ToKeySchemaElements(def.key);
+      // A PROVISIONED table's new GSI needs throughput: the table's, as CREATE TABLE gives.
+      if (Result<TableSchemaPtr> t = s.db.TableSchema(a.table);
+          t.ok() && (*t)->billing_mode == "PROVISIONED") {
+        spec.read_capacity_units = (*t)->read_capacity;
+        spec.write_capacity_units = (*t)->write_capacity;
+      }
       spec.projection_type = std::string(ProjectionTypeName(def.projection.type));
       if (def.projection.type == ProjectionType::kInclude) {
         spec.non_key_attributes = def.projection.non_key_attributes;

@@ -321,6 +321,21 @@ with tempfile.TemporaryDirectory() as tmp:
               "RANGE key attributes stage must have equality conditions specified in the query because a "
               "condition is present on key attribute bracket", resp)
 
+        # A GSI's provisioned throughput: a table becoming PROVISIONED gives every GSI its own.
+        expect_error("provisioned without the GSI's", "ValidationException", lambda: ddb.update_table(
+            TableName="Matches", BillingMode="PROVISIONED",
+            ProvisionedThroughput={"ReadCapacityUnits": 5, "WriteCapacityUnits": 5}))
+        ddb.update_table(TableName="Matches", BillingMode="PROVISIONED",
+                         ProvisionedThroughput={"ReadCapacityUnits": 5, "WriteCapacityUnits": 5},
+                         GlobalSecondaryIndexUpdates=[{"Update": {"IndexName": "byBracket", "ProvisionedThroughput": {
+                             "ReadCapacityUnits": 3, "WriteCapacityUnits": 2}}}])
+        ddb.update_table(TableName="Matches", GlobalSecondaryIndexUpdates=[{"Update": {
+            "IndexName": "byBracket", "ProvisionedThroughput": {"ReadCapacityUnits": 4, "WriteCapacityUnits": 2}}}])
+        gsi = ddb.describe_table(TableName="Matches")["Table"]["GlobalSecondaryIndexes"][0]
+        pt = gsi["ProvisionedThroughput"]
+        check("gsi throughput", pt["ReadCapacityUnits"] == 4 and pt["WriteCapacityUnits"] == 2
+              and "LastIncreaseDateTime" in pt, gsi)
+
         # Legacy parameters: Expected, AttributeUpdates, AttributesToGet, KeyConditions with
         # QueryFilter, ScanFilter (boto3's low-level client sends them as written).
         legacy_key = {"Artist": {"S": "Legacy"}, "Song": {"S": "1"}}

@@ -30,6 +30,10 @@ CreateTableRequest ProvisionedTable() {
   IndexSpec status = Spec("byStatus", {{"status", "HASH"}, {"sk", "RANGE"}}, "INCLUDE");
   status.non_key_attributes = std::vector<std::string>{"total", "owner"};
   r.global_secondary_indexes = {status, Spec("byStatusOnly", {{"status", "HASH"}}, "KEYS_ONLY")};
+  for (IndexSpec& gsi : r.global_secondary_indexes) {
+    gsi.read_capacity_units = 5;
+    gsi.write_capacity_units = 7;
+  }
   r.local_secondary_indexes = {Spec("byDate", {{"pk", "HASH"}, {"date", "RANGE"}}, "ALL")};
   r.billing_mode = "PROVISIONED";
   r.read_capacity_units = 5;
@@ -72,6 +76,8 @@ TEST(ApiJsonClientRequestTest, CreateTableRoundTrips) {
   EXPECT_EQ(p.read_capacity_units, 5);
   EXPECT_EQ(p.write_capacity_units, 7);
   ASSERT_EQ(p.global_secondary_indexes.size(), 2u);
+  EXPECT_EQ(p.global_secondary_indexes[1].read_capacity_units, 5);
+  EXPECT_EQ(p.global_secondary_indexes[1].write_capacity_units, 7);
   EXPECT_EQ(p.global_secondary_indexes[0].non_key_attributes,
             (std::vector<std::string>{"total", "owner"}));
   ASSERT_EQ(p.local_secondary_indexes.size(), 1u);
@@ -83,6 +89,10 @@ TEST(ApiJsonClientRequestTest, CreateTableRoundTrips) {
   d.billing_mode = "PAY_PER_REQUEST";
   d.read_capacity_units.reset();
   d.write_capacity_units.reset();
+  for (IndexSpec& gsi : d.global_secondary_indexes) {
+    gsi.read_capacity_units.reset();
+    gsi.write_capacity_units.reset();
+  }
   d.stream_specification = StreamSpecification{false, std::nullopt};
   CreateTableRequest db = ExpectRoundTrip(d, CreateTableRequestFromJson, CreateTableRequestToJson);
   EXPECT_EQ(db.billing_mode, "PAY_PER_REQUEST");
@@ -136,12 +146,24 @@ TEST(ApiJsonClientRequestTest, UpdateTableRoundTrips) {
   EXPECT_EQ(cb.create_global_index->name, "byG");
   EXPECT_EQ(cb.attribute_definitions.size(), 1u);
 
-  // A PROVISIONED table's new index needs throughput, which the decoder accepts and drops.
-  json::Value provisioned = UpdateTableRequestToJson(create, IndexThroughput{3, 4});
+  // A PROVISIONED table's new index carries its throughput; Updates set an index's.
+  create.create_global_index->read_capacity_units = 3;
+  create.create_global_index->write_capacity_units = 4;
+  create.update_global_indexes = {{"byH", 5, 6}, {"byI", 7, 8}};
+  json::Value provisioned = UpdateTableRequestToJson(create);
   EXPECT_NE(json::Write(provisioned)
                 .find(R"("ProvisionedThroughput":{"ReadCapacityUnits":3,"WriteCapacityUnits":4})"),
             std::string::npos);
-  EXPECT_TRUE(UpdateTableRequestFromJson(provisioned).ok());
+  EXPECT_NE(json::Write(provisioned)
+                .find(R"({"Update":{"IndexName":"byH","ProvisionedThroughput":)"
+                      R"({"ReadCapacityUnits":5,"WriteCapacityUnits":6}}})"),
+            std::string::npos);
+  Result<UpdateTableRequest> pb = UpdateTableRequestFromJson(provisioned);
+  ASSERT_TRUE(pb.ok()) << pb.status().ToString();
+  EXPECT_EQ(pb->create_global_index->read_capacity_units, 3);
+  ASSERT_EQ(pb->update_global_indexes.size(), 2u);
+  EXPECT_EQ(pb->update_global_indexes[1].index_name, "byI");
+  EXPECT_EQ(pb->update_global_indexes[1].write_capacity_units, 8);
 
   UpdateTableRequest remove;
   remove.table_name = "Tab";

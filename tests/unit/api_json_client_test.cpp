@@ -46,6 +46,11 @@ TableDescription FullTable() {
   status.status = "CREATING";
   status.item_count = 3;
   status.size_bytes = 321;
+  status.read_capacity = 3;
+  status.write_capacity = 2;
+  status.last_increase_time = 1795385700;
+  status.last_decrease_time = 1795385800.5;
+  status.decreases_today = 1;
   t.indexes.push_back(status);
   IndexDescription date = Index("byDate", IndexKind::kLocal,
                                 {{"pk", ValueType::kS}, KeyAttribute{"date", ValueType::kS}},
@@ -105,6 +110,11 @@ void ExpectSameTable(const TableDescription& back, const TableDescription& t) {
     EXPECT_EQ(b->status, i.status);
     EXPECT_EQ(b->item_count, i.item_count);
     EXPECT_EQ(b->size_bytes, i.size_bytes);
+    EXPECT_EQ(b->read_capacity, i.read_capacity);
+    EXPECT_EQ(b->write_capacity, i.write_capacity);
+    EXPECT_DOUBLE_EQ(b->last_increase_time, i.last_increase_time);
+    EXPECT_DOUBLE_EQ(b->last_decrease_time, i.last_decrease_time);
+    EXPECT_EQ(b->decreases_today, i.decreases_today);
   }
 }
 

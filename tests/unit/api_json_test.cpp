@@ -419,9 +419,20 @@ TEST(ApiJsonUpdateTable, IndexUpdateRules) {
 }
 
 TEST(ApiJsonUpdateTable, Unsupported) {
-  EXPECT_EQ(Err(UpdateTableRequestFromJson, R"({"TableName": "abc", "GlobalSecondaryIndexUpdates":
+  // Update takes a GSI's ProvisionedThroughput (both units, as DynamoDB's model says);
+  // OnDemandThroughput and WarmThroughput are not supported yet.
+  EXPECT_EQ(
+      Err(UpdateTableRequestFromJson, R"({"TableName": "abc", "GlobalSecondaryIndexUpdates":
       [{"Update": {"IndexName": "abc", "ProvisionedThroughput": {}}}]})"),
-            "keyhole does not support the parameter GlobalSecondaryIndexUpdates[0].Update yet");
+      "2 validation errors detected: Value null at "
+      "'globalSecondaryIndexUpdates.1.member.update.provisionedThroughput.readCapacityUnits' "
+      "failed to satisfy constraint: Member must not be null; Value null at "
+      "'globalSecondaryIndexUpdates.1.member.update.provisionedThroughput.writeCapacityUnits' "
+      "failed to satisfy constraint: Member must not be null");
+  EXPECT_EQ(Err(UpdateTableRequestFromJson, R"({"TableName": "abc", "GlobalSecondaryIndexUpdates":
+      [{"Update": {"IndexName": "abc", "OnDemandThroughput": {}}}]})"),
+            "keyhole does not support the parameter "
+            "GlobalSecondaryIndexUpdates[0].Update.OnDemandThroughput yet");
   EXPECT_EQ(
       Err(UpdateTableRequestFromJson, R"({"TableName": "abc", "BillingMode": "PAY_PER_REQUEST"})"),
       "<decoded>");
