@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -188,6 +189,42 @@ TEST(ModelTest, ZeroPaddedSegmentsMatchNumberAttributesAndShapesDiffer) {
   const shell::Entity* like = Find(m, "Like");
   ASSERT_NE(like, nullptr);
   EXPECT_EQ(like->shapes.size(), 2u);  // stored in both directions
+}
+
+TEST(ModelTest, AMultiAttributeIndexKeyShowsEveryAttribute) {
+  TableDescription t = Table(false);
+  IndexDescription g;
+  g.name = "byBracket";
+  g.key.partition = {"league", ValueType::kS};
+  g.key.more_partition = {{"division", ValueType::kS}};
+  g.key.sort = KeyAttribute{"stage", ValueType::kN};
+  g.key.more_sort = {{"bracket", ValueType::kS}};
+  t.indexes.push_back(g);
+  auto match = [](const std::string& id, const std::string& league, const std::string& division,
+                  std::optional<int64_t> stage) {
+    Item item{{"PK", S("MATCH#" + id)}, {"SK", S("MATCH")},        {"Type", S("Match")},
+              {"league", S(league)},    {"division", S(division)}, {"bracket", S("upper")},
+              {"matchId", S(id)}};
+    if (stage) item["stage"] = N(*stage);
+    return item;
+  };
+  Model m = InferModel(t, {match("m1", "WINTER", "NA", 1), match("m2", "WINTER", "EU", 2),
+                           match("m3", "SUMMER", "NA", std::nullopt)});
+  const shell::Entity* e = Find(m, "Match");
+  ASSERT_NE(e, nullptr);
+  ASSERT_EQ(e->shapes.size(), 1u);
+  ASSERT_EQ(e->shapes[0].indexes.size(), 1u);
+  const auto& index = e->shapes[0].indexes[0];
+  EXPECT_EQ(index.index, "byBracket");
+  std::vector<std::string> names;
+  for (const auto& k : index.keys) names.push_back(k.attribute);
+  EXPECT_EQ(names, (std::vector<std::string>{"league", "division", "stage", "bracket"}));
+  EXPECT_EQ(index.keys[2].items, 2);  // m3 has no stage: not in the index
+  for (const auto& a : e->attributes) {
+    EXPECT_TRUE(a.name != "league" && a.name != "division" && a.name != "stage" &&
+                a.name != "bracket")
+        << a.name << " is a key attribute";
+  }
 }
 
 TEST(ModelTest, EmptyTable) {
