@@ -62,9 +62,9 @@ Result<ListTablesRequest> ListTablesRequestFromJson(const json::Value& v);
 // are LimitExceededException as on DynamoDB ("Subscriber limit exceeded: Only 1 online index can
 // be created or deleted simultaneously per table").
 Result<UpdateTableRequest> UpdateTableRequestFromJson(const json::Value& v);
-// PutItem/DeleteItem accept ReturnItemCollectionMetrics only with its default NONE. PutItem,
-// DeleteItem and UpdateItem take Expected and ConditionalOperator, UpdateItem AttributeUpdates,
-// GetItem AttributesToGet (api_json_legacy.cpp).
+// PutItem, DeleteItem and UpdateItem take ReturnItemCollectionMetrics (SIZE or NONE), Expected
+// and ConditionalOperator, UpdateItem AttributeUpdates, GetItem AttributesToGet
+// (api_json_legacy.cpp).
 Result<PutItemRequest> PutItemRequestFromJson(const json::Value& v);
 Result<GetItemRequest> GetItemRequestFromJson(const json::Value& v);
 Result<DeleteItemRequest> DeleteItemRequestFromJson(const json::Value& v);

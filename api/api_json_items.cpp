@@ -35,7 +35,6 @@ using api_json::ReadObject;
 using api_json::ReadString;
 using api_json::TranslateLegacy;
 using api_json::TypeError;
-using api_json::Unsupported;
 using api_json::Violations;
 
 constexpr int64_t kMaxInt = std::numeric_limits<int32_t>::max();
@@ -75,18 +74,6 @@ Result<ReturnValues> ReadReturnValues(const json::Value& v, const Path& at, Viol
 Status CheckOldOrNone(ReturnValues rv) {
   if (rv == ReturnValues::kNone || rv == ReturnValues::kAllOld) return Status::OK();
   return Status::Validation("ReturnValues can only be ALL_OLD or NONE");
-}
-
-// An enum member keyhole accepts only with its default value NONE (ReturnItemCollectionMetrics,
-// ReturnValuesOnConditionCheckFailure): other valid values are Unsupported.
-Status ReadNoneOnly(const json::Value& v, std::string_view name, EnumValues values, const Path& at,
-                    Violations* errs) {
-  KH_ASSIGN_OR_RETURN(std::optional<size_t> i, ReadEnum(v, name, at, values, errs));
-  if (i && values[*i] != "NONE") {
-    return Unsupported(at.Child(name).param,
-                       fmt::format("only NONE is accepted, not {}", values[*i]));
-  }
-  return Status::OK();
 }
 
 // ReturnItemCollectionMetrics: true for SIZE.
