@@ -111,7 +111,11 @@ Result<KeySchema> ResolveMultiAttributeKey(const std::vector<KeySchemaElement>& 
 Result<KeySchema> ResolveKeySchema(const std::vector<KeySchemaElement>& elems,
                                    const std::vector<AttributeDefinition>& defs,
                                    bool multi_attribute = false) {
-  if (multi_attribute && elems.size() > 2) return ResolveMultiAttributeKey(elems, defs);
+  // Two HASH elements are a multi-attribute key too (and a repeated name there gets its text).
+  const bool two_hash =
+      elems.size() == 2 && elems[0].key_type == "HASH" && elems[1].key_type == "HASH";
+  if (multi_attribute && (elems.size() > 2 || two_hash))
+    return ResolveMultiAttributeKey(elems, defs);
   if (elems.empty() || elems.size() > 2) {
     return Status::Validation(fmt::format(
         "1 validation error detected: Value '[...]' at 'keySchema' failed to satisfy constraint: "
@@ -137,9 +141,6 @@ Result<KeySchema> ResolveKeySchema(const std::vector<KeySchemaElement>& elems,
     return Status::Validation(
         "Invalid KeySchema: The first KeySchemaElement is not a HASH key type");
   if (elems.size() == 2 && elems[1].key_type != "RANGE") {
-    // Two HASH elements: a GSI's two-attribute partition key.
-    if (multi_attribute && elems[1].key_type == "HASH")
-      return ResolveMultiAttributeKey(elems, defs);
     return Status::Validation(
         "Invalid KeySchema: The second KeySchemaElement is not a RANGE key type");
   }

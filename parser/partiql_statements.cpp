@@ -312,8 +312,8 @@ KeySchema DdlBuilder::Key(const Node& owner, const KeySchema* table_key, bool lo
       role = Upper(t_.Text(column.children[2]));
     } else if (columns.size() > 2) {
       t_.Fail(
-          "A key of more than two attributes names each one's role: (a S HASH, b S HASH, "
-          "c N RANGE)",
+          "A key of several HASH or RANGE attributes names each one's role: (a S HASH, "
+          "b S HASH, c N RANGE)",
           column.begin);
     } else {
       // Positional: HASH then RANGE; a LOCAL index's only attribute is its RANGE key.
@@ -332,7 +332,20 @@ KeySchema DdlBuilder::Key(const Node& owner, const KeySchema* table_key, bool lo
   }
   if (hashes.empty() && local && table_key != nullptr) hashes.push_back(table_key->partition);
   if (hashes.empty()) {
-    t_.Fail("A key needs exactly one HASH attribute and at most one RANGE attribute", owner.begin);
+    t_.Fail(global ? "A GLOBAL INDEX key needs at least one HASH attribute, listed first"
+                   : "A key needs exactly one HASH attribute and at most one RANGE attribute",
+            owner.begin);
+  }
+  // Several attributes of one role: every role written (`(a S, b S HASH)` is ambiguous).
+  if (hashes.size() > 1 || ranges.size() > 1) {
+    for (const Node* column : columns) {
+      if (column->children.size() <= 2) {
+        t_.Fail(
+            "A key of several HASH or RANGE attributes names each one's role: (a S HASH, "
+            "b S HASH, c N RANGE)",
+            column->begin);
+      }
+    }
   }
   KeySchema key;
   key.partition = hashes[0];

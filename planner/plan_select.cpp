@@ -145,6 +145,16 @@ struct Read {
   std::vector<expr::Condition> post_filter;  // conjuncts naming key attributes
 };
 
+// Whether every read pins sort attribute `name` with `=` (a multi-attribute key's prefix).
+bool PinnedSort(const std::vector<Read>& reads, const std::string& name) {
+  return !reads.empty() && std::ranges::all_of(reads, [&](const Read& r) {
+    for (const auto& [pinned, value] : r.kc.sort_prefix) {
+      if (pinned == name) return true;
+    }
+    return r.kc.op == SortKeyOp::kEq && r.kc.sort_name == name;
+  });
+}
+
 bool MentionsAny(const expr::Condition& c, const std::set<std::string>& names) {
   std::vector<std::string> mentioned;
   MentionedNames(c, &mentioned);
@@ -326,6 +336,7 @@ Result<Plan> PlanSelect(const parser::Statement& st, const TableDescription& tab
   // ORDER BY: key attributes only; the partition key when there are several partitions.
   bool forward = true;
   int pk_pos = -1, sk_pos = -1;
+  std::set<std::string> ordered_sorts;  // sort attributes ORDER BY named so far
   for (size_t i = 0; i < s.order_by.size(); ++i) {
     const auto& o = s.order_by[i];
     auto is_sort = [&](const KeyAttribute* a) { return a->name == o.name; };
@@ -336,6 +347,19 @@ Result<Plan> PlanSelect(const parser::Statement& st, const TableDescription& tab
       // A further partition attribute of a multi-attribute key: pinned to one value, so it
       // orders nothing.
     } else if (std::ranges::any_of(sorts, is_sort)) {
+      // A later sort attribute orders the results only when every one before it is ordered
+      // first or pinned with `=` (the index is sorted by them in turn).
+      for (const KeyAttribute* before : sorts) {
+        if (before->name == o.name) break;
+        if (!ordered_sorts.count(before->name) && !PinnedSort(reads, before->name)) {
+          std::string names;
+          for (const KeyAttribute* a : sorts) names += (names.empty() ? "" : ", ") + a->name;
+          return Status::Validation("ORDER BY " + o.name + " needs " + before->name +
+                                    " ordered before it or pinned with =")
+              .WithHint("the index is sorted by " + names + " in turn");
+        }
+      }
+      ordered_sorts.insert(o.name);
       // One direction for a key's sort attributes: the index stores one order.
       if (sk_pos >= 0 && forward == o.descending) {
         return Status::Validation(

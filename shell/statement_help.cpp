@@ -43,13 +43,16 @@ constexpr StatementHelp kStatements[] = {
     {"CREATE TABLE",
      "CREATE TABLE [IF NOT EXISTS] \"T\" (pk S|N|B [, sk S|N|B])\n"
      "       [GLOBAL INDEX \"g\" (a S [, b N]) [PROJECTION ALL | KEYS_ONLY | INCLUDE (x, y)]] ...\n"
+     "       (a multi-attribute GSI key, up to 4 + 4, names every role, HASH first:\n"
+     "        GLOBAL INDEX \"g\" (a S HASH, b S HASH, c N RANGE, d S RANGE))\n"
      "       [LOCAL INDEX \"l\" (c N) [PROJECTION ...]] ...\n"
      "       [TTL attribute] [STREAM KEYS_ONLY | NEW_IMAGE | OLD_IMAGE | NEW_AND_OLD_IMAGES]\n"
      "       [BILLING PAY_PER_REQUEST | BILLING PROVISIONED (READ 5, WRITE 5)]",
      "CREATE TABLE \"App\" (pk S, sk S) GLOBAL INDEX \"byEmail\" (email S) TTL expires;"},
     {"DROP TABLE", "DROP TABLE [IF EXISTS] \"T\"", "DROP TABLE IF EXISTS \"App\";"},
     {"ALTER TABLE",
-     "ALTER TABLE \"T\" ADD GLOBAL INDEX \"g\" (a S [, b N]) [PROJECTION ...]   (backfilled)\n"
+     "ALTER TABLE \"T\" ADD GLOBAL INDEX \"g\" (a S [, b N]) [PROJECTION ...]   (backfilled;\n"
+     "      a multi-attribute key as in CREATE TABLE: (a S HASH, b S HASH, c N RANGE))\n"
      "ALTER TABLE \"T\" DROP INDEX \"g\"\n"
      "ALTER TABLE \"T\" SET TTL attribute | DISABLE TTL\n"
      "ALTER TABLE \"T\" SET STREAM NEW_AND_OLD_IMAGES | DISABLE STREAM",
