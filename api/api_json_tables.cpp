@@ -33,16 +33,9 @@ using api_json::Violations;
 constexpr std::string_view kInvalid = "One or more parameter values were invalid: ";
 constexpr std::string_view kBillingModes[] = {"PROVISIONED", "PAY_PER_REQUEST"};
 
-// A GlobalSecondaryIndex, LocalSecondaryIndex or GSI Create action as decoded.
-struct DecodedIndex {
-  IndexSpec spec;
-  bool has_throughput = false;  // GSIs only; the values are in spec (see api_json.h)
-};
-
-// Reads one index element at `at`. `global` admits ProvisionedThroughput and names the
-// members keyhole does not support yet.
-Result<DecodedIndex> ReadIndex(const json::Value& v, const Path& at, bool global,
-                               Violations* errs) {
+// Reads one index element at `at` (a GlobalSecondaryIndex, LocalSecondaryIndex or GSI Create).
+// `global` admits ProvisionedThroughput and names the members keyhole does not support yet.
+Result<IndexSpec> ReadIndex(const json::Value& v, const Path& at, bool global, Violations* errs) {
   static constexpr MemberSpec kGlobal[] = {{"IndexName"},
                                            {"KeySchema"},
                                            {"Projection"},
@@ -55,18 +48,17 @@ Result<DecodedIndex> ReadIndex(const json::Value& v, const Path& at, bool global
   } else {
     KH_RETURN_IF_ERROR(CheckStructure(v, at, kLocal));
   }
-  DecodedIndex out;
-  KH_ASSIGN_OR_RETURN(out.spec.name, ReadTableNameMember(v, "IndexName", at, true, errs));
+  IndexSpec out;
+  KH_ASSIGN_OR_RETURN(out.name, ReadTableNameMember(v, "IndexName", at, true, errs));
   KH_ASSIGN_OR_RETURN(const json::Value* keys, ReadList(v, "KeySchema", at));
   if (keys) {
-    KH_ASSIGN_OR_RETURN(out.spec.key_schema,
-                        ReadKeySchema(*keys, at.Child("KeySchema"), errs, global));
+    KH_ASSIGN_OR_RETURN(out.key_schema, ReadKeySchema(*keys, at.Child("KeySchema"), errs, global));
   } else {
     errs->AddNull(at.Child("KeySchema"));
   }
   KH_ASSIGN_OR_RETURN(const json::Value* projection, ReadObject(v, "Projection", at));
   if (projection) {
-    KH_RETURN_IF_ERROR(ReadProjection(*projection, at.Child("Projection"), &out.spec, errs));
+    KH_RETURN_IF_ERROR(ReadProjection(*projection, at.Child("Projection"), &out, errs));
   } else {
     errs->AddNull(at.Child("Projection"));
   }
@@ -74,48 +66,25 @@ Result<DecodedIndex> ReadIndex(const json::Value& v, const Path& at, bool global
     KH_ASSIGN_OR_RETURN(const json::Value* pt, ReadObject(v, "ProvisionedThroughput", at));
     if (pt) {
       KH_RETURN_IF_ERROR(ReadThroughput(*pt, at.Child("ProvisionedThroughput"),
-                                        &out.spec.read_capacity_units,
-                                        &out.spec.write_capacity_units, errs));
-      out.has_throughput = true;
+                                        &out.read_capacity_units, &out.write_capacity_units, errs));
     }
   }
   return out;
 }
 
 // Reads the index list member `name` (absent: nullopt).
-Result<std::optional<std::vector<DecodedIndex>>> ReadIndexList(const json::Value& v,
-                                                               std::string_view name,
-                                                               const Path& at, bool global,
-                                                               Violations* errs) {
+Result<std::optional<std::vector<IndexSpec>>> ReadIndexList(const json::Value& v,
+                                                            std::string_view name, const Path& at,
+                                                            bool global, Violations* errs) {
   KH_ASSIGN_OR_RETURN(const json::Value* list, ReadList(v, name, at));
-  if (!list) return std::optional<std::vector<DecodedIndex>>();
-  std::vector<DecodedIndex> out;
+  if (!list) return std::optional<std::vector<IndexSpec>>();
+  std::vector<IndexSpec> out;
   for (size_t i = 0; i < list->array().size(); ++i) {
-    KH_ASSIGN_OR_RETURN(DecodedIndex idx,
+    KH_ASSIGN_OR_RETURN(IndexSpec idx,
                         ReadIndex(list->array()[i], at.Child(name).Element(i), global, errs));
     out.push_back(std::move(idx));
   }
-  return std::optional<std::vector<DecodedIndex>>(std::move(out));
-}
-
-// Per-index ProvisionedThroughput against the table's billing mode. Runs only when the table's
-// own mode and throughput agree; storage reports the table-level mismatch.
-Status CheckIndexThroughput(const CreateTableRequest& r, const std::vector<DecodedIndex>& gsis) {
-  bool provisioned = r.billing_mode == "PROVISIONED";
-  if (provisioned != r.read_capacity_units.has_value()) return Status::OK();
-  for (const DecodedIndex& g : gsis) {
-    if (provisioned && !g.has_throughput) {
-      return Status::Validation(fmt::format(
-          "{}ProvisionedThroughput is not specified for index: {}", kInvalid, g.spec.name));
-    }
-    if (!provisioned && g.has_throughput) {
-      return Status::Validation(fmt::format(
-          "{}ProvisionedThroughput should not be specified for index: {} when BillingMode is "
-          "PAY_PER_REQUEST",
-          kInvalid, g.spec.name));
-    }
-  }
-  return Status::OK();
+  return std::optional<std::vector<IndexSpec>>(std::move(out));
 }
 
 // A request whose only member is TableName (DeleteTable, DescribeTable).
@@ -131,7 +100,7 @@ Result<std::string> ReadTableNameOnly(const json::Value& v) {
 // One GlobalSecondaryIndexUpdates element: a Create, an Update (ProvisionedThroughput) or a
 // Delete.
 struct IndexAction {
-  std::optional<DecodedIndex> create;
+  std::optional<IndexSpec> create;
   std::optional<UpdateTableRequest::IndexThroughput> update;
   std::optional<std::string> remove;
   int count = 0;  // actions given in the element
@@ -200,7 +169,7 @@ Status CheckIndexActions(const std::vector<IndexAction>& actions) {
           "object",
           kInvalid));
     }
-    const std::string& name = a.create   ? a.create->spec.name
+    const std::string& name = a.create   ? a.create->name
                               : a.update ? a.update->index_name
                                          : *a.remove;
     if (!names.insert(name).second) {
@@ -288,12 +257,12 @@ Result<CreateTableRequest> CreateTableRequestFromJson(const json::Value& v) {
   if (gsis && gsis->empty()) {
     return Status::Validation(fmt::format("{}List of GlobalSecondaryIndexes is empty", kInvalid));
   }
-  if (lsis) {
-    for (DecodedIndex& i : *lsis) r.local_secondary_indexes.push_back(std::move(i.spec));
-  }
+  if (lsis) r.local_secondary_indexes = std::move(*lsis);
   if (gsis) {
-    KH_RETURN_IF_ERROR(CheckIndexThroughput(r, *gsis));
-    for (DecodedIndex& i : *gsis) r.global_secondary_indexes.push_back(std::move(i.spec));
+    r.global_secondary_indexes = std::move(*gsis);
+    // Before storage's checks of the keys, as DynamoDB orders them.
+    KH_RETURN_IF_ERROR(CheckIndexThroughput(r.billing_mode, r.read_capacity_units.has_value(),
+                                            r.global_secondary_indexes));
   }
   return r;
 }
@@ -383,7 +352,7 @@ Result<UpdateTableRequest> UpdateTableRequestFromJson(const json::Value& v) {
     KH_RETURN_IF_ERROR(CheckIndexActions(actions));
     for (IndexAction& a : actions) {
       if (a.create) {
-        r.create_global_index = std::move(a.create->spec);
+        r.create_global_index = std::move(*a.create);
       } else if (a.update) {
         r.update_global_indexes.push_back(std::move(*a.update));
       } else {

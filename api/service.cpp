@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <cstdint>
+#include <iterator>
 #include <map>
 #include <string>
 #include <variant>
@@ -141,43 +142,40 @@ Result<parser::Statement> ParseApiStatement(const std::string& text,
 }
 
 std::span<const std::string_view> Service::Operations() {
-  static constexpr std::string_view kOperations[] = {"CreateTable",
-                                                     "DeleteTable",
-                                                     "DescribeTable",
-                                                     "ListTables",
-                                                     "UpdateTable",
-                                                     "PutItem",
-                                                     "GetItem",
-                                                     "DeleteItem",
-                                                     "UpdateItem",
-                                                     "BatchWriteItem",
-                                                     "BatchGetItem",
-                                                     "TransactWriteItems",
-                                                     "TransactGetItems",
-                                                     "Query",
-                                                     "Scan",
-                                                     "UpdateTimeToLive",
-                                                     "DescribeTimeToLive",
-                                                     "ExecuteStatement",
-                                                     "BatchExecuteStatement",
-                                                     "ExecuteTransaction",
-                                                     "ListStreams",
-                                                     "DescribeStream",
-                                                     "GetShardIterator",
-                                                     "GetRecords",
-                                                     "TagResource",
-                                                     "UntagResource",
-                                                     "ListTagsOfResource",
-                                                     "DescribeContinuousBackups",
-                                                     "UpdateContinuousBackups",
-                                                     "DescribeLimits",
-                                                     "DescribeEndpoints",
-                                                     "DescribeKinesisStreamingDestination",
-                                                     "DescribeContributorInsights",
-                                                     "DescribeTableReplicaAutoScaling",
-                                                     "ListBackups",
-                                                     "ListGlobalTables",
-                                                     "ListContributorInsights"};
+  static constexpr std::string_view kDataOperations[] = {"CreateTable",
+                                                         "DeleteTable",
+                                                         "DescribeTable",
+                                                         "ListTables",
+                                                         "UpdateTable",
+                                                         "PutItem",
+                                                         "GetItem",
+                                                         "DeleteItem",
+                                                         "UpdateItem",
+                                                         "BatchWriteItem",
+                                                         "BatchGetItem",
+                                                         "TransactWriteItems",
+                                                         "TransactGetItems",
+                                                         "Query",
+                                                         "Scan",
+                                                         "UpdateTimeToLive",
+                                                         "DescribeTimeToLive",
+                                                         "ExecuteStatement",
+                                                         "BatchExecuteStatement",
+                                                         "ExecuteTransaction",
+                                                         "ListStreams",
+                                                         "DescribeStream",
+                                                         "GetShardIterator",
+                                                         "GetRecords",
+                                                         "TagResource",
+                                                         "UntagResource",
+                                                         "ListTagsOfResource",
+                                                         "DescribeContinuousBackups",
+                                                         "UpdateContinuousBackups"};
+  static const std::vector<std::string_view> kOperations = [] {
+    std::vector<std::string_view> all(std::begin(kDataOperations), std::end(kDataOperations));
+    for (std::string_view op : ControlOperations()) all.push_back(op);
+    return all;
+  }();
   return kOperations;
 }
 

@@ -49,6 +49,8 @@ struct CallContext {
 // per-table ones check the table through Backend::TableSchema (ResourceNotFoundException
 // "Requested resource not found: Table: <name> not found").
 bool IsControlOperation(std::string_view name);
+// Their names (part of Service::Operations()).
+std::span<const std::string_view> ControlOperations();
 // Runs one of them. REQUIRES: IsControlOperation(op).
 Result<json::Value> CallControl(std::string_view op, const json::Value& body, Backend& backend,
                                 const CallContext& context);

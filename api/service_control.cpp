@@ -41,6 +41,8 @@ Result<TableSchemaPtr> TableOf(Backend& backend, const std::string& name) {
 
 }  // namespace
 
+std::span<const std::string_view> ControlOperations() { return kControlOperations; }
+
 bool IsControlOperation(std::string_view name) {
   for (std::string_view op : kControlOperations) {
     if (op == name) return true;

@@ -32,6 +32,12 @@ Status InvalidOperator(std::string_view op) {
   return Status::Validation("Invalid operator used in KeyConditionExpression: " + std::string(op));
 }
 
+Status TooManyConditions(size_t conditions, size_t key_attributes) {
+  return Status::Validation("The number of query conditions (" + std::to_string(conditions) +
+                            ") exceeds the number of key attributes defined in the schema (" +
+                            std::to_string(key_attributes) + ")");
+}
+
 Status NestedOperations() {
   return Status::Validation("KeyConditionExpressions cannot contain nested operations");
 }
@@ -237,9 +243,7 @@ Result<KeyCondition> MatchSchema(const std::vector<Clause>& clauses, const KeySc
     }
   }
   if (clauses.size() > key_count) {
-    return Status::Validation("The number of query conditions (" + std::to_string(clauses.size()) +
-                              ") exceeds the number of key attributes defined in the schema (" +
-                              std::to_string(key_count) + ")");
+    return TooManyConditions(clauses.size(), key_count);
   }
   if (clauses.size() == 2 && clauses[0].name == clauses[1].name) {
     return Invalid(kKind, "KeyConditionExpressions must only contain one condition per key");
@@ -288,11 +292,9 @@ Result<KeyCondition> MultiAttributeKeyCondition(const std::vector<KeyConditionTe
   for (const KeyConditionTerm& t : terms) {
     if (!key.Has(t.name)) return Status::Validation("Query key condition not supported");
   }
-  const std::vector<std::string> names = key.Names();
-  if (terms.size() > names.size()) {
-    return Status::Validation("The number of query conditions (" + std::to_string(terms.size()) +
-                              ") exceeds the number of key attributes defined in the schema (" +
-                              std::to_string(names.size()) + ")");
+  const size_t key_count = key.Attributes().size();
+  if (terms.size() > key_count) {
+    return TooManyConditions(terms.size(), key_count);
   }
   for (size_t i = 0; i < terms.size(); ++i) {
     for (size_t j = 0; j < i; ++j) {

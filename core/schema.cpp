@@ -48,6 +48,29 @@ Status KeyAttributeName(const std::string& name) {
   return Status::OK();
 }
 
+// The key of validated `elems` (defined attributes, the first `hashes` of them HASH): each
+// attribute with its defined type, after checking its name's length.
+Result<KeySchema> KeySchemaOf(const std::vector<KeySchemaElement>& elems,
+                              const std::vector<AttributeDefinition>& defs, size_t hashes) {
+  KeySchema ks;
+  for (size_t i = 0; i < elems.size(); ++i) {
+    KH_RETURN_IF_ERROR(KeyAttributeName(elems[i].name));
+    const AttributeDefinition* d = FindDefinition(defs, elems[i].name);
+    KeyAttribute ka{d->name, ValueType::kS};
+    TypeFromName(d->type, &ka.type);
+    if (i == 0) {
+      ks.partition = ka;
+    } else if (i < hashes) {
+      ks.more_partition.push_back(ka);
+    } else if (i == hashes) {
+      ks.sort = ka;
+    } else {
+      ks.more_sort.push_back(ka);
+    }
+  }
+  return ks;
+}
+
 // A GSI KeySchema of more than two elements, or of two HASH ones (see ResolveKeySchema).
 Result<KeySchema> ResolveMultiAttributeKey(const std::vector<KeySchemaElement>& elems,
                                            const std::vector<AttributeDefinition>& defs) {
@@ -83,23 +106,7 @@ Result<KeySchema> ResolveMultiAttributeKey(const std::vector<KeySchemaElement>& 
                       kInvalid, role));
     }
   }
-  KeySchema ks;
-  for (size_t i = 0; i < elems.size(); ++i) {
-    KH_RETURN_IF_ERROR(KeyAttributeName(elems[i].name));
-    const AttributeDefinition* d = find_def(elems[i].name);
-    KeyAttribute ka{d->name, ValueType::kS};
-    TypeFromName(d->type, &ka.type);
-    if (i == 0) {
-      ks.partition = ka;
-    } else if (i < hashes) {
-      ks.more_partition.push_back(ka);
-    } else if (i == hashes) {
-      ks.sort = ka;
-    } else {
-      ks.more_sort.push_back(ka);
-    }
-  }
-  return ks;
+  return KeySchemaOf(elems, defs, hashes);
 }
 
 // Resolves a KeySchema list against the attribute definitions. Messages follow DynamoDB's
@@ -144,18 +151,7 @@ Result<KeySchema> ResolveKeySchema(const std::vector<KeySchemaElement>& elems,
     return Status::Validation(
         "Invalid KeySchema: The second KeySchemaElement is not a RANGE key type");
   }
-  KeySchema ks;
-  for (size_t i = 0; i < elems.size(); ++i) {
-    const AttributeDefinition* d = find_def(elems[i].name);
-    KH_RETURN_IF_ERROR(KeyAttributeName(elems[i].name));
-    KeyAttribute ka{d->name, ValueType::kS};
-    TypeFromName(d->type, &ka.type);
-    if (i == 0)
-      ks.partition = ka;
-    else
-      ks.sort = ka;
-  }
-  return ks;
+  return KeySchemaOf(elems, defs, 1);
 }
 
 Status ValidateDefinitions(const std::vector<AttributeDefinition>& defs) {
@@ -298,9 +294,9 @@ std::vector<KeySchemaElement> ToKeySchemaElements(const KeySchema& key) {
 }
 
 bool KeySchema::Has(std::string_view name) const {
-  for (const KeyAttribute* a : Attributes())
-    if (a->name == name) return true;
-  return false;
+  auto named = [&](const KeyAttribute& a) { return a.name == name; };
+  return named(partition) || (sort && named(*sort)) || std::ranges::any_of(more_partition, named) ||
+         std::ranges::any_of(more_sort, named);
 }
 
 const IndexDescription* TableDescription::FindIndex(std::string_view index_name) const {
@@ -441,6 +437,26 @@ Result<IndexDescription> BuildGlobalIndex(const TableDescription& table,
                               "exceeds the limit of 100");
   }
   return idx;
+}
+
+Status CheckIndexThroughput(std::string_view billing_mode, bool table_throughput,
+                            const std::vector<IndexSpec>& gsis) {
+  const bool provisioned = billing_mode == "PROVISIONED";
+  if (provisioned != table_throughput) return Status::OK();
+  for (const IndexSpec& g : gsis) {
+    const bool given = g.read_capacity_units || g.write_capacity_units;
+    if (provisioned && !given) {
+      return Status::Validation(
+          fmt::format("{}ProvisionedThroughput is not specified for index: {}", kInvalid, g.name));
+    }
+    if (!provisioned && given) {
+      return Status::Validation(fmt::format(
+          "{}ProvisionedThroughput should not be specified for index: {} when BillingMode is "
+          "PAY_PER_REQUEST",
+          kInvalid, g.name));
+    }
+  }
+  return Status::OK();
 }
 
 // ---- JSON ----

@@ -188,6 +188,13 @@ Result<TableDescription> BuildTableDescription(const std::string& table_name,
                                                const std::vector<IndexSpec>& gsis,
                                                const std::vector<IndexSpec>& lsis);
 
+// CreateTable's per-GSI ProvisionedThroughput against the table's billing mode: required when
+// PROVISIONED ("...ProvisionedThroughput is not specified for index: g"), refused when
+// PAY_PER_REQUEST. Checks nothing while the table's own mode and throughput (`table_throughput`:
+// given) disagree, which its own check reports first.
+Status CheckIndexThroughput(std::string_view billing_mode, bool table_throughput,
+                            const std::vector<IndexSpec>& gsis);
+
 // Builds one GSI for UpdateTable's Create action against an existing table.
 Result<IndexDescription> BuildGlobalIndex(const TableDescription& table,
                                           const std::vector<AttributeDefinition>& definitions,

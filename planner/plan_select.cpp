@@ -24,12 +24,15 @@ struct Target {
 
 std::string Quoted(const std::string& s) { return "\"" + s + "\""; }
 
-// Whether every OR branch pins `name` with = or IN.
-bool PinnedEverywhere(const std::vector<const expr::Condition*>& branches,
-                      const std::string& name) {
+// Whether every OR branch pins `name` with = or IN (with `=` only: `equality_only`).
+bool PinnedEverywhere(const std::vector<const expr::Condition*>& branches, const std::string& name,
+                      bool equality_only = false) {
   for (const auto* b : branches) {
     bool pinned = false;
-    for (const auto* c : AndConjuncts(*b)) pinned = pinned || PinnedValues(*c, name).has_value();
+    for (const auto* c : AndConjuncts(*b)) {
+      pinned = pinned || (equality_only ? EqualityValue(*c, name).has_value()
+                                        : PinnedValues(*c, name).has_value());
+    }
     if (!pinned) return false;
   }
   return true;
@@ -41,17 +44,10 @@ Status Refusal(const SelectStatement& s, const TableDescription& table, const Ta
   // The partition attribute not pinned (a multi-attribute key's first one that is not).
   std::string pk = t.key->partition.name;
   if (s.where && t.key->IsMultiAttribute()) {
-    auto equal_everywhere = [&](const std::string& name) {
-      return std::ranges::all_of(OrBranches(*s.where), [&](const expr::Condition* b) {
-        return std::ranges::any_of(AndConjuncts(*b), [&](const expr::Condition* c) {
-          return EqualityValue(*c, name).has_value();
-        });
-      });
-    };
+    const auto branches = OrBranches(*s.where);
     for (const KeyAttribute* a : t.key->PartitionAttributes()) {
-      const bool pinned = a == &t.key->partition ? PinnedEverywhere(OrBranches(*s.where), a->name)
-                                                 : equal_everywhere(a->name);
-      if (!pinned) {
+      // The first partition attribute may take IN; the others only `=`.
+      if (!PinnedEverywhere(branches, a->name, a != &t.key->partition)) {
         pk = a->name;
         break;
       }

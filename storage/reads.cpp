@@ -499,8 +499,7 @@ Result<QueryResponse> Database::Query(const QueryRequest& r) {
         }
         KH_RETURN_IF_ERROR(CheckKeyCondition(kc, *src.key));
         if (parsed.filter) {
-          std::vector<std::string> keys{h.desc.key.partition.name};
-          if (h.desc.key.sort) keys.push_back(h.desc.key.sort->name);
+          std::vector<std::string> keys = h.desc.key.Names();
           for (const std::string& name : src.key->Names()) keys.push_back(name);
           KH_RETURN_IF_ERROR(expr::CheckFilterAvoidsKeys(*parsed.filter, keys, parsed.legacy));
         }

@@ -67,6 +67,13 @@ void ChangeThroughput(int64_t read, int64_t write, double now, T* t) {
   t->write_capacity = write;
 }
 
+// NumberOfDecreasesToday counts the decreases of the last decrease's UTC day: none on a later
+// day (a table's or a GSI's, as in ChangeThroughput).
+template <typename T>
+void ForgetPastDecreases(double now, T* t) {
+  if (t->last_decrease_time > 0 && Day(t->last_decrease_time) != Day(now)) t->decreases_today = 0;
+}
+
 // GlobalSecondaryIndexUpdates' Update actions applied to `t` (after its billing mode changed,
 // if it did: `just_provisioned` when this call made it PROVISIONED, whose GSIs then get their
 // first throughput). Texts recorded against DynamoDB (ack-api-quirks, 2026); the unchanged
@@ -112,11 +119,12 @@ Status ApplyIndexThroughput(const UpdateTableRequest& r, bool just_provisioned, 
   return Status::OK();
 }
 
-// BillingMode and ProvisionedThroughput of UpdateTable applied to `t` at `now`, with the GSIs'
-// throughput: a table becoming PROVISIONED needs an Update for every GSI in the same call, and
-// one becoming PAY_PER_REQUEST sets its GSIs' to 0 (a decrease of each, as DynamoDB counts it).
+// BillingMode and ProvisionedThroughput of UpdateTable applied to `t` at `now`: a table becoming
+// PROVISIONED needs an Update for every GSI in the same call (ApplyIndexThroughput applies
+// them), one becoming PAY_PER_REQUEST sets its GSIs' to 0 (a decrease of each, as DynamoDB
+// counts it). Returns whether this call made the table PROVISIONED.
 // Messages are DynamoDB's as observed live (ack-api-quirks catalogue, services/dynamodb, 2026).
-Status ApplyBilling(const UpdateTableRequest& r, double now, TableDescription* t) {
+Result<bool> ApplyBilling(const UpdateTableRequest& r, double now, TableDescription* t) {
   const std::string mode = r.billing_mode.value_or(t->billing_mode);
   if (mode == "PAY_PER_REQUEST") {
     if (r.has_provisioned_throughput) {
@@ -126,21 +134,21 @@ Status ApplyBilling(const UpdateTableRequest& r, double now, TableDescription* t
           kInvalid));
     }
     // Already on demand: nothing changes (keyhole accepts it; DynamoDB's answer unverified).
-    if (t->billing_mode == "PAY_PER_REQUEST") return ApplyIndexThroughput(r, false, now, t);
+    if (t->billing_mode == "PAY_PER_REQUEST") return false;
     t->billing_mode = "PAY_PER_REQUEST";
     t->pay_per_request_since = now;
     t->read_capacity = t->write_capacity = 0;
     for (IndexDescription& i : t->indexes) {
       if (i.kind == IndexKind::kGlobal) ChangeThroughput(0, 0, now, &i);
     }
-    return ApplyIndexThroughput(r, false, now, t);
+    return false;
   }
   if (!r.has_provisioned_throughput) {
     if (t->billing_mode == "PAY_PER_REQUEST") {
       return Status::Validation(fmt::format(
           "{}ProvisionedThroughput must be specified when BillingMode is PROVISIONED", kInvalid));
     }
-    return ApplyIndexThroughput(r, false, now, t);  // PROVISIONED already, table unchanged
+    return false;  // PROVISIONED already, table unchanged
   }
   const int64_t read = r.read_capacity_units.value_or(0),
                 write = r.write_capacity_units.value_or(0);
@@ -156,7 +164,7 @@ Status ApplyBilling(const UpdateTableRequest& r, double now, TableDescription* t
     t->billing_mode = "PROVISIONED";
     t->read_capacity = read;
     t->write_capacity = write;
-    return ApplyIndexThroughput(r, true, now, t);
+    return true;
   }
   if (read == t->read_capacity && write == t->write_capacity) {
     return Status::Validation(fmt::format(
@@ -168,7 +176,7 @@ Status ApplyBilling(const UpdateTableRequest& r, double now, TableDescription* t
         t->read_capacity, read, t->write_capacity, write));
   }
   ChangeThroughput(read, write, now, t);
-  return ApplyIndexThroughput(r, false, now, t);
+  return false;
 }
 
 Status Drop(Txn& txn, MDB_dbi dbi) {
@@ -220,12 +228,6 @@ Result<CreateTableResponse> Database::CreateTable(const CreateTableRequest& r) {
     }
     t.read_capacity = *r.read_capacity_units;
     t.write_capacity = *r.write_capacity_units;
-    for (const IndexDescription& i : t.indexes) {
-      if (i.kind == IndexKind::kGlobal && (i.read_capacity < 1 || i.write_capacity < 1)) {
-        return Status::Validation(fmt::format(
-            "{}ProvisionedThroughput is not specified for index: {}", kInvalid, i.name));
-      }
-    }
   } else if (r.billing_mode != "PAY_PER_REQUEST") {
     return Status::Validation(fmt::format(
         "1 validation error detected: Value '{}' at 'billingMode' failed to satisfy constraint: "
@@ -236,16 +238,9 @@ Result<CreateTableResponse> Database::CreateTable(const CreateTableRequest& r) {
         "One or more parameter values were invalid: Neither ReadCapacityUnits nor "
         "WriteCapacityUnits "
         "can be specified when BillingMode is PAY_PER_REQUEST");
-  } else {
-    for (const IndexDescription& i : t.indexes) {
-      if (i.read_capacity != 0 || i.write_capacity != 0) {
-        return Status::Validation(fmt::format(
-            "{}ProvisionedThroughput should not be specified for index: {} when BillingMode is "
-            "PAY_PER_REQUEST",
-            kInvalid, i.name));
-      }
-    }
   }
+  KH_RETURN_IF_ERROR(CheckIndexThroughput(r.billing_mode, r.read_capacity_units.has_value(),
+                                          r.global_secondary_indexes));
   t.billing_mode = r.billing_mode;
   t.creation_time = impl_->clock();
   if (t.billing_mode == "PAY_PER_REQUEST") t.pay_per_request_since = t.creation_time;
@@ -313,18 +308,12 @@ Result<DescribeTableResponse> Database::DescribeTable(const DescribeTableRequest
   DescribeTableResponse resp;
   Status s = impl_->WithTable(r.table_name, false, [&](Txn& txn, const TableHandle& h) -> Status {
     resp.table = h.desc;
-    // NumberOfDecreasesToday counts the decreases of the last decrease's UTC day.
-    if (resp.table.last_decrease_time > 0 &&
-        Day(resp.table.last_decrease_time) != Day(impl_->clock())) {
-      resp.table.decreases_today = 0;
-    }
+    ForgetPastDecreases(impl_->clock(), &resp.table);
     KH_RETURN_IF_ERROR(Stats(txn, h.dbi, &resp.table.item_count, &resp.table.size_bytes));
     for (size_t i = 0; i < h.index_dbis.size(); ++i) {
       IndexDescription& idx = resp.table.indexes[i];
       KH_RETURN_IF_ERROR(Stats(txn, h.index_dbis[i], &idx.item_count, &idx.size_bytes));
-      if (idx.last_decrease_time > 0 && Day(idx.last_decrease_time) != Day(impl_->clock())) {
-        idx.decreases_today = 0;
-      }
+      ForgetPastDecreases(impl_->clock(), &idx);
     }
     return Status::OK();
   });
@@ -423,6 +412,7 @@ Result<UpdateTableResponse> Database::UpdateTable(const UpdateTableRequest& r) {
           resp.table_description = t;
           return impl_->WriteTable(txn, t);
         }
+        bool just_provisioned = false;
         if (billing) {
           if (r.stream_specification) {
             return Status::Validation(fmt::format(
@@ -432,13 +422,10 @@ Result<UpdateTableResponse> Database::UpdateTable(const UpdateTableRequest& r) {
             return Status::Validation(fmt::format(
                 "{}You cannot create or delete index while updating table IOPS", kInvalid));
           }
-          KH_RETURN_IF_ERROR(ApplyBilling(r, impl_->clock(), &t));
-          resp.table_description = t;
-          return impl_->WriteTable(txn, t);
+          KH_ASSIGN_OR_RETURN(just_provisioned, ApplyBilling(r, impl_->clock(), &t));
         }
-        // GSI throughput alone (a table that stays as it is), or beside a Create or a stream
-        // change.
-        KH_RETURN_IF_ERROR(ApplyIndexThroughput(r, false, impl_->clock(), &t));
+        // GSI throughput: after the billing mode, or alone, or beside a Create or a stream change.
+        KH_RETURN_IF_ERROR(ApplyIndexThroughput(r, just_provisioned, impl_->clock(), &t));
         if (!index && !r.stream_specification) {
           resp.table_description = t;
           return impl_->WriteTable(txn, t);
