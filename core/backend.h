@@ -95,16 +95,43 @@ class LocalControl {
   virtual void SetClock(std::function<double()> clock) = 0;
   // Deletes the expired items of `table_name` (every table when empty) now; how many.
   virtual Result<int64_t> SweepExpiredItems(const std::string& table_name) = 0;
-  // Puts `items` into `table_name` in one write transaction, all or nothing; `cancel` seen set
-  // stops it with InterruptedException and nothing written. Returns how many were written and
-  // the write units PutItem would have consumed.
+  // Puts items into `table_name` in one write transaction, all or nothing, each checked and
+  // applied as PutItem without a condition. The source's `next` is called for batch after
+  // batch (the vector comes cleared) until it returns false; an error it returns aborts the
+  // import. `rewind` starts it over: a transaction that outgrows the file's map is retried from
+  // the first item. `cancel` seen set stops it with InterruptedException. Either way nothing is
+  // written. Returns how many were written and the write units PutItem would have consumed.
   struct ImportResult {
     int64_t written = 0;
     double write_units = 0;
   };
+  struct ImportSource {
+    std::function<Status()> rewind;
+    std::function<Result<bool>(std::vector<Item>* batch)> next;
+    // About how many bytes the items take (their input's size, say): the file's map is grown
+    // once, up front, rather than on retries. 0: unknown.
+    size_t expected_bytes = 0;
+  };
   virtual Result<ImportResult> ImportItems(const std::string& table_name,
-                                           const std::vector<Item>& items,
+                                           const ImportSource& source,
                                            const std::atomic<bool>* cancel = nullptr) = 0;
+  // The same for items already in memory.
+  Result<ImportResult> ImportItems(const std::string& table_name, const std::vector<Item>& items,
+                                   const std::atomic<bool>* cancel = nullptr) {
+    bool given = false;
+    ImportSource source;
+    source.rewind = [&] {
+      given = false;
+      return Status::OK();
+    };
+    source.next = [&](std::vector<Item>* batch) -> Result<bool> {
+      if (given) return false;
+      given = true;
+      *batch = items;
+      return true;
+    };
+    return ImportItems(table_name, source, cancel);
+  }
   // Checks that every index agrees with its table; InternalServerError naming the first
   // disagreement.
   virtual Status VerifyIntegrity() = 0;

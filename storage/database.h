@@ -184,13 +184,16 @@ class Database : public Backend, public LocalControl {
       const GetShardIteratorRequest& request) override;
   Result<GetRecordsResponse> GetRecords(const GetRecordsRequest& request) override;
 
-  // Local-only (not a DynamoDB operation): puts every item of `items` into `table_name` in ONE
-  // write transaction, each checked and applied as PutItem without a condition (key attributes,
-  // index keys, 400 KB), so the import is all or nothing: the first bad item, or `cancel` seen
-  // set (checked before each item: InterruptedException "Interrupted after N of M items:
-  // nothing was imported"), aborts it and nothing is written. Streams get a record per item.
-  Result<ImportResult> ImportItems(const std::string& table_name, const std::vector<Item>& items,
+  // Local-only (not a DynamoDB operation): puts every item `source` gives into `table_name` in
+  // ONE write transaction, each checked and applied as PutItem without a condition (key
+  // attributes, index keys, 400 KB), so the import is all or nothing: the first bad item, an
+  // error from the source, or `cancel` seen set (checked before each item: InterruptedException
+  // "Interrupted after N items: nothing was imported") aborts it and nothing is written.
+  // Streams get a record per item. Memory: one batch of items, and the pages the transaction
+  // has written (LMDB keeps them until the commit, spilling them to the file past 512 MB).
+  Result<ImportResult> ImportItems(const std::string& table_name, const ImportSource& source,
                                    const std::atomic<bool>* cancel = nullptr) override;
+  using LocalControl::ImportItems;
 
   // Checks that every index of every table agrees with its base table entry for entry.
   // InternalServerError naming the first disagreement. (Used by crash and concurrency tests.)

@@ -130,9 +130,11 @@ bool IndexKeyWithinLimits(const IndexDescription& index, const Item& item);
 Item ProjectItem(const IndexDescription& index, const KeySchema& table_key, const Item& item);
 
 // Applies the index maintenance of replacing `old_item` (nullptr: none) by `new_item`
-// (nullptr: deleted) and adds the index writes to `cc` per DynamoDB's rules.
+// (nullptr: deleted) and adds the index writes to `cc` per DynamoDB's rules. `new_encoded`,
+// when not empty, is EncodeItem(*new_item): an index projecting ALL stores those bytes as they
+// are.
 Status MaintainIndexes(Txn& txn, const TableHandle& h, const Item* old_item, const Item* new_item,
-                       ConsumedCapacity* cc);
+                       std::string_view new_encoded, ConsumedCapacity* cc);
 
 // ---- one item write, usable inside any write transaction (items.cpp) ----
 // PutItem, UpdateItem and DeleteItem run CheckWrite, EvaluateWrite and ApplyWrite in one
@@ -161,7 +163,7 @@ struct ItemWrite {
   bool service_deletion = false;
   // Filled by EvaluateWrite:
   Current cur;
-  Item next;  // Put/Update: the item to store
+  Item next;  // Update: the item to store (a Put stores *input: see NextItem)
   size_t next_size = 0;
   // ReturnItemCollectionMetrics=SIZE: ApplyWrite fills `metrics` when the table has local
   // secondary indexes.
@@ -171,6 +173,11 @@ struct ItemWrite {
   // item, no stream record, no Attributes) and charges 1 WCU, as for deleting a missing item.
   bool no_op = false;
 };
+
+// The item a Put or Update stores (after EvaluateWrite).
+inline const Item& NextItem(const ItemWrite& w) {
+  return w.kind == WriteKind::kPut ? *w.input : w.next;
+}
 
 // What the table's schema decides without reading data. Put: key attributes, index keys and
 // the 400 KB limit (with LSI projections); others: the Key against the key schema, and an

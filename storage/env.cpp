@@ -230,6 +230,22 @@ Status Env::Grow() {
   return rc ? LmdbError(rc, "grow map") : Status::OK();
 }
 
+Status Env::Reserve(size_t bytes) {
+  if (read_only_) return Status::OK();
+  NoNesting scope(this);
+  KH_RETURN_IF_ERROR(scope.status());
+  std::unique_lock<Gate> alone(gate_);
+  MDB_envinfo info;
+  MDB_stat stat;
+  if (mdb_env_info(env_, &info) || mdb_env_stat(env_, &stat)) return Status::OK();  // a hint
+  const size_t used = (info.me_last_pgno + 1) * size_t{stat.ms_psize};
+  size_t next = info.me_mapsize;
+  while (next < used + bytes) next *= 2;
+  if (next == info.me_mapsize) return Status::OK();
+  int rc = mdb_env_set_mapsize(env_, next);
+  return rc ? LmdbError(rc, "grow map") : Status::OK();
+}
+
 Status Env::Write(const std::function<Status(Txn&)>& fn, WriteMode mode) {
   NoNesting scope(this);
   KH_RETURN_IF_ERROR(scope.status());

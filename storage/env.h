@@ -170,6 +170,10 @@ class Env {
   bool HasDbi(const std::string& name) const;
 
   size_t map_size() const;
+  // Grows the map (doubling) until `bytes` more than the file uses fit, so that a large write
+  // transaction is not retried on the way. REQUIRES: no transaction of this process is open
+  // on this thread.
+  Status Reserve(size_t bytes);
   bool read_only() const { return read_only_; }
 
  private:

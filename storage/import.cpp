@@ -6,27 +6,40 @@
 namespace keyhole::storage {
 
 Result<ImportResult> Database::ImportItems(const std::string& table_name,
-                                           const std::vector<Item>& items,
+                                           const ImportSource& source,
                                            const std::atomic<bool>* cancel) {
   KH_RETURN_IF_ERROR(ValidateTableName(table_name));
-  for (const Item& item : items) KH_RETURN_IF_ERROR(ValidateItem(item));
+  if (Result<TableSchemaPtr> t = TableSchema(table_name); t.ok() && source.expected_bytes) {
+    // Room for the items, their index entries and half-full B-tree pages: growing the map
+    // mid-import would start the transaction over.
+    KH_RETURN_IF_ERROR(impl_->env->Reserve(source.expected_bytes * 2 * (1 + (*t)->indexes.size())));
+  }
   const expr::ParsedExpressions none;
   ImportResult out;
   KH_RETURN_IF_ERROR(impl_->WithTable(table_name, true, [&](Txn& txn, const TableHandle& h) {
+    // Each attempt starts from the first item (a transaction that fills the map is retried).
+    KH_RETURN_IF_ERROR(source.rewind());
     out = ImportResult();
     ConsumedCapacity cc;
     cc.table_name = h.desc.name;
-    for (const Item& item : items) {
-      if (cancel && cancel->load(std::memory_order_relaxed)) {
-        return Status(ErrorCode::kInterrupted,
-                      fmt::format("Interrupted after {} of {} items: nothing was imported",
-                                  out.written, items.size()));
+    std::vector<Item> batch;
+    for (;;) {
+      batch.clear();
+      KH_ASSIGN_OR_RETURN(bool more, source.next(&batch));
+      if (!more) break;
+      for (const Item& item : batch) {
+        if (cancel && cancel->load(std::memory_order_relaxed)) {
+          return Status(
+              ErrorCode::kInterrupted,
+              fmt::format("Interrupted after {} items: nothing was imported", out.written));
+        }
+        KH_RETURN_IF_ERROR(ValidateItem(item));
+        ItemWrite w{WriteKind::kPut, &h, &item, &none, ReturnValues::kNone, false};
+        KH_RETURN_IF_ERROR(CheckWrite(w));
+        KH_RETURN_IF_ERROR(EvaluateWrite(txn, &w));
+        KH_RETURN_IF_ERROR(ApplyWrite(txn, w, &cc));
+        ++out.written;
       }
-      ItemWrite w{WriteKind::kPut, &h, &item, &none, ReturnValues::kNone, false};
-      KH_RETURN_IF_ERROR(CheckWrite(w));
-      KH_RETURN_IF_ERROR(EvaluateWrite(txn, &w));
-      KH_RETURN_IF_ERROR(ApplyWrite(txn, w, &cc));
-      ++out.written;
     }
     out.write_units = Report(ReturnConsumedCapacity::kTotal, std::move(cc))->total.capacity_units;
     return Status::OK();

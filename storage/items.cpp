@@ -164,8 +164,27 @@ Item ProjectItem(const IndexDescription& index, const KeySchema& table_key, cons
   return p;
 }
 
+namespace {
+
+// An index's projection of an item: the item itself for ALL (no copy), else a copy of the
+// projected attributes.
+struct Projected {
+  const Item* item = nullptr;
+  Item owned;
+  Projected(const IndexDescription& index, const KeySchema& table_key, const Item& from) {
+    if (index.projection.type == ProjectionType::kAll) {
+      item = &from;
+    } else {
+      owned = ProjectItem(index, table_key, from);
+      item = &owned;
+    }
+  }
+};
+
+}  // namespace
+
 Status MaintainIndexes(Txn& txn, const TableHandle& h, const Item* old_item, const Item* new_item,
-                       ConsumedCapacity* cc) {
+                       std::string_view new_encoded, ConsumedCapacity* cc) {
   for (size_t i = 0; i < h.desc.indexes.size(); ++i) {
     const IndexDescription& idx = h.desc.indexes[i];
     bool was = old_item && InIndex(idx, *old_item);
@@ -173,19 +192,27 @@ Status MaintainIndexes(Txn& txn, const TableHandle& h, const Item* old_item, con
     if (!was && !is) continue;
     std::string old_key = was ? EncodeIndexKey(idx.key, h.desc.key, *old_item) : std::string();
     std::string new_key = is ? EncodeIndexKey(idx.key, h.desc.key, *new_item) : std::string();
-    Item old_p = was ? ProjectItem(idx, h.desc.key, *old_item) : Item();
-    Item new_p = is ? ProjectItem(idx, h.desc.key, *new_item) : Item();
-    if (was && is && old_key == new_key && old_p == new_p) continue;  // nothing projected changed
+    std::optional<Projected> old_p, new_p;
+    if (was) old_p.emplace(idx, h.desc.key, *old_item);
+    if (is) new_p.emplace(idx, h.desc.key, *new_item);
+    if (was && is && old_key == new_key && *old_p->item == *new_p->item)
+      continue;  // nothing projected changed
     Capacity& units =
         idx.kind == IndexKind::kGlobal ? cc->global_indexes[idx.name] : cc->local_indexes[idx.name];
     if (was && (!is || old_key != new_key)) {
       KH_RETURN_IF_ERROR(txn.Del(h.index_dbis[i], old_key));
-      units.AddWrite(WriteUnits(ItemSize(old_p)));
+      units.AddWrite(WriteUnits(ItemSize(*old_p->item)));
     }
     if (is) {
-      size_t size = ItemSize(new_p);
-      KH_RETURN_IF_ERROR(txn.Put(h.index_dbis[i], new_key, EncodeItem(new_p, size)));
-      units.AddWrite(WriteUnits(size));
+      if (new_p->item == new_item && !new_encoded.empty()) {
+        // ALL: the index entry's bytes are the table entry's.
+        KH_RETURN_IF_ERROR(txn.Put(h.index_dbis[i], new_key, new_encoded));
+        units.AddWrite(WriteUnits(EncodedItemSize(new_encoded)));
+      } else {
+        size_t size = ItemSize(*new_p->item);
+        KH_RETURN_IF_ERROR(txn.Put(h.index_dbis[i], new_key, EncodeItem(*new_p->item, size)));
+        units.AddWrite(WriteUnits(size));
+      }
     }
   }
   return Status::OK();
@@ -275,8 +302,7 @@ Status EvaluateWrite(Txn& txn, ItemWrite* w) {
   KH_ASSIGN_OR_RETURN(w->cur, ReadCurrent(txn, h, *w->input, decode));
   KH_RETURN_IF_ERROR(CheckCondition(condition, w->cur, w->on_failure));
   if (w->kind == WriteKind::kPut) {
-    w->next = *w->input;
-    w->next_size = ItemSize(w->next);
+    w->next_size = ItemSize(*w->input);  // the item is w->input itself (NextItem)
   } else if (w->kind == WriteKind::kUpdate) {
     w->next = w->cur.item ? *w->cur.item : *w->input;
     if (!w->cur.item && w->parsed && w->parsed->update && !w->parsed->update->actions.empty() &&
@@ -310,10 +336,14 @@ static Status ApplyItemWrite(Txn& txn, const ItemWrite& w, ConsumedCapacity* cc)
         cc->table.AddWrite(1);
         return Status::OK();
       }
-      KH_RETURN_IF_ERROR(txn.Put(h.dbi, w.cur.key, EncodeItem(w.next, w.next_size)));
-      cc->table.AddWrite(WriteUnits(std::max(w.next_size, w.cur.size)));
-      KH_RETURN_IF_ERROR(MaintainIndexes(txn, h, old_item, &w.next, cc));
-      return WriteStreamRecord(txn, h, old_item, &w.next, w.service_deletion);
+      {
+        const Item& next = NextItem(w);
+        const std::string encoded = EncodeItem(next, w.next_size);
+        KH_RETURN_IF_ERROR(txn.Put(h.dbi, w.cur.key, encoded));
+        cc->table.AddWrite(WriteUnits(std::max(w.next_size, w.cur.size)));
+        KH_RETURN_IF_ERROR(MaintainIndexes(txn, h, old_item, &next, encoded, cc));
+        return WriteStreamRecord(txn, h, old_item, &next, w.service_deletion);
+      }
     case WriteKind::kDelete:
       if (!w.cur.found) {
         cc->table.AddWrite(1);  // deleting a missing item costs 1 WCU
@@ -321,7 +351,7 @@ static Status ApplyItemWrite(Txn& txn, const ItemWrite& w, ConsumedCapacity* cc)
       }
       KH_RETURN_IF_ERROR(txn.Del(h.dbi, w.cur.key));
       cc->table.AddWrite(WriteUnits(w.cur.size));
-      KH_RETURN_IF_ERROR(MaintainIndexes(txn, h, old_item, nullptr, cc));
+      KH_RETURN_IF_ERROR(MaintainIndexes(txn, h, old_item, nullptr, {}, cc));
       return WriteStreamRecord(txn, h, old_item, nullptr, w.service_deletion);
     case WriteKind::kCheck:
       // keyhole choice (reference §5.2 does not say): a ConditionCheck is charged like a
@@ -343,7 +373,7 @@ Status ApplyWrite(Txn& txn, ItemWrite& w, ConsumedCapacity* cc) {
   if ((w.kind == WriteKind::kPut || w.kind == WriteKind::kUpdate) && !w.no_op &&
       CollectionsMayPassLimit(txn, h)) {
     const size_t before = w.cur.item ? SizeWithLocalIndexes(h.desc, *w.cur.item, w.cur.size) : 0;
-    if (SizeWithLocalIndexes(h.desc, w.next, w.next_size) > before) {
+    if (SizeWithLocalIndexes(h.desc, NextItem(w), w.next_size) > before) {
       KH_RETURN_IF_ERROR(CheckCollectionLimit(txn, h, pk));
     }
   }

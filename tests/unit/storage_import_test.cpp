@@ -83,8 +83,54 @@ TEST(ImportItems, CancelledImportsNothing) {
   Result<ImportResult> r = db->ImportItems("App", Items(100), &cancel);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().code(), ErrorCode::kInterrupted);
-  EXPECT_EQ(r.status().message(), "Interrupted after 0 of 100 items: nothing was imported");
+  EXPECT_EQ(r.status().message(), "Interrupted after 0 items: nothing was imported");
   EXPECT_EQ(CountItems(db, "App"), 0);
+}
+
+// A streamed import that outgrows the map: the transaction is retried from the first item
+// (the source rewound), so every item is written once; with the size hint, the map is grown up
+// front and nothing is retried.
+TEST(ImportItems, AnImportThatOutgrowsTheMapStartsOverAndWritesEverything) {
+  for (size_t hint : {size_t{0}, size_t{3000} * 2100}) {
+    char tmpl[] = "/tmp/keyhole-test-XXXXXX";
+    std::string dir = ::mkdtemp(tmpl);
+    Database::Options o;
+    o.initial_map_size = 1 << 20;  // 1 MB: the 6 MB import grows it several times
+    o.sync = false;
+    auto db = Database::Open(dir + "/g.kh", o);
+    ASSERT_TRUE(db.ok());
+    CreateTableRequest t;
+    t.table_name = "App";
+    t.attribute_definitions = {{"pk", "S"}, {"sk", "N"}};
+    t.key_schema = {{"pk", "HASH"}, {"sk", "RANGE"}};
+    ASSERT_TRUE((*db)->CreateTable(t).ok());
+    const std::string blob(2000, 'y');
+    int next = 0, rewinds = 0;
+    LocalControl::ImportSource source;
+    source.expected_bytes = hint;
+    source.rewind = [&] {
+      next = 0;
+      ++rewinds;
+      return Status::OK();
+    };
+    source.next = [&](std::vector<Item>* batch) -> Result<bool> {
+      for (int i = 0; i < 100 && next < 3000; ++i, ++next)
+        batch->push_back(
+            {{"pk", S("p" + std::to_string(next % 13))}, {"sk", N(next)}, {"blob", S(blob)}});
+      return !batch->empty();
+    };
+    Result<ImportResult> r = (*db)->ImportItems("App", source);
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    EXPECT_EQ(r->written, 3000);
+    EXPECT_EQ((*db)->DescribeTable({"App"})->table.item_count, 3000);
+    if (hint) {
+      EXPECT_EQ(rewinds, 1) << "the size hint grows the map up front";
+    } else {
+      EXPECT_GT(rewinds, 1) << "the test no longer outgrows the map";
+    }
+    db->reset();
+    std::filesystem::remove_all(dir);
+  }
 }
 
 TEST(Open, ReadOnlyReadsAndRefusesWrites) {
