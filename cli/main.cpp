@@ -23,7 +23,6 @@
 #include <vector>
 
 #include "cli/malloc_tuning.h"
-#include "cli/serve.h"
 #include "parser/expression_parser.h"
 #include "shell/repl.h"
 #include "shell/session.h"
@@ -106,6 +105,22 @@ bool LooksLikeScript(const std::string& path) {
   return std::memchr(head, ';', n) != nullptr;
 }
 
+// `keyhole serve ...`: runs keyhole-serve, from this executable's directory, in this process's
+// place (same PID, same arguments). Returns only when it cannot be run.
+int ExecServe(char** argv) {
+  std::string self(4096, '\0');
+  const ssize_t n = ::readlink("/proc/self/exe", self.data(), self.size() - 1);
+  self.resize(n > 0 ? static_cast<size_t>(n) : 0);
+  const size_t slash = self.rfind('/');
+  const std::string serve =
+      (slash == std::string::npos ? std::string(".") : self.substr(0, slash)) + "/keyhole-serve";
+  ::execv(serve.c_str(), argv);
+  std::fprintf(stderr,
+               "keyhole: serve: cannot run %s: %s (keyhole-serve is built beside keyhole)\n",
+               serve.c_str(), std::strerror(errno));
+  return 2;
+}
+
 int BadUsage(const std::string& message) {
   std::fprintf(stderr, "keyhole: %s\n%s", message.c_str(), kUsage);
   return 2;
@@ -115,7 +130,7 @@ int BadUsage(const std::string& message) {
 
 int main(int argc, char** argv) {
   keyhole::TuneMalloc();
-  if (argc > 1 && std::string_view(argv[1]) == "serve") return keyhole::cli::ServeMain(argc, argv);
+  if (argc > 1 && std::string_view(argv[1]) == "serve") return ExecServe(argv);
   using keyhole::shell::OutputMode;
   std::string path = "keyhole.kh";
   // ('f', file), ('c', statement) or ('p', patterns file), in command-line order
