@@ -75,6 +75,7 @@ ParseResult ParseStatement(std::string_view text, const std::vector<AttributeVal
                      " here is not part of a valid UTF-8 character (text must be UTF-8)",
                  *bad, /*may_move=*/false);
   }
+  std::vector<size_t> token_ends;  // none for CALL: its JSON is not PartiQL's tokens
   if (!lexer::FirstWordIs(text, "CALL")) {
     if (const size_t past = FirstCharPastLimit(text); past != std::string_view::npos) {
       // DynamoDB's message; when a string, name or comment left open made the statement this
@@ -87,11 +88,11 @@ ParseResult ParseStatement(std::string_view text, const std::vector<AttributeVal
               std::to_string(kMaxStatementChars),
           opened ? *bad : past);
     }
-    if (const auto bad = lexer::FindLexicalError(text)) {
+    if (const auto bad = lexer::FindLexicalError(text, &token_ends)) {
       return error(std::string(syntax::kEnvelope), *bad);
     }
   }
-  std::variant<syntax::Node, syntax::Failure> tree = syntax::Parse(text);
+  std::variant<syntax::Node, syntax::Failure> tree = syntax::Parse(text, token_ends);
   if (const auto* failure = std::get_if<syntax::Failure>(&tree)) {
     return error(failure->message, failure->offset);
   }

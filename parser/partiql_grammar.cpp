@@ -15,13 +15,14 @@
 // ("Missing right-hand side expression of infix operator"), anything else ("Unexpected term");
 // term_error and rhs<> reproduce that.
 //
-// The parse tree keeps the rules that derive from node<K> (PEGTL's parse_tree discards the
-// nodes of failed alternatives, so the backtracking grammar needs no hand-written undo), and is
-// converted to syntax::Node. Lookaheads (at<>) never contain kept rules, except right before a
-// raise.
+// The parse tree keeps the rules that derive from node<K>; Control records them in one flat
+// vector, in preorder, as PEGTL tries them, and drops those of a failed alternative (so the
+// backtracking grammar needs no hand-written undo); the tree is then converted to
+// syntax::Node. (PEGTL's parse_tree did the same with a heap node per attempt: most of the
+// parse's time went to allocating and freeing them.) Lookaheads (at<>) never contain kept
+// rules, except right before a raise.
 #include <tao/pegtl.hpp>
 #include <tao/pegtl/contrib/analyze.hpp>
-#include <tao/pegtl/contrib/parse_tree.hpp>
 
 #include <algorithm>
 #include <memory>
@@ -672,9 +673,19 @@ template <typename Rule>
   Rule::kNode;
 } > {};
 
+// A kept rule's match, in ParseState::nodes. Its descendants follow it, up to `last`.
+struct FlatNode {
+  Kind kind;
+  uint32_t begin = 0;  // offsets in the text
+  uint32_t end = 0;
+  uint32_t last = 0;  // one past its last descendant
+};
+
 struct ParseState {
-  int depth = 0;       // open `nesting` rules
-  int json_depth = 0;  // open `json_nesting` rules
+  int depth = 0;                // open `nesting` rules
+  int json_depth = 0;           // open `json_nesting` rules
+  std::vector<FlatNode> nodes;  // preorder
+  std::vector<uint32_t> open;   // indexes in `nodes` of the kept rules being matched
 };
 
 // Thrown by Control; caught in syntax::Parse.
@@ -701,14 +712,28 @@ struct Control : pegtl::normal<Rule> {
         throw Raised{"Invalid JSON: nesting too deep", Offset(in)};
       }
     }
+    if constexpr (Selector<Rule>::value) {
+      st.open.push_back(static_cast<uint32_t>(st.nodes.size()));
+      st.nodes.push_back({Rule::kNode, static_cast<uint32_t>(Offset(in))});
+    }
   }
   template <typename ParseInput>
-  static void success(const ParseInput& /*in*/, ParseState& st) {
+  static void success(const ParseInput& in, ParseState& st) {
     Leave(st);
+    if constexpr (Selector<Rule>::value) {
+      FlatNode& n = st.nodes[st.open.back()];
+      st.open.pop_back();
+      n.end = static_cast<uint32_t>(Offset(in));
+      n.last = static_cast<uint32_t>(st.nodes.size());
+    }
   }
   template <typename ParseInput>
   static void failure(const ParseInput& /*in*/, ParseState& st) {
     Leave(st);
+    if constexpr (Selector<Rule>::value) {
+      st.nodes.resize(st.open.back());
+      st.open.pop_back();
+    }
   }
   template <typename ParseInput, typename... States>
   [[noreturn]] static void raise(const ParseInput& in, States&&... /*st*/) {
@@ -730,29 +755,24 @@ struct Control : pegtl::normal<Rule> {
   }
 };
 
-struct PNode : pegtl::parse_tree::basic_node<PNode> {
-  Kind kind = Kind::kOr;
-
-  template <typename Rule, typename ParseInput, typename... States>
-  void start(const ParseInput& in, States&&... st) {
-    basic_node<PNode>::template start<Rule>(in, st...);
-    kind = Rule::kNode;
-  }
-};
-
-// Converts a PEGTL node. A node's raw end includes the whitespace and comments after its last
-// token; `token_ends` (sorted token end offsets, or empty) trims it to the last token's end.
-syntax::Node Convert(const PNode& n, const char* base, const std::vector<size_t>& token_ends) {
+// Converts the flat node `i`. A node's raw end includes the whitespace and comments after its
+// last token; `token_ends` (sorted token end offsets, or empty) trims it to the last token's end.
+syntax::Node Convert(const std::vector<FlatNode>& nodes, size_t i,
+                     const std::vector<size_t>& token_ends) {
+  const FlatNode& n = nodes[i];
   syntax::Node out;
   out.kind = n.kind;
-  out.begin = static_cast<size_t>(n.m_begin.data - base);
-  out.end = static_cast<size_t>(n.m_end.data - base);
+  out.begin = n.begin;
+  out.end = n.end;
   if (!token_ends.empty()) {
     auto it = std::upper_bound(token_ends.begin(), token_ends.end(), out.end);
     if (it != token_ends.begin() && *(it - 1) > out.begin) out.end = *(it - 1);
   }
-  out.children.reserve(n.children.size());
-  for (const auto& child : n.children) out.children.push_back(Convert(*child, base, token_ends));
+  size_t children = 0;
+  for (size_t c = i + 1; c < n.last; c = nodes[c].last) ++children;
+  out.children.reserve(children);
+  for (size_t c = i + 1; c < n.last; c = nodes[c].last)
+    out.children.push_back(Convert(nodes, c, token_ends));
   return out;
 }
 
@@ -768,24 +788,20 @@ namespace keyhole::parser {
 
 namespace syntax {
 
-std::variant<Node, Failure> Parse(std::string_view text) {
+std::variant<Node, Failure> Parse(std::string_view text, const std::vector<size_t>& token_ends) {
   ParseState st;
   pegtl::memory_input<pegtl::tracking_mode::lazy> in(text.data(), text.size(), "statement");
-  std::unique_ptr<PNode> root;
+  st.nodes.reserve(64);
+  bool ok = false;
   try {
-    root = pegtl::parse_tree::parse<grammar::statement, PNode, Selector, pegtl::nothing, Control>(
-        in, st);
+    ok = pegtl::parse<grammar::statement, pegtl::nothing, Control>(in, st);
   } catch (const Raised& e) {
     return Failure{e.message, e.offset};
   }
-  if (!root || root->children.empty()) {
+  if (!ok || st.nodes.empty()) {
     return Failure{std::string(kEnvelope) + "Unexpected token after expression", 0};
   }
-  std::vector<size_t> token_ends;
-  if (!lexer::FirstWordIs(text, "CALL") && !lexer::FindLexicalError(text)) {
-    token_ends = lexer::TokenEnds(text);
-  }
-  return Convert(*root->children[0], text.data(), token_ends);
+  return Convert(st.nodes, 0, token_ends);
 }
 
 size_t Analyze(bool verbose) { return pegtl::analyze<grammar::statement>(verbose ? 1 : 0); }

@@ -181,6 +181,14 @@ std::optional<size_t> FindLexicalError(std::string_view text) {
   return error;
 }
 
+std::optional<size_t> FindLexicalError(std::string_view text, std::vector<size_t>* ends) {
+  ends->clear();
+  const size_t error = Tokenize(text, ends);
+  if (error == kNone) return std::nullopt;
+  ends->clear();
+  return error;
+}
+
 std::optional<size_t> FindInvalidUtf8(std::string_view text) {
   const auto* p = reinterpret_cast<const unsigned char*>(text.data());
   const size_t n = text.size();

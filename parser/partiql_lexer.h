@@ -22,6 +22,8 @@ namespace keyhole::parser::lexer {
 // [A-Za-z_$][A-Za-z0-9_$]*, the operators <= >= <> != || << >> and the single characters
 // < > = + - * / % @ ( ) [ ] { } , . : ; ?
 std::optional<size_t> FindLexicalError(std::string_view text);
+// FindLexicalError and, when there is none, TokenEnds (into *ends), in one pass.
+std::optional<size_t> FindLexicalError(std::string_view text, std::vector<size_t>* ends);
 
 // The byte offset of the first byte of `text` that does not begin a well-formed UTF-8 sequence
 // (Unicode Table 3-7: no overlong forms, no surrogates, nothing above U+10FFFF), or nullopt.

@@ -136,7 +136,7 @@ struct Failure {
 
 // Parses one statement (the whole text). On success the root is the statement node (kSelect,
 // kInsert, ..., kExplain, kScan, kCreateTable, ...). Never throws.
-std::variant<Node, Failure> Parse(std::string_view text);
+std::variant<Node, Failure> Parse(std::string_view text, const std::vector<size_t>& token_ends);
 
 // tao::pegtl::analyze() over the statement grammar; the number of problems found.
 size_t Analyze(bool verbose);

@@ -9,6 +9,8 @@
 #include <initializer_list>
 #include <set>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace keyhole::parser::words {
 namespace {
@@ -34,7 +36,7 @@ bool IsIdentChar(char c) { return IsIdentStart(c) || (c >= '0' && c <= '9'); }
 // PartiQL's keywords: SQL-92's and PartiQL's own, as partiql-lang-kotlin's lexer lists them
 // (LexerConstants.kt: SQL92_KEYWORDS + SQLPP_KEYWORDS). They are not plain identifiers.
 bool IsKeywordWord(std::string_view word) {
-  static const std::set<std::string, std::less<>> kKeywords = {
+  static constexpr std::string_view kKeywords[] = {
       "absolute", "action", "add", "all", "allocate", "alter", "and", "any", "are", "as", "asc",
       "assertion", "at", "authorization", "avg", "begin", "between", "bit", "bit_length", "by",
       "cascade", "cascaded", "case", "cast", "catalog", "char", "character", "character_length",
@@ -65,7 +67,17 @@ bool IsKeywordWord(std::string_view word) {
       "remove", "index", "let", "integer2", "int2", "integer4", "int4", "integer8", "int8",
       "bigint", "conflict", "do", "nothing", "returning", "modified", "new", "old", "bool",
       "boolean", "string", "symbol", "clob", "blob", "struct", "list", "sexp", "bag"};
-  return kKeywords.find(Lower(word)) != kKeywords.end();
+  // Sorted once; a word is lowered into a buffer (no keyword is longer than it) and looked up.
+  static const std::vector<std::string_view> kSorted = [] {
+    std::vector<std::string_view> v(std::begin(kKeywords), std::end(kKeywords));
+    std::sort(v.begin(), v.end());
+    return v;
+  }();
+  char lower[24];
+  if (word.size() > sizeof lower) return false;
+  for (size_t i = 0; i < word.size(); ++i)
+    lower[i] = static_cast<char>(std::tolower(static_cast<unsigned char>(word[i])));
+  return std::binary_search(kSorted.begin(), kSorted.end(), std::string_view(lower, word.size()));
 }
 bool IsIdentifierWord(std::string_view word) { return !IsKeywordWord(word); }
 
