@@ -15,7 +15,7 @@
 namespace keyhole::bench {
 namespace {
 
-const std::map<std::string, std::string> kNames = {{"#s", "status"}, {"#t", "tags"}};
+const std::map<std::string, std::string> kNames = {{"#s", "status"}, {"#t", "tags"}, {"#pk", "pk"}};
 const std::map<std::string, AttributeValue> kValues = {
     {":open", AttributeValue::S("open")},
     {":lo", AttributeValue::N(Number::FromInt(10))},
@@ -35,6 +35,19 @@ void BM_ParseCondition(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(BM_ParseCondition);
+
+// The condition of a typical conditional put (issue 14's target: 2 us).
+void BM_ParseConditionPut(benchmark::State& state) {
+  parser::Placeholders p{&kNames, &kValues};
+  const std::string text = "attribute_not_exists(#pk) AND #s = :open";
+  for (auto _ : state) {
+    auto c = parser::ParseCondition(text, expr::Kind::kCondition, p, nullptr);
+    if (!c.ok()) state.SkipWithError(c.status().ToString().c_str());
+    benchmark::DoNotOptimize(c);
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_ParseConditionPut);
 
 void BM_ParseUpdate(benchmark::State& state) {
   parser::Placeholders p{&kNames, &kValues};
@@ -58,6 +71,9 @@ void PartiqlParse(benchmark::State& state, const char* text) {
   }
   state.SetItemsProcessed(state.iterations());
 }
+// The key-addressed SELECT of bench/shell_bench.cpp (issue 14's target: 3 us).
+BENCHMARK_CAPTURE(PartiqlParse, PointSelect,
+                  R"(SELECT * FROM "bench_shell" WHERE pk = 'part-00042' AND sk = 7;)");
 BENCHMARK_CAPTURE(
     PartiqlParse, Select,
     R"(SELECT pk, sk, status FROM "App" WHERE pk = 'USER#42' AND begins_with(sk, 'ORDER#') AND status <> 'closed')");

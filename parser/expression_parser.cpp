@@ -1,24 +1,27 @@
 // The PEGTL grammar of DynamoDB's native expressions and its translation to core/expression.h.
 //
-// Parsing is two steps. PEGTL builds a parse tree holding only the rules listed in NodeKindOf
-// (the parse tree discards the nodes of failed alternatives, so the backtracking grammar needs
-// no hand-written undo). Builder then walks the tree once, in source order, producing the
-// resolved AST and noting the first problem of each category (see expression_parser.h for the
-// categories and their order).
+// Parsing is two steps. PEGTL's control hooks record the matches of the rules listed in
+// NodeKindOf in one flat vector, dropping those of a failed alternative (so the backtracking
+// grammar needs no hand-written undo; PEGTL's parse_tree did the same with a heap node per
+// attempt), and the kept ones become a tree of Nodes. Builder then walks the tree once, in source
+// order, producing the resolved AST and noting the first problem of each category (see
+// expression_parser.h for the categories and their order).
 #include "parser/expression_parser.h"
 
 #include <tao/pegtl.hpp>
 #include <tao/pegtl/contrib/analyze.hpp>
-#include <tao/pegtl/contrib/parse_tree.hpp>
 
 #include <algorithm>
 #include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "parser/reserved_words.h"
 #include "parser/syntax_error.h"
@@ -275,20 +278,31 @@ template <> inline constexpr NodeKind kNodeKindOf<grammar::delete_clause> = Node
 template <typename Rule>
 struct Selector : std::bool_constant<kNodeKindOf<Rule> != NodeKind::kNone> {};
 
-struct Node : pegtl::parse_tree::basic_node<Node> {
+// A kept rule's match.
+struct Node {
   NodeKind kind = NodeKind::kNone;
+  const char* begin = nullptr;
+  const char* end = nullptr;
+  std::span<Node* const> children;  // in the Tree's `children`
+  std::string_view string_view() const { return std::string_view(begin, end - begin); }
+  std::string string() const { return std::string(begin, end); }
+};
 
-  template <typename Rule, typename ParseInput, typename... States>
-  void start(const ParseInput& in, States&&... st) {
-    basic_node<Node>::template start<Rule>(in, st...);
-    kind = kNodeKindOf<Rule>;
-  }
+// A kept rule's match while parsing, in ParseState::nodes: its descendants follow it, up to
+// `last`.
+struct FlatNode {
+  NodeKind kind;
+  uint32_t begin = 0;  // offsets in the text
+  uint32_t end = 0;
+  uint32_t last = 0;  // one past its last descendant
 };
 
 struct ParseState {
   const char* begin = nullptr;
-  size_t furthest = 0;  // furthest token start tried, for the syntax error
-  int depth = 0;        // open nesting rules
+  size_t furthest = 0;          // furthest token start tried, for the syntax error
+  int depth = 0;                // open nesting rules
+  std::vector<FlatNode> nodes;  // preorder
+  std::vector<uint32_t> open;   // indexes in `nodes` of the kept rules being matched
 };
 
 // Thrown when the input nests deeper than kMaxNestingDepth; caught in ParseTree().
@@ -308,14 +322,28 @@ struct Control : pegtl::normal<Rule> {
     if constexpr (kNesting) {
       if (++st.depth > kMaxNestingDepth) throw TooDeep{at};
     }
+    if constexpr (Selector<Rule>::value) {
+      st.open.push_back(static_cast<uint32_t>(st.nodes.size()));
+      st.nodes.push_back({kNodeKindOf<Rule>, static_cast<uint32_t>(at)});
+    }
   }
   template <typename ParseInput>
-  static void success(const ParseInput& /*in*/, ParseState& st) {
+  static void success(const ParseInput& in, ParseState& st) {
     if constexpr (kNesting) --st.depth;
+    if constexpr (Selector<Rule>::value) {
+      FlatNode& n = st.nodes[st.open.back()];
+      st.open.pop_back();
+      n.end = static_cast<uint32_t>(in.current() - st.begin);
+      n.last = static_cast<uint32_t>(st.nodes.size());
+    }
   }
   template <typename ParseInput>
   static void failure(const ParseInput& /*in*/, ParseState& st) {
     if constexpr (kNesting) --st.depth;
+    if constexpr (Selector<Rule>::value) {
+      st.nodes.resize(st.open.back());
+      st.open.pop_back();
+    }
   }
 };
 
@@ -327,9 +355,44 @@ bool IsBlank(std::string_view text) {
   return text.find_first_not_of(" \t\r\n") == std::string_view::npos;
 }
 
-// Steps 1-3 of expression_parser.h: emptiness, size, syntax.
+// A parse tree in three allocations: every kept match, every child pointer, and the root (not
+// a rule's match: its children are the top-level kept rules).
+struct Tree {
+  std::vector<Node> nodes;
+  std::vector<Node*> children;
+  Node root;
+
+  Tree(const std::vector<FlatNode>& flat, std::string_view text) {
+    nodes.reserve(flat.size());
+    children.reserve(flat.size());
+    root.begin = text.data();
+    root.end = text.data() + text.size();
+    Build(flat, text.data(), 0, flat.size(), &root);
+  }
+
+ private:
+  // The flat nodes [from, to) that are not descendants of one another, and theirs, as the
+  // children of `out`.
+  void Build(const std::vector<FlatNode>& flat, const char* text, size_t from, size_t to,
+             Node* out) {
+    const size_t first = children.size();
+    for (size_t c = from; c < to; c = flat[c].last) {
+      Node& n = nodes.emplace_back();
+      n.kind = flat[c].kind;
+      n.begin = text + flat[c].begin;
+      n.end = text + flat[c].end;
+      children.push_back(&n);
+    }
+    out->children = std::span<Node* const>(children.data() + first, children.size() - first);
+    for (size_t c = from, k = first; c < to; c = flat[c].last, ++k)
+      Build(flat, text, c + 1, flat[c].last, children[k]);
+  }
+};
+
+// Steps 1-3 of expression_parser.h: emptiness, size, syntax. The root is not a rule's match:
+// its children are the top-level kept rules.
 template <typename Grammar>
-Result<std::unique_ptr<Node>> ParseTree(std::string_view text, expr::Kind kind) {
+Result<std::unique_ptr<Tree>> ParseTree(std::string_view text, expr::Kind kind) {
   if (IsBlank(text)) return Invalid(kind, "The expression can not be empty;");
   if (text.size() > kMaxExpressionBytes) {
     return Invalid(kind,
@@ -339,10 +402,11 @@ Result<std::unique_ptr<Node>> ParseTree(std::string_view text, expr::Kind kind) 
   ParseState st;
   st.begin = text.data();
   pegtl::memory_input<pegtl::tracking_mode::lazy> in(text.data(), text.size(), "expression");
+  st.nodes.reserve(32);
   try {
-    std::unique_ptr<Node> root =
-        pegtl::parse_tree::parse<Grammar, Node, Selector, pegtl::nothing, Control>(in, st);
-    if (root) return root;
+    if (pegtl::parse<Grammar, pegtl::nothing, Control>(in, st)) {
+      return std::make_unique<Tree>(st.nodes, text);
+    }
   } catch (const TooDeep& e) {
     return Invalid(kind, SyntaxErrorText(text, e.offset));
   }
@@ -388,7 +452,7 @@ class Builder {
   void Note(Category c, std::string message) {
     if (!problems_[c]) problems_[c] = std::move(message);
   }
-  size_t Offset(const Node& n) const { return static_cast<size_t>(n.m_begin.data - text_.data()); }
+  size_t Offset(const Node& n) const { return static_cast<size_t>(n.begin - text_.data()); }
 
   expr::Path BuildPath(const Node& n);
   expr::Operand BuildOperand(const Node& n, bool* redundant);
@@ -517,7 +581,7 @@ expr::Operand Builder::BuildOperand(const Node& n, bool* redundant) {
 const Node& Unwrap(const Node& n) {
   const Node* p = &n;
   while ((p->kind == NodeKind::kOr || p->kind == NodeKind::kAnd) && p->children.size() == 1) {
-    p = p->children[0].get();
+    p = p->children[0];
   }
   return *p;
 }
@@ -650,10 +714,10 @@ expr::ProjectionExpression Builder::BuildProjection(const Node& root) {
 
 Result<expr::Condition> ParseCondition(std::string_view text, expr::Kind kind,
                                        const Placeholders& placeholders, UsedPlaceholders* used) {
-  KH_ASSIGN_OR_RETURN(std::unique_ptr<Node> root,
+  KH_ASSIGN_OR_RETURN(std::unique_ptr<Tree> tree,
                       ParseTree<grammar::condition_expression>(text, kind));
   Builder builder(text, placeholders, /*conditions=*/true);
-  expr::Condition c = builder.BuildCondition(*root->children[0]);
+  expr::Condition c = builder.BuildCondition(*tree->root.children[0]);
   if (const auto* problem = builder.FirstProblem()) return Invalid(kind, *problem);
   builder.ReportUsed(used);
   return c;
@@ -662,10 +726,10 @@ Result<expr::Condition> ParseCondition(std::string_view text, expr::Kind kind,
 Result<expr::UpdateExpression> ParseUpdate(std::string_view text, const Placeholders& placeholders,
                                            UsedPlaceholders* used) {
   constexpr expr::Kind kKind = expr::Kind::kUpdate;
-  KH_ASSIGN_OR_RETURN(std::unique_ptr<Node> root,
+  KH_ASSIGN_OR_RETURN(std::unique_ptr<Tree> tree,
                       ParseTree<grammar::update_expression>(text, kKind));
   Builder builder(text, placeholders, /*conditions=*/false);
-  expr::UpdateExpression u = builder.BuildUpdate(*root);
+  expr::UpdateExpression u = builder.BuildUpdate(tree->root);
   if (const auto* problem = builder.FirstProblem()) return Invalid(kKind, *problem);
   builder.ReportUsed(used);
   return u;
@@ -675,10 +739,10 @@ Result<expr::ProjectionExpression> ParseProjection(std::string_view text,
                                                    const Placeholders& placeholders,
                                                    UsedPlaceholders* used) {
   constexpr expr::Kind kKind = expr::Kind::kProjection;
-  KH_ASSIGN_OR_RETURN(std::unique_ptr<Node> root,
+  KH_ASSIGN_OR_RETURN(std::unique_ptr<Tree> tree,
                       ParseTree<grammar::projection_expression>(text, kKind));
   Builder builder(text, placeholders, /*conditions=*/false);
-  expr::ProjectionExpression p = builder.BuildProjection(*root);
+  expr::ProjectionExpression p = builder.BuildProjection(tree->root);
   if (const auto* problem = builder.FirstProblem()) return Invalid(kKind, *problem);
   builder.ReportUsed(used);
   return p;
