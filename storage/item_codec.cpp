@@ -33,11 +33,20 @@ void PutValue(const AttributeValue& v, std::string* out) {
   out->push_back(static_cast<char>(v.type()));
   switch (v.type()) {
     case ValueType::kS:
-    case ValueType::kB: PutStr(v.s(), out); break;
-    case ValueType::kN: v.n().AppendKeyEncoding(out); break;
-    case ValueType::kBool: out->push_back(v.boolean() ? 1 : 0); break;
-    case ValueType::kNull: break;
-    case ValueType::kM: PutAttrs(v.m(), out); break;
+    case ValueType::kB:
+      PutStr(v.s(), out);
+      break;
+    case ValueType::kN:
+      v.n().AppendKeyEncoding(out);
+      break;
+    case ValueType::kBool:
+      out->push_back(v.boolean() ? 1 : 0);
+      break;
+    case ValueType::kNull:
+      break;
+    case ValueType::kM:
+      PutAttrs(v.m(), out);
+      break;
     case ValueType::kL:
       PutVarint(v.l().size(), out);
       for (const auto& e : v.l()) PutValue(e, out);
@@ -81,10 +90,69 @@ struct Reader {
     in.remove_prefix(n);
     return true;
   }
+  bool View(std::string_view* s) {
+    uint64_t n;
+    if (!Varint(&n) || n > in.size()) return ok = false;
+    *s = in.substr(0, n);
+    in.remove_prefix(n);
+    return true;
+  }
   bool Num(Number* n) { return Number::DecodeKeyEncoding(&in, n) || (ok = false); }
   bool Attrs(Map* m);
   bool Value(AttributeValue* v);
+  bool Skip();  // one value, without building it
 };
+
+bool Reader::Skip() {
+  if (in.empty() || ++depth > 64) return ok = false;
+  auto tag = static_cast<unsigned char>(in[0]);
+  in.remove_prefix(1);
+  uint64_t n = 0;
+  bool r = true;
+  auto skip_str = [&] {
+    uint64_t len;
+    if (!Varint(&len) || len > in.size()) return ok = false;
+    in.remove_prefix(len);
+    return true;
+  };
+  Number scratch;
+  switch (static_cast<ValueType>(tag)) {
+    case ValueType::kS:
+    case ValueType::kB:
+      r = skip_str();
+      break;
+    case ValueType::kN:
+      r = Num(&scratch);
+      break;
+    case ValueType::kBool:
+      if (in.empty()) return ok = false;
+      in.remove_prefix(1);
+      break;
+    case ValueType::kNull:
+      break;
+    case ValueType::kM:
+      r = Count(&n);
+      for (uint64_t i = 0; r && i < n; ++i) r = skip_str() && Skip();
+      break;
+    case ValueType::kL:
+      r = Count(&n);
+      for (uint64_t i = 0; r && i < n; ++i) r = Skip();
+      break;
+    case ValueType::kSS:
+    case ValueType::kBS:
+      r = Count(&n);
+      for (uint64_t i = 0; r && i < n; ++i) r = skip_str();
+      break;
+    case ValueType::kNS:
+      r = Count(&n);
+      for (uint64_t i = 0; r && i < n; ++i) r = Num(&scratch);
+      break;
+    default:
+      return ok = false;
+  }
+  --depth;
+  return r && ok;
+}
 
 bool Reader::Attrs(Map* m) {
   uint64_t n;
@@ -111,7 +179,8 @@ bool Reader::Value(AttributeValue* v) {
     case ValueType::kB: {
       std::string s;
       r = Str(&s);
-      *v = tag == static_cast<int>(ValueType::kS) ? AttributeValue::S(std::move(s)) : AttributeValue::B(std::move(s));
+      *v = tag == static_cast<int>(ValueType::kS) ? AttributeValue::S(std::move(s))
+                                                  : AttributeValue::B(std::move(s));
       break;
     }
     case ValueType::kN: {
@@ -125,7 +194,9 @@ bool Reader::Value(AttributeValue* v) {
       *v = AttributeValue::Bool(in[0] != 0);
       in.remove_prefix(1);
       break;
-    case ValueType::kNull: *v = AttributeValue::Null(); break;
+    case ValueType::kNull:
+      *v = AttributeValue::Null();
+      break;
     case ValueType::kM: {
       Map m;
       r = Attrs(&m);
@@ -149,7 +220,8 @@ bool Reader::Value(AttributeValue* v) {
       std::vector<std::string> ss;
       r = Count(&n);
       for (uint64_t i = 0; r && i < n; ++i) r = Str(&ss.emplace_back());
-      *v = tag == static_cast<int>(ValueType::kSS) ? AttributeValue::SS(std::move(ss)) : AttributeValue::BS(std::move(ss));
+      *v = tag == static_cast<int>(ValueType::kSS) ? AttributeValue::SS(std::move(ss))
+                                                   : AttributeValue::BS(std::move(ss));
       break;
     }
     case ValueType::kNS: {
@@ -160,7 +232,8 @@ bool Reader::Value(AttributeValue* v) {
       *v = AttributeValue::NS(std::move(ns));
       break;
     }
-    default: return ok = false;
+    default:
+      return ok = false;
   }
   --depth;
   return r && ok;
@@ -187,6 +260,31 @@ Result<Item> DecodeItem(std::string_view bytes) {
   r.in.remove_prefix(1);
   if (!r.Varint(&size) || !r.Attrs(&item) || !r.in.empty()) {
     return Status::Internal("corrupt item encoding");
+  }
+  return item;
+}
+
+Result<Item> DecodeItemAttributes(std::string_view bytes, const std::vector<std::string>& names) {
+  Reader r{bytes};
+  uint64_t size, n;
+  Item item;
+  if (bytes.empty() || static_cast<uint8_t>(bytes[0]) != kItemFormatVersion) {
+    return Status::Internal("corrupt item encoding: unknown item format version");
+  }
+  r.in.remove_prefix(1);
+  if (!r.Varint(&size) || !r.Count(&n)) return Status::Internal("corrupt item encoding");
+  auto want = names.begin();
+  std::string_view name;
+  for (uint64_t i = 0; i < n && want != names.end(); ++i) {
+    if (!r.View(&name)) return Status::Internal("corrupt item encoding");
+    while (want != names.end() && std::string_view(*want) < name) ++want;
+    if (want != names.end() && *want == name) {
+      auto it = item.emplace_hint(item.end(), std::string(name), AttributeValue());
+      if (!r.Value(&it->second)) return Status::Internal("corrupt item encoding");
+      ++want;
+    } else if (!r.Skip()) {
+      return Status::Internal("corrupt item encoding");
+    }
   }
   return item;
 }

@@ -16,6 +16,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/attribute_value.h"
 #include "core/status.h"
@@ -29,6 +30,10 @@ std::string EncodeItem(const Item& item, size_t size);
 // Decodes an item. InternalServerError ("corrupt item encoding") on malformed bytes: never a
 // crash on any input.
 Result<Item> DecodeItem(std::string_view bytes);
+// Decodes only the top-level attributes named in `names` (sorted, no duplicates), skipping the
+// others' values without building them. Malformed bytes as DecodeItem (those after the last
+// wanted attribute are not read).
+Result<Item> DecodeItemAttributes(std::string_view bytes, const std::vector<std::string>& names);
 // The item_size field, without decoding the rest. 0 on malformed bytes.
 size_t EncodedItemSize(std::string_view bytes);
 

@@ -1,6 +1,9 @@
 // Reads: Query and Scan, paged by Limit and 1 MB, on a table or an index.
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <optional>
+
 #include "core/ddb_json.h"
 #include "core/evaluate.h"
 #include "storage/engine.h"
@@ -203,6 +206,23 @@ struct PageSpec {
   const expr::ProjectionExpression* projection = nullptr;
 };
 
+// The top-level attributes a page must decode: the table's and the source's key attributes
+// (the exact re-check, LastEvaluatedKey, base-item fetches), the filter's, and the projection's.
+// Nullopt (every attribute) when items are returned whole or base items are fetched.
+std::optional<std::vector<std::string>> NeededAttributes(const TableHandle& h, const Source& src,
+                                                         const PageSpec& spec) {
+  if (spec.out.fetch_base || (!spec.out.count_only && !spec.projection)) return std::nullopt;
+  std::vector<std::string> names = h.desc.key.Names();
+  for (std::string& name : src.key->Names()) names.push_back(std::move(name));
+  if (spec.filter) CollectTopNames(*spec.filter, &names);
+  if (spec.projection) {
+    for (const auto& path : spec.projection->paths) names.push_back(path.elements.front().name);
+  }
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  return names;
+}
+
 // Reads one page of [range) and fills resp. Returns the bytes read (the capacity basis), and
 // adds the units of LSI base-item fetches to *fetch_units.
 Result<size_t> ReadPage(Txn& txn, const TableHandle& h, const Source& src, const Range& range,
@@ -225,11 +245,27 @@ Result<size_t> ReadPage(Txn& txn, const TableHandle& h, const Source& src, const
     }
   }
   size_t bytes = 0;
+  const std::optional<std::vector<std::string>> needed = NeededAttributes(h, src, spec);
+  // Select COUNT with nothing to re-check or filter: entries are counted, not decoded.
+  const bool count_any = needed && spec.out.count_only && !spec.filter && !spec.accept;
   for (; ok; ok = spec.forward ? c.Next() : c.Prev()) {
     std::string_view k = c.key();
     if (k < range.lower) break;
     if (range.end && k >= *range.end) break;
-    KH_ASSIGN_OR_RETURN(Item item, DecodeItem(c.value()));
+    if (count_any) {
+      // Nothing to check or return: an item is decoded only for the LastEvaluatedKey.
+      ++resp->scanned_count;
+      ++resp->count;
+      bytes += EncodedItemSize(c.value());
+      if ((spec.limit && resp->scanned_count >= *spec.limit) || bytes >= kPageBytes) {
+        KH_ASSIGN_OR_RETURN(Item item, DecodeItemAttributes(c.value(), *needed));
+        resp->last_evaluated_key = PositionKey(h, src, item);
+        break;
+      }
+      continue;
+    }
+    KH_ASSIGN_OR_RETURN(Item item,
+                        needed ? DecodeItemAttributes(c.value(), *needed) : DecodeItem(c.value()));
     if (spec.accept && !spec.accept(item)) continue;
     ++resp->scanned_count;
     bytes += EncodedItemSize(c.value());

@@ -194,5 +194,47 @@ TEST(ItemCodec, RejectsEveryTruncationAndGarbage) {
   EXPECT_FALSE(DecodeItem(enc + "x").ok());
 }
 
+// DecodeItemAttributes decodes exactly the named attributes, skipping every type of value in
+// between, and never crashes on bad bytes.
+TEST(ItemCodec, DecodesOnlyTheNamedAttributes) {
+  Item item{{"s", S("x")},
+            {"n", N("-12.5")},
+            {"b", B(std::string("\0\1\2", 3))},
+            {"t", AttributeValue::Bool(true)},
+            {"z", AttributeValue::Null()},
+            {"m", AttributeValue::M({{"in", AttributeValue::L({N(1), S("")})}})},
+            {"ss", AttributeValue::SS({"b", "a"})},
+            {"ns", AttributeValue::NS({Number::FromInt(3), Number::FromInt(-1)})},
+            {"bs", AttributeValue::BS({"\xff", ""})}};
+  const std::string enc = EncodeItem(item, 99);
+  const std::vector<std::vector<std::string>> wanted = {
+      {},
+      {"s"},
+      {"z"},
+      {"b", "ns", "z"},
+      {"bs", "m", "missing", "t"},
+      {"a", "zz"},
+      {"b", "bs", "m", "n", "ns", "s", "ss", "t", "z"}};
+  for (const auto& names : wanted) {
+    Item expect;
+    for (const auto& name : names) {
+      if (item.count(name)) expect.emplace(name, item.at(name));
+    }
+    auto got = DecodeItemAttributes(enc, names);
+    ASSERT_TRUE(got.ok()) << got.status().ToString();
+    EXPECT_EQ(*got, expect) << names.size();
+  }
+  const std::vector<std::string> last = {"z"};
+  for (size_t n = 0; n < enc.size(); ++n) {
+    EXPECT_FALSE(DecodeItemAttributes(enc.substr(0, n), last).ok()) << n;
+  }
+  std::mt19937 rng(5);
+  for (int i = 0; i < 5000; ++i) {
+    std::string junk = enc;
+    junk[rng() % junk.size()] = static_cast<char>(rng());
+    (void)DecodeItemAttributes(junk, last);  // must not crash; any result is fine
+  }
+}
+
 }  // namespace
 }  // namespace keyhole::storage
