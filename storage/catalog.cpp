@@ -99,6 +99,31 @@ Status Database::Impl::WithTable(const std::string& name, bool write,
       {name}, write, [&](Txn& txn, const Handles& h) { return fn(txn, *h[0]); }, exclusive);
 }
 
+Result<std::shared_ptr<const TableHandle>> Database::Impl::Current(const std::string& name) {
+  std::shared_ptr<const TableHandle> cached;
+  {
+    std::lock_guard<std::mutex> lock(cache_mutex);
+    auto it = handles.find(name);
+    if (it != handles.end()) cached = it->second;
+  }
+  if (!cached) return Resolve(name);
+  bool current = false;
+  KH_RETURN_IF_ERROR(env->Read([&](Txn& txn) -> Status {
+    KH_ASSIGN_OR_RETURN(uint64_t g, ReadGeneration(txn));
+    if (g == cached->generation) {
+      current = true;
+      return Status::OK();
+    }
+    std::string_view entry;
+    bool present = false;
+    KH_RETURN_IF_ERROR(txn.Get(catalog, "table/" + name, &entry, &present));
+    current = present && entry == cached->catalog_entry;
+    return Status::OK();
+  }));
+  if (current) return cached;
+  return Resolve(name);
+}
+
 Status Database::Impl::WithTables(const std::vector<std::string>& names, bool write,
                                   const std::function<Status(Txn&, const Handles&)>& fn,
                                   bool exclusive) {

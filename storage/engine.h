@@ -83,6 +83,10 @@ struct Database::Impl {
   // Resolves `name` to a handle with open sub-databases, outside any transaction.
   // ResourceNotFoundException "Requested resource not found" when the table does not exist.
   Result<std::shared_ptr<const TableHandle>> Resolve(const std::string& name);
+  // The cached handle of `name` when the catalog still describes the table as it does (checked
+  // in a short read transaction: the generation, else the table's own catalog entry), else
+  // Resolve(name).
+  Result<std::shared_ptr<const TableHandle>> Current(const std::string& name);
   // Runs fn in a write (or read) transaction in which `table` is known to be current. The
   // common case is one transaction: the cached handle is used and the catalog generation read
   // inside the transaction confirms it; when the catalog changed, resolves again and retries.

@@ -323,7 +323,7 @@ Result<DescribeTableResponse> Database::DescribeTable(const DescribeTableRequest
 }
 
 Result<TableSchemaPtr> Database::TableSchema(const std::string& table_name) {
-  Result<std::shared_ptr<const TableHandle>> h = impl_->Resolve(table_name);
+  Result<std::shared_ptr<const TableHandle>> h = impl_->Current(table_name);
   if (!h.ok()) {
     if (!h.status().IsNotFound()) return h.status();
     return Status::NotFound(
