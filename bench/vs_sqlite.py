@@ -10,6 +10,7 @@ process, as a user sees it) and prints the ratio keyhole / sqlite3 (below 1: key
 faster). Work:
 
   import        .import of the JSON lines / sqlite3 .import of the same rows as CSV
+  export        .export of the table to JSON lines / sqlite3 -json of every row to a file
   query50       2,000 key-addressed 50-item reads (a whole customer) as one script
   point         10,000 key-addressed single-item reads as one script
   start         process start to first result for one point read (median of 21 runs)
@@ -104,7 +105,7 @@ def main():
     ap.add_argument("--keyhole", default="build/shell/keyhole")
     ap.add_argument("--sqlite3", default="sqlite3")
     ap.add_argument("--items", type=int, default=100000)
-    ap.add_argument("--only", default="import,query50,point,start,insert")
+    ap.add_argument("--only", default="import,export,query50,point,start,insert")
     ap.add_argument("--keep", help="directory to keep the files in (default: a temporary one)")
     a = ap.parse_args()
     only = set(a.only.split(","))
@@ -133,6 +134,15 @@ def main():
     if "import" in only:
         line(f"import {n} items", kt, st,
              f"{n / kt:,.0f} items/s vs {n / st:,.0f}; max RSS {krss:.0f} MB vs {srss:.0f} MB")
+
+    if "export" in only:
+        out = os.path.join(d, "export")
+        kt, _ = run([kh, khdb, "-c", f".export Orders TO {out}.jsonl"])
+        t0 = time.perf_counter()
+        with open(out + ".json", "w") as f:
+            subprocess.run([a.sqlite3, "-json", sqdb, "SELECT * FROM Orders"], stdout=f, check=True)
+        st = time.perf_counter() - t0
+        line(f"export {n} items to a file", kt, st)
 
     if "query50" in only:
         ks = "".join(f"SELECT * FROM \"Orders\" WHERE pk = 'CUST#{(i * 7) % customers:06d}';\n"

@@ -231,51 +231,87 @@ void AppendLiteral(const AttributeValue& v, std::string* out) {
   }
 }
 
-json::Value ToPlainJson(const AttributeValue& v) {
-  json::Value out = json::Value::MakeArray();
+// A value as plain JSON: numbers N (canonical digits), strings S, base64 for binary, arrays for
+// lists and sets, objects for maps. Appended to `out` as it goes (no JSON tree).
+void AppendPlainJson(const AttributeValue& v, std::string* out) {
+  auto list = [&](const auto& elements, auto&& append) {
+    out->push_back('[');
+    bool first = true;
+    for (const auto& e : elements) {
+      if (!first) out->push_back(',');
+      first = false;
+      append(e);
+    }
+    out->push_back(']');
+  };
   switch (v.type()) {
     case ValueType::kS:
-      return json::Value::String(v.s());
+      json::AppendQuoted(v.s(), out);
+      return;
     case ValueType::kN:
-      return json::Value::Number(v.n().ToString());  // canonical digits, never a double
+      out->append(v.n().ToString());  // canonical digits, never a double
+      return;
     case ValueType::kB:
-      return json::Value::String(Base64Encode(v.s()));
+      json::AppendQuoted(Base64Encode(v.s()), out);
+      return;
     case ValueType::kBool:
-      return json::Value::Bool(v.boolean());
+      out->append(v.boolean() ? "true" : "false");
+      return;
     case ValueType::kNull:
-      return json::Value::Null();
+      out->append("null");
+      return;
     case ValueType::kSS:
-      for (const auto& s : v.strings()) out.Push(json::Value::String(s));
-      return out;
+      list(v.strings(), [&](const std::string& e) { json::AppendQuoted(e, out); });
+      return;
     case ValueType::kNS:
-      for (const auto& n : v.numbers()) out.Push(json::Value::Number(n.ToString()));
-      return out;
+      list(v.numbers(), [&](const Number& e) { out->append(e.ToString()); });
+      return;
     case ValueType::kBS:
-      for (const auto& b : v.strings()) out.Push(json::Value::String(Base64Encode(b)));
-      return out;
+      list(v.strings(), [&](const std::string& e) { json::AppendQuoted(Base64Encode(e), out); });
+      return;
     case ValueType::kL:
-      for (const auto& e : v.l()) out.Push(ToPlainJson(e));
-      return out;
-    case ValueType::kM:
-      out = json::Value::MakeObject();
-      for (const auto& [k, e] : v.m()) out.Add(k, ToPlainJson(e));
-      return out;
+      list(v.l(), [&](const AttributeValue& e) { AppendPlainJson(e, out); });
+      return;
+    case ValueType::kM: {
+      out->push_back('{');
+      bool first = true;
+      for (const auto& [k, e] : v.m()) {
+        if (!first) out->push_back(',');
+        first = false;
+        json::AppendQuoted(k, out);
+        out->push_back(':');
+        AppendPlainJson(e, out);
+      }
+      out->push_back('}');
+      return;
+    }
   }
-  return out;
 }
 
 // One item as a plain JSON object: key columns first, then the rest in name order.
 std::string ItemToPlainJsonText(const Item& item, const std::vector<std::string>& key_columns) {
-  json::Value obj = json::Value::MakeObject();
-  std::set<std::string_view> done;
-  for (const auto& key : key_columns) {
-    auto it = item.find(key);
-    if (it != item.end() && done.insert(key).second) obj.Add(key, ToPlainJson(it->second));
+  std::string out = "{";
+  bool first = true;
+  auto member = [&](const std::string& name, const AttributeValue& value) {
+    if (!first) out.push_back(',');
+    first = false;
+    json::AppendQuoted(name, &out);
+    out.push_back(':');
+    AppendPlainJson(value, &out);
+  };
+  auto is_key = [&](const std::string& name, size_t before) {
+    return std::find(key_columns.begin(), key_columns.begin() + before, name) !=
+           key_columns.begin() + before;
+  };
+  for (size_t i = 0; i < key_columns.size(); ++i) {
+    auto it = item.find(key_columns[i]);
+    if (it != item.end() && !is_key(key_columns[i], i)) member(key_columns[i], it->second);
   }
   for (const auto& [name, value] : item) {
-    if (!done.count(name)) obj.Add(name, ToPlainJson(value));
+    if (!is_key(name, key_columns.size())) member(name, value);
   }
-  return json::Write(obj);
+  out.push_back('}');
+  return out;
 }
 
 // RFC 4180 field: quoted when it holds a comma, a double quote, CR or LF (quotes doubled).
