@@ -595,6 +595,25 @@ bool RunExport(State& s, const Args& args, Location at) {
   // own answer would be a bare "Requested resource not found".
   Result<TableSchemaPtr> table = s.db.TableSchema(args[0]);
   if (!table.ok()) return s.Fail(table.status(), at);
+  // Written page by page (memory holds one page) to FILE.keyhole-export, renamed to FILE at the
+  // end: an export that fails or is interrupted leaves FILE as it was. A FILE that is not a
+  // regular file (a pipe, /dev/stdout) is written directly.
+  const std::string& target = args[2];
+  struct stat st = {};
+  const bool direct = ::stat(target.c_str(), &st) == 0 && !S_ISREG(st.st_mode);
+  const std::string path = direct ? target : target + ".keyhole-export";
+  std::FILE* f = std::fopen(path.c_str(), "w");
+  if (!f) {
+    return s.Fail(Status::Validation(
+                      fmt::format("cannot write {}: {}", Shorten(target), std::strerror(errno))),
+                  at);
+  }
+  const char* lost = direct ? "the export is incomplete" : "nothing exported";
+  auto abandon = [&](const Status& why) {
+    std::fclose(f);
+    if (!direct) std::remove(path.c_str());
+    return s.Fail(why, at);
+  };
   ScanRequest scan;
   scan.table_name = args[0];
   scan.return_consumed_capacity = ReturnConsumedCapacity::kTotal;
@@ -602,31 +621,32 @@ bool RunExport(State& s, const Args& args, Location at) {
   int64_t n = 0;
   double units = 0;
   while (true) {
+    if (g_interrupted.load(std::memory_order_relaxed)) {
+      return abandon(Status(ErrorCode::kInterrupted,
+                            fmt::format("Interrupted after {} ({})", Count(n, "item"), lost)));
+    }
     Result<ScanResponse> page = s.db.Scan(scan);
-    if (!page.ok()) return s.Fail(page.status(), at);
+    if (!page.ok()) return abandon(page.status());
     if (page->consumed_capacity) units += page->consumed_capacity->total.capacity_units;
+    out.clear();
     for (const Item& item : page->items) {
-      out += "{\"Item\":" + ItemToJsonText(item) + "}\n";
+      out += "{\"Item\":";
+      out += ItemToJsonText(item);
+      out += "}\n";
       ++n;
+    }
+    if (std::fwrite(out.data(), 1, out.size(), f) != out.size()) {
+      return abandon(Status::Validation(
+          fmt::format("writing {}: {} ({})", Shorten(target), std::strerror(errno), lost)));
     }
     if (!page->last_evaluated_key) break;
     scan.exclusive_start_key = std::move(page->last_evaluated_key);
   }
-  std::FILE* f = std::fopen(args[2].c_str(), "w");
-  if (!f) {
-    return s.Fail(Status::Validation(
-                      fmt::format("cannot write {}: {}", Shorten(args[2]), std::strerror(errno))),
-                  at);
-  }
-  bool written = std::fwrite(out.data(), 1, out.size(), f) == out.size();
-  int error = written ? 0 : errno;
-  if (std::fclose(f) != 0 && written) {
-    written = false;
-    error = errno;
-  }
-  if (!written) {
-    return s.Fail(Status::Validation(fmt::format("writing {}: {} (the export is incomplete)",
-                                                 Shorten(args[2]), std::strerror(error))),
+  if (std::fclose(f) != 0 || (!direct && std::rename(path.c_str(), target.c_str()) != 0)) {
+    const int error = errno;
+    if (!direct) std::remove(path.c_str());
+    return s.Fail(Status::Validation(fmt::format("writing {}: {} ({})", Shorten(target),
+                                                 std::strerror(error), lost)),
                   at);
   }
   s.Notice(fmt::format("-- {} exported to {} · {:g} RCU\n", Count(n, "item"), args[2], units));
