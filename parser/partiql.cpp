@@ -3,7 +3,10 @@
 #include "parser/partiql.h"
 
 #include <functional>
+#include <memory>
+#include <mutex>
 #include <string>
+#include <unordered_map>
 #include <utility>
 
 #include "parser/partiql_hints.h"
@@ -30,6 +33,43 @@ size_t FirstCharPastLimit(std::string_view text) {
   return std::string_view::npos;
 }
 
+// A statement's syntax tree and its `?` offsets: everything ParseStatement computes before
+// the parameters are bound.
+struct Prepared {
+  syntax::Node root;
+  std::vector<size_t> offsets;
+};
+
+// The Prepared form of recently parsed statement texts (only those that parsed). SDKs send one
+// statement text with new parameters again and again, and only the translation depends on the
+// parameters. At most kCapacity texts; full, it starts over. Thread-safe.
+class PreparedCache {
+ public:
+  static PreparedCache& Get() {
+    static PreparedCache cache;
+    return cache;
+  }
+  std::shared_ptr<const Prepared> Find(std::string_view text) {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = map_.find(text);
+    return it == map_.end() ? nullptr : it->second;
+  }
+  void Add(std::string_view text, std::shared_ptr<const Prepared> p) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (map_.size() >= kCapacity) map_.clear();
+    map_.emplace(std::string(text), std::move(p));
+  }
+
+ private:
+  static constexpr size_t kCapacity = 256;
+  struct Hash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
+  };
+  std::mutex mu_;
+  std::unordered_map<std::string, std::shared_ptr<const Prepared>, Hash, std::equal_to<>> map_;
+};
+
 }  // namespace
 
 std::string_view StatementKindName(StatementKind k) {
@@ -53,20 +93,12 @@ std::string_view StatementKindName(StatementKind k) {
   return kNames[static_cast<size_t>(k)];
 }
 
-ParseResult ParseStatement(std::string_view text, const std::vector<AttributeValue>& parameters) {
-  // A string left open earlier in a script is the likely culprit of any error after it: the
-  // caret moves to where it began (partiql_hints.h, SwallowingString).
-  auto error = [&](std::string message, size_t offset, bool may_move = true) {
-    std::string hint;
-    if (const auto open = may_move ? SwallowingString(text, offset) : std::nullopt) {
-      offset = *open;
-      hint = SwallowingStringHint(text, offset);
-    }
-    ParseError e{Status::Validation(std::move(message)), PositionOf(text, offset)};
-    if (hint.empty()) hint = ParseHint(text, e);
-    if (!hint.empty()) e.status.WithHint(std::move(hint));
-    return e;
-  };
+namespace {
+
+// Every check of ParseStatement that does not need the parameters, and the syntax tree.
+template <typename Error>
+std::variant<std::shared_ptr<const Prepared>, ParseError> Prepare(std::string_view text,
+                                                                  const Error& error) {
   if (const auto bad = lexer::FindInvalidUtf8(text)) {
     static constexpr char kHex[] = "0123456789ABCDEF";
     const auto byte = static_cast<unsigned char>(text[*bad]);
@@ -96,16 +128,46 @@ ParseResult ParseStatement(std::string_view text, const std::vector<AttributeVal
   if (const auto* failure = std::get_if<syntax::Failure>(&tree)) {
     return error(failure->message, failure->offset);
   }
-  const syntax::Node& root = std::get<syntax::Node>(tree);
-  std::vector<size_t> offsets;
-  CollectParameters(root, &offsets);
+  auto p = std::make_shared<Prepared>();
+  p->root = std::move(std::get<syntax::Node>(tree));
+  CollectParameters(p->root, &p->offsets);
+  return std::shared_ptr<const Prepared>(std::move(p));
+}
+
+}  // namespace
+
+ParseResult ParseStatement(std::string_view text, const std::vector<AttributeValue>& parameters) {
+  // A string left open earlier in a script is the likely culprit of any error after it: the
+  // caret moves to where it began (partiql_hints.h, SwallowingString).
+  auto error = [&](std::string message, size_t offset, bool may_move = true) {
+    std::string hint;
+    if (const auto open = may_move ? SwallowingString(text, offset) : std::nullopt) {
+      offset = *open;
+      hint = SwallowingStringHint(text, offset);
+    }
+    ParseError e{Status::Validation(std::move(message)), PositionOf(text, offset)};
+    if (hint.empty()) hint = ParseHint(text, e);
+    if (!hint.empty()) e.status.WithHint(std::move(hint));
+    return e;
+  };
+  // Only statements with `?` markers are worth remembering: their text comes back with new
+  // parameters.
+  const bool may_repeat = text.find('?') != std::string_view::npos;
+  std::shared_ptr<const Prepared> prepared = may_repeat ? PreparedCache::Get().Find(text) : nullptr;
+  if (!prepared) {
+    std::variant<std::shared_ptr<const Prepared>, ParseError> p = Prepare(text, error);
+    if (auto* e = std::get_if<ParseError>(&p)) return std::move(*e);
+    prepared = std::get<0>(std::move(p));
+    if (may_repeat && !prepared->offsets.empty()) PreparedCache::Get().Add(text, prepared);
+  }
+  const std::vector<size_t>& offsets = prepared->offsets;
   if (offsets.size() != parameters.size()) {
     return error("Number of parameters in request and statement don't match.",
                  offsets.size() > parameters.size() ? offsets[parameters.size()] : 0);
   }
-  const translate::Translator translator(text, parameters, std::move(offsets));
+  const translate::Translator translator(text, parameters, offsets);
   try {
-    return translate::BuildStatement(root, translator);
+    return translate::BuildStatement(prepared->root, translator);
   } catch (const translate::Error& e) {
     return error(e.message, e.offset);
   }

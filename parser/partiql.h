@@ -353,7 +353,8 @@ class ParseResult {
 // Parses one statement. `parameters` bind the `?` markers in order of appearance; a count
 // mismatch is "Number of parameters in request and statement don't match.". Parameter values
 // are taken as they are (ValidateValue-style checks of their content are the executor's).
-// Thread-safe (no shared state).
+// Thread-safe. The syntax trees of statements with `?` markers are remembered by text (at most
+// 256): the same text with other parameters is translated again, not parsed again.
 ParseResult ParseStatement(std::string_view text,
                            const std::vector<AttributeValue>& parameters = {});
 

@@ -386,6 +386,28 @@ TEST(PartiqlParameters, CountMismatch) {
   EXPECT_EQ(Cond("a = '?' AND \"?\" = 1"), "(a = '?' AND ? = 1)");
 }
 
+// The same text again (its syntax tree remembered) binds the new parameters; a count mismatch
+// and a parameter of the wrong kind are still caught; texts that fail stay failures.
+TEST(PartiqlParameters, TheSameTextAgainBindsItsNewParameters) {
+  for (int round = 0; round < 3; ++round) {
+    EXPECT_EQ(Cond("a = ? AND b IN [?, ?]", {S("x"), N(1), N(2)}), "(a = 'x' AND b IN (1, 2))");
+    EXPECT_EQ(Cond("a = ? AND b IN [?, ?]", {S("y"), N(3), S("z")}), "(a = 'y' AND b IN (3, 'z'))");
+    EXPECT_EQ(Msg("SELECT * FROM \"Tab\" WHERE a = ? AND b = ?", {S("x")}),
+              "Number of parameters in request and statement don't match.");
+    EXPECT_EQ(Cond("a IN ?", {AttributeValue::L({N(round)})}),
+              "a IN (" + std::to_string(round) + ")");
+    EXPECT_EQ(Cond("a IN ?", {N(1)}),
+              "ERROR: IN operator must have a left hand argument of type Variable Reference and "
+              "right hand argument of type Seq with at least one member");
+    EXPECT_EQ(Msg("SELECT * FROM \"Tab\" WHERE a = ? AND", {S("x")}).substr(0, 9), "Statement");
+  }
+  // More distinct texts than the cache holds: every one still parses right.
+  for (int i = 0; i < 600; ++i) {
+    const std::string name = "a" + std::to_string(i);
+    EXPECT_EQ(Cond(name + " = ?", {N(i)}), name + " = " + std::to_string(i));
+  }
+}
+
 TEST(PartiqlParameters, InParameterMustBeAList) {
   EXPECT_EQ(Cond("a IN ?", {AttributeValue::L({N(1), S("b")})}), "a IN (1, 'b')");
   EXPECT_EQ(Cond("a IN ?", {N(1)}),
