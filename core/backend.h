@@ -111,6 +111,9 @@ class LocalControl {
     // About how many bytes the items take (their input's size, say): the file's map is grown
     // once, up front, rather than on retries. 0: unknown.
     size_t expected_bytes = 0;
+    // Called (when set) with the 0-based position, among the items given, of the item that
+    // was refused (the import's error is that item's), so the caller can name its line.
+    std::function<void(int64_t item)> refused;
   };
   virtual Result<ImportResult> ImportItems(const std::string& table_name,
                                            const ImportSource& source,

@@ -506,6 +506,11 @@ bool RunImport(State& s, const Args& args, Location at) {
   if (!t.ok()) return s.Fail(t.status(), at);
   Result<LocalControl*> local = s.Local(".import");
   if (!local.ok()) return s.Fail(local.status(), at);
+  if (s.transaction) {
+    return s.Fail(Status::Validation(".import cannot be part of a transaction (it is one "
+                                     "already): COMMIT or ROLLBACK the open one first"),
+                  at);
+  }
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(args[0].c_str(), "rb"),
                                                        &std::fclose);
   if (!file) {
@@ -517,7 +522,9 @@ bool RunImport(State& s, const Args& args, Location at) {
   ImportProgress progress(s, args[0]);
   constexpr size_t kBatch = 1000;
   int line_no = 0;
-  int64_t items = 0;
+  int64_t items = 0;                   // given to ImportItems before the current batch
+  std::vector<int> batch_lines;        // the line of each item of the current batch
+  std::optional<int> refused_line;     // the line of the item ImportItems refused
   std::optional<Status> source_error;  // the file's own failure, already worded
   auto fail = [&](Status st) -> Status {
     source_error = st;
@@ -541,9 +548,16 @@ bool RunImport(State& s, const Args& args, Location at) {
     reader.Rewind();
     line_no = 0;
     items = 0;
+    batch_lines.clear();
     return Status::OK();
   };
+  source.refused = [&](int64_t item) {
+    const int64_t k = item - items;
+    if (k >= 0 && k < static_cast<int64_t>(batch_lines.size())) refused_line = batch_lines[k];
+  };
   source.next = [&](std::vector<Item>* batch) -> Result<bool> {
+    items += static_cast<int64_t>(batch_lines.size());
+    batch_lines.clear();
     std::string_view line;
     while (batch->size() < kBatch && reader.Next(&line)) {
       ++line_no;
@@ -561,20 +575,26 @@ bool RunImport(State& s, const Args& args, Location at) {
                                                   line_no, st.message())));
       }
       batch->push_back(std::move(*item));
+      batch_lines.push_back(line_no);
     }
     if (reader.error()) {
       return fail(Status::Validation(fmt::format("cannot read {}: {}{}", Shorten(args[0]),
                                                  std::strerror(reader.error()),
                                                  line_no ? " (nothing imported)" : "")));
     }
-    items += static_cast<int64_t>(batch->size());
-    progress.Update(items);
+    progress.Update(items + static_cast<int64_t>(batch->size()));
     return !batch->empty();
   };
   Result<LocalControl::ImportResult> r = (*local)->ImportItems(args[2], source, &g_interrupted);
   progress.Done();
   if (!r.ok()) {
     if (source_error) return s.Fail(*source_error, at);
+    if (refused_line) {
+      return s.Fail(
+          Status(r.status().code(), fmt::format("{} line {}: {} (nothing imported)", args[0],
+                                                *refused_line, r.status().message())),
+          at);
+    }
     return s.Fail(Status(r.status().code(), r.status().code() == ErrorCode::kInterrupted
                                                 ? r.status().message()
                                                 : r.status().message() + " (nothing imported)"),
@@ -595,14 +615,40 @@ bool RunExport(State& s, const Args& args, Location at) {
   // own answer would be a bare "Requested resource not found".
   Result<TableSchemaPtr> table = s.db.TableSchema(args[0]);
   if (!table.ok()) return s.Fail(table.status(), at);
-  // Written page by page (memory holds one page) to FILE.keyhole-export, renamed to FILE at the
-  // end: an export that fails or is interrupted leaves FILE as it was. A FILE that is not a
-  // regular file (a pipe, /dev/stdout) is written directly.
+  // Written page by page (memory holds one page) to a new FILE.keyhole-export-XXXXXX beside
+  // FILE, given FILE's permissions and renamed to FILE at the end: an export that fails or is
+  // interrupted leaves FILE as it was, and two exports to one FILE each write a whole file. A
+  // FILE that is a symbolic link (/dev/stdout) or not a regular file (a pipe) is written
+  // directly.
   const std::string& target = args[2];
+  if (target.empty()) return s.Fail(Status::Validation("usage: .export TABLE TO FILE"), at);
   struct stat st = {};
-  const bool direct = ::stat(target.c_str(), &st) == 0 && !S_ISREG(st.st_mode);
-  const std::string path = direct ? target : target + ".keyhole-export";
-  std::FILE* f = std::fopen(path.c_str(), "w");
+  const bool exists = ::lstat(target.c_str(), &st) == 0;
+  const bool direct = exists && !S_ISREG(st.st_mode);
+  std::string path = target;
+  std::FILE* f = nullptr;
+  if (direct) {
+    f = std::fopen(path.c_str(), "w");
+  } else {
+    path += ".keyhole-export-XXXXXX";
+    const int fd = ::mkstemp(path.data());
+    if (fd >= 0) {
+      mode_t mode = st.st_mode & 07777;
+      if (!exists) {
+        const mode_t mask = ::umask(0);
+        ::umask(mask);
+        mode = 0666 & ~mask;
+      }
+      ::fchmod(fd, mode);
+      f = ::fdopen(fd, "w");
+      if (!f) {
+        const int error = errno;
+        ::close(fd);
+        std::remove(path.c_str());
+        errno = error;
+      }
+    }
+  }
   if (!f) {
     return s.Fail(Status::Validation(
                       fmt::format("cannot write {}: {}", Shorten(target), std::strerror(errno))),

@@ -33,11 +33,15 @@ Result<ImportResult> Database::ImportItems(const std::string& table_name,
               ErrorCode::kInterrupted,
               fmt::format("Interrupted after {} items: nothing was imported", out.written));
         }
-        KH_RETURN_IF_ERROR(ValidateItem(item));
         ItemWrite w{WriteKind::kPut, &h, &item, &none, ReturnValues::kNone, false};
-        KH_RETURN_IF_ERROR(CheckWrite(w));
-        KH_RETURN_IF_ERROR(EvaluateWrite(txn, &w));
-        KH_RETURN_IF_ERROR(ApplyWrite(txn, w, &cc));
+        Status st = ValidateItem(item);
+        if (st.ok()) st = CheckWrite(w);
+        if (st.ok()) st = EvaluateWrite(txn, &w);
+        if (st.ok()) st = ApplyWrite(txn, w, &cc);
+        if (!st.ok()) {
+          if (source.refused && !txn.map_full()) source.refused(out.written);
+          return st;
+        }
         ++out.written;
       }
     }

@@ -5,9 +5,11 @@
 #include <gtest/gtest.h>
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -174,6 +176,50 @@ TEST_F(SessionTest, ExportImportRoundTripAndFormats) {
       << sink_.err;
   ASSERT_TRUE(Run("SELECT * FROM \"Copy\" WHERE pk = 'q';"));
   EXPECT_EQ(Out(), "-- 0 returned, 0 read · Query on Copy · 0.5 RCU\n");
+  // An item the table refuses (an index key of the wrong type, found while writing) is named
+  // by its line too, past a blank line and in a later batch.
+  ASSERT_TRUE(Run("CREATE TABLE \"Indexed\" (pk S) GLOBAL INDEX \"byG\" (g S);"));
+  {
+    std::ofstream lines(File("gsi.json"));
+    for (int i = 0; i < 1500; ++i) lines << "{\"pk\": \"k" << i << "\", \"g\": \"x\"}\n";
+    lines << "\n{\"pk\": \"bad\", \"g\": 5}\n";
+  }
+  EXPECT_FALSE(Run(".import " + File("gsi.json") + " INTO Indexed"));
+  EXPECT_NE(sink_.err.find("gsi.json line 1502: One or more parameter values were invalid: Type "
+                           "mismatch for Index Key g Expected: S Actual: N IndexName: byG "
+                           "(nothing imported)"),
+            std::string::npos)
+      << sink_.err;
+  ASSERT_TRUE(Run("SCAN SELECT * FROM \"Indexed\";"));
+  EXPECT_NE(Out().find("-- 0 returned, 0 read"), std::string::npos);
+  // An import inside BEGIN ... COMMIT would not be part of it: refused.
+  EXPECT_FALSE(Run("BEGIN;\n.import " + File("mixed.json") + " INTO Copy\nROLLBACK;"));
+  EXPECT_NE(sink_.err.find(".import cannot be part of a transaction"), std::string::npos)
+      << sink_.err;
+}
+
+// .export replaces a regular file whole (keeping its permissions) and leaves nothing beside
+// it; a symbolic link is written through, not replaced.
+TEST_F(SessionTest, ExportReplacesAFileWholeAndWritesThroughALink) {
+  std::ofstream(File("old.json")) << "old\n";
+  ASSERT_EQ(::chmod(File("old.json").c_str(), 0640), 0);
+  ASSERT_TRUE(Run(".export App TO " + File("old.json")));
+  struct stat st = {};
+  ASSERT_EQ(::stat(File("old.json").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0640u);
+  const std::string exported = Slurp(File("old.json"));
+  EXPECT_EQ(std::count(exported.begin(), exported.end(), '\n'), 3) << exported;
+  ASSERT_EQ(::symlink(File("real.json").c_str(), File("link.json").c_str()), 0);
+  std::ofstream(File("real.json")) << "old\n";
+  ASSERT_TRUE(Run(".export App TO " + File("link.json")));
+  ASSERT_EQ(::lstat(File("link.json").c_str(), &st), 0);
+  EXPECT_TRUE(S_ISLNK(st.st_mode));
+  EXPECT_EQ(Slurp(File("real.json")), exported);
+  for (const auto& entry : std::filesystem::directory_iterator(dir_)) {
+    EXPECT_EQ(entry.path().string().find("keyhole-export"), std::string::npos) << entry.path();
+  }
+  EXPECT_FALSE(Run(".export App TO " + File("no/such/dir.json")));
+  EXPECT_NE(sink_.err.find("cannot write"), std::string::npos) << sink_.err;
 }
 
 TEST_F(SessionTest, Collection) {
