@@ -532,12 +532,10 @@ bool RunImport(State& s, const Args& args, Location at) {
   };
   LocalControl::ImportSource source;
   struct stat st = {};
-  if (fstat(fileno(file.get()), &st) == 0 && S_ISREG(st.st_mode))
-    source.expected_bytes = static_cast<size_t>(st.st_size);
-  const bool seekable = S_ISREG(st.st_mode);
+  const bool seekable = fstat(fileno(file.get()), &st) == 0 && S_ISREG(st.st_mode);
   // A pipe cannot be read twice: room for a large import is made up front (address space, not
   // disk), and one that still outgrows it is refused below.
-  if (!seekable) source.expected_bytes = size_t{256} << 20;
+  source.expected_bytes = seekable ? static_cast<size_t>(st.st_size) : size_t{256} << 20;
   source.rewind = [&] {
     if (line_no > 0 && !seekable) {
       return fail(Status::Validation(fmt::format(

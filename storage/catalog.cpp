@@ -99,25 +99,29 @@ Status Database::Impl::WithTable(const std::string& name, bool write,
       {name}, write, [&](Txn& txn, const Handles& h) { return fn(txn, *h[0]); }, exclusive);
 }
 
+std::shared_ptr<const TableHandle> Database::Impl::Cached(const std::string& name) {
+  std::lock_guard<std::mutex> lock(cache_mutex);
+  auto it = handles.find(name);
+  return it == handles.end() ? nullptr : it->second;
+}
+
+Result<bool> Database::Impl::StillCurrent(Txn& txn, const TableHandle& h, uint64_t generation) {
+  // When other tables changed the catalog since h was resolved, h is still current (a busy
+  // schema elsewhere must not starve writers).
+  if (generation == h.generation) return true;
+  std::string_view entry;
+  bool present = false;
+  KH_RETURN_IF_ERROR(txn.Get(catalog, "table/" + h.desc.name, &entry, &present));
+  return present && entry == h.catalog_entry;
+}
+
 Result<std::shared_ptr<const TableHandle>> Database::Impl::Current(const std::string& name) {
-  std::shared_ptr<const TableHandle> cached;
-  {
-    std::lock_guard<std::mutex> lock(cache_mutex);
-    auto it = handles.find(name);
-    if (it != handles.end()) cached = it->second;
-  }
+  std::shared_ptr<const TableHandle> cached = Cached(name);
   if (!cached) return Resolve(name);
   bool current = false;
   KH_RETURN_IF_ERROR(env->Read([&](Txn& txn) -> Status {
     KH_ASSIGN_OR_RETURN(uint64_t g, ReadGeneration(txn));
-    if (g == cached->generation) {
-      current = true;
-      return Status::OK();
-    }
-    std::string_view entry;
-    bool present = false;
-    KH_RETURN_IF_ERROR(txn.Get(catalog, "table/" + name, &entry, &present));
-    current = present && entry == cached->catalog_entry;
+    KH_ASSIGN_OR_RETURN(current, StillCurrent(txn, *cached, g));
     return Status::OK();
   }));
   if (current) return cached;
@@ -130,12 +134,7 @@ Status Database::Impl::WithTables(const std::vector<std::string>& names, bool wr
   for (int attempt = 0; attempt < 8; ++attempt) {
     std::vector<std::shared_ptr<const TableHandle>> held;
     for (const std::string& name : names) {
-      std::shared_ptr<const TableHandle> cached;
-      {
-        std::lock_guard<std::mutex> lock(cache_mutex);
-        auto it = handles.find(name);
-        if (it != handles.end()) cached = it->second;
-      }
+      std::shared_ptr<const TableHandle> cached = Cached(name);
       if (cached) {
         held.push_back(std::move(cached));
       } else {
@@ -152,17 +151,11 @@ Status Database::Impl::WithTables(const std::vector<std::string>& names, bool wr
     bool stale = mixed;
     auto body = [&](Txn& txn) -> Status {
       KH_ASSIGN_OR_RETURN(uint64_t g, ReadGeneration(txn));
-      if (g != seen) {
-        // The catalog changed since the handles were resolved; when only other tables did,
-        // these handles are still current (a busy schema elsewhere must not starve writers).
-        for (const auto& h : held) {
-          std::string_view entry;
-          bool present = false;
-          KH_RETURN_IF_ERROR(txn.Get(catalog, "table/" + h->desc.name, &entry, &present));
-          if (!present || entry != h->catalog_entry) {
-            stale = true;
-            return Status::Internal("catalog changed");
-          }
+      for (const auto& h : held) {
+        KH_ASSIGN_OR_RETURN(bool current, StillCurrent(txn, *h, g));
+        if (!current) {
+          stale = true;
+          return Status::Internal("catalog changed");
         }
       }
       return fn(txn, hs);

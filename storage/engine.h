@@ -84,9 +84,13 @@ struct Database::Impl {
   // ResourceNotFoundException "Requested resource not found" when the table does not exist.
   Result<std::shared_ptr<const TableHandle>> Resolve(const std::string& name);
   // The cached handle of `name` when the catalog still describes the table as it does (checked
-  // in a short read transaction: the generation, else the table's own catalog entry), else
-  // Resolve(name).
+  // in a short read transaction: StillCurrent), else Resolve(name).
   Result<std::shared_ptr<const TableHandle>> Current(const std::string& name);
+  // The handle of `name` in the cache, or null.
+  std::shared_ptr<const TableHandle> Cached(const std::string& name);
+  // Whether `h` still describes its table in `txn`, whose catalog generation is `generation`:
+  // the generation h was resolved at, or else the table's own catalog entry unchanged.
+  Result<bool> StillCurrent(Txn& txn, const TableHandle& h, uint64_t generation);
   // Runs fn in a write (or read) transaction in which `table` is known to be current. The
   // common case is one transaction: the cached handle is used and the catalog generation read
   // inside the transaction confirms it; when the catalog changed, resolves again and retries.

@@ -83,18 +83,17 @@ struct Reader {
   bool Count(uint64_t* n) {  // a count can never exceed the remaining bytes
     return Varint(n) && (*n <= in.size() || (ok = false));
   }
-  bool Str(std::string* s) {
-    uint64_t n;
-    if (!Varint(&n) || n > in.size()) return ok = false;
-    s->assign(in.substr(0, n));
-    in.remove_prefix(n);
-    return true;
-  }
   bool View(std::string_view* s) {
     uint64_t n;
     if (!Varint(&n) || n > in.size()) return ok = false;
     *s = in.substr(0, n);
     in.remove_prefix(n);
+    return true;
+  }
+  bool Str(std::string* s) {
+    std::string_view v;
+    if (!View(&v)) return false;
+    s->assign(v);
     return true;
   }
   bool Num(Number* n) { return Number::DecodeKeyEncoding(&in, n) || (ok = false); }
@@ -109,12 +108,8 @@ bool Reader::Skip() {
   in.remove_prefix(1);
   uint64_t n = 0;
   bool r = true;
-  auto skip_str = [&] {
-    uint64_t len;
-    if (!Varint(&len) || len > in.size()) return ok = false;
-    in.remove_prefix(len);
-    return true;
-  };
+  std::string_view bytes;
+  auto skip_str = [&] { return View(&bytes); };
   Number scratch;
   switch (static_cast<ValueType>(tag)) {
     case ValueType::kS:

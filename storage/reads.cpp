@@ -248,6 +248,9 @@ Result<size_t> ReadPage(Txn& txn, const TableHandle& h, const Source& src, const
   const std::optional<std::vector<std::string>> needed = NeededAttributes(h, src, spec);
   // Select COUNT with nothing to re-check or filter: entries are counted, not decoded.
   const bool count_any = needed && spec.out.count_only && !spec.filter && !spec.accept;
+  auto page_full = [&] {
+    return (spec.limit && resp->scanned_count >= *spec.limit) || bytes >= kPageBytes;
+  };
   for (; ok; ok = spec.forward ? c.Next() : c.Prev()) {
     std::string_view k = c.key();
     if (k < range.lower) break;
@@ -257,7 +260,7 @@ Result<size_t> ReadPage(Txn& txn, const TableHandle& h, const Source& src, const
       ++resp->scanned_count;
       ++resp->count;
       bytes += EncodedItemSize(c.value());
-      if ((spec.limit && resp->scanned_count >= *spec.limit) || bytes >= kPageBytes) {
+      if (page_full()) {
         KH_ASSIGN_OR_RETURN(Item item, DecodeItemAttributes(c.value(), *needed));
         resp->last_evaluated_key = PositionKey(h, src, item);
         break;
@@ -269,7 +272,7 @@ Result<size_t> ReadPage(Txn& txn, const TableHandle& h, const Source& src, const
     if (spec.accept && !spec.accept(item)) continue;
     ++resp->scanned_count;
     bytes += EncodedItemSize(c.value());
-    bool stop = (spec.limit && resp->scanned_count >= *spec.limit) || bytes >= kPageBytes;
+    const bool stop = page_full();
     if (stop) resp->last_evaluated_key = PositionKey(h, src, item);
     // An LSI entry without all the attributes asked for (or filtered on): read the base item.
     std::optional<Item> full;
