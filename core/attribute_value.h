@@ -2,18 +2,18 @@
 //
 // Values are plain data with value semantics. Sets are kept sorted (SS/BS bytewise, NS
 // numerically) by the factories, so equality is order-insensitive for sets as in DynamoDB,
-// and maps (std::map) compare by content regardless of insertion order. The factories do
-// not validate: a set may be empty or hold duplicates until ValidateValue() (core/item.h)
-// rejects it with DynamoDB's message.
+// and maps (a FlatMap sorted by name) compare by content regardless of insertion order. The
+// factories do not validate: a set may be empty or hold duplicates until ValidateValue()
+// (core/item.h) rejects it with DynamoDB's message.
 #pragma once
 
 #include <cstdint>
-#include <map>
 #include <string>
 #include <string_view>
 #include <variant>
 #include <vector>
 
+#include "core/flat_map.h"
 #include "core/number.h"
 
 namespace keyhole {
@@ -27,7 +27,7 @@ std::string_view TypeName(ValueType t);
 bool TypeFromName(std::string_view name, ValueType* out);
 
 class AttributeValue;
-using Map = std::map<std::string, AttributeValue>;
+using Map = FlatMap<AttributeValue>;  // sorted by name; see core/flat_map.h
 using List = std::vector<AttributeValue>;
 // An item is a map of top-level attribute names to values.
 using Item = Map;
@@ -49,9 +49,13 @@ class AttributeValue {
 
   ValueType type() const { return type_; }
   bool is(ValueType t) const { return type_ == t; }
-  bool IsSet() const { return type_ == ValueType::kSS || type_ == ValueType::kNS || type_ == ValueType::kBS; }
+  bool IsSet() const {
+    return type_ == ValueType::kSS || type_ == ValueType::kNS || type_ == ValueType::kBS;
+  }
   // S, N and B: the types a key attribute may have and the only ordered ones.
-  bool IsScalarKeyType() const { return type_ == ValueType::kS || type_ == ValueType::kN || type_ == ValueType::kB; }
+  bool IsScalarKeyType() const {
+    return type_ == ValueType::kS || type_ == ValueType::kN || type_ == ValueType::kB;
+  }
 
   // Accessors. REQUIRES: the matching type.
   const std::string& s() const { return std::get<std::string>(v_); }  // S or B
@@ -61,7 +65,9 @@ class AttributeValue {
   Map& m() { return std::get<Map>(v_); }
   const List& l() const { return std::get<List>(v_); }
   List& l() { return std::get<List>(v_); }
-  const std::vector<std::string>& strings() const { return std::get<std::vector<std::string>>(v_); }  // SS or BS
+  const std::vector<std::string>& strings() const {
+    return std::get<std::vector<std::string>>(v_);
+  }  // SS or BS
   const std::vector<Number>& numbers() const { return std::get<std::vector<Number>>(v_); }  // NS
 
   // DynamoDB equality: same type and same content; numbers numerically; sets and maps

@@ -8,8 +8,10 @@
 //
 // Encoding writes type keys in upper case, sets in their stored (sorted) order, numbers in
 // canonical plain notation (always as JSON strings), binaries as padded base64 and map keys in
-// std::map (bytewise) order, so equal values give identical text.
+// name (bytewise) order, so equal values give identical text.
 #include "core/ddb_json.h"
+
+#include <unordered_set>
 
 #include "core/item.h"
 
@@ -105,15 +107,26 @@ constexpr std::string_view kExpectBS = "a JSON array of base64 strings";
 // Decodes without ValidateValue (the caller validates once, at the top level).
 Status Decode(const json::Value& j, AttributeValue* out);
 
+// Members are decoded in input order, and the first error in that order is the one reported
+// (a bad value, or the second of two equal names). Input in name order (keyhole's own output)
+// is appended as it comes; other input is collected and sorted once, so no order of a large
+// object costs more than a sort.
 Status DecodeMap(const json::Value::Object& members, Map* out, bool in_item) {
+  Map::Vector pairs;
+  pairs.reserve(members.size());
+  std::unordered_set<std::string_view> seen;  // filled once the input leaves name order
+  bool in_order = true;
   for (const json::Value::Member& m : members) {
     AttributeValue child;
     KH_RETURN_IF_ERROR(Decode(m.second, &child));
-    const size_t before = out->size();
-    // Input usually arrives sorted (keyhole's own output), so hint at the end.
-    out->emplace_hint(out->end(), m.first, std::move(child));
-    if (out->size() == before) return DuplicateName(m.first, in_item);
+    if (in_order && !pairs.empty() && !(pairs.back().first < m.first)) {
+      in_order = false;
+      for (const auto& p : pairs) seen.insert(p.first);
+    }
+    if (!in_order && !seen.insert(m.first).second) return DuplicateName(m.first, in_item);
+    pairs.emplace_back(m.first, std::move(child));
   }
+  *out = Map::FromUnsorted(std::move(pairs));
   return Status::OK();
 }
 

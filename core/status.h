@@ -6,7 +6,6 @@
 #pragma once
 
 #include <cassert>
-#include <map>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -17,6 +16,8 @@
 namespace keyhole {
 
 class AttributeValue;
+template <class V>
+class FlatMap;  // core/flat_map.h; FlatMap<AttributeValue> is Item
 
 // DO NOT REORDER: values are not persisted, but tests and renderers switch on them.
 enum class ErrorCode {
@@ -84,7 +85,7 @@ class Status {
 
   // The item a ConditionalCheckFailedException carries when the request asked for
   // ReturnValuesOnConditionCheckFailure=ALL_OLD and the item existed; null otherwise.
-  using ItemPtr = std::shared_ptr<const std::map<std::string, AttributeValue>>;
+  using ItemPtr = std::shared_ptr<const FlatMap<AttributeValue>>;
   const ItemPtr& item() const { return item_; }
   Status& WithItem(ItemPtr item) {
     item_ = std::move(item);

@@ -1,5 +1,6 @@
 #include "storage/item_codec.h"
 
+#include <algorithm>
 #include <iterator>
 
 namespace keyhole::storage {
@@ -152,14 +153,14 @@ bool Reader::Skip() {
 bool Reader::Attrs(Map* m) {
   uint64_t n;
   if (!Count(&n)) return false;
+  m->reserve(std::min<uint64_t>(n, in.size() / 2));  // each attribute takes 2 bytes or more
   for (uint64_t i = 0; i < n; ++i) {
-    std::string name;
-    if (!Str(&name)) return false;
-    // Names are stored in order: appending at the end needs no tree search. A name out of
-    // order (corruption) still lands in its place, and a duplicate is rejected.
-    auto it = m->emplace_hint(m->end(), std::move(name), AttributeValue());
-    if (std::next(it) != m->end() || m->size() != i + 1) return ok = false;
-    if (!Value(&it->second)) return false;
+    std::string_view name;
+    if (!View(&name)) return false;
+    // Names are stored in order, so each is appended; one out of order or repeated is corrupt.
+    AttributeValue* v = m->Append(name);
+    if (!v) return ok = false;
+    if (!Value(v)) return false;
   }
   return true;
 }
@@ -274,8 +275,8 @@ Result<Item> DecodeItemAttributes(std::string_view bytes, const std::vector<std:
     if (!r.View(&name)) return Status::Internal("corrupt item encoding");
     while (want != names.end() && std::string_view(*want) < name) ++want;
     if (want != names.end() && *want == name) {
-      auto it = item.emplace_hint(item.end(), std::string(name), AttributeValue());
-      if (!r.Value(&it->second)) return Status::Internal("corrupt item encoding");
+      AttributeValue* v = item.Append(name);
+      if (!v || !r.Value(v)) return Status::Internal("corrupt item encoding");
       ++want;
     } else if (!r.Skip()) {
       return Status::Internal("corrupt item encoding");

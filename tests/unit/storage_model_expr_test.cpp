@@ -75,6 +75,12 @@ std::string IndexTypeMismatch(const std::string& name, std::string_view expected
 
 std::string Dump(const Item& item) { return ItemToJsonText(item); }
 std::string Dump(const std::optional<Item>& item) { return item ? Dump(*item) : "(none)"; }
+std::string Dump(
+    const std::map<std::string, AttributeValue>& values) {  // ExpressionAttributeValues
+  Item m;
+  for (const auto& [k, v] : values) m[k] = v;
+  return Dump(m);
+}
 
 ::testing::AssertionResult SameItem(const std::optional<Item>& expected,
                                     const std::optional<Item>& actual) {
