@@ -399,10 +399,14 @@ Result<std::unique_ptr<Tree>> ParseTree(std::string_view text, expr::Kind kind) 
                    "Expression size has exceeded the maximum allowed size; expression size: " +
                        std::to_string(text.size()));
   }
-  ParseState st;
+  // One state per thread, reused: its vectors keep their capacity from parse to parse.
+  thread_local ParseState st;
   st.begin = text.data();
+  st.furthest = 0;
+  st.depth = 0;
+  st.nodes.clear();
+  st.open.clear();
   pegtl::memory_input<pegtl::tracking_mode::lazy> in(text.data(), text.size(), "expression");
-  st.nodes.reserve(32);
   try {
     if (pegtl::parse<Grammar, pegtl::nothing, Control>(in, st)) {
       return std::make_unique<Tree>(st.nodes, text);
@@ -444,8 +448,8 @@ class Builder {
   // Adds the placeholders this expression used to *used (may be null).
   void ReportUsed(UsedPlaceholders* used) {
     if (used == nullptr) return;
-    used->names.insert(used_names_.begin(), used_names_.end());
-    used->values.insert(used_values_.begin(), used_values_.end());
+    for (std::string_view name : used_names_) used->names.emplace(name);
+    for (std::string_view name : used_values_) used->values.emplace(name);
   }
 
  private:
@@ -463,16 +467,22 @@ class Builder {
   const Placeholders& placeholders_;
   const bool conditions_;
   std::array<std::optional<std::string>, kCategoryCount> problems_;
-  std::set<std::string> used_names_;
-  std::set<std::string> used_values_;
+  // The placeholders resolved, as views of their names in the placeholder maps (which outlive
+  // the builder); few and often repeated, so a vector beats a set.
+  std::vector<std::string_view> used_names_;
+  std::vector<std::string_view> used_values_;
 };
+
+void NoteUse(std::string_view name, std::vector<std::string_view>* used) {
+  if (std::find(used->begin(), used->end(), name) == used->end()) used->push_back(name);
+}
 
 std::string Builder::ResolveName(const Node& n) {
   std::string ref = n.string();
   if (placeholders_.names != nullptr) {
     auto it = placeholders_.names->find(ref);
     if (it != placeholders_.names->end()) {
-      used_names_.insert(ref);
+      NoteUse(it->first, &used_names_);
       return it->second;
     }
   }
@@ -487,7 +497,7 @@ AttributeValue Builder::ResolveValue(const Node& n) {
   if (placeholders_.values != nullptr) {
     auto it = placeholders_.values->find(ref);
     if (it != placeholders_.values->end()) {
-      used_values_.insert(ref);
+      NoteUse(it->first, &used_values_);
       return it->second;
     }
   }

@@ -789,9 +789,13 @@ namespace keyhole::parser {
 namespace syntax {
 
 std::variant<Node, Failure> Parse(std::string_view text, const std::vector<size_t>& token_ends) {
-  ParseState st;
+  // One state per thread, reused: its vectors keep their capacity from parse to parse.
+  thread_local ParseState st;
+  st.depth = 0;
+  st.json_depth = 0;
+  st.nodes.clear();
+  st.open.clear();
   pegtl::memory_input<pegtl::tracking_mode::lazy> in(text.data(), text.size(), "statement");
-  st.nodes.reserve(64);
   bool ok = false;
   try {
     ok = pegtl::parse<grammar::statement, pegtl::nothing, Control>(in, st);
