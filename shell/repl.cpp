@@ -13,8 +13,14 @@
 //  - Completion. An EL_ADDFN function bound to Tab sees the line before the cursor and edits
 //    it with el_deletestr/el_insertstr, so Session::Complete decides the candidates (keywords
 //    upper-case even when the word was typed in lower case) instead of a filename completer.
+//
+// libedit is opened with dlopen() when the prompt starts, not linked: a shell that runs -c, -f
+// or a pipe never maps it. With libtinfo, libbsd and libmd it took about 1.2 ms of every
+// process start (a quarter of the time to a first result). Only <histedit.h>'s declarations
+// are used at build time, for the types of the functions looked up.
 #include "shell/repl.h"
 
+#include <dlfcn.h>
 #include <histedit.h>
 #include <poll.h>
 #include <signal.h>
@@ -32,10 +38,57 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 namespace keyhole::shell {
 namespace {
+
+// The libedit functions the REPL calls, looked up in libedit.so.2 (see the top of this file).
+struct LibEdit {
+  decltype(&::el_init) el_init = nullptr;
+  decltype(&::el_end) el_end = nullptr;
+  decltype(&::el_gets) el_gets = nullptr;
+  decltype(&::el_set) el_set = nullptr;
+  decltype(&::el_wset) el_wset = nullptr;
+  decltype(&::el_get) el_get = nullptr;
+  decltype(&::el_source) el_source = nullptr;
+  decltype(&::el_line) el_line = nullptr;
+  decltype(&::el_insertstr) el_insertstr = nullptr;
+  decltype(&::el_deletestr) el_deletestr = nullptr;
+  decltype(&::el_cursor) el_cursor = nullptr;
+  decltype(&::history_init) history_init = nullptr;
+  decltype(&::history_end) history_end = nullptr;
+  decltype(&::history) history = nullptr;
+
+  // Opens the library once (it stays loaded). Empty on success, else what went wrong.
+  std::string Load() {
+    void* h = ::dlopen("libedit.so.2", RTLD_NOW | RTLD_LOCAL);
+    if (h == nullptr) return ::dlerror();
+    std::string missing;
+    auto get = [&](auto* fn, const char* name) {
+      *fn = reinterpret_cast<std::remove_pointer_t<decltype(fn)>>(::dlsym(h, name));
+      if (*fn == nullptr) missing += std::string(missing.empty() ? "" : ", ") + name;
+    };
+    get(&el_init, "el_init");
+    get(&el_end, "el_end");
+    get(&el_gets, "el_gets");
+    get(&el_set, "el_set");
+    get(&el_wset, "el_wset");
+    get(&el_get, "el_get");
+    get(&el_source, "el_source");
+    get(&el_line, "el_line");
+    get(&el_insertstr, "el_insertstr");
+    get(&el_deletestr, "el_deletestr");
+    get(&el_cursor, "el_cursor");
+    get(&history_init, "history_init");
+    get(&history_end, "history_end");
+    get(&history, "history");
+    return missing.empty() ? std::string() : "libedit.so.2 lacks " + missing;
+  }
+};
+
+LibEdit lib;  // filled by RunRepl before any callback can run
 
 constexpr char kPrompt[] = "keyhole> ";
 constexpr char kTransactionPrompt[] = "keyhole*> ";  // BEGIN ... COMMIT is open (psql's =*>)
@@ -59,7 +112,7 @@ struct ReplState {
 
 ReplState* StateOf(EditLine* el) {
   void* data = nullptr;
-  el_get(el, EL_CLIENTDATA, &data);
+  lib.el_get(el, EL_CLIENTDATA, &data);
   return static_cast<ReplState*>(data);
 }
 
@@ -202,7 +255,7 @@ void ListCandidates(const std::vector<std::string>& candidates) {
 // the word (plus a space unless it ends with '.' or '"'); several insert their common prefix
 // when it is longer than the word, else are listed.
 unsigned char CompleteWord(EditLine* el, int) {
-  const LineInfo* info = el_line(el);
+  const LineInfo* info = lib.el_line(el);
   const std::string before(info->buffer, info->cursor);
   const std::string word = before.substr(WordStart(before));
   ReplState* state = StateOf(el);
@@ -227,25 +280,33 @@ unsigned char CompleteWord(EditLine* el, int) {
       return CC_REDISPLAY;
     }
   }
-  el_deletestr(el, CharCount(word));
-  el_insertstr(el, insert.c_str());
+  lib.el_deletestr(el, CharCount(word));
+  lib.el_insertstr(el, insert.c_str());
   return CC_REFRESH;
 }
 
 // Ctrl-D: end of input on an empty line (without the "^D" libedit's em-delete-or-list
 // prints), else deletes the character under the cursor.
 unsigned char EofOrDelete(EditLine* el, int) {
-  const LineInfo* info = el_line(el);
+  const LineInfo* info = lib.el_line(el);
   if (info->buffer == info->lastchar) return CC_EOF;
   if (info->cursor == info->lastchar) return CC_ERROR;
-  el_cursor(el, 1);
-  el_deletestr(el, 1);
+  lib.el_cursor(el, 1);
+  lib.el_deletestr(el, 1);
   return CC_REFRESH;
 }
 
 }  // namespace
 
 int RunRepl(Session& session, const ReplOptions& options) {
+  static const std::string load_error = lib.Load();
+  if (!load_error.empty()) {
+    std::fprintf(stderr,
+                 "keyhole: the interactive prompt needs libedit (Debian: apt install libedit2): "
+                 "%s\nkeyhole: statements still run from -c, -f FILE or standard input.\n",
+                 load_error.c_str());
+    return 1;
+  }
   // libedit decodes input by the locale's character set: UTF-8 input needs LC_CTYPE set.
   std::setlocale(LC_CTYPE, "");
 
@@ -257,11 +318,11 @@ int RunRepl(Session& session, const ReplOptions& options) {
   sigaction(SIGINT, &on_sigint, &old_sigint);
 
   HistEvent ev;
-  History* history_list = history_init();
-  history(history_list, &ev, H_SETSIZE, kHistorySize);
-  history(history_list, &ev, H_SETUNIQUE, 1);
+  History* history_list = lib.history_init();
+  lib.history(history_list, &ev, H_SETSIZE, kHistorySize);
+  lib.history(history_list, &ev, H_SETUNIQUE, 1);
   if (!options.history_path.empty()) {
-    history(history_list, &ev, H_LOAD, options.history_path.c_str());  // may not exist yet
+    lib.history(history_list, &ev, H_LOAD, options.history_path.c_str());  // may not exist yet
   }
 
   std::string pending;  // lines of an incomplete statement, each ending with '\n'
@@ -269,26 +330,27 @@ int RunRepl(Session& session, const ReplOptions& options) {
   // The prompt, the banner and the line being edited go to the terminal: standard output when it
   // is one, else standard error (`keyhole db > out.txt` keeps the file for results).
   std::FILE* term = ::isatty(STDOUT_FILENO) ? stdout : stderr;
-  EditLine* el = el_init("keyhole", stdin, term, stderr);
-  el_set(el, EL_CLIENTDATA, &state);
-  el_set(el, EL_EDITOR, "emacs");
-  el_set(el, EL_SIGNAL, 0);  // see the top of this file
-  el_set(el, EL_GETCFN, ReadChar);
-  el_set(el, EL_PROMPT, Prompt);
-  el_set(el, EL_HIST, history, history_list);
+  EditLine* el = lib.el_init("keyhole", stdin, term, stderr);
+  lib.el_set(el, EL_CLIENTDATA, &state);
+  lib.el_set(el, EL_EDITOR, "emacs");
+  lib.el_set(el, EL_SIGNAL, 0);  // see the top of this file
+  lib.el_set(el, EL_GETCFN, ReadChar);
+  lib.el_set(el, EL_PROMPT, Prompt);
+  lib.el_set(el, EL_HIST, lib.history, history_list);
   // el_wset: el_set's EL_ADDFN leaks the copies of name and help it makes (a known libedit
   // leak, which LeakSanitizer reports); el_wset keeps pointers to these static strings.
-  el_wset(el, EL_ADDFN, L"keyhole-complete", L"Complete the word before the cursor", CompleteWord);
-  el_set(el, EL_BIND, "^I", "keyhole-complete", nullptr);
-  el_wset(el, EL_ADDFN, L"keyhole-eof-or-delete", L"End of input or delete", EofOrDelete);
-  el_set(el, EL_BIND, "^D", "keyhole-eof-or-delete", nullptr);
-  el_source(el, nullptr);  // ~/.editrc (or $EDITRC) may rebind keys
+  lib.el_wset(el, EL_ADDFN, L"keyhole-complete", L"Complete the word before the cursor",
+              CompleteWord);
+  lib.el_set(el, EL_BIND, "^I", "keyhole-complete", nullptr);
+  lib.el_wset(el, EL_ADDFN, L"keyhole-eof-or-delete", L"End of input or delete", EofOrDelete);
+  lib.el_set(el, EL_BIND, "^D", "keyhole-eof-or-delete", nullptr);
+  lib.el_source(el, nullptr);  // ~/.editrc (or $EDITRC) may rebind keys
 
   auto remember = [&](const std::string& entry) {
-    history(history_list, &ev, H_ENTER, entry.c_str());
+    lib.history(history_list, &ev, H_ENTER, entry.c_str());
     // Saved after every entry so that a killed shell keeps its history.
     if (!options.history_path.empty()) {
-      history(history_list, &ev, H_SAVE, options.history_path.c_str());
+      lib.history(history_list, &ev, H_SAVE, options.history_path.c_str());
     }
   };
   bool failed = false;
@@ -310,9 +372,9 @@ int RunRepl(Session& session, const ReplOptions& options) {
     // Raw mode before el_gets prints the prompt (el_gets itself switches only at its first
     // read): keys typed once the prompt shows are then never echoed or eaten by the cooked
     // tty (a ^D there would be an EOF that libedit never sees).
-    el_set(el, EL_PREP_TERM, 1);
+    lib.el_set(el, EL_PREP_TERM, 1);
     int count = 0;
-    const char* got = el_gets(el, &count);
+    const char* got = lib.el_gets(el, &count);
     if (got == nullptr || count <= 0) {
       const bool interrupted = count < 0 && g_sigint;
       std::fputs("\n", term);
@@ -351,8 +413,8 @@ int RunRepl(Session& session, const ReplOptions& options) {
 
   failed |= !session.Finish();  // an open transaction is discarded, and said so
   std::fflush(stdout);
-  el_end(el);
-  history_end(history_list);
+  lib.el_end(el);
+  lib.history_end(history_list);
   sigaction(SIGINT, &old_sigint, nullptr);
   return failed ? 1 : 0;
 }
