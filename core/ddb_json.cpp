@@ -11,6 +11,7 @@
 // name (bytewise) order, so equal values give identical text.
 #include "core/ddb_json.h"
 
+#include <algorithm>
 #include <unordered_set>
 
 #include "core/item.h"
@@ -107,26 +108,39 @@ constexpr std::string_view kExpectBS = "a JSON array of base64 strings";
 // Decodes without ValidateValue (the caller validates once, at the top level).
 Status Decode(const json::Value& j, AttributeValue* out);
 
-// Members are decoded in input order, and the first error in that order is the one reported
-// (a bad value, or the second of two equal names). Input in name order (keyhole's own output)
-// is appended as it comes; other input is collected and sorted once, so no order of a large
-// object costs more than a sort.
+// The first of members[0, n) whose name an earlier member already has; nullptr when none.
+const std::string* FirstRepeatedName(const json::Value::Object& members, size_t n) {
+  std::unordered_set<std::string_view> seen;
+  for (size_t i = 0; i < n; ++i) {
+    if (!seen.insert(members[i].first).second) return &members[i].first;
+  }
+  return nullptr;
+}
+
+// The first error in member order is the one reported: a bad value, or the second of two equal
+// names, whichever comes first. The pairs are collected and sorted once (input in name order,
+// keyhole's own output, is only checked), so no order of a large object costs more than a sort.
 Status DecodeMap(const json::Value::Object& members, Map* out, bool in_item) {
   Map::Vector pairs;
   pairs.reserve(members.size());
-  std::unordered_set<std::string_view> seen;  // filled once the input leaves name order
-  bool in_order = true;
-  for (const json::Value::Member& m : members) {
+  for (size_t i = 0; i < members.size(); ++i) {
     AttributeValue child;
-    KH_RETURN_IF_ERROR(Decode(m.second, &child));
-    if (in_order && !pairs.empty() && !(pairs.back().first < m.first)) {
-      in_order = false;
-      for (const auto& p : pairs) seen.insert(p.first);
+    Status s = Decode(members[i].second, &child);
+    if (!s.ok()) {
+      const std::string* repeated = FirstRepeatedName(members, i);
+      return repeated ? DuplicateName(*repeated, in_item) : s;
     }
-    if (!in_order && !seen.insert(m.first).second) return DuplicateName(m.first, in_item);
-    pairs.emplace_back(m.first, std::move(child));
+    pairs.emplace_back(members[i].first, std::move(child));
   }
-  *out = Map::FromUnsorted(std::move(pairs));
+  auto less = [](const Map::value_type& a, const Map::value_type& b) { return a.first < b.first; };
+  if (!std::is_sorted(pairs.begin(), pairs.end(), less)) {
+    std::sort(pairs.begin(), pairs.end(), less);
+  }
+  auto same = [](const Map::value_type& a, const Map::value_type& b) { return a.first == b.first; };
+  if (std::adjacent_find(pairs.begin(), pairs.end(), same) != pairs.end()) {
+    return DuplicateName(*FirstRepeatedName(members, members.size()), in_item);
+  }
+  *out = Map::FromUnsorted(std::move(pairs));  // sorted and unique: only checked
   return Status::OK();
 }
 

@@ -348,12 +348,14 @@ Result<AttributeValue> FromPlainJson(const json::Value& v) {
     case json::Kind::kObject:
       break;
   }
-  Map m;
+  Map::Vector pairs;
+  pairs.reserve(v.object().size());
   for (const auto& [k, e] : v.object()) {
     KH_ASSIGN_OR_RETURN(AttributeValue a, FromPlainJson(e));
-    m[k] = std::move(a);
+    pairs.emplace_back(k, std::move(a));
   }
-  return AttributeValue::M(std::move(m));
+  // One sort, whatever the order of the keys; a repeated key: the last one wins.
+  return AttributeValue::M(Map::FromUnsorted(std::move(pairs), /*keep_last=*/true));
 }
 
 // True when every member of `v` looks like a DynamoDB JSON value ({"S": ...}, {"N": ...}, ...).
