@@ -136,10 +136,11 @@ class FlatMap {
   std::pair<iterator, bool> insert(value_type p) {
     return try_emplace(std::move(p.first), std::move(p.second));
   }
-  template <class K, class M>
-  std::pair<iterator, bool> insert_or_assign(K&& k, M&& m) {
+  // `m` is taken by value: it may be an element of this map, which the insertion moves.
+  template <class K>
+  std::pair<iterator, bool> insert_or_assign(K&& k, V m) {
     auto r = try_emplace(std::forward<K>(k));
-    r.first->second = std::forward<M>(m);
+    r.first->second = std::move(m);
     return r;
   }
 

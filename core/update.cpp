@@ -428,6 +428,9 @@ Status ValidateUpdate(const UpdateExpression& u, const KeySchema& table_key) {
   return CheckKeyTargets(u, table_key);
 }
 
+// Up to this many top-level attributes are added (or removed) one at a time; more are merged.
+constexpr long kOneByOneLimit = 4;
+
 Status ApplyUpdate(const UpdateExpression& u, bool existed, Item* item, bool legacy) {
   Plan plan;
   for (const UpdateAction& a : u.actions) {
@@ -444,10 +447,48 @@ Status ApplyUpdate(const UpdateExpression& u, bool existed, Item* item, bool leg
   }
   std::stable_sort(plan.writes.begin(), plan.writes.end(),
                    [](const auto& x, const auto& y) { return PathLess(*x.first, *y.first); });
-  for (auto& [path, value] : plan.writes) KH_RETURN_IF_ERROR(Write(item, *path, std::move(value)));
+  auto top_level = [](const Path& p) { return p.elements.size() == 1; };
+  // An item is a sorted vector: each top-level attribute added or removed one at a time moves
+  // the ones after it, so many of them (AttributeUpdates has no count limit) are merged into
+  // the item in one pass instead. Targets are disjoint, so the order between top-level and
+  // nested ones does not matter.
+  const bool merge_writes = std::count_if(plan.writes.begin(), plan.writes.end(), [&](auto& w) {
+                              return top_level(*w.first);
+                            }) > kOneByOneLimit;
+  if (merge_writes) {
+    Map::Vector all;
+    all.reserve(item->size() + plan.writes.size());
+    for (auto& entry : *item) all.push_back(std::move(entry));
+    for (auto& [path, value] : plan.writes) {
+      if (top_level(*path)) all.emplace_back(path->elements[0].name, std::move(value));
+    }
+    *item = Map::FromUnsorted(std::move(all), /*keep_last=*/true);  // the writes win
+  }
+  for (auto& [path, value] : plan.writes) {
+    if (merge_writes && top_level(*path)) continue;
+    KH_RETURN_IF_ERROR(Write(item, *path, std::move(value)));
+  }
   std::stable_sort(plan.removals.begin(), plan.removals.end(),
                    [](const Path* x, const Path* y) { return PathLess(*y, *x); });
-  for (const Path* path : plan.removals) Remove(item, *path);
+  std::vector<std::string_view> removed;  // top-level names, when there are many
+  for (const Path* path : plan.removals) {
+    if (top_level(*path)) removed.push_back(path->elements[0].name);
+  }
+  const bool merge_removals = removed.size() > kOneByOneLimit;
+  if (merge_removals) {
+    std::sort(removed.begin(), removed.end());
+    Item kept;
+    kept.reserve(item->size());
+    for (auto& [name, value] : *item) {
+      if (!std::binary_search(removed.begin(), removed.end(), std::string_view(name))) {
+        kept.try_emplace(std::move(name), std::move(value));  // in order: an append
+      }
+    }
+    *item = std::move(kept);
+  }
+  for (const Path* path : plan.removals) {
+    if (!(merge_removals && top_level(*path))) Remove(item, *path);
+  }
   return Status::OK();
 }
 

@@ -6,6 +6,8 @@
 #include <cctype>
 #include <cstdint>
 #include <initializer_list>
+#include <string>
+#include <unordered_set>
 #include <utility>
 
 #include "core/evaluate.h"
@@ -322,7 +324,8 @@ std::string KeyTypeName(const Node& key, const AttributeValue* parameter, std::s
 }  // namespace
 
 AttributeValue Translator::Struct(const Node& n, const std::string& where) const {
-  Map map;
+  Map::Vector pairs;  // in the statement's order, sorted once at the end
+  std::unordered_set<std::string> seen;
   for (const Node& entry : n.children) {
     const Node& key = Unwrap(entry.children[0]);
     std::string name;
@@ -337,13 +340,13 @@ AttributeValue Translator::Struct(const Node& n, const std::string& where) const
                KeyTypeName(key, &parameter, Text(key)) + " under " + where,
            key.begin);
     }
-    if (map.count(name) > 0) {
+    if (!seen.insert(name).second) {
       Fail("Duplicate keys in tuple. Key: " + name + " under " + where, key.begin);
     }
     AttributeValue v = Value(entry.children[1], where + "." + name);
-    map.emplace(std::move(name), std::move(v));
+    pairs.emplace_back(std::move(name), std::move(v));
   }
-  return AttributeValue::M(std::move(map));
+  return AttributeValue::M(Map::FromUnsorted(std::move(pairs)));
 }
 
 AttributeValue Translator::Value(const Node& node, const std::string& where) const {

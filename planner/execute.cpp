@@ -234,13 +234,11 @@ Result<ExecuteResult> Execute(const Plan& plan, Executor& executor, const Execut
   }
   if (plan.leaf_projection) {
     for (auto& item : out.items) {
-      Item leaves;
+      Item::Vector leaves;  // in the statement's order; sorted once below
       for (const expr::Path& p : *plan.leaf_projection) {
-        if (const AttributeValue* v = expr::Resolve(item, p)) {
-          leaves.insert_or_assign(LeafName(p), *v);
-        }
+        if (const AttributeValue* v = expr::Resolve(item, p)) leaves.emplace_back(LeafName(p), *v);
       }
-      item = std::move(leaves);
+      item = Item::FromUnsorted(std::move(leaves), /*keep_last=*/true);  // a later path wins
     }
   }
   return out;

@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <map>
+#include <random>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -1157,6 +1160,46 @@ TEST(ApplyUpdateTest, SetTopLevelAndNested) {
   EXPECT_EQ(item.at("new"), S("x"));
   EXPECT_EQ(item.at("s"), N("1"));
   EXPECT_EQ(item.at("m"), M({{"k", S("w")}, {"added", L({})}, {"n", M({{"deep", M({})}})}}));
+}
+
+// Many top-level writes and removals are merged into the item in one pass (an item is a
+// sorted vector); the result is the same as applying them one at a time, whatever their number,
+// order and mix with nested writes.
+TEST(ApplyUpdateTest, ManyTopLevelWritesAndRemovalsMatchOneAtATime) {
+  std::mt19937 rng(1126);
+  for (int round = 0; round < 200; ++round) {
+    Item item{{"pk", S("p")}, {"m", M({{"k", S("v")}})}};
+    std::map<std::string, AttributeValue> expected(item.begin(), item.end());
+    for (int i = 0; i < 30; ++i) {
+      if (rng() % 2) {
+        std::string name = "a" + std::to_string(rng() % 60);
+        item[name] = N(std::to_string(i));
+        expected[name] = N(std::to_string(i));
+      }
+    }
+    std::vector<UpdateAction> actions;
+    std::vector<std::string> names;
+    for (int i = 0; i < 60; ++i) names.push_back("a" + std::to_string(i));
+    std::shuffle(names.begin(), names.end(), rng);
+    const size_t sets = rng() % 12, removes = rng() % 12;
+    for (size_t i = 0; i < sets; ++i) {
+      actions.push_back(Set(names[i], V(S("set" + std::to_string(i)))));
+      expected[names[i]] = S("set" + std::to_string(i));
+    }
+    for (size_t i = sets; i < sets + removes; ++i) {
+      actions.push_back(Remove(names[i]));
+      expected.erase(names[i]);
+    }
+    if (rng() % 2) {
+      actions.push_back(Set("m.z", V(N("1"))));
+      expected["m"] = M({{"k", S("v")}, {"z", N("1")}});
+    }
+    std::shuffle(actions.begin(), actions.end(), rng);
+    ASSERT_EQ(Apply(Update(actions), &item), "OK") << "round " << round;
+    EXPECT_EQ(std::vector<Item::value_type>(item.begin(), item.end()),
+              std::vector<Item::value_type>(expected.begin(), expected.end()))
+        << "round " << round << ": " << sets << " sets, " << removes << " removals";
+  }
 }
 
 TEST(ApplyUpdateTest, SetIntermediatesMustExist) {
