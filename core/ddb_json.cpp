@@ -11,7 +11,6 @@
 // name (bytewise) order, so equal values give identical text.
 #include "core/ddb_json.h"
 
-#include <algorithm>
 #include <unordered_set>
 
 #include "core/item.h"
@@ -118,8 +117,8 @@ const std::string* FirstRepeatedName(const json::Value::Object& members, size_t 
 }
 
 // The first error in member order is the one reported: a bad value, or the second of two equal
-// names, whichever comes first. The pairs are collected and sorted once (input in name order,
-// keyhole's own output, is only checked), so no order of a large object costs more than a sort.
+// names, whichever comes first. The pairs are collected and sorted once, so no order of a large
+// object costs more than a sort.
 Status DecodeMap(const json::Value::Object& members, Map* out, bool in_item) {
   Map::Vector pairs;
   pairs.reserve(members.size());
@@ -132,15 +131,11 @@ Status DecodeMap(const json::Value::Object& members, Map* out, bool in_item) {
     }
     pairs.emplace_back(members[i].first, std::move(child));
   }
-  auto less = [](const Map::value_type& a, const Map::value_type& b) { return a.first < b.first; };
-  if (!std::is_sorted(pairs.begin(), pairs.end(), less)) {
-    std::sort(pairs.begin(), pairs.end(), less);
-  }
-  auto same = [](const Map::value_type& a, const Map::value_type& b) { return a.first == b.first; };
-  if (std::adjacent_find(pairs.begin(), pairs.end(), same) != pairs.end()) {
+  Map m = Map::FromUnsorted(std::move(pairs));  // drops repeated names: fewer pairs
+  if (m.size() != members.size()) {
     return DuplicateName(*FirstRepeatedName(members, members.size()), in_item);
   }
-  *out = Map::FromUnsorted(std::move(pairs));  // sorted and unique: only checked
+  *out = std::move(m);
   return Status::OK();
 }
 

@@ -58,12 +58,6 @@ class FlatMap {
   iterator end() { return v_.end(); }
   const_iterator begin() const { return v_.begin(); }
   const_iterator end() const { return v_.end(); }
-  const_iterator cbegin() const { return v_.begin(); }
-  const_iterator cend() const { return v_.end(); }
-  auto rbegin() { return v_.rbegin(); }
-  auto rend() { return v_.rend(); }
-  auto rbegin() const { return v_.rbegin(); }
-  auto rend() const { return v_.rend(); }
 
   size_t size() const { return v_.size(); }
   bool empty() const { return v_.empty(); }
@@ -72,10 +66,6 @@ class FlatMap {
 
   iterator lower_bound(std::string_view k) { return begin() + LowerIndex(k); }
   const_iterator lower_bound(std::string_view k) const { return begin() + LowerIndex(k); }
-  iterator upper_bound(std::string_view k) {
-    auto it = lower_bound(k);
-    return it != end() && it->first == k ? it + 1 : it;
-  }
   iterator find(std::string_view k) {
     auto it = lower_bound(k);
     return it != end() && it->first == k ? it : end();
@@ -122,11 +112,6 @@ class FlatMap {
   std::pair<iterator, bool> emplace(K&& k, M&& m) {
     return try_emplace(std::forward<K>(k), std::forward<M>(m));
   }
-  // The hint is only a hint, as in std::map: appending at end() is O(1).
-  template <class K, class M>
-  iterator emplace_hint(const_iterator, K&& k, M&& m) {
-    return try_emplace(std::forward<K>(k), std::forward<M>(m)).first;
-  }
   // Appends (k, V()) when k sorts after every key present and returns the new value; returns
   // nullptr, changing nothing, otherwise. Building in key order this way never searches.
   V* Append(std::string_view k) {
@@ -152,8 +137,11 @@ class FlatMap {
   }
   iterator erase(const_iterator it) { return v_.erase(it); }
   iterator erase(const_iterator first, const_iterator last) { return v_.erase(first, last); }
-
-  void swap(FlatMap& o) noexcept { v_.swap(o.v_); }
+  // Erases every pair for which pred(pair) holds, in one pass (std::erase_if for a map).
+  template <class Pred>
+  friend size_t erase_if(FlatMap& m, Pred pred) {
+    return std::erase_if(m.v_, pred);
+  }
   friend bool operator==(const FlatMap& a, const FlatMap& b) { return a.v_ == b.v_; }
 
  private:
@@ -169,9 +157,18 @@ class FlatMap {
     }
     return lo;
   }
+  // A stable sort by key, then the first of each run of equal keys kept. An item's handful of
+  // pairs is insertion-sorted in place (std::stable_sort takes a temporary buffer).
   void SortKeepFirst() {
     auto less = [](const value_type& a, const value_type& b) { return a.first < b.first; };
-    if (!std::is_sorted(v_.begin(), v_.end(), less)) std::stable_sort(v_.begin(), v_.end(), less);
+    if (v_.size() > 32) {
+      if (!std::is_sorted(v_.begin(), v_.end(), less)) std::stable_sort(v_.begin(), v_.end(), less);
+    } else {
+      for (auto it = v_.begin(); it != v_.end(); ++it) {
+        if (it == v_.begin() || !less(*it, *(it - 1))) continue;  // already in place
+        std::rotate(std::upper_bound(v_.begin(), it, *it, less), it, it + 1);
+      }
+    }
     v_.erase(
         std::unique(v_.begin(), v_.end(),
                     [](const value_type& a, const value_type& b) { return a.first == b.first; }),

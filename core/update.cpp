@@ -397,13 +397,10 @@ Status Write(Item* item, const Path& path, AttributeValue value) {
   return Status::OK();
 }
 
-// Phase 3: removes the value at `path`, which exists (descending order keeps it in place).
+// Phase 3: removes the value at nested `path`, which exists (descending order keeps it in
+// place). Top-level names are erased together by ApplyUpdate.
 void Remove(Item* item, const Path& path) {
   const PathElement& last = path.elements.back();
-  if (path.elements.size() == 1) {
-    item->erase(last.name);
-    return;
-  }
   AttributeValue* container = ResolvePrefix(item, path, path.elements.size() - 1);
   if (container == nullptr) return;
   if (last.is_index && container->is(ValueType::kL)) {
@@ -428,7 +425,7 @@ Status ValidateUpdate(const UpdateExpression& u, const KeySchema& table_key) {
   return CheckKeyTargets(u, table_key);
 }
 
-// Up to this many top-level attributes are added (or removed) one at a time; more are merged.
+// Up to this many top-level attributes are added one at a time; more are merged.
 constexpr long kOneByOneLimit = 4;
 
 Status ApplyUpdate(const UpdateExpression& u, bool existed, Item* item, bool legacy) {
@@ -449,9 +446,9 @@ Status ApplyUpdate(const UpdateExpression& u, bool existed, Item* item, bool leg
                    [](const auto& x, const auto& y) { return PathLess(*x.first, *y.first); });
   auto top_level = [](const Path& p) { return p.elements.size() == 1; };
   // An item is a sorted vector: each top-level attribute added or removed one at a time moves
-  // the ones after it, so many of them (AttributeUpdates has no count limit) are merged into
-  // the item in one pass instead. Targets are disjoint, so the order between top-level and
-  // nested ones does not matter.
+  // the ones after it, so many additions (AttributeUpdates has no count limit) are merged into
+  // the item in one sort, and all top-level removals made in one pass. Targets are disjoint, so
+  // the order between top-level and nested ones does not matter.
   const bool merge_writes = std::count_if(plan.writes.begin(), plan.writes.end(), [&](auto& w) {
                               return top_level(*w.first);
                             }) > kOneByOneLimit;
@@ -468,26 +465,20 @@ Status ApplyUpdate(const UpdateExpression& u, bool existed, Item* item, bool leg
     if (merge_writes && top_level(*path)) continue;
     KH_RETURN_IF_ERROR(Write(item, *path, std::move(value)));
   }
-  std::stable_sort(plan.removals.begin(), plan.removals.end(),
-                   [](const Path* x, const Path* y) { return PathLess(*y, *x); });
-  std::vector<std::string_view> removed;  // top-level names, when there are many
+  std::vector<std::string_view> removed;  // top-level names
   for (const Path* path : plan.removals) {
     if (top_level(*path)) removed.push_back(path->elements[0].name);
   }
-  const bool merge_removals = removed.size() > kOneByOneLimit;
-  if (merge_removals) {
+  if (!removed.empty()) {
     std::sort(removed.begin(), removed.end());
-    Item kept;
-    kept.reserve(item->size());
-    for (auto& [name, value] : *item) {
-      if (!std::binary_search(removed.begin(), removed.end(), std::string_view(name))) {
-        kept.try_emplace(std::move(name), std::move(value));  // in order: an append
-      }
-    }
-    *item = std::move(kept);
+    erase_if(*item, [&](const Map::value_type& e) {
+      return std::binary_search(removed.begin(), removed.end(), std::string_view(e.first));
+    });
   }
+  std::stable_sort(plan.removals.begin(), plan.removals.end(),
+                   [](const Path* x, const Path* y) { return PathLess(*y, *x); });
   for (const Path* path : plan.removals) {
-    if (!(merge_removals && top_level(*path))) Remove(item, *path);
+    if (!top_level(*path)) Remove(item, *path);
   }
   return Status::OK();
 }
