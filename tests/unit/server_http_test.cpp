@@ -401,8 +401,14 @@ TEST_F(ServerTest, HostileRequestsGetErrorsAndTheServerKeepsServing) {
       "/",
       {{"X-Amz-Target", "DynamoDB_20120810.ListTables"}, {"X-Padding", std::string(100000, 'a')}},
       "{}", "application/x-amz-json-1.0");
-  ASSERT_TRUE(huge);
-  EXPECT_EQ(huge->status, 431);
+  // The server may close before the client has sent the rest of the headers: TCP then resets
+  // the connection and the client loses the 431 it was sent. Either way the request is refused.
+  if (huge) {
+    EXPECT_EQ(huge->status, 431);
+  } else {
+    EXPECT_TRUE(huge.error() == httplib::Error::Write || huge.error() == httplib::Error::Read)
+        << httplib::to_string(huge.error());
+  }
   // A number with 10,000 digits.
   auto digits =
       Post("PutItem", R"j({"TableName": "Things", "Item": {"pk": {"S": "a"}, "n": {"N": ")j" +
