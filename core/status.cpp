@@ -46,11 +46,13 @@ std::string_view ErrorName(ErrorCode code) {
   return "UnknownError";
 }
 
+const Status::Rep Status::kEmpty{};
+
 std::string Status::ToString() const {
   if (ok()) return "OK";
   std::string s(name());
   s += ": ";
-  s += message_;
+  s += message();
   return s;
 }
 

@@ -2,7 +2,8 @@
 //
 // A Status is either OK or carries a DynamoDB error type (the name a client sees, such as
 // "ValidationException") and a message. Library code returns Status/Result; only the shell
-// prints them; nothing but main() exits. An OK Status is cheap: an enum and an empty string.
+// prints them; nothing but main() exits. An OK Status is cheap: an enum and a null pointer (made,
+// moved, tested and destroyed without touching memory); an error's text lives behind the pointer.
 #pragma once
 
 #include <cassert>
@@ -48,7 +49,26 @@ std::string_view ErrorName(ErrorCode code);
 class Status {
  public:
   Status() = default;  // OK
-  Status(ErrorCode code, std::string message) : code_(code), message_(std::move(message)) {}
+  Status(ErrorCode code, std::string message)
+      : code_(code), rep_(std::make_unique<Rep>(Rep{std::move(message), {}, nullptr, nullptr})) {}
+  Status(const Status& other)
+      : code_(other.code_), rep_(other.rep_ ? std::make_unique<Rep>(*other.rep_) : nullptr) {}
+  Status& operator=(const Status& other) {
+    if (this != &other) {
+      code_ = other.code_;
+      rep_ = other.rep_ ? std::make_unique<Rep>(*other.rep_) : nullptr;
+    }
+    return *this;
+  }
+  // A moved-from Status is OK.
+  Status(Status&& other) noexcept
+      : code_(std::exchange(other.code_, ErrorCode::kOk)), rep_(std::move(other.rep_)) {}
+  Status& operator=(Status&& other) noexcept {
+    code_ = std::exchange(other.code_, ErrorCode::kOk);
+    rep_ = std::move(other.rep_);
+    return *this;
+  }
+  ~Status() = default;
 
   static Status OK() { return Status(); }
   static Status Validation(std::string msg) { return {ErrorCode::kValidation, std::move(msg)}; }
@@ -79,16 +99,16 @@ class Status {
 
   ErrorCode code() const { return code_; }
   std::string_view name() const { return ErrorName(code_); }
-  const std::string& message() const { return message_; }
+  const std::string& message() const { return rep().message; }
   // "ValidationException: <message>", or "OK".
   std::string ToString() const;
 
   // The item a ConditionalCheckFailedException carries when the request asked for
   // ReturnValuesOnConditionCheckFailure=ALL_OLD and the item existed; null otherwise.
   using ItemPtr = std::shared_ptr<const FlatMap<AttributeValue>>;
-  const ItemPtr& item() const { return item_; }
+  const ItemPtr& item() const { return rep().item; }
   Status& WithItem(ItemPtr item) {
-    item_ = std::move(item);
+    mutable_rep().item = std::move(item);
     return *this;
   }
 
@@ -96,9 +116,9 @@ class Status {
   // probably was and the statement that fixes it ("double quotes name an attribute; ...").
   // Never part of message() and never sent on the wire (the message stays DynamoDB's own);
   // empty when there is nothing to add. The shell prints it as "  hint: ..." under the error.
-  const std::string& hint() const { return hint_; }
+  const std::string& hint() const { return rep().hint; }
   Status& WithHint(std::string hint) {
-    hint_ = std::move(hint);
+    mutable_rep().hint = std::move(hint);
     return *this;
   }
 
@@ -113,18 +133,28 @@ class Status {
   using Reasons = std::shared_ptr<const std::vector<CancellationReason>>;
   // The reasons a TransactionCanceledException carries, one per action in request order; null
   // for every other error.
-  const Reasons& cancellation_reasons() const { return reasons_; }
+  const Reasons& cancellation_reasons() const { return rep().reasons; }
   Status& WithCancellationReasons(Reasons reasons) {
-    reasons_ = std::move(reasons);
+    mutable_rep().reasons = std::move(reasons);
     return *this;
   }
 
  private:
+  struct Rep {
+    std::string message;
+    std::string hint;
+    ItemPtr item;
+    Reasons reasons;
+  };
+  static const Rep kEmpty;  // what a Status without a Rep reports
+  const Rep& rep() const { return rep_ ? *rep_ : kEmpty; }
+  Rep& mutable_rep() {
+    if (!rep_) rep_ = std::make_unique<Rep>();
+    return *rep_;
+  }
+
   ErrorCode code_ = ErrorCode::kOk;
-  std::string message_;
-  std::string hint_;
-  ItemPtr item_;
-  Reasons reasons_;
+  std::unique_ptr<Rep> rep_;  // null for OK (and for an error with nothing to say yet)
 };
 
 // Either a value or a non-OK Status. REQUIRES: a Status given to it is not OK.
