@@ -2,17 +2,16 @@
 // small public helpers of partiql.h.
 #include "parser/partiql.h"
 
-#include <functional>
+#include <atomic>
 #include <memory>
-#include <mutex>
 #include <string>
-#include <unordered_map>
 #include <utility>
 
 #include "parser/partiql_hints.h"
 #include "parser/partiql_lexer.h"
 #include "parser/partiql_syntax.h"
 #include "parser/partiql_translate.h"
+#include "parser/text_cache.h"
 
 namespace keyhole::parser {
 namespace {
@@ -33,42 +32,40 @@ size_t FirstCharPastLimit(std::string_view text) {
   return std::string_view::npos;
 }
 
-// A statement's syntax tree and its `?` offsets: everything ParseStatement computes before
-// the parameters are bound.
+// A statement's syntax tree and what translating it needs besides the text: the offsets of
+// its `?` markers and the ends of its literal tokens (lexer::Shape), both in the text it was
+// parsed from.
 struct Prepared {
   syntax::Node root;
   std::vector<size_t> offsets;
+  std::vector<size_t> literal_ends;
 };
 
-// The Prepared form of recently parsed statement texts (only those that parsed). SDKs send one
-// statement text with new parameters again and again, and only the translation depends on the
-// parameters. At most kCapacity texts; full, it starts over. Thread-safe.
-class PreparedCache {
- public:
-  static PreparedCache& Get() {
-    static PreparedCache cache;
-    return cache;
-  }
-  std::shared_ptr<const Prepared> Find(std::string_view text) {
-    std::lock_guard<std::mutex> lock(mu_);
-    auto it = map_.find(text);
-    return it == map_.end() ? nullptr : it->second;
-  }
-  void Add(std::string_view text, std::shared_ptr<const Prepared> p) {
-    std::lock_guard<std::mutex> lock(mu_);
-    if (map_.size() >= kCapacity) map_.clear();
-    map_.emplace(std::string(text), std::move(p));
-  }
+// The Prepared form of recently parsed DML statements, by lexer::Shape key (only those that
+// parsed), at most 256 shapes. SDKs send one statement text with new parameters again and
+// again, and scripts one statement with new literals: only the translation depends on those.
+TextCache<Prepared>& PreparedCache() {
+  static TextCache<Prepared> cache(256);
+  return cache;
+}
 
- private:
-  static constexpr size_t kCapacity = 256;
-  struct Hash {
-    using is_transparent = void;
-    size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
-  };
-  std::mutex mu_;
-  std::unordered_map<std::string, std::shared_ptr<const Prepared>, Hash, std::equal_to<>> map_;
-};
+std::atomic<uint64_t> cache_hits{0};
+
+// Statements whose trees are remembered: the DML, which is what comes back with new values.
+bool Rememberable(const syntax::Node& root) {
+  switch (root.kind) {
+    case syntax::Kind::kSelect:
+    case syntax::Kind::kInsert:
+    case syntax::Kind::kUpdate:
+    case syntax::Kind::kDelete:
+    case syntax::Kind::kExists:
+    case syntax::Kind::kScan:
+    case syntax::Kind::kExplain:
+      return true;
+    default:
+      return false;
+  }
+}
 
 }  // namespace
 
@@ -97,8 +94,8 @@ namespace {
 
 // Every check of ParseStatement that does not need the parameters, and the syntax tree.
 template <typename Error>
-std::variant<std::shared_ptr<const Prepared>, ParseError> Prepare(std::string_view text,
-                                                                  const Error& error) {
+std::variant<std::shared_ptr<Prepared>, ParseError> Prepare(std::string_view text,
+                                                            const Error& error) {
   if (const auto bad = lexer::FindInvalidUtf8(text)) {
     static constexpr char kHex[] = "0123456789ABCDEF";
     const auto byte = static_cast<unsigned char>(text[*bad]);
@@ -131,12 +128,17 @@ std::variant<std::shared_ptr<const Prepared>, ParseError> Prepare(std::string_vi
   auto p = std::make_shared<Prepared>();
   p->root = std::move(std::get<syntax::Node>(tree));
   CollectParameters(p->root, &p->offsets);
-  return std::shared_ptr<const Prepared>(std::move(p));
+  return p;
 }
 
 }  // namespace
 
-ParseResult ParseStatement(std::string_view text, const std::vector<AttributeValue>& parameters) {
+namespace {
+
+// ParseStatement without the cache; *shape, when not null, is `text`'s (its tree is remembered
+// under it when the statement is DML and parses).
+ParseResult ParseFully(std::string_view text, const std::vector<AttributeValue>& parameters,
+                       const lexer::Shape* shape) {
   // A string left open earlier in a script is the likely culprit of any error after it: the
   // caret moves to where it began (partiql_hints.h, SwallowingString).
   auto error = [&](std::string message, size_t offset, bool may_move = true) {
@@ -150,15 +152,12 @@ ParseResult ParseStatement(std::string_view text, const std::vector<AttributeVal
     if (!hint.empty()) e.status.WithHint(std::move(hint));
     return e;
   };
-  // Only statements with `?` markers are worth remembering: their text comes back with new
-  // parameters.
-  const bool may_repeat = text.find('?') != std::string_view::npos;
-  std::shared_ptr<const Prepared> prepared = may_repeat ? PreparedCache::Get().Find(text) : nullptr;
-  if (!prepared) {
-    std::variant<std::shared_ptr<const Prepared>, ParseError> p = Prepare(text, error);
-    if (auto* e = std::get_if<ParseError>(&p)) return std::move(*e);
-    prepared = std::get<0>(std::move(p));
-    if (may_repeat && !prepared->offsets.empty()) PreparedCache::Get().Add(text, prepared);
+  std::variant<std::shared_ptr<Prepared>, ParseError> p = Prepare(text, error);
+  if (auto* e = std::get_if<ParseError>(&p)) return std::move(*e);
+  std::shared_ptr<Prepared> prepared = std::get<0>(std::move(p));
+  if (shape != nullptr && Rememberable(prepared->root)) {
+    prepared->literal_ends = shape->literal_ends;
+    PreparedCache().Add(shape->key, prepared);
   }
   const std::vector<size_t>& offsets = prepared->offsets;
   if (offsets.size() != parameters.size()) {
@@ -171,6 +170,40 @@ ParseResult ParseStatement(std::string_view text, const std::vector<AttributeVal
   } catch (const translate::Error& e) {
     return error(e.message, e.offset);
   }
+}
+
+}  // namespace
+
+ParseResult ParseStatement(std::string_view text, const std::vector<AttributeValue>& parameters) {
+  // A text that passes the checks that come before the syntax (UTF-8, length, lexical) and has
+  // the shape of a remembered statement is translated from that statement's tree. Anything
+  // else, and any error found on the way, takes the full path, so that errors, their positions
+  // and hints are exactly those of a first parse.
+  thread_local lexer::Shape shape;
+  if (lexer::FirstWordIs(text, "CALL") || lexer::FindInvalidUtf8(text) ||
+      FirstCharPastLimit(text) != std::string_view::npos || !lexer::ShapeOf(text, &shape)) {
+    return ParseFully(text, parameters, nullptr);
+  }
+  const std::shared_ptr<const Prepared> prepared = PreparedCache().Find(shape.key);
+  if (!prepared) return ParseFully(text, parameters, &shape);
+  if (prepared->offsets.size() == parameters.size()) {
+    const translate::Translator translator(text, parameters, prepared->offsets,
+                                           prepared->literal_ends, shape.literal_ends);
+    try {
+      Statement statement = translate::BuildStatement(prepared->root, translator);
+      cache_hits.fetch_add(1, std::memory_order_relaxed);
+      return statement;
+    } catch (const translate::Error&) {
+    }
+  }
+  return ParseFully(text, parameters, nullptr);
+}
+
+uint64_t ParseStatementCacheHits() { return cache_hits.load(std::memory_order_relaxed); }
+
+ParseResult ParseStatementUncached(std::string_view text,
+                                   const std::vector<AttributeValue>& parameters) {
+  return ParseFully(text, parameters, nullptr);
 }
 
 CreateTableRequest ToCreateTableRequest(const CreateTableStatement& s) {

@@ -353,10 +353,19 @@ class ParseResult {
 // Parses one statement. `parameters` bind the `?` markers in order of appearance; a count
 // mismatch is "Number of parameters in request and statement don't match.". Parameter values
 // are taken as they are (ValidateValue-style checks of their content are the executor's).
-// Thread-safe. The syntax trees of statements with `?` markers are remembered by text (at most
-// 256): the same text with other parameters is translated again, not parsed again.
+// Thread-safe. The syntax trees of SELECT, INSERT, UPDATE, DELETE and EXISTS statements (with
+// their EXPLAIN and SCAN forms) are remembered by shape, that is by text with the content of
+// its literals taken out (at most 256 shapes): the same text with other parameters, or with
+// other strings and other numbers of the same length, is translated again, not parsed again.
+// The result, errors included, is the same as without the cache.
 ParseResult ParseStatement(std::string_view text,
                            const std::vector<AttributeValue>& parameters = {});
+// ParseStatement without the cache (for tests that compare the two).
+ParseResult ParseStatementUncached(std::string_view text,
+                                   const std::vector<AttributeValue>& parameters = {});
+// How many statements this process translated from a remembered tree (for tests and
+// benchmarks). Thread-safe.
+uint64_t ParseStatementCacheHits();
 
 // The CreateTable request of a CREATE TABLE statement (STREAM becomes its StreamSpecification;
 // TTL is not part of CreateTable: the caller sends UpdateTimeToLive after it): one

@@ -189,6 +189,57 @@ std::optional<size_t> FindLexicalError(std::string_view text, std::vector<size_t
   return error;
 }
 
+bool ShapeOf(std::string_view text, Shape* shape) {
+  shape->key.clear();
+  shape->literal_ends.clear();
+  const size_t n = text.size();
+  size_t copied = 0;  // text[copied, i) is not yet in the key
+  auto flush = [&](size_t to) {
+    std::string_view chunk = text.substr(copied, to - copied);
+    for (size_t at; (at = chunk.find('\x01')) != kNone; chunk.remove_prefix(at + 1)) {
+      shape->key.append(chunk.substr(0, at + 1));
+      shape->key += '\x01';
+    }
+    shape->key.append(chunk);
+  };
+  for (size_t i = 0; i < n;) {
+    const char c = text[i];
+    size_t next = kNone;
+    if (IsSpace(c)) {
+      next = i + 1;
+    } else if (AtComment(text, i)) {
+      next = SkipComment(text, i);
+    } else if (c == '\'' || c == '"') {
+      next = SkipQuoted(text, i, c);
+      if (next != kNone && c == '\'') {
+        flush(i);
+        shape->key += "\x01S";
+        shape->literal_ends.push_back(next);
+        copied = next;
+      }
+    } else if (IsDigit(c) || (c == '.' && i + 1 < n && IsDigit(text[i + 1]))) {
+      next = SkipNumber(text, i);
+      if (next != kNone) {
+        flush(i);
+        shape->key += "\x01N";
+        for (size_t j = i; j < next; ++j) shape->key += IsDigit(text[j]) ? '0' : text[j];
+        shape->key += '\x01';
+        shape->literal_ends.push_back(next);
+        copied = next;
+      }
+    } else if (IsIdentStart(c)) {
+      next = i + 1;
+      while (next < n && IsIdentChar(text[next])) ++next;
+    } else if (const size_t len = OperatorLength(text, i); len > 0) {
+      next = i + len;
+    }
+    if (next == kNone) return false;
+    i = next;
+  }
+  flush(n);
+  return true;
+}
+
 std::optional<size_t> FindInvalidUtf8(std::string_view text) {
   const auto* p = reinterpret_cast<const unsigned char*>(text.data());
   const size_t n = text.size();

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -24,6 +25,20 @@ namespace keyhole::parser::lexer {
 std::optional<size_t> FindLexicalError(std::string_view text);
 // FindLexicalError and, when there is none, TokenEnds (into *ends), in one pass.
 std::optional<size_t> FindLexicalError(std::string_view text, std::vector<size_t>* ends);
+
+// A statement text with the content of its literal tokens taken out, so that texts that differ
+// only in their literals have the same key: each 'string' becomes the bytes 0x01 'S', each
+// number 0x01 'N', the number with every digit replaced by '0' (its length and the places of
+// its '.', 'e' and sign kept), and 0x01; any other 0x01 byte is doubled. Everything else
+// (keywords, names, operators, whitespace, comments) is kept as written. Two texts with the same
+// key differ only inside literal tokens, and numbers of the same length, so a syntax tree of
+// one serves the other once its offsets are moved by the change in the strings' lengths.
+struct Shape {
+  std::string key;
+  std::vector<size_t> literal_ends;  // the end offset of each literal token, in order
+};
+// Computes *shape for `text`; false (with *shape unspecified) when `text` has a lexical error.
+bool ShapeOf(std::string_view text, Shape* shape);
 
 // The byte offset of the first byte of `text` that does not begin a well-formed UTF-8 sequence
 // (Unicode Table 3-7: no overlong forms, no surrogates, nothing above U+10FFFF), or nullopt.

@@ -217,7 +217,7 @@ UpdateStatement DmlBuilder::Update(const Node& n) const {
         expr::UpdateAction action;
         action.kind = expr::UpdateActionKind::kRemove;
         action.path = t_.BuildPath(child.children[0]);
-        action.position = child.begin;
+        action.position = t_.At(child.begin);
         s.update.actions.push_back(std::move(action));
         break;
       }

@@ -211,8 +211,19 @@ const Node& Unwrap(const Node& n) {
 // Text, names, values, paths
 // ============================================================================================
 
+size_t Translator::At(size_t tree_offset) const {
+  // The texts are equal outside literal tokens: past the end of literal k, an offset moves by
+  // the difference of the two texts' ends of literal k (an offset inside literal k+1 moves
+  // with its start, which keeps its place in a number: those have the same length).
+  const auto it =
+      std::upper_bound(tree_literal_ends_.begin(), tree_literal_ends_.end(), tree_offset);
+  if (it == tree_literal_ends_.begin()) return tree_offset;
+  const size_t k = static_cast<size_t>(it - tree_literal_ends_.begin()) - 1;
+  return tree_offset + text_literal_ends_[k] - tree_literal_ends_[k];
+}
+
 std::string Translator::Loc(const Node& n) const {
-  const SourcePosition pos = PositionOf(text_, n.begin);
+  const SourcePosition pos = PositionOf(text_, At(n.begin));
   size_t length = 0;
   for (char c : Text(n)) {
     if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) ++length;
@@ -222,7 +233,7 @@ std::string Translator::Loc(const Node& n) const {
 }
 
 void Translator::Fail(std::string message, size_t offset) const {
-  throw Error{std::move(message), offset};
+  throw Error{std::move(message), At(offset)};
 }
 
 std::string Translator::Name(const Node& n) const {
@@ -476,7 +487,7 @@ expr::Condition Translator::Where(const Node& where) const {
 expr::Condition Translator::Condition(const Node& node) const {
   const Node& n = Unwrap(node);
   expr::Condition c;
-  c.position = n.begin;
+  c.position = At(n.begin);
   switch (n.kind) {
     case Kind::kOr:
     case Kind::kAnd:
@@ -520,7 +531,7 @@ expr::Condition Translator::Predicate(const Node& chain) const {
 
 expr::Condition Translator::Tail(const Node& lhs, const Node& tail) const {
   expr::Condition c;
-  c.position = lhs.begin;
+  c.position = At(lhs.begin);
   const bool negated = !tail.children.empty() && tail.children[0].kind == Kind::kNegate;
   const size_t first = negated ? 1 : 0;
   switch (tail.kind) {
@@ -562,8 +573,8 @@ expr::Condition Translator::In(const Node& lhs_node, const Node& tail) const {
   if (lhs.kind != Kind::kPath) Fail(std::string(kInOperands), lhs.begin);
   expr::Condition c;
   c.kind = expr::ConditionKind::kIn;
-  c.position = lhs.begin;
-  c.operands.push_back(expr::Operand::MakePath(BuildPath(lhs), lhs.begin));
+  c.position = At(lhs.begin);
+  c.operands.push_back(expr::Operand::MakePath(BuildPath(lhs), At(lhs.begin)));
   const Node& rhs = Unwrap(tail.children.back());
   if (rhs.kind == Kind::kList && !rhs.children.empty()) {
     for (const Node& member : rhs.children) c.operands.push_back(Operand(member, "IN"));
@@ -571,7 +582,7 @@ expr::Condition Translator::In(const Node& lhs_node, const Node& tail) const {
              !Parameter(rhs).l().empty()) {
     const List& members = Parameter(rhs).l();
     for (const AttributeValue& v : members) {
-      c.operands.push_back(expr::Operand::MakeValue(v, rhs.begin));
+      c.operands.push_back(expr::Operand::MakeValue(v, At(rhs.begin)));
     }
   } else {
     Fail(std::string(kInOperands), rhs.begin);
@@ -584,14 +595,14 @@ expr::Condition Translator::Is(const Node& lhs_node, const Node& tail) const {
   if (lhs.kind != Kind::kPath && !IsLiteralKind(lhs.kind))
     Fail(std::string(kIsLeftSide), lhs.begin);
   const expr::Operand subject = lhs.kind == Kind::kPath
-                                    ? expr::Operand::MakePath(BuildPath(lhs), lhs.begin)
-                                    : expr::Operand::MakeValue(Value(lhs, "root"), lhs.begin);
+                                    ? expr::Operand::MakePath(BuildPath(lhs), At(lhs.begin))
+                                    : expr::Operand::MakeValue(Value(lhs, "root"), At(lhs.begin));
   const bool negated = tail.children[0].kind == Kind::kNegate;
   const Node& type_node = tail.children.back();
   const std::string type = NormalizeTypeName(Text(type_node));
   expr::Condition c;
   c.kind = expr::ConditionKind::kFunction;
-  c.position = lhs.begin;
+  c.position = At(lhs.begin);
   c.operands.push_back(subject);
   if (type == "MISSING") {
     c.function = negated ? "attribute_exists" : "attribute_not_exists";
@@ -606,7 +617,7 @@ expr::Condition Translator::Is(const Node& lhs_node, const Node& tail) const {
   }
   c.function = "attribute_type";
   c.operands.push_back(
-      expr::Operand::MakeValue(AttributeValue::S(std::string(code)), type_node.begin));
+      expr::Operand::MakeValue(AttributeValue::S(std::string(code)), At(type_node.begin)));
   if (!negated) return c;
   expr::Condition negation;
   negation.kind = expr::ConditionKind::kNot;
@@ -624,7 +635,7 @@ expr::Condition Translator::FunctionCondition(const Node& call) const {
   expr::Condition c;
   c.kind = expr::ConditionKind::kFunction;
   c.function = name;
-  c.position = call.begin;
+  c.position = At(call.begin);
   for (size_t i = 1; i < call.children.size(); ++i) {
     c.operands.push_back(Operand(call.children[i], name));
   }
@@ -633,12 +644,12 @@ expr::Condition Translator::FunctionCondition(const Node& call) const {
 
 expr::Operand Translator::Operand(const Node& node, std::string_view op) const {
   const Node& n = Unwrap(node);
-  if (n.kind == Kind::kPath) return expr::Operand::MakePath(BuildPath(n), n.begin);
-  if (IsLiteralKind(n.kind)) return expr::Operand::MakeValue(Value(n, "root"), n.begin);
+  if (n.kind == Kind::kPath) return expr::Operand::MakePath(BuildPath(n), At(n.begin));
+  if (IsLiteralKind(n.kind)) return expr::Operand::MakeValue(Value(n, "root"), At(n.begin));
   switch (n.kind) {
     case Kind::kParen:
       if (n.children.size() == 1) return Operand(n.children[0], op);
-      return expr::Operand::MakeValue(Value(n, "root"), n.begin);
+      return expr::Operand::MakeValue(Value(n, "root"), At(n.begin));
     case Kind::kCall: {
       const std::string written = FunctionName(n);
       const std::string name = Lower(written);
@@ -648,7 +659,7 @@ expr::Operand Translator::Operand(const Node& node, std::string_view op) const {
       expr::Operand o;
       o.kind = expr::OperandKind::kFunction;
       o.function = name;
-      o.position = n.begin;
+      o.position = At(n.begin);
       for (size_t i = 1; i < n.children.size(); ++i) o.args.push_back(Operand(n.children[i], name));
       return o;
     }
@@ -678,7 +689,7 @@ void Translator::Assignment(const Node& assignment, expr::UpdateExpression* u) c
   if (value->kind == Kind::kCall) {
     const std::string name = Lower(FunctionName(*value));
     if (name == "set_add" || name == "set_delete") {
-      SetFunction(*value, path, assignment.begin, u);
+      SetFunction(*value, path, At(assignment.begin), u);
       return;
     }
   }
@@ -686,7 +697,7 @@ void Translator::Assignment(const Node& assignment, expr::UpdateExpression* u) c
   action.kind = expr::UpdateActionKind::kSet;
   action.path = std::move(path);
   action.value = SetValue(*value);
-  action.position = assignment.begin;
+  action.position = At(assignment.begin);
   u->actions.push_back(std::move(action));
 }
 
@@ -704,7 +715,7 @@ expr::Operand Translator::SetValue(const Node& node) const {
   }
   expr::Operand o;
   o.kind = op == Kind::kOpPlus ? expr::OperandKind::kPlus : expr::OperandKind::kMinus;
-  o.position = n.begin;
+  o.position = At(n.begin);
   o.args.push_back(SetOperand(n.children[0]));
   o.args.push_back(SetOperand(n.children[2]));
   return o;
@@ -712,12 +723,12 @@ expr::Operand Translator::SetValue(const Node& node) const {
 
 expr::Operand Translator::SetOperand(const Node& node) const {
   const Node& n = Unwrap(node);
-  if (n.kind == Kind::kPath) return expr::Operand::MakePath(BuildPath(n), n.begin);
-  if (IsLiteralKind(n.kind)) return expr::Operand::MakeValue(Value(n, "root"), n.begin);
+  if (n.kind == Kind::kPath) return expr::Operand::MakePath(BuildPath(n), At(n.begin));
+  if (IsLiteralKind(n.kind)) return expr::Operand::MakeValue(Value(n, "root"), At(n.begin));
   switch (n.kind) {
     case Kind::kParen:
       if (n.children.size() == 1) return SetOperand(n.children[0]);
-      return expr::Operand::MakeValue(Value(n, "root"), n.begin);
+      return expr::Operand::MakeValue(Value(n, "root"), At(n.begin));
     case Kind::kCall: {
       const std::string written = FunctionName(n);
       const std::string name = Lower(written);
@@ -727,7 +738,7 @@ expr::Operand Translator::SetOperand(const Node& node) const {
       expr::Operand o;
       o.kind = expr::OperandKind::kFunction;
       o.function = name;
-      o.position = n.begin;
+      o.position = At(n.begin);
       for (size_t i = 1; i < n.children.size(); ++i) o.args.push_back(SetOperand(n.children[i]));
       return o;
     }

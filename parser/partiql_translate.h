@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstddef>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -33,17 +34,36 @@ const Node& Unwrap(const Node& n);
 
 // Translates the parts of one statement. `text` is the statement; `parameters` bind the `?`
 // nodes, whose begin offsets (source order) are `parameter_offsets`.
-// REQUIRES: parameter_offsets.size() == parameters.size().
+//
+// The tree may have been parsed from another text of the same lexer::Shape (partiql.cpp's
+// cache): then `tree_literal_ends` are the ends of that text's literal tokens and
+// `text_literal_ends` those of `text`, and every offset of the tree (node ranges, parameter
+// offsets) is in the other text; Text(), the positions put into the AST and Error offsets are
+// moved into `text`. Both empty when the tree is `text`'s own.
+// REQUIRES: parameter_offsets.size() == parameters.size(); the literal ends of equal length.
+// What the arguments refer to must outlive the translator.
 class Translator {
  public:
   Translator(std::string_view text, const std::vector<AttributeValue>& parameters,
-             std::vector<size_t> parameter_offsets)
-      : text_(text), parameters_(parameters), parameter_offsets_(std::move(parameter_offsets)) {}
+             const std::vector<size_t>& parameter_offsets,
+             std::span<const size_t> tree_literal_ends = {},
+             std::span<const size_t> text_literal_ends = {})
+      : text_(text),
+        parameters_(parameters),
+        parameter_offsets_(parameter_offsets),
+        tree_literal_ends_(tree_literal_ends),
+        text_literal_ends_(text_literal_ends) {}
 
   // ---- text and positions ----
-  std::string_view Text(const Node& n) const { return text_.substr(n.begin, n.end - n.begin); }
+  // The offset in `text` of a tree offset (the identity when the tree is text's own).
+  size_t At(size_t tree_offset) const;
+  std::string_view Text(const Node& n) const {
+    const size_t begin = At(n.begin);
+    return text_.substr(begin, At(n.end) - begin);
+  }
   // " at L:C:N": the 1-based line and column of `n` and its length in characters.
   std::string Loc(const Node& n) const;
+  // Throws Error{message, At(offset)}; `offset` is a tree offset.
   [[noreturn]] void Fail(std::string message, size_t offset) const;
 
   // ---- names, values and paths ----
@@ -84,7 +104,9 @@ class Translator {
 
   std::string_view text_;
   const std::vector<AttributeValue>& parameters_;
-  std::vector<size_t> parameter_offsets_;
+  const std::vector<size_t>& parameter_offsets_;
+  std::span<const size_t> tree_literal_ends_;
+  std::span<const size_t> text_literal_ends_;
 };
 
 // Builds the Statement a syntax tree root stands for (partiql_statements.cpp): the DML
