@@ -25,6 +25,7 @@
 
 #include "parser/reserved_words.h"
 #include "parser/syntax_error.h"
+#include "parser/text_cache.h"
 
 namespace keyhole::parser {
 namespace {
@@ -389,10 +390,21 @@ struct Tree {
   }
 };
 
+// A text and its parse tree (whose nodes point into `text`). Never moved once made.
+struct ParsedText {
+  ParsedText(std::string_view t, const std::vector<FlatNode>& flat) : text(t), tree(flat, text) {}
+  const std::string text;
+  const Tree tree;
+};
+
 // Steps 1-3 of expression_parser.h: emptiness, size, syntax. The root is not a rule's match:
-// its children are the top-level kept rules.
+// its children are the top-level kept rules. The trees of the last 256 texts that parsed are
+// remembered (one cache per grammar): SDKs send the same expression with new values, and only
+// the resolution depends on those.
 template <typename Grammar>
-Result<std::unique_ptr<Tree>> ParseTree(std::string_view text, expr::Kind kind) {
+Result<std::shared_ptr<const ParsedText>> ParseTree(std::string_view text, expr::Kind kind) {
+  static TextCache<ParsedText> cache(256);
+  if (std::shared_ptr<const ParsedText> hit = cache.Find(text)) return hit;
   if (IsBlank(text)) return Invalid(kind, "The expression can not be empty;");
   if (text.size() > kMaxExpressionBytes) {
     return Invalid(kind,
@@ -409,7 +421,9 @@ Result<std::unique_ptr<Tree>> ParseTree(std::string_view text, expr::Kind kind) 
   pegtl::memory_input<pegtl::tracking_mode::lazy> in(text.data(), text.size(), "expression");
   try {
     if (pegtl::parse<Grammar, pegtl::nothing, Control>(in, st)) {
-      return std::make_unique<Tree>(st.nodes, text);
+      auto parsed = std::make_shared<const ParsedText>(text, st.nodes);
+      cache.Add(text, parsed);
+      return parsed;
     }
   } catch (const TooDeep& e) {
     return Invalid(kind, SyntaxErrorText(text, e.offset));
@@ -724,10 +738,10 @@ expr::ProjectionExpression Builder::BuildProjection(const Node& root) {
 
 Result<expr::Condition> ParseCondition(std::string_view text, expr::Kind kind,
                                        const Placeholders& placeholders, UsedPlaceholders* used) {
-  KH_ASSIGN_OR_RETURN(std::unique_ptr<Tree> tree,
+  KH_ASSIGN_OR_RETURN(std::shared_ptr<const ParsedText> parsed,
                       ParseTree<grammar::condition_expression>(text, kind));
-  Builder builder(text, placeholders, /*conditions=*/true);
-  expr::Condition c = builder.BuildCondition(*tree->root.children[0]);
+  Builder builder(parsed->text, placeholders, /*conditions=*/true);
+  expr::Condition c = builder.BuildCondition(*parsed->tree.root.children[0]);
   if (const auto* problem = builder.FirstProblem()) return Invalid(kind, *problem);
   builder.ReportUsed(used);
   return c;
@@ -736,10 +750,10 @@ Result<expr::Condition> ParseCondition(std::string_view text, expr::Kind kind,
 Result<expr::UpdateExpression> ParseUpdate(std::string_view text, const Placeholders& placeholders,
                                            UsedPlaceholders* used) {
   constexpr expr::Kind kKind = expr::Kind::kUpdate;
-  KH_ASSIGN_OR_RETURN(std::unique_ptr<Tree> tree,
+  KH_ASSIGN_OR_RETURN(std::shared_ptr<const ParsedText> parsed,
                       ParseTree<grammar::update_expression>(text, kKind));
-  Builder builder(text, placeholders, /*conditions=*/false);
-  expr::UpdateExpression u = builder.BuildUpdate(tree->root);
+  Builder builder(parsed->text, placeholders, /*conditions=*/false);
+  expr::UpdateExpression u = builder.BuildUpdate(parsed->tree.root);
   if (const auto* problem = builder.FirstProblem()) return Invalid(kKind, *problem);
   builder.ReportUsed(used);
   return u;
@@ -749,10 +763,10 @@ Result<expr::ProjectionExpression> ParseProjection(std::string_view text,
                                                    const Placeholders& placeholders,
                                                    UsedPlaceholders* used) {
   constexpr expr::Kind kKind = expr::Kind::kProjection;
-  KH_ASSIGN_OR_RETURN(std::unique_ptr<Tree> tree,
+  KH_ASSIGN_OR_RETURN(std::shared_ptr<const ParsedText> parsed,
                       ParseTree<grammar::projection_expression>(text, kKind));
-  Builder builder(text, placeholders, /*conditions=*/false);
-  expr::ProjectionExpression p = builder.BuildProjection(tree->root);
+  Builder builder(parsed->text, placeholders, /*conditions=*/false);
+  expr::ProjectionExpression p = builder.BuildProjection(parsed->tree.root);
   if (const auto* problem = builder.FirstProblem()) return Invalid(kKind, *problem);
   builder.ReportUsed(used);
   return p;

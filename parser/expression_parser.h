@@ -77,6 +77,10 @@ struct UsedPlaceholders {
   std::set<std::string> values;
 };
 
+// The three parsers below are thread-safe. Each remembers the syntax trees of the last 256
+// texts it parsed (SDKs send one expression text with new values): a text seen before is only
+// resolved against its new placeholders; the result is the same as a first parse's.
+//
 // Parses a ConditionExpression, FilterExpression or KeyConditionExpression (one grammar,
 // reference §3.4) into a resolved Condition: placeholders replaced by the names and values of
 // `placeholders` (one `#n` is exactly one path element, even when its value contains dots).

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -714,6 +715,48 @@ TEST(NativeExpressionParser, ErrorOrderAcrossExpressions) {
   // Syntax errors come before unused placeholders.
   r.in.names = std::map<std::string, std::string>{{"#unused", "u"}};
   EXPECT_EQ(r.Run(), Syntax("Condition", "<EOF>", "="));
+}
+
+// The parsers remember the trees of texts they parsed: the same text again is resolved against
+// the placeholders it is given now, with the errors, positions and used sets of a first parse.
+TEST(ExpressionCache, TheSameTextIsResolvedAgainstNewPlaceholders) {
+  const std::string text = "#k = :v AND size(#k) > :n OR attribute_type(#k, :t)";
+  auto parse = [&](std::map<std::string, std::string> names,
+                   std::map<std::string, AttributeValue> values, UsedPlaceholders* used) {
+    return ParseCondition(text, Kind::kCondition, Placeholders{&names, &values}, used);
+  };
+  const AttributeValue s = AttributeValue::S("S");
+  for (int round = 0; round < 3; ++round) {
+    UsedPlaceholders used;
+    Result<Condition> first = parse({{"#k", "alpha"}, {"#z", "z"}},
+                                    {{":v", AttributeValue::S("one")},
+                                     {":n", AttributeValue::N(Number::FromInt(1))},
+                                     {":t", s}},
+                                    &used);
+    ASSERT_TRUE(first.ok()) << first.status().ToString();
+    const Condition& a = first->children[0].children[0];
+    EXPECT_EQ(a.operands[0].path, P({"alpha"}));
+    EXPECT_EQ(a.operands[1].value, AttributeValue::S("one"));
+    EXPECT_EQ(a.operands[1].position, 5u);
+    EXPECT_EQ(used.names, (std::set<std::string>{"#k"}));
+    EXPECT_EQ(used.values, (std::set<std::string>{":n", ":t", ":v"}));
+
+    Result<Condition> second = parse({{"#k", "a.b"}},
+                                     {{":v", AttributeValue::N(Number::FromInt(7))},
+                                      {":n", AttributeValue::N(Number::FromInt(2))},
+                                      {":t", s}},
+                                     nullptr);
+    ASSERT_TRUE(second.ok()) << second.status().ToString();
+    const Condition& b = second->children[0].children[0];
+    EXPECT_EQ(b.operands[0].path, P({"a.b"}));  // one element: #k is one name
+    EXPECT_EQ(b.operands[1].value, AttributeValue::N(Number::FromInt(7)));
+
+    // A missing placeholder is the first parse's error, and the tree stays usable after it.
+    Result<Condition> missing = parse({{"#k", "alpha"}}, {{":v", s}, {":t", s}}, nullptr);
+    EXPECT_EQ(Msg(missing),
+              "Invalid ConditionExpression: An expression attribute value used in expression "
+              "is not defined; attribute value: :n");
+  }
 }
 
 }  // namespace
