@@ -38,14 +38,19 @@ std::atomic<uint64_t> g_interrupt_epoch{0};
 
 namespace {
 
-std::string Units(double units, const char* what) { return fmt::format("{:g} {}", units, what); }
+std::string Units(double units, const char* what) {
+  // Capacity comes in whole and half units: those are printed without the floating-point
+  // formatter, as {:g} prints them (up to its six significant digits).
+  const double twice = units * 2;
+  if (twice >= 0 && twice < 200000 && twice == static_cast<double>(static_cast<int64_t>(twice))) {
+    const auto t = static_cast<int64_t>(twice);
+    return fmt::format("{}{} {}", t / 2, t % 2 != 0 ? ".5" : "", what);
+  }
+  return fmt::format("{:g} {}", units, what);
+}
 
 double Since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-bool IsBlank(std::string_view s) {
-  return s.find_first_not_of(" \t\r\n") == std::string_view::npos;
 }
 
 }  // namespace
@@ -318,7 +323,7 @@ bool Session::State::RunFile(std::string_view text, const std::string& source) {
 std::vector<std::string> Session::State::KeyColumns(const std::string& table,
                                                     const std::optional<std::string>& index) {
   std::vector<std::string> out;
-  Result<TableSchemaPtr> t = db.TableSchema(table);
+  Result<TableSchemaPtr> t = Schema(table);
   if (!t.ok()) return out;
   auto add = [&](const KeySchema& k) {
     for (const std::string& n : {k.partition.name, k.sort ? k.sort->name : std::string()}) {
@@ -344,7 +349,7 @@ int64_t CountExpired(const std::vector<Item>& items, const std::string& attribut
 }
 
 void Session::State::NoteExpired(const std::string& table, const std::vector<Item>& items) {
-  Result<TableSchemaPtr> t = db.TableSchema(table);
+  Result<TableSchemaPtr> t = Schema(table);
   if (!t.ok() || !(*t)->ttl_attribute || items.empty()) return;
   int64_t expired = CountExpired(items, *(*t)->ttl_attribute, now());
   if (expired == 0) return;
@@ -510,7 +515,12 @@ bool RunPlan(Session::State& s, const planner::Plan& plan, const planner::Cursor
 }
 
 bool RunDml(Session::State& s, const parser::Statement& st, Location at) {
-  Schemas schemas(s.db);
+  StatementSchemas schemas(s.db);
+  s.statement_schemas = &schemas;
+  struct Reset {
+    Session::State& s;
+    ~Reset() { s.statement_schemas = nullptr; }
+  } reset{s};
   Result<planner::Plan> plan = planner::PlanStatement(st, schemas);
   std::optional<Item> start_key = std::move(s.start_key);
   s.start_key.reset();

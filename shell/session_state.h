@@ -195,6 +195,12 @@ struct Session::State {
   // After a SELECT: a footer line counting the returned items whose TTL has expired (they stay
   // readable until a sweep, as in DynamoDB).
   void NoteExpired(const std::string& table, const std::vector<Item>& items);
+  // The schemas of the running DML statement (set by it while it runs), else null: KeyColumns
+  // and NoteExpired read the catalog through it when set.
+  const planner::SchemaSource* statement_schemas = nullptr;
+  Result<TableSchemaPtr> Schema(const std::string& table) {
+    return statement_schemas ? statement_schemas->TableSchema(table) : db.TableSchema(table);
+  }
 
   // The session's clock (.clock): fixed epoch seconds, or the system clock when unset. The
   // database reads the same clock (Database::SetClock).
@@ -204,6 +210,26 @@ struct Session::State {
 
 // The planner's view of the catalog.
 using Schemas = api::BackendSchemas;
+
+// The planner's view of the catalog for one DML statement: each table's schema is read once
+// and shared by planning, the key columns of the output and the TTL note (one snapshot of the
+// catalog per statement, not one read per use). Not thread-safe: one statement's.
+class StatementSchemas : public planner::SchemaSource {
+ public:
+  explicit StatementSchemas(Backend& db) : db_(db) {}
+  Result<TableSchemaPtr> TableSchema(const std::string& name) const override {
+    for (const auto& [seen_name, schema] : seen_) {
+      if (seen_name == name) return schema;
+    }
+    Result<TableSchemaPtr> r = db_.TableSchema(name);
+    if (r.ok()) seen_.emplace_back(name, *r);
+    return r;
+  }
+
+ private:
+  Backend& db_;
+  mutable std::vector<std::pair<std::string, TableSchemaPtr>> seen_;
+};
 
 // The planner's operations, executed by the backend; a DELETE's footer learns whether an item
 // had the key.
