@@ -55,8 +55,10 @@ class Status {
       : code_(other.code_), rep_(other.rep_ ? std::make_unique<Rep>(*other.rep_) : nullptr) {}
   Status& operator=(const Status& other) {
     if (this != &other) {
+      // The copy first: if it cannot be made, *this is left as it was.
+      std::unique_ptr<Rep> copy = other.rep_ ? std::make_unique<Rep>(*other.rep_) : nullptr;
       code_ = other.code_;
-      rep_ = other.rep_ ? std::make_unique<Rep>(*other.rep_) : nullptr;
+      rep_ = std::move(copy);
     }
     return *this;
   }
