@@ -141,14 +141,19 @@ bool StartsApiCall(std::string_view text) {
 
 namespace {
 
-// Walks the tokens of `text`: returns the offset of the first lexical error (kNone when there is
-// none) and, when `ends` is not null, appends the end offset of every token before it.
-size_t Tokenize(std::string_view text, std::vector<size_t>* ends) {
+enum class TokenKind { kString, kNumber, kOther };  // 'strings', numbers, everything else
+
+// Walks the tokens of `text` (whitespace and comments are not tokens), calling
+// on_token(begin, end, kind) for each: returns the offset of the first lexical error, or kNone
+// when there is none.
+template <typename OnToken>
+size_t WalkTokens(std::string_view text, const OnToken& on_token) {
   const size_t n = text.size();
   size_t i = 0;
   while (i < n) {
     const char c = text[i];
     size_t next = kNone;
+    TokenKind kind = TokenKind::kOther;
     bool token = true;
     if (IsSpace(c)) {
       next = i + 1;
@@ -158,8 +163,10 @@ size_t Tokenize(std::string_view text, std::vector<size_t>* ends) {
       token = false;
     } else if (c == '\'' || c == '"') {
       next = SkipQuoted(text, i, c);
+      if (c == '\'') kind = TokenKind::kString;
     } else if (IsDigit(c) || (c == '.' && i + 1 < n && IsDigit(text[i + 1]))) {
       next = SkipNumber(text, i);
+      kind = TokenKind::kNumber;
     } else if (IsIdentStart(c)) {
       next = i + 1;
       while (next < n && IsIdentChar(text[next])) ++next;
@@ -167,10 +174,16 @@ size_t Tokenize(std::string_view text, std::vector<size_t>* ends) {
       next = i + len;
     }
     if (next == kNone) return i;
-    if (token && ends != nullptr) ends->push_back(next);
+    if (token) on_token(i, next, kind);
     i = next;
   }
   return kNone;
+}
+
+size_t Tokenize(std::string_view text, std::vector<size_t>* ends) {
+  return WalkTokens(text, [&](size_t, size_t end, TokenKind) {
+    if (ends != nullptr) ends->push_back(end);
+  });
 }
 
 }  // namespace
@@ -192,8 +205,7 @@ std::optional<size_t> FindLexicalError(std::string_view text, std::vector<size_t
 bool ShapeOf(std::string_view text, Shape* shape) {
   shape->key.clear();
   shape->literal_ends.clear();
-  const size_t n = text.size();
-  size_t copied = 0;  // text[copied, i) is not yet in the key
+  size_t copied = 0;  // text[copied, ...) is not yet in the key
   auto flush = [&](size_t to) {
     std::string_view chunk = text.substr(copied, to - copied);
     for (size_t at; (at = chunk.find('\x01')) != kNone; chunk.remove_prefix(at + 1)) {
@@ -202,41 +214,21 @@ bool ShapeOf(std::string_view text, Shape* shape) {
     }
     shape->key.append(chunk);
   };
-  for (size_t i = 0; i < n;) {
-    const char c = text[i];
-    size_t next = kNone;
-    if (IsSpace(c)) {
-      next = i + 1;
-    } else if (AtComment(text, i)) {
-      next = SkipComment(text, i);
-    } else if (c == '\'' || c == '"') {
-      next = SkipQuoted(text, i, c);
-      if (next != kNone && c == '\'') {
-        flush(i);
-        shape->key += "\x01S";
-        shape->literal_ends.push_back(next);
-        copied = next;
-      }
-    } else if (IsDigit(c) || (c == '.' && i + 1 < n && IsDigit(text[i + 1]))) {
-      next = SkipNumber(text, i);
-      if (next != kNone) {
-        flush(i);
-        shape->key += "\x01N";
-        for (size_t j = i; j < next; ++j) shape->key += IsDigit(text[j]) ? '0' : text[j];
-        shape->key += '\x01';
-        shape->literal_ends.push_back(next);
-        copied = next;
-      }
-    } else if (IsIdentStart(c)) {
-      next = i + 1;
-      while (next < n && IsIdentChar(text[next])) ++next;
-    } else if (const size_t len = OperatorLength(text, i); len > 0) {
-      next = i + len;
+  const size_t error = WalkTokens(text, [&](size_t begin, size_t end, TokenKind kind) {
+    if (kind == TokenKind::kOther) return;
+    flush(begin);
+    if (kind == TokenKind::kString) {
+      shape->key += "\x01S";
+    } else {
+      shape->key += "\x01N";
+      for (size_t j = begin; j < end; ++j) shape->key += IsDigit(text[j]) ? '0' : text[j];
+      shape->key += '\x01';
     }
-    if (next == kNone) return false;
-    i = next;
-  }
-  flush(n);
+    shape->literal_ends.push_back(end);
+    copied = end;
+  });
+  if (error != kNone) return false;
+  flush(text.size());
   return true;
 }
 
