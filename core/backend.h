@@ -95,12 +95,14 @@ class LocalControl {
   virtual void SetClock(std::function<double()> clock) = 0;
   // Deletes the expired items of `table_name` (every table when empty) now; how many.
   virtual Result<int64_t> SweepExpiredItems(const std::string& table_name) = 0;
-  // Puts items into `table_name` in one write transaction, all or nothing, each checked and
-  // applied as PutItem without a condition. The source's `next` is called for batch after
+  // Puts items into `table_name`, all or nothing, each checked and applied as PutItem without a
+  // condition (storage::Database::ImportItems says how: a sorted bulk load into an empty
+  // table, one write transaction otherwise). The source's `next` is called for batch after
   // batch (the vector comes cleared) until it returns false; an error it returns aborts the
-  // import. `rewind` starts it over: a transaction that outgrows the file's map is retried from
-  // the first item. `cancel` seen set stops it with InterruptedException. Either way nothing is
-  // written. Returns how many were written and the write units PutItem would have consumed.
+  // import. `rewind` starts it over: a single transaction that outgrows the file's map is
+  // retried from the first item. `cancel` seen set stops it with InterruptedException. Either
+  // way nothing is written. Returns how many were written and the write units PutItem would
+  // have consumed.
   struct ImportResult {
     int64_t written = 0;
     double write_units = 0;

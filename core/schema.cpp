@@ -627,6 +627,7 @@ json::Value TableToJson(const TableDescription& t) {
     o.Add("SSEDescription", std::move(sse));
   }
   o.Add("KeyholeTableId", json::Value::Int(static_cast<int64_t>(t.id)));
+  if (t.data_id) o.Add("KeyholeDataId", json::Value::Int(static_cast<int64_t>(t.data_id)));
   if (!t.tags.empty()) {
     json::Value tags = json::Value::MakeArray();
     for (const auto& [k, v] : t.tags) {
@@ -678,6 +679,8 @@ Result<TableDescription> TableFromJson(const json::Value& v) {
     return Corrupt("missing TableName/KeySchema/AttributeDefinitions/id");
   t.name = name->str();
   t.id = std::stoull(id->number_text());
+  if (const json::Value* d = Member(v, "KeyholeDataId", json::Kind::kNumber))
+    t.data_id = std::stoull(d->number_text());
   std::map<std::string, ValueType> types;
   for (const auto& d : ad->array()) {
     const json::Value* n = Member(d, "AttributeName", json::Kind::kString);

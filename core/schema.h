@@ -83,7 +83,11 @@ struct IndexDescription {
 
 struct TableDescription {
   std::string name;
-  uint64_t id = 0;  // storage's stable id; names sub-databases
+  uint64_t id = 0;  // storage's stable id (TableId); names the stream's sub-database
+  // The id that names the table's and its indexes' sub-databases when it is not `id` (0): a
+  // staged import fills new sub-databases and switches them in by changing this (storage/
+  // import.cpp).
+  uint64_t data_id = 0;
   KeySchema key;
   std::vector<IndexDescription> indexes;  // GSIs and LSIs, in creation order
   std::string status = "ACTIVE";

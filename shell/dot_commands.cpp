@@ -497,9 +497,9 @@ class ImportProgress {
 };
 
 // .import FILE INTO T: the file is read a batch of lines at a time; each line is checked (JSON,
-// key attributes, item limits) and its item put, all in one write transaction
-// (Database::ImportItems): a bad line, a bad item or Ctrl-C imports nothing. Memory: one batch
-// and the pages the transaction has written, not the file.
+// key attributes, item limits) and its item put, all or nothing (Database::ImportItems: staged
+// into an empty table, one write transaction otherwise): a bad line, a bad item or Ctrl-C
+// imports nothing. Memory: a batch, not the file.
 bool RunImport(State& s, const Args& args, Location at) {
   if (args.size() != 3 || (args[1] != "INTO" && args[1] != "into")) {
     return s.Fail(Status::Validation("usage: .import FILE INTO TABLE"), at);

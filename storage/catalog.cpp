@@ -76,9 +76,9 @@ Result<std::shared_ptr<const TableHandle>> Database::Impl::Resolve(const std::st
     return Status::OK();
   }));
   if (!found) return Status::NotFound("Requested resource not found");
-  KH_ASSIGN_OR_RETURN(h->dbi, env->OpenDbi(TableDbName(h->desc.id)));
+  KH_ASSIGN_OR_RETURN(h->dbi, env->OpenDbi(TableDbName(DataId(h->desc))));
   for (const auto& idx : h->desc.indexes) {
-    KH_ASSIGN_OR_RETURN(MDB_dbi d, env->OpenDbi(IndexDbName(h->desc.id, idx.name)));
+    KH_ASSIGN_OR_RETURN(MDB_dbi d, env->OpenDbi(IndexDbName(DataId(h->desc), idx.name)));
     h->index_dbis.push_back(d);
   }
   if (!h->desc.latest_stream_label.empty()) {

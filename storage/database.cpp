@@ -128,6 +128,9 @@ Result<std::unique_ptr<Database>> Database::OpenChecked(const std::string& path,
   }
   KH_ASSIGN_OR_RETURN(impl->catalog, impl->env->OpenDbi(kCatalogDb));
   std::unique_ptr<Database> db(new Database(std::move(impl)));
+  // An import whose process was killed left staging sub-databases behind (import.cpp); a
+  // failure here (a full disk) leaves them for the next open, and opening succeeds.
+  if (!options.read_only) (void)db->DropAbandonedImports();
   if (!options.read_only && options.sweep_on_open) {
     // Expired items go when the database is opened (ttl.cpp). A sweep that fails (a full disk,
     // say) deletes nothing and is retried at the next open or `.ttl sweep`; opening succeeds.

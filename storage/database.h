@@ -29,6 +29,7 @@
 
 namespace keyhole::storage {
 
+struct TableHandle;  // storage/engine.h
 using ImportResult = LocalControl::ImportResult;
 
 class Database : public Backend, public LocalControl {
@@ -184,13 +185,19 @@ class Database : public Backend, public LocalControl {
       const GetShardIteratorRequest& request) override;
   Result<GetRecordsResponse> GetRecords(const GetRecordsRequest& request) override;
 
-  // Local-only (not a DynamoDB operation): puts every item `source` gives into `table_name` in
-  // ONE write transaction, each checked and applied as PutItem without a condition (key
-  // attributes, index keys, 400 KB), so the import is all or nothing: the first bad item, an
-  // error from the source, or `cancel` seen set (checked before each item: InterruptedException
-  // "Interrupted after N items: nothing was imported") aborts it and nothing is written.
-  // Streams get a record per item. Memory: one batch of items, and the pages the transaction
-  // has written (LMDB keeps them until the commit, spilling them to the file past 512 MB).
+  // Local-only (not a DynamoDB operation): puts every item `source` gives into `table_name`,
+  // each checked and applied as PutItem without a condition (key attributes, index keys,
+  // 400 KB), all or nothing: the first bad item, an error from the source, or `cancel` seen set
+  // (checked before each item: InterruptedException "Interrupted after N items: nothing was
+  // imported") aborts it and the table is left as it was. An empty table without a stream or
+  // local secondary indexes gets a sorted bulk load (storage/import.cpp): the items are sorted
+  // by key (in memory up to 32 MB, in runs in an unlinked temporary file beside the database
+  // past that), written in key order into staging sub-databases a transaction at a time, and
+  // switched in by one catalog write at the end, so memory stays bounded however large the
+  // import. The switch fails with ResourceInUseException, importing nothing, if another writer
+  // changed the table in the meantime. Any other table gets ONE write transaction (streams get
+  // a record per item), whose pages LMDB keeps in memory until the commit (spilling them to
+  // the file past 512 MB).
   Result<ImportResult> ImportItems(const std::string& table_name, const ImportSource& source,
                                    const std::atomic<bool>* cancel = nullptr) override;
   using LocalControl::ImportItems;
@@ -203,6 +210,13 @@ class Database : public Backend, public LocalControl {
 
  private:
   explicit Database(std::unique_ptr<Impl> impl);
+  // The sorted bulk load into the empty `table` (import.cpp).
+  Result<ImportResult> ImportStaged(const TableHandle& table, const ImportSource& source,
+                                    const std::atomic<bool>* cancel);
+  // Drops a staged import's sub-databases `dbs` and its catalog record `record_key`.
+  Status DropStaging(const std::string& record_key, const std::vector<std::string>& dbs);
+  // Drops the staging of imports whose process is gone (run by a read-write open).
+  Status DropAbandonedImports();
   static Result<std::unique_ptr<Database>> OpenChecked(const std::string& path,
                                                        const Options& options);
   std::unique_ptr<Impl> impl_;

@@ -21,8 +21,11 @@ namespace keyhole::storage {
 //   "generation"     -> 8-byte big-endian counter, bumped by every schema change
 //   "next_table_id"  -> 8-byte big-endian counter
 //   "table/<name>"   -> the table's TableDescription as JSON (core/schema.h TableToJson)
-// Sub-databases: "t<id>" for a table, "t<id>/<index>" for each of its indexes, "t<id>#stream"
-// for its stream records once a stream was enabled (storage/streams.cpp documents its layout).
+//   "import/<id>"    -> a staged import in progress (import.cpp): "<pid>\n" then the names of
+//                       its sub-databases, one per line
+// Sub-databases: "t<id>" for a table, "t<id>/<index>" for each of its indexes (<id> is the data
+// id: DataId below), "t<id>#stream" for its stream records once a stream was enabled
+// (storage/streams.cpp documents its layout).
 constexpr int kFormatVersion = 1;
 constexpr char kCatalogDb[] = "__catalog";
 
@@ -50,8 +53,17 @@ double SystemClock();
 std::string TableDbName(uint64_t id);
 std::string IndexDbName(uint64_t id, const std::string& index);
 std::string StreamDbName(uint64_t id);  // "t<id>#stream"
+// The id in the names of a table's and its indexes' sub-databases: its own, or the data id a
+// staged import switched in (import.cpp). The stream's sub-database keeps the table's id.
+inline uint64_t DataId(const TableDescription& t) { return t.data_id ? t.data_id : t.id; }
 
 using TableMap = std::map<std::string, TableDescription>;
+
+// Takes the next table id from the catalog's counter (tables.cpp).
+Result<uint64_t> NextTableId(Txn& txn, MDB_dbi catalog);
+// Deletes sub-database `dbi` and closes its handle (mdb_drop): a write in WriteMode::kExclusive,
+// after which the caller forgets the name (Env::ForgetDbi).
+Status Drop(Txn& txn, MDB_dbi dbi);
 
 // Thread-safety: the catalog cache (generation, tables, handles) is guarded by cache_mutex;
 // tokens by token_mutex. env is thread-safe (env.h); clock is replaced only by SetClock, which
@@ -143,6 +155,10 @@ Item ProjectItem(const IndexDescription& index, const KeySchema& table_key, cons
 // are.
 Status MaintainIndexes(Txn& txn, const TableHandle& h, const Item* old_item, const Item* new_item,
                        std::string_view new_encoded, ConsumedCapacity* cc);
+// The index write units MaintainIndexes would add to `cc` for replacing `old_item` by
+// `new_item` in a table described by `t`, writing nothing (bulk loads build indexes apart).
+void AddIndexUnits(const TableDescription& t, const Item* old_item, const Item* new_item,
+                   ConsumedCapacity* cc);
 
 // ---- one item write, usable inside any write transaction (items.cpp) ----
 // PutItem, UpdateItem and DeleteItem run CheckWrite, EvaluateWrite and ApplyWrite in one

@@ -1,20 +1,147 @@
-// Database::ImportItems: many Puts in ONE write transaction (the shell's .import).
+// Database::ImportItems (the shell's .import): all or nothing, in one of two ways.
+//
+//  - A sorted bulk load, when the table is empty, never had a stream and has no local
+//    secondary index (the usual case: a table created to be loaded). The items are read and
+//    checked, and sorted by their stored key (RunSorter: memory holds kSortBytes, the rest goes
+//    to sorted runs in an unlinked temporary file beside the database). Then, into new
+//    sub-databases (a hidden copy of the table's, "t<j>" and "t<j>/<index>" for a fresh id j):
+//    the items in key order, appended (a key given more than once goes through PutItem's own
+//    write path, each time, so the last one is kept and its capacity counted as PutItem counts
+//    it), a transaction per kStageBytes; then each index's entries, sorted the same way,
+//    appended. In key order a
+//    transaction rewrites only the pages it fills, where random order would rewrite most of
+//    the tree at every commit. One last transaction switches the new sub-databases in: the
+//    table's catalog entry gets data id j (TableDescription::data_id) and its old, empty
+//    sub-databases are dropped. Until that commit the table is untouched; a load that fails or
+//    is interrupted drops its staging, and one whose process was killed leaves a catalog record
+//    "import/<j>" (with its pid) whose staging the next read-write open drops.
+//  - One write transaction otherwise (a table with items, which the import may replace; a
+//    stream, whose records must appear with the items; LSIs, whose item collections are
+//    checked as each item is written): LMDB keeps the pages the transaction writes in memory
+//    until the commit (spilling them to the file past 512 MB).
 #include <fmt/format.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <cerrno>
 
 #include "storage/engine.h"
+#include "storage/item_codec.h"
+#include "storage/key_codec.h"
+#include "storage/run_sorter.h"
 
 namespace keyhole::storage {
+
+namespace {
+
+// What one staging transaction writes: about this many bytes of items (or of index entries).
+constexpr size_t kStageBytes = size_t{4} << 20;
+// The memory of the sorts (the items'; later the index entries', shared by the indexes).
+constexpr size_t kSortBytes = size_t{32} << 20;
+
+const expr::ParsedExpressions kNone;
+
+Status Interrupted(int64_t written) {
+  return Status(ErrorCode::kInterrupted,
+                fmt::format("Interrupted after {} items: nothing was imported", written));
+}
+
+// What PutItem checks without reading: the item's limits, its key and index key attributes.
+Status CheckImported(const TableHandle& h, const Item& item) {
+  KH_RETURN_IF_ERROR(ValidateItem(item));
+  ItemWrite w{WriteKind::kPut, &h, &item, &kNone, ReturnValues::kNone, false};
+  return CheckWrite(w);
+}
+
+// Writes one checked item of an import into `h`'s sub-databases, as PutItem would.
+Status WriteImported(Txn& txn, const TableHandle& h, const Item& item, ConsumedCapacity* cc) {
+  ItemWrite w{WriteKind::kPut, &h, &item, &kNone, ReturnValues::kNone, false};
+  KH_RETURN_IF_ERROR(EvaluateWrite(txn, &w));
+  return ApplyWrite(txn, w, cc);
+}
+
+double WriteUnitsOf(ConsumedCapacity cc) {
+  return Report(ReturnConsumedCapacity::kTotal, std::move(cc))->total.capacity_units;
+}
+
+// The sub-database names listed in an "import/<id>" record and its pid.
+void ParseStagingRecord(std::string_view v, long* pid, std::vector<std::string>* dbs) {
+  *pid = 0;
+  bool first = true;
+  while (!v.empty()) {
+    size_t nl = v.find('\n');
+    std::string_view line = v.substr(0, nl);
+    if (first) {
+      *pid = std::atol(std::string(line).c_str());
+      first = false;
+    } else if (!line.empty()) {
+      dbs->emplace_back(line);
+    }
+    if (nl == std::string_view::npos) break;
+    v.remove_prefix(nl + 1);
+  }
+}
+
+}  // namespace
+
+Status Database::DropStaging(const std::string& record_key, const std::vector<std::string>& dbs) {
+  std::vector<MDB_dbi> handles;
+  for (const std::string& name : dbs) {
+    Result<MDB_dbi> d = impl_->env->OpenDbi(name);
+    if (d.ok()) handles.push_back(*d);  // a name that is gone is already dropped
+  }
+  Status s = impl_->env->Write(
+      [&](Txn& txn) -> Status {
+        for (MDB_dbi d : handles) KH_RETURN_IF_ERROR(Drop(txn, d));
+        return txn.Del(impl_->catalog, record_key);
+      },
+      Env::WriteMode::kExclusive);
+  for (const std::string& name : dbs) impl_->env->ForgetDbi(name);
+  return s;
+}
+
+Status Database::DropAbandonedImports() {
+  std::vector<std::pair<std::string, std::vector<std::string>>> abandoned;
+  KH_RETURN_IF_ERROR(impl_->env->Read([&](Txn& txn) -> Status {
+    Cursor c(&txn, impl_->catalog);
+    const std::string_view prefix = "import/";
+    for (bool ok = c.Seek(prefix); ok && c.key().starts_with(prefix); ok = c.Next()) {
+      long pid;
+      std::vector<std::string> dbs;
+      ParseStagingRecord(c.value(), &pid, &dbs);
+      // An import of a live process (another one, or this one through another Database) is in
+      // progress; a pid that no longer runs left its staging behind.
+      if (pid > 0 && (::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM)) continue;
+      abandoned.emplace_back(std::string(c.key()), std::move(dbs));
+    }
+    return c.status();
+  }));
+  for (const auto& [key, dbs] : abandoned) KH_RETURN_IF_ERROR(DropStaging(key, dbs));
+  return Status::OK();
+}
 
 Result<ImportResult> Database::ImportItems(const std::string& table_name,
                                            const ImportSource& source,
                                            const std::atomic<bool>* cancel) {
   KH_RETURN_IF_ERROR(ValidateTableName(table_name));
-  if (Result<TableSchemaPtr> t = TableSchema(table_name); t.ok() && source.expected_bytes) {
+  KH_ASSIGN_OR_RETURN(std::shared_ptr<const TableHandle> table, impl_->Current(table_name));
+  if (source.expected_bytes) {
     // Room for the items, their index entries and half-full B-tree pages: growing the map
-    // mid-import would start the transaction over.
-    KH_RETURN_IF_ERROR(impl_->env->Reserve(source.expected_bytes * 2 * (1 + (*t)->indexes.size())));
+    // mid-import would start a transaction over.
+    KH_RETURN_IF_ERROR(
+        impl_->env->Reserve(source.expected_bytes * 2 * (1 + table->desc.indexes.size())));
   }
-  const expr::ParsedExpressions none;
+  bool empty = false;
+  KH_RETURN_IF_ERROR(impl_->env->Read([&](Txn& txn) -> Status {
+    MDB_stat st;
+    int rc = mdb_stat(txn.get(), table->dbi, &st);
+    if (rc) return LmdbError(rc, "stat");
+    empty = st.ms_entries == 0;
+    return Status::OK();
+  }));
+  if (empty && table->desc.latest_stream_label.empty() && !HasLocalIndexes(table->desc)) {
+    return ImportStaged(*table, source, cancel);
+  }
   ImportResult out;
   KH_RETURN_IF_ERROR(impl_->WithTable(table_name, true, [&](Txn& txn, const TableHandle& h) {
     // Each attempt starts from the first item (a transaction that fills the map is retried).
@@ -28,16 +155,9 @@ Result<ImportResult> Database::ImportItems(const std::string& table_name,
       KH_ASSIGN_OR_RETURN(bool more, source.next(&batch));
       if (!more) break;
       for (const Item& item : batch) {
-        if (cancel && cancel->load(std::memory_order_relaxed)) {
-          return Status(
-              ErrorCode::kInterrupted,
-              fmt::format("Interrupted after {} items: nothing was imported", out.written));
-        }
-        ItemWrite w{WriteKind::kPut, &h, &item, &none, ReturnValues::kNone, false};
-        Status st = ValidateItem(item);
-        if (st.ok()) st = CheckWrite(w);
-        if (st.ok()) st = EvaluateWrite(txn, &w);
-        if (st.ok()) st = ApplyWrite(txn, w, &cc);
+        if (cancel && cancel->load(std::memory_order_relaxed)) return Interrupted(out.written);
+        Status st = CheckImported(h, item);
+        if (st.ok()) st = WriteImported(txn, h, item, &cc);
         if (!st.ok()) {
           if (source.refused && !txn.map_full()) source.refused(out.written);
           return st;
@@ -45,9 +165,233 @@ Result<ImportResult> Database::ImportItems(const std::string& table_name,
         ++out.written;
       }
     }
-    out.write_units = Report(ReturnConsumedCapacity::kTotal, std::move(cc))->total.capacity_units;
+    out.write_units = WriteUnitsOf(std::move(cc));
     return Status::OK();
   }));
+  return out;
+}
+
+Result<ImportResult> Database::ImportStaged(const TableHandle& table, const ImportSource& source,
+                                            const std::atomic<bool>* cancel) {
+  const std::string dir = [&] {
+    const std::string& path = impl_->env->path();
+    size_t slash = path.rfind('/');
+    return slash == std::string::npos ? std::string(".") : path.substr(0, slash + (slash == 0));
+  }();
+  auto interrupted = [&] { return cancel && cancel->load(std::memory_order_relaxed); };
+
+  // 1. Every item is read, checked and sorted by its stored key (the order of the table), with
+  //    its position in the input: equal keys keep input order, the last one wins.
+  ImportResult out;
+  RunSorter sorted(dir, kSortBytes);
+  uint64_t given = 0;
+  std::vector<Item> batch;
+  for (;;) {
+    batch.clear();
+    KH_ASSIGN_OR_RETURN(bool more, source.next(&batch));
+    if (interrupted()) return Interrupted(static_cast<int64_t>(given));
+    if (!more) break;
+    for (const Item& item : batch) {
+      if (Status s = CheckImported(table, item); !s.ok()) {
+        if (source.refused) source.refused(static_cast<int64_t>(given));
+        return s;
+      }
+      KH_RETURN_IF_ERROR(sorted.Add(EncodeTableKey(table.desc.key, item), given,
+                                    EncodeItem(item, ItemSize(item))));
+      ++given;
+    }
+  }
+  KH_RETURN_IF_ERROR(sorted.Finish());
+  if (given == 0) return out;
+
+  // The staging: the table's handle with new sub-databases, recorded in the catalog first.
+  TableHandle stage = table;
+  std::vector<std::string> dbs;
+  std::string record_key;
+  KH_RETURN_IF_ERROR(impl_->env->Write([&](Txn& txn) -> Status {
+    KH_ASSIGN_OR_RETURN(stage.desc.data_id, NextTableId(txn, impl_->catalog));
+    dbs = {TableDbName(stage.desc.data_id)};
+    for (const IndexDescription& idx : stage.desc.indexes)
+      dbs.push_back(IndexDbName(stage.desc.data_id, idx.name));
+    std::string record = fmt::format("{}\n", ::getpid());
+    for (const std::string& name : dbs) record += name + "\n";
+    record_key = fmt::format("import/{}", stage.desc.data_id);
+    KH_RETURN_IF_ERROR(txn.Put(impl_->catalog, record_key, record));
+    stage.index_dbis.clear();
+    for (size_t i = 0; i < dbs.size(); ++i) {
+      KH_ASSIGN_OR_RETURN(MDB_dbi d, impl_->env->CreateDbi(txn, dbs[i]));
+      if (i == 0) {
+        stage.dbi = d;
+      } else {
+        stage.index_dbis.push_back(d);
+      }
+    }
+    return Status::OK();
+  }));
+
+  Status st = [&]() -> Status {
+    // 2. The items in key order into the staging table, a transaction per kStageBytes: a key
+    //    given once is appended; one given more often goes through PutItem's write path (on the
+    //    handle without its indexes) each time. Units are counted as PutItem counts them; the
+    //    index entries of each key's last item are sorted by index key, per index.
+    TableHandle plain = stage;
+    plain.desc.indexes.clear();
+    plain.index_dbis.clear();
+    std::vector<std::unique_ptr<RunSorter>> index_sorted;
+    for (size_t i = 0; i < table.desc.indexes.size(); ++i) {
+      index_sorted.push_back(
+          std::make_unique<RunSorter>(dir, kSortBytes / table.desc.indexes.size()));
+    }
+    struct Record {
+      std::string key, value;  // the stored key and item
+      Item item;
+      bool first = true;  // the first of its key
+      bool last = true;   // the last of its key: its index entries are the ones kept
+    };
+    std::vector<Record> chunk;
+    std::optional<Record> ahead;  // the first record of the next chunk
+    auto read = [&](Record* r) -> Result<bool> {
+      std::string_view k, v;
+      uint64_t seq;
+      if (!sorted.Next(&k, &seq, &v)) {
+        KH_RETURN_IF_ERROR(sorted.status());
+        return false;
+      }
+      r->key.assign(k);
+      r->value.assign(v);
+      KH_ASSIGN_OR_RETURN(r->item, DecodeItem(v));
+      return true;
+    };
+    {
+      Record first;
+      KH_ASSIGN_OR_RETURN(bool any, read(&first));
+      if (any) ahead = std::move(first);
+    }
+    while (ahead) {
+      if (interrupted()) return Interrupted(out.written);
+      chunk.clear();
+      size_t bytes = 0;
+      while (ahead && bytes < kStageBytes) {
+        bytes += ahead->key.size() + ahead->value.size();
+        chunk.push_back(std::move(*ahead));
+        Record next;
+        KH_ASSIGN_OR_RETURN(bool more, read(&next));
+        if (more) {
+          if (next.key == chunk.back().key) chunk.back().last = next.first = false;
+          ahead = std::move(next);
+        } else {
+          ahead.reset();
+        }
+      }
+      double units = 0;
+      KH_RETURN_IF_ERROR(impl_->env->Write([&](Txn& txn) -> Status {
+        // A retry (the map grew) writes the same records again from the first.
+        ConsumedCapacity cc;
+        cc.table_name = table.desc.name;
+        for (const Record& r : chunk) {
+          if (r.first && r.last) {  // a key given once: appended as it is
+            MDB_val mk{r.key.size(), const_cast<char*>(r.key.data())};
+            MDB_val mv{r.value.size(), const_cast<char*>(r.value.data())};
+            int rc = mdb_put(txn.get(), stage.dbi, &mk, &mv, MDB_APPEND);
+            txn.NoteRc(rc);
+            if (rc) return LmdbError(rc, "append an item");
+            cc.table.AddWrite(WriteUnits(EncodedItemSize(r.value)));
+            AddIndexUnits(table.desc, nullptr, &r.item, &cc);
+            continue;
+          }
+          ItemWrite w{WriteKind::kPut, &plain, &r.item, &kNone, ReturnValues::kNone, true};
+          KH_RETURN_IF_ERROR(EvaluateWrite(txn, &w));
+          KH_RETURN_IF_ERROR(ApplyWrite(txn, w, &cc));
+          AddIndexUnits(table.desc, w.cur.item ? &*w.cur.item : nullptr, &r.item, &cc);
+        }
+        units = WriteUnitsOf(std::move(cc));
+        return Status::OK();
+      }));
+      out.written += static_cast<int64_t>(chunk.size());
+      out.write_units += units;
+      for (const Record& r : chunk) {
+        if (!r.last) continue;
+        for (size_t i = 0; i < table.desc.indexes.size(); ++i) {
+          const IndexDescription& idx = table.desc.indexes[i];
+          if (!InIndex(idx, r.item)) continue;
+          std::string key = EncodeIndexKey(idx.key, table.desc.key, r.item);
+          if (idx.projection.type == ProjectionType::kAll) {  // the table entry's bytes
+            KH_RETURN_IF_ERROR(index_sorted[i]->Add(key, 0, r.value));
+          } else {
+            Item p = ProjectItem(idx, table.desc.key, r.item);
+            KH_RETURN_IF_ERROR(index_sorted[i]->Add(key, 0, EncodeItem(p, ItemSize(p))));
+          }
+        }
+      }
+    }
+    // 3. Each index's entries in key order, appended, a transaction per kStageBytes.
+    for (size_t i = 0; i < index_sorted.size(); ++i) {
+      RunSorter& entries = *index_sorted[i];
+      KH_RETURN_IF_ERROR(entries.Finish());
+      std::vector<std::pair<std::string, std::string>> pairs;
+      bool more = true;
+      while (more) {
+        if (interrupted()) return Interrupted(out.written);
+        pairs.clear();
+        size_t bytes = 0;
+        std::string_view k, v;
+        uint64_t seq;
+        while (bytes < kStageBytes && (more = entries.Next(&k, &seq, &v))) {
+          bytes += k.size() + v.size();
+          pairs.emplace_back(k, v);
+        }
+        KH_RETURN_IF_ERROR(entries.status());
+        if (pairs.empty()) break;
+        KH_RETURN_IF_ERROR(impl_->env->Write([&](Txn& txn) -> Status {
+          for (const auto& [key, value] : pairs) {
+            MDB_val mk{key.size(), const_cast<char*>(key.data())};
+            MDB_val mv{value.size(), const_cast<char*>(value.data())};
+            int rc = mdb_put(txn.get(), stage.index_dbis[i], &mk, &mv, MDB_APPEND);
+            txn.NoteRc(rc);
+            if (rc) return LmdbError(rc, "append an index entry");
+          }
+          return Status::OK();
+        }));
+      }
+    }
+    if (interrupted()) return Interrupted(out.written);
+    // 4. The switch: only onto the table as it was when the import began, still empty.
+    std::vector<std::string> old_dbs;
+    Status s = impl_->env->Write(
+        [&](Txn& txn) -> Status {
+          std::string_view entry;
+          bool present = false;
+          KH_RETURN_IF_ERROR(txn.Get(impl_->catalog, "table/" + table.desc.name, &entry, &present));
+          MDB_stat ms;
+          int rc = present && entry == table.catalog_entry ? mdb_stat(txn.get(), table.dbi, &ms)
+                                                           : MDB_NOTFOUND;
+          if (rc == 0 && ms.ms_entries != 0) rc = MDB_NOTFOUND;
+          if (rc) {
+            return Status::InUse(
+                fmt::format("Table {} was changed by another writer during the import: nothing was "
+                            "imported",
+                            table.desc.name));
+          }
+          old_dbs.clear();
+          KH_RETURN_IF_ERROR(Drop(txn, table.dbi));
+          old_dbs.push_back(TableDbName(DataId(table.desc)));
+          for (size_t i = 0; i < table.index_dbis.size(); ++i) {
+            KH_RETURN_IF_ERROR(Drop(txn, table.index_dbis[i]));
+            old_dbs.push_back(IndexDbName(DataId(table.desc), table.desc.indexes[i].name));
+          }
+          KH_RETURN_IF_ERROR(txn.Del(impl_->catalog, record_key));
+          return impl_->WriteTable(txn, stage.desc);
+        },
+        Env::WriteMode::kExclusive);
+    // mdb_drop closed the handles, whether or not the transaction committed.
+    for (const std::string& name : old_dbs) impl_->env->ForgetDbi(name);
+    return s;
+  }();
+  if (!st.ok()) {
+    // Whatever was staged goes; if that fails too (a full disk), the next open drops it.
+    (void)DropStaging(record_key, dbs);
+    return st;
+  }
   return out;
 }
 

@@ -183,39 +183,58 @@ struct Projected {
 
 }  // namespace
 
-Status MaintainIndexes(Txn& txn, const TableHandle& h, const Item* old_item, const Item* new_item,
-                       std::string_view new_encoded, ConsumedCapacity* cc) {
-  for (size_t i = 0; i < h.desc.indexes.size(); ++i) {
-    const IndexDescription& idx = h.desc.indexes[i];
+namespace {
+
+// MaintainIndexes' work: with `txn`, the writes to `dbis` (parallel to t.indexes) and their
+// units; without, the units alone.
+Status ChangeIndexes(Txn* txn, const std::vector<MDB_dbi>* dbis, const TableDescription& t,
+                     const Item* old_item, const Item* new_item, std::string_view new_encoded,
+                     ConsumedCapacity* cc) {
+  for (size_t i = 0; i < t.indexes.size(); ++i) {
+    const IndexDescription& idx = t.indexes[i];
     bool was = old_item && InIndex(idx, *old_item);
     bool is = new_item && InIndex(idx, *new_item);
     if (!was && !is) continue;
-    std::string old_key = was ? EncodeIndexKey(idx.key, h.desc.key, *old_item) : std::string();
-    std::string new_key = is ? EncodeIndexKey(idx.key, h.desc.key, *new_item) : std::string();
+    std::string old_key = was ? EncodeIndexKey(idx.key, t.key, *old_item) : std::string();
+    // (Counting alone, a new entry's key matters only against an old one.)
+    std::string new_key =
+        is && (txn || was) ? EncodeIndexKey(idx.key, t.key, *new_item) : std::string();
     std::optional<Projected> old_p, new_p;
-    if (was) old_p.emplace(idx, h.desc.key, *old_item);
-    if (is) new_p.emplace(idx, h.desc.key, *new_item);
+    if (was) old_p.emplace(idx, t.key, *old_item);
+    if (is) new_p.emplace(idx, t.key, *new_item);
     if (was && is && old_key == new_key && *old_p->item == *new_p->item)
       continue;  // nothing projected changed
     Capacity& units =
         idx.kind == IndexKind::kGlobal ? cc->global_indexes[idx.name] : cc->local_indexes[idx.name];
     if (was && (!is || old_key != new_key)) {
-      KH_RETURN_IF_ERROR(txn.Del(h.index_dbis[i], old_key));
+      if (txn) KH_RETURN_IF_ERROR(txn->Del((*dbis)[i], old_key));
       units.AddWrite(WriteUnits(ItemSize(*old_p->item)));
     }
     if (is) {
       if (new_p->item == new_item && !new_encoded.empty()) {
         // ALL: the index entry's bytes are the table entry's.
-        KH_RETURN_IF_ERROR(txn.Put(h.index_dbis[i], new_key, new_encoded));
+        if (txn) KH_RETURN_IF_ERROR(txn->Put((*dbis)[i], new_key, new_encoded));
         units.AddWrite(WriteUnits(EncodedItemSize(new_encoded)));
       } else {
         size_t size = ItemSize(*new_p->item);
-        KH_RETURN_IF_ERROR(txn.Put(h.index_dbis[i], new_key, EncodeItem(*new_p->item, size)));
+        if (txn) KH_RETURN_IF_ERROR(txn->Put((*dbis)[i], new_key, EncodeItem(*new_p->item, size)));
         units.AddWrite(WriteUnits(size));
       }
     }
   }
   return Status::OK();
+}
+
+}  // namespace
+
+Status MaintainIndexes(Txn& txn, const TableHandle& h, const Item* old_item, const Item* new_item,
+                       std::string_view new_encoded, ConsumedCapacity* cc) {
+  return ChangeIndexes(&txn, &h.index_dbis, h.desc, old_item, new_item, new_encoded, cc);
+}
+
+void AddIndexUnits(const TableDescription& t, const Item* old_item, const Item* new_item,
+                   ConsumedCapacity* cc) {
+  (void)ChangeIndexes(nullptr, nullptr, t, old_item, new_item, {}, cc);
 }
 
 namespace {

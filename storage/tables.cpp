@@ -16,17 +16,6 @@ Status NotFoundTable(const std::string& name) {
   return Status::NotFound(fmt::format("Requested resource not found: Table: {} not found", name));
 }
 
-Result<uint64_t> NextTableId(Txn& txn, MDB_dbi catalog) {
-  std::string_view v;
-  bool found;
-  KH_RETURN_IF_ERROR(txn.Get(catalog, "next_table_id", &v, &found));
-  uint64_t id = found && v.size() == 8 ? ReadBigEndian64(v) : 1;
-  std::string next;
-  AppendBigEndian64(id + 1, &next);
-  KH_RETURN_IF_ERROR(txn.Put(catalog, "next_table_id", next));
-  return id;
-}
-
 // Item count and summed sizes of one sub-database (items store their size: no decoding).
 Status Stats(Txn& txn, MDB_dbi dbi, int64_t* count, int64_t* bytes) {
   *count = 0;
@@ -179,13 +168,24 @@ Result<bool> ApplyBilling(const UpdateTableRequest& r, double now, TableDescript
   return false;
 }
 
+}  // namespace
+
+Result<uint64_t> NextTableId(Txn& txn, MDB_dbi catalog) {
+  std::string_view v;
+  bool found;
+  KH_RETURN_IF_ERROR(txn.Get(catalog, "next_table_id", &v, &found));
+  uint64_t id = found && v.size() == 8 ? ReadBigEndian64(v) : 1;
+  std::string next;
+  AppendBigEndian64(id + 1, &next);
+  KH_RETURN_IF_ERROR(txn.Put(catalog, "next_table_id", next));
+  return id;
+}
+
 Status Drop(Txn& txn, MDB_dbi dbi) {
   int rc = mdb_drop(txn.get(), dbi, 1);
   txn.NoteRc(rc);
   return rc ? LmdbError(rc, "drop") : Status::OK();
 }
-
-}  // namespace
 
 Status ApplySse(const SSESpecification& spec, TableDescription* t) {
   if (!spec.enabled) {
@@ -260,7 +260,7 @@ Result<CreateTableResponse> Database::CreateTable(const CreateTableRequest& r) {
     KH_ASSIGN_OR_RETURN(t.id, NextTableId(txn, impl_->catalog));
     KH_RETURN_IF_ERROR(impl_->env->CreateDbi(txn, TableDbName(t.id)).status());
     for (const auto& idx : t.indexes) {
-      KH_RETURN_IF_ERROR(impl_->env->CreateDbi(txn, IndexDbName(t.id, idx.name)).status());
+      KH_RETURN_IF_ERROR(impl_->env->CreateDbi(txn, IndexDbName(DataId(t), idx.name)).status());
     }
     if (stream)
       KH_RETURN_IF_ERROR(ApplyStreamSpecification(*impl_, txn, *r.stream_specification, &t));
@@ -284,10 +284,10 @@ Result<DeleteTableResponse> Database::DeleteTable(const DeleteTableRequest& r) {
         resp.table_description.status = "DELETING";
         for (size_t i = 0; i < h.index_dbis.size(); ++i) {
           KH_RETURN_IF_ERROR(Drop(txn, h.index_dbis[i]));
-          dropped.push_back(IndexDbName(h.desc.id, h.desc.indexes[i].name));
+          dropped.push_back(IndexDbName(DataId(h.desc), h.desc.indexes[i].name));
         }
         KH_RETURN_IF_ERROR(Drop(txn, h.dbi));
-        dropped.push_back(TableDbName(h.desc.id));
+        dropped.push_back(TableDbName(DataId(h.desc)));
         if (h.has_stream_db) {  // keyhole drops the stream with its table
           KH_RETURN_IF_ERROR(Drop(txn, h.stream_dbi));
           dropped.push_back(StreamDbName(h.desc.id));
@@ -442,7 +442,7 @@ Result<UpdateTableResponse> Database::UpdateTable(const UpdateTableRequest& r) {
           for (size_t i = 0; i < t.indexes.size(); ++i) {
             if (t.indexes[i].name != name || t.indexes[i].kind != IndexKind::kGlobal) continue;
             KH_RETURN_IF_ERROR(Drop(txn, h.index_dbis[i]));
-            forget = IndexDbName(t.id, name);
+            forget = IndexDbName(DataId(t), name);
             t.indexes.erase(t.indexes.begin() + static_cast<long>(i));
             resp.table_description = t;
             return impl_->WriteTable(txn, t);
@@ -468,7 +468,8 @@ Result<UpdateTableResponse> Database::UpdateTable(const UpdateTableRequest& r) {
               "when BillingMode is PAY_PER_REQUEST",
               kInvalid, spec.name));
         }
-        KH_ASSIGN_OR_RETURN(MDB_dbi dbi, impl_->env->CreateDbi(txn, IndexDbName(t.id, idx.name)));
+        KH_ASSIGN_OR_RETURN(MDB_dbi dbi,
+                            impl_->env->CreateDbi(txn, IndexDbName(DataId(t), idx.name)));
         // Backfill in the same transaction: the index is ACTIVE and complete once this commits.
         Cursor c(&txn, h.dbi);
         for (bool ok = c.SeekFirst(); ok; ok = c.Next()) {

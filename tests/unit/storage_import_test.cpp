@@ -4,10 +4,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <filesystem>
 #include <fstream>
 
+#include <lmdb.h>
+#include <signal.h>
+
+#include "storage_process_util.h"
 #include "storage_test_util.h"
 
 namespace keyhole::storage {
@@ -45,7 +50,7 @@ std::vector<Item> Items(int n) {
   return items;
 }
 
-TEST(ImportItems, WritesEveryItemAndItsIndexEntriesInOneTransaction) {
+TEST(ImportItems, WritesEveryItemAndItsIndexEntries) {
   TempDb db;
   MakeTables(db, "Other");
   Result<ImportResult> r = db->ImportItems("App", Items(500));
@@ -87,50 +92,295 @@ TEST(ImportItems, CancelledImportsNothing) {
   EXPECT_EQ(CountItems(db, "App"), 0);
 }
 
-// A streamed import that outgrows the map: the transaction is retried from the first item
-// (the source rewound), so every item is written once; with the size hint, the map is grown up
-// front and nothing is retried.
-TEST(ImportItems, AnImportThatOutgrowsTheMapStartsOverAndWritesEverything) {
-  for (size_t hint : {size_t{0}, size_t{3000} * 2100}) {
-    char tmpl[] = "/tmp/keyhole-test-XXXXXX";
-    std::string dir = ::mkdtemp(tmpl);
-    Database::Options o;
-    o.initial_map_size = 1 << 20;  // 1 MB: the 6 MB import grows it several times
-    o.sync = false;
-    auto db = Database::Open(dir + "/g.kh", o);
-    ASSERT_TRUE(db.ok());
-    CreateTableRequest t;
-    t.table_name = "App";
-    t.attribute_definitions = {{"pk", "S"}, {"sk", "N"}};
-    t.key_schema = {{"pk", "HASH"}, {"sk", "RANGE"}};
-    ASSERT_TRUE((*db)->CreateTable(t).ok());
-    const std::string blob(2000, 'y');
-    int next = 0, rewinds = 0;
-    LocalControl::ImportSource source;
-    source.expected_bytes = hint;
-    source.rewind = [&] {
+// The sub-databases of the file at `path` (LMDB's main database lists them), read with LMDB
+// directly: what a staged import leaves behind.
+std::vector<std::string> SubDatabases(const std::string& path) {
+  std::vector<std::string> names;
+  MDB_env* env = nullptr;
+  EXPECT_EQ(mdb_env_create(&env), 0);
+  mdb_env_set_maxdbs(env, 64);
+  if (mdb_env_open(env, path.c_str(), MDB_NOSUBDIR | MDB_RDONLY, 0644) == 0) {
+    MDB_txn* txn;
+    MDB_dbi main;
+    MDB_cursor* c;
+    if (mdb_txn_begin(env, nullptr, MDB_RDONLY, &txn) == 0) {
+      if (mdb_dbi_open(txn, nullptr, 0, &main) == 0 && mdb_cursor_open(txn, main, &c) == 0) {
+        MDB_val k, v;
+        for (int rc = mdb_cursor_get(c, &k, &v, MDB_FIRST); rc == 0;
+             rc = mdb_cursor_get(c, &k, &v, MDB_NEXT)) {
+          names.emplace_back(static_cast<const char*>(k.mv_data), k.mv_size);
+        }
+        mdb_cursor_close(c);
+      }
+      mdb_txn_abort(txn);
+    }
+  }
+  mdb_env_close(env);
+  return names;
+}
+
+// A database whose map starts at 1 MB (a 6 MB import outgrows it several times), with table
+// App (pk S, sk N) in directory `dir`.
+std::unique_ptr<Database> SmallMapDb(const std::string& dir) {
+  Database::Options o;
+  o.initial_map_size = 1 << 20;
+  o.sync = false;
+  auto db = Database::Open(dir + "/g.kh", o);
+  EXPECT_TRUE(db.ok());
+  if (!db.ok()) return nullptr;
+  CreateTableRequest t;
+  t.table_name = "App";
+  t.attribute_definitions = {{"pk", "S"}, {"sk", "N"}};
+  t.key_schema = {{"pk", "HASH"}, {"sk", "RANGE"}};
+  EXPECT_TRUE((*db)->CreateTable(t).ok());
+  return std::move(db).value();
+}
+
+// `n` items of about 2 KB, `per_batch` per call of next(); counts rewinds.
+struct BlobSource {
+  int n, per_batch = 100, next = 0, rewinds = 0, calls = 0;
+  std::function<void(int call)> on_next;  // before each call's items
+  LocalControl::ImportSource source;
+  explicit BlobSource(int items) : n(items) {
+    source.rewind = [this] {
       next = 0;
       ++rewinds;
       return Status::OK();
     };
-    source.next = [&](std::vector<Item>* batch) -> Result<bool> {
-      for (int i = 0; i < 100 && next < 3000; ++i, ++next)
+    source.next = [this](std::vector<Item>* batch) -> Result<bool> {
+      static const std::string blob(2000, 'y');
+      if (on_next) on_next(calls);
+      ++calls;
+      for (int i = 0; i < per_batch && next < n; ++i, ++next)
         batch->push_back(
             {{"pk", S("p" + std::to_string(next % 13))}, {"sk", N(next)}, {"blob", S(blob)}});
       return !batch->empty();
     };
-    Result<ImportResult> r = (*db)->ImportItems("App", source);
+  }
+};
+
+// An import into a table with items is one transaction: one that outgrows the map is retried
+// from the first item (the source rewound), so every item is written once; with the size hint,
+// the map is grown up front and nothing is retried.
+TEST(ImportItems, OneTransactionThatOutgrowsTheMapStartsOverAndWritesEverything) {
+  for (size_t hint : {size_t{0}, size_t{3000} * 2100}) {
+    char tmpl[] = "/tmp/keyhole-test-XXXXXX";
+    std::string dir = ::mkdtemp(tmpl);
+    std::unique_ptr<Database> db = SmallMapDb(dir);
+    ASSERT_TRUE(db);
+    PutItemRequest put;
+    put.table_name = "App";
+    put.item = {{"pk", S("before")}, {"sk", N(1)}};
+    ASSERT_TRUE(db->PutItem(put).ok());
+    BlobSource src(3000);
+    src.source.expected_bytes = hint;
+    Result<ImportResult> r = db->ImportItems("App", src.source);
     ASSERT_TRUE(r.ok()) << r.status().ToString();
     EXPECT_EQ(r->written, 3000);
-    EXPECT_EQ((*db)->DescribeTable({"App"})->table.item_count, 3000);
+    EXPECT_EQ(db->DescribeTable({"App"})->table.item_count, 3001);
     if (hint) {
-      EXPECT_EQ(rewinds, 1) << "the size hint grows the map up front";
+      EXPECT_EQ(src.rewinds, 1) << "the size hint grows the map up front";
     } else {
-      EXPECT_GT(rewinds, 1) << "the test no longer outgrows the map";
+      EXPECT_GT(src.rewinds, 1) << "the test no longer outgrows the map";
     }
-    db->reset();
+    db.reset();
     std::filesystem::remove_all(dir);
   }
+}
+
+// An import into an empty table is staged: written a batch per transaction into new
+// sub-databases and switched in at the end. A batch that outgrows the map is retried on its
+// own; the source is read once, never rewound.
+TEST(ImportItems, StagedImportGrowsTheMapPerBatchAndSwitchesTheItemsIn) {
+  char tmpl[] = "/tmp/keyhole-test-XXXXXX";
+  std::string dir = ::mkdtemp(tmpl);
+  std::unique_ptr<Database> db = SmallMapDb(dir);
+  ASSERT_TRUE(db);
+  const uint64_t table_id = db->DescribeTable({"App"})->table.id;
+  BlobSource src(6000);  // 12 MB: two staging transactions
+  Result<ImportResult> r = db->ImportItems("App", src.source);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r->written, 6000);
+  EXPECT_EQ(r->write_units, 6000 * 2);  // 2 KB items: 2 WCU each
+  EXPECT_EQ(src.rewinds, 0);
+  Result<DescribeTableResponse> d = db->DescribeTable({"App"});
+  EXPECT_EQ(d->table.item_count, 6000);
+  EXPECT_EQ(d->table.id, table_id) << "the table keeps its TableId";
+  EXPECT_NE(d->table.data_id, 0u);
+  EXPECT_TRUE(db->VerifyIntegrity().ok());
+  db.reset();
+  // The old sub-database is gone, the staging one is the table's, no record is left.
+  std::vector<std::string> subs = SubDatabases(dir + "/g.kh");
+  EXPECT_EQ(subs, (std::vector<std::string>{"__catalog", "t2"}));
+  auto reopened = Database::Open(dir + "/g.kh", {});
+  ASSERT_TRUE(reopened.ok());
+  EXPECT_EQ((*reopened)->DescribeTable({"App"})->table.item_count, 6000);
+  // A second import into the now full table is one transaction, replacing items by key.
+  BlobSource again(100);
+  ASSERT_TRUE((*reopened)->ImportItems("App", again.source).ok());
+  EXPECT_EQ(again.rewinds, 1);
+  EXPECT_EQ((*reopened)->DescribeTable({"App"})->table.item_count, 6000);
+  reopened->reset();
+  std::filesystem::remove_all(dir);
+}
+
+// A failure after a batch was committed into the staging leaves the table as it was and
+// drops the staging: a bad item, Ctrl-C, another writer.
+TEST(ImportItems, AStagedImportThatFailsLateImportsNothingAndLeavesNoStaging) {
+  char tmpl[] = "/tmp/keyhole-test-XXXXXX";
+  std::string dir = ::mkdtemp(tmpl);
+  std::unique_ptr<Database> db = SmallMapDb(dir);
+  ASSERT_TRUE(db);
+  {  // a bad item late in the input (item 5000 of 6000)
+    BlobSource src(6000);
+    int64_t refused = -1;
+    src.source.refused = [&](int64_t i) { refused = i; };
+    auto next = src.source.next;
+    src.source.next = [&](std::vector<Item>* batch) -> Result<bool> {
+      KH_ASSIGN_OR_RETURN(bool more, next(batch));
+      if (src.calls == 51) (*batch)[0].erase("sk");  // item 5000 has no sort key
+      return more;
+    };
+    Result<ImportResult> r = db->ImportItems("App", src.source);
+    ASSERT_FALSE(r.ok());
+    EXPECT_TRUE(r.status().IsValidation()) << r.status().ToString();
+    EXPECT_EQ(refused, 5000);
+    EXPECT_EQ(db->DescribeTable({"App"})->table.item_count, 0);
+  }
+  {  // Ctrl-C while the items are read: after 45 calls of 100
+    std::atomic<bool> cancel{false};
+    BlobSource src(6000);
+    src.on_next = [&](int call) {
+      if (call == 45) cancel = true;
+    };
+    Result<ImportResult> r = db->ImportItems("App", src.source, &cancel);
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.status().code(), ErrorCode::kInterrupted);
+    EXPECT_EQ(r.status().message(), "Interrupted after 4500 items: nothing was imported");
+    EXPECT_EQ(db->DescribeTable({"App"})->table.item_count, 0);
+  }
+  {  // another writer puts an item into the table during the import
+    BlobSource src(6000);
+    src.on_next = [&](int call) {
+      if (call != 45) return;
+      PutItemRequest put;
+      put.table_name = "App";
+      put.item = {{"pk", S("meanwhile")}, {"sk", N(1)}};
+      ASSERT_TRUE(db->PutItem(put).ok());
+    };
+    Result<ImportResult> r = db->ImportItems("App", src.source);
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.status().code(), ErrorCode::kResourceInUse);
+    EXPECT_EQ(r.status().message(),
+              "Table App was changed by another writer during the import: nothing was imported");
+    EXPECT_EQ(db->DescribeTable({"App"})->table.item_count, 1);
+  }
+  EXPECT_TRUE(db->VerifyIntegrity().ok());
+  db.reset();
+  EXPECT_EQ(SubDatabases(dir + "/g.kh"), (std::vector<std::string>{"__catalog", "t1"}));
+  std::filesystem::remove_all(dir);
+}
+
+// An empty import into an empty table switches nothing in and leaves no staging.
+TEST(ImportItems, AnEmptyImportLeavesTheTableAsItWas) {
+  char tmpl[] = "/tmp/keyhole-test-XXXXXX";
+  std::string dir = ::mkdtemp(tmpl);
+  std::unique_ptr<Database> db = SmallMapDb(dir);
+  ASSERT_TRUE(db);
+  Result<ImportResult> r = db->ImportItems("App", std::vector<Item>{});
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r->written, 0);
+  EXPECT_EQ(db->DescribeTable({"App"})->table.data_id, 0u);
+  db.reset();
+  EXPECT_EQ(SubDatabases(dir + "/g.kh"), (std::vector<std::string>{"__catalog", "t1"}));
+  std::filesystem::remove_all(dir);
+}
+
+// A process killed while a staged import writes imports nothing; the next read-write open
+// drops the staging it left.
+TEST(ImportItems, AKilledStagedImportLeavesNothingAfterTheNextOpen) {
+  forktest::TempDir dir("killed-import");
+  {
+    std::unique_ptr<Database> db = SmallMapDb(dir.path());
+    ASSERT_TRUE(db);
+  }
+  const std::string path = dir.path() + "/g.kh";
+  pid_t pid = forktest::ForkChild([&]() -> int {
+    auto db = Database::Open(path, {});  // synced commits: slow enough to be caught
+    if (!db.ok()) return 2;
+    BlobSource src(60000);
+    src.source.expected_bytes = size_t{60000} * 2100;
+    (void)(*db)->ImportItems("App", src.source);
+    return 3;
+  });
+  ASSERT_GT(pid, 0);
+  // Waits for the staging sub-database to appear, then kills the writer.
+  std::vector<std::string> left;
+  for (int i = 0; i < 30000; ++i) {
+    left = SubDatabases(path);
+    if (std::find(left.begin(), left.end(), "t2") != left.end()) break;
+    ::usleep(1000);
+  }
+  ::kill(pid, SIGKILL);
+  int status = forktest::WaitChild(pid);
+  ASSERT_TRUE(WIFSIGNALED(status))
+      << "the import ended before it was killed: " << forktest::DescribeStatus(status);
+  left = SubDatabases(path);
+  EXPECT_EQ(left, (std::vector<std::string>{"__catalog", "t1", "t2"})) << "the staging is t2";
+  auto db = Database::Open(path, {});
+  ASSERT_TRUE(db.ok());
+  EXPECT_EQ((*db)->DescribeTable({"App"})->table.item_count, 0);
+  db->reset();
+  EXPECT_EQ(SubDatabases(path), (std::vector<std::string>{"__catalog", "t1"}));
+}
+
+// The sorted load writes what PutItem after PutItem writes, duplicates included (the last of a
+// key wins, its index entries replace the earlier ones'), and charges the same units.
+TEST(ImportItems, AStagedImportEqualsPutItemAfterPutItem) {
+  TempDb db;
+  MakeTables(db, "Other");
+  CreateTableRequest twin;
+  twin.table_name = "Twin";
+  twin.attribute_definitions = {{"pk", "S"}, {"sk", "N"}, {"g", "S"}};
+  twin.key_schema = {{"pk", "HASH"}, {"sk", "RANGE"}};
+  twin.global_secondary_indexes = {{"byG", {{"g", "HASH"}}, "ALL", std::nullopt}};
+  ASSERT_TRUE(db->CreateTable(twin).ok());
+  std::vector<Item> items;
+  uint64_t x = 12345;
+  for (int i = 0; i < 3000; ++i) {
+    x = x * 6364136223846793005u + 1442695040888963407u;
+    Item item = Key("p" + std::to_string((x >> 33) % 40), static_cast<int64_t>((x >> 20) % 60));
+    if ((x >> 7) % 3) item["g"] = S("g" + std::to_string((x >> 11) % 5));
+    item["pad"] = S(std::string((x >> 40) % 3000, 'z'));  // 0-3 KB: 1-3 WCU
+    items.push_back(std::move(item));
+  }
+  Result<ImportResult> r = db->ImportItems("App", items);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_NE(db->DescribeTable({"App"})->table.data_id, 0u) << "not the staged path";
+  double units = 0;
+  for (const Item& item : items) {
+    PutItemRequest put;
+    put.table_name = "Twin";
+    put.item = item;
+    put.return_consumed_capacity = ReturnConsumedCapacity::kTotal;
+    Result<PutItemResponse> p = db->PutItem(put);
+    ASSERT_TRUE(p.ok());
+    units += p->consumed_capacity->total.capacity_units;
+  }
+  EXPECT_EQ(r->written, 3000);
+  EXPECT_EQ(r->write_units, units);
+  for (const char* index : {"", "byG"}) {
+    ScanRequest a, b;
+    a.table_name = "App";
+    b.table_name = "Twin";
+    if (*index) a.index_name = b.index_name = index;
+    Result<ScanResponse> ra = db->Scan(a), rb = db->Scan(b);
+    ASSERT_TRUE(ra.ok() && rb.ok());
+    EXPECT_GT(ra->count, 0);
+    EXPECT_EQ(ra->count, rb->count) << index;
+    EXPECT_TRUE(ra->items == rb->items) << index;
+  }
+  EXPECT_TRUE(db->VerifyIntegrity().ok());
 }
 
 TEST(Open, ReadOnlyReadsAndRefusesWrites) {
