@@ -87,7 +87,7 @@ Result<std::unique_ptr<Database>> Database::OpenChecked(const std::string& path,
   if (!options.read_only) KH_RETURN_IF_ERROR(impl->env->SettleWriter());
 
   // Check (or write) the format. A file with sub-databases but no keyhole catalog is refused.
-  const std::string expected = fmt::format("keyhole {}", kFormatVersion);
+  const std::string expected = fmt::format("keyhole {}", kNewFileFormatVersion);
   Status s = impl->env->Read([&](Txn& txn) -> Status {
     MDB_dbi dbi;
     int rc = mdb_dbi_open(txn.get(), kCatalogDb, 0, &dbi);

@@ -22,11 +22,15 @@ namespace keyhole::storage {
 //   "next_table_id"  -> 8-byte big-endian counter
 //   "table/<name>"   -> the table's TableDescription as JSON (core/schema.h TableToJson)
 //   "import/<id>"    -> a staged import in progress (import.cpp): "<pid>\n" then the names of
-//                       its sub-databases, one per line
+//                       its sub-databases, one per line (pid 0: sub-databases to drop)
 // Sub-databases: "t<id>" for a table, "t<id>/<index>" for each of its indexes (<id> is the data
 // id: DataId below), "t<id>#stream" for its stream records once a stream was enabled
 // (storage/streams.cpp documents its layout).
-constexpr int kFormatVersion = 1;
+// The catalog format this build reads and writes: 2 since tables may have a data id (a sorted
+// import switched in, import.cpp). A new file is created as format 1 (which older builds read)
+// and becomes 2 with its first data id.
+constexpr int kFormatVersion = 2;
+constexpr int kNewFileFormatVersion = 1;
 constexpr char kCatalogDb[] = "__catalog";
 
 // A table resolved for one operation: its schema and open sub-database handles. Valid while its

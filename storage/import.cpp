@@ -11,10 +11,11 @@
 //    appended. In key order a
 //    transaction rewrites only the pages it fills, where random order would rewrite most of
 //    the tree at every commit. One last transaction switches the new sub-databases in: the
-//    table's catalog entry gets data id j (TableDescription::data_id) and its old, empty
-//    sub-databases are dropped. Until that commit the table is untouched; a load that fails or
-//    is interrupted drops its staging, and one whose process was killed leaves a catalog record
-//    "import/<j>" (with its pid) whose staging the next read-write open drops.
+//    table's catalog entry gets data id j (TableDescription::data_id; the catalog's format
+//    becomes 2, which older builds refuse) and its old, empty sub-databases are dropped after
+//    it. Until that commit the table is untouched; a load that fails or is interrupted drops
+//    its staging, and one whose process was killed leaves a catalog record "import/<j>" (with
+//    its pid) whose staging the next read-write open by another process drops.
 //  - One write transaction otherwise (a table with items, which the import may replace; a
 //    stream, whose records must appear with the items; LSIs, whose item collections are
 //    checked as each item is written): LMDB keeps the pages the transaction writes in memory
@@ -229,6 +230,7 @@ Result<ImportResult> Database::ImportStaged(const TableHandle& table, const Impo
     return Status::OK();
   }));
 
+  bool switched = false;
   Status st = [&]() -> Status {
     // 2. The items in key order into the staging table, a transaction per kStageBytes: a key
     //    given once is appended; one given more often goes through PutItem's write path (on the
@@ -355,43 +357,51 @@ Result<ImportResult> Database::ImportStaged(const TableHandle& table, const Impo
       }
     }
     if (interrupted()) return Interrupted(out.written);
-    // 4. The switch: only onto the table as it was when the import began, still empty.
-    std::vector<std::string> old_dbs;
-    Status s = impl_->env->Write(
-        [&](Txn& txn) -> Status {
-          std::string_view entry;
-          bool present = false;
-          KH_RETURN_IF_ERROR(txn.Get(impl_->catalog, "table/" + table.desc.name, &entry, &present));
-          MDB_stat ms;
-          int rc = present && entry == table.catalog_entry ? mdb_stat(txn.get(), table.dbi, &ms)
-                                                           : MDB_NOTFOUND;
-          if (rc == 0 && ms.ms_entries != 0) rc = MDB_NOTFOUND;
-          if (rc) {
-            return Status::InUse(
-                fmt::format("Table {} was changed by another writer during the import: nothing was "
-                            "imported",
-                            table.desc.name));
-          }
-          old_dbs.clear();
-          KH_RETURN_IF_ERROR(Drop(txn, table.dbi));
-          old_dbs.push_back(TableDbName(DataId(table.desc)));
-          for (size_t i = 0; i < table.index_dbis.size(); ++i) {
-            KH_RETURN_IF_ERROR(Drop(txn, table.index_dbis[i]));
-            old_dbs.push_back(IndexDbName(DataId(table.desc), table.desc.indexes[i].name));
-          }
-          KH_RETURN_IF_ERROR(txn.Del(impl_->catalog, record_key));
-          return impl_->WriteTable(txn, stage.desc);
-        },
-        Env::WriteMode::kExclusive);
-    // mdb_drop closed the handles, whether or not the transaction committed.
-    for (const std::string& name : old_dbs) impl_->env->ForgetDbi(name);
-    return s;
+    // 4. The switch: only onto the table as it was when the import began, still empty, and
+    //    only while the staging's record is there (no other process took it for abandoned).
+    //    The table's old, empty sub-databases are named in that record for the drop that
+    //    follows (or, if that fails, the next read-write open's). Nothing is dropped here:
+    //    mdb_drop closes handles even in a transaction that is then retried or aborted.
+    std::vector<std::string> old_dbs = {TableDbName(DataId(table.desc))};
+    for (const IndexDescription& idx : table.desc.indexes)
+      old_dbs.push_back(IndexDbName(DataId(table.desc), idx.name));
+    KH_RETURN_IF_ERROR(impl_->env->Write([&](Txn& txn) -> Status {
+      std::string_view entry, staged;
+      bool present = false, recorded = false;
+      KH_RETURN_IF_ERROR(txn.Get(impl_->catalog, "table/" + table.desc.name, &entry, &present));
+      KH_RETURN_IF_ERROR(txn.Get(impl_->catalog, record_key, &staged, &recorded));
+      if (!recorded) {
+        return Status::Internal(
+            "the import's staging was dropped by another process (which took it for abandoned): "
+            "nothing was imported");
+      }
+      MDB_stat ms;
+      int rc = present && entry == table.catalog_entry ? mdb_stat(txn.get(), table.dbi, &ms)
+                                                       : MDB_NOTFOUND;
+      if (rc == 0 && ms.ms_entries != 0) rc = MDB_NOTFOUND;
+      if (rc) {
+        return Status::InUse(fmt::format(
+            "Table {} was changed by another writer during the import: nothing was imported",
+            table.desc.name));
+      }
+      std::string leftover = "0\n";  // no process: for whoever opens the file next
+      for (const std::string& name : old_dbs) leftover += name + "\n";
+      KH_RETURN_IF_ERROR(txn.Put(impl_->catalog, record_key, leftover));
+      // A file with data ids needs a keyhole that reads them: older ones refuse it.
+      KH_RETURN_IF_ERROR(
+          txn.Put(impl_->catalog, "format", fmt::format("keyhole {}", kFormatVersion)));
+      return impl_->WriteTable(txn, stage.desc);
+    }));
+    switched = true;
+    (void)DropStaging(record_key, old_dbs);  // empty: quick; else the next open drops them
+    return Status::OK();
   }();
-  if (!st.ok()) {
-    // Whatever was staged goes; if that fails too (a full disk), the next open drops it.
+  if (!st.ok() && !switched) {
+    // Whatever was staged goes. If that fails too (a full disk), the record stays, with this
+    // process's pid: a read-write open by another process once this one has ended drops it.
     (void)DropStaging(record_key, dbs);
-    return st;
   }
+  KH_RETURN_IF_ERROR(st);
   return out;
 }
 

@@ -35,14 +35,15 @@ bool Less(std::string_view ak, uint64_t as, std::string_view bk, uint64_t bs) {
 // value, read through a buffer.
 struct RunSorter::Run {
   uint64_t pos, end;
-  std::string buf;  // the current record's bytes (and what was read after them)
-  size_t at = 0;    // start of the current record in buf
+  size_t chunk = 64 << 10;  // the least one read takes (less when there are many runs)
+  std::string buf;          // the current record's bytes (and what was read after them)
+  size_t at = 0;            // start of the current record in buf
   std::string_view key, value;
   uint64_t seq = 0;
 
   // Reads the next record; false at the end or on an error (*error set).
   bool Advance(int fd, Status* error) {
-    if (at >= (size_t{64} << 10)) {  // drop what was read, not at every record
+    if (at >= chunk) {  // drop what was read, not at every record
       buf.erase(0, at);
       at = 0;
     }
@@ -50,23 +51,29 @@ struct RunSorter::Run {
     uint64_t klen, vlen;
     if (!Fill(fd, p + 30, error)) return false;  // three varints fit in 30 bytes
     if (p >= buf.size()) return false;           // the run's end
-    if (!Varint(&p, &klen) || !Fill(fd, p + klen + 20, error)) return Corrupt(error);
+    if (!Varint(&p, &klen)) return Corrupt(error);
+    if (!Fill(fd, p + klen + 20, error)) return false;
     const size_t key_at = p;
     p += klen;
     if (p > buf.size() || !Varint(&p, &seq) || !Varint(&p, &vlen)) return Corrupt(error);
-    if (!Fill(fd, p + vlen, error) || p + vlen > buf.size()) return Corrupt(error);
+    if (!Fill(fd, p + vlen, error)) return false;
+    if (p + vlen > buf.size()) return Corrupt(error);
     key = std::string_view(buf).substr(key_at, klen);
     value = std::string_view(buf).substr(p, vlen);
     at = p + vlen;
     return true;
   }
-  // Makes buf hold at least `want` bytes (fewer at the run's end).
+  // Makes buf hold at least `want` bytes (fewer at the run's end), reading `chunk` or more.
   bool Fill(int fd, size_t want, Status* error) {
     while (buf.size() < want && pos < end) {
-      size_t n = std::min<uint64_t>(std::max<size_t>(want - buf.size(), 64 << 10), end - pos);
+      size_t n = std::min<uint64_t>(std::max(want - buf.size(), chunk), end - pos);
       size_t old = buf.size();
       buf.resize(old + n);
       ssize_t r = ::pread(fd, buf.data() + old, n, static_cast<off_t>(pos));
+      if (r < 0 && errno == EINTR) {
+        buf.resize(old);
+        continue;
+      }
       if (r <= 0) {
         *error = r < 0 ? OsError("reading a sorted run") : Status::Internal("bulk load: short run");
         return false;
@@ -100,7 +107,9 @@ RunSorter::~RunSorter() {
 
 Status RunSorter::Add(std::string_view key, uint64_t seq, std::string_view value) {
   if (!status_.ok()) return status_;
-  if (!entries_.empty() && arena_.size() + key.size() + value.size() > memory_bytes_) {
+  // The budget counts the arena and the entries (the vector's capacity stays for the next run).
+  const size_t used = arena_.size() + (entries_.size() + 1) * sizeof(Entry);
+  if (!entries_.empty() && used + key.size() + value.size() > memory_bytes_) {
     status_ = Spill();
     if (!status_.ok()) return status_;
   }
@@ -139,6 +148,7 @@ Status RunSorter::Spill() {
     while (done < out.size()) {
       ssize_t w = ::pwrite(fd_, out.data() + done, out.size() - done,
                            static_cast<off_t>(file_size_ + done));
+      if (w < 0 && errno == EINTR) continue;
       if (w < 0) return OsError("writing a sorted run");
       done += static_cast<size_t>(w);
     }
@@ -172,7 +182,12 @@ Status RunSorter::Finish() {
   }
   if (!entries_.empty()) KH_RETURN_IF_ERROR(status_ = Spill());
   std::string().swap(arena_);
+  std::vector<Entry>().swap(entries_);
+  // The runs' read buffers share the budget (a record larger than its share still fits).
+  const size_t chunk =
+      std::max<size_t>(4 << 10, std::min<size_t>(64 << 10, memory_bytes_ / 2 / runs_.size()));
   for (auto& r : runs_) {
+    r->chunk = chunk;
     if (r->Advance(fd_, &status_)) heap_.push_back(r.get());
     if (!status_.ok()) return status_;
   }
