@@ -47,6 +47,21 @@ class AttributeValue {
   static AttributeValue NS(std::vector<Number> members);       // sorted numerically
   static AttributeValue BS(std::vector<std::string> members);  // sorted bytewise
 
+  // In place, for decoders: makes this value an empty S or B (`t`), a zero N or the BOOL `b`
+  // and returns the content to fill, without building a temporary AttributeValue.
+  std::string& SetString(ValueType t) {  // REQUIRES: t is kS or kB
+    type_ = t;
+    return v_.emplace<std::string>();
+  }
+  Number& SetNumber() {
+    type_ = ValueType::kN;
+    return v_.emplace<Number>();
+  }
+  void SetBool(bool b) {
+    type_ = ValueType::kBool;
+    v_.emplace<bool>(b);
+  }
+
   ValueType type() const { return type_; }
   bool is(ValueType t) const { return type_ == t; }
   bool IsSet() const {

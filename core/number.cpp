@@ -338,18 +338,25 @@ bool Number::DecodeKeyEncoding(std::string_view* in, Number* out) {
   if (exponent > kMaxExponent || exponent < kMinExponent) return false;
 
   const uint8_t end = negative ? kNegativeEnd : kPositiveEnd;
-  std::string digits;
   size_t i = 3;
-  for (;; ++i) {
+  for (;; ++i) {                        // find the terminator and check every digit first
     if (i >= in->size()) return false;  // no terminator
     const auto b = static_cast<uint8_t>((*in)[i]);
     if (b == end) break;
-    if (b < 1 || b > 10 || digits.size() == static_cast<size_t>(kMaxDigits)) return false;
-    digits.push_back(static_cast<char>('0' + (negative ? 10 - b : b - 1)));
+    if (b < 1 || b > 10 || i - 3 == static_cast<size_t>(kMaxDigits)) return false;
   }
-  if (digits.empty() || digits.front() == '0' || digits.back() == '0') return false;
+  const size_t n = i - 3;
+  auto digit = [&](size_t k) {
+    const auto b = static_cast<uint8_t>((*in)[3 + k]);
+    return static_cast<char>('0' + (negative ? 10 - b : b - 1));
+  };
+  if (n == 0 || digit(0) == '0' || digit(n - 1) == '0') return false;
+  // Into *out's own string: no temporary, and a decoded small number allocates nothing.
+  out->negative_ = negative;
+  out->exponent_ = exponent;
+  out->digits_.resize(n);
+  for (size_t k = 0; k < n; ++k) out->digits_[k] = digit(k);
   in->remove_prefix(i + 1);
-  *out = Number(negative, exponent, std::move(digits));
   return true;
 }
 

@@ -172,22 +172,15 @@ bool Reader::Value(AttributeValue* v) {
   bool r = true;
   switch (static_cast<ValueType>(tag)) {
     case ValueType::kS:
-    case ValueType::kB: {
-      std::string s;
-      r = Str(&s);
-      *v = tag == static_cast<int>(ValueType::kS) ? AttributeValue::S(std::move(s))
-                                                  : AttributeValue::B(std::move(s));
+    case ValueType::kB:
+      r = Str(&v->SetString(static_cast<ValueType>(tag)));
       break;
-    }
-    case ValueType::kN: {
-      Number n;
-      r = Num(&n);
-      *v = AttributeValue::N(std::move(n));
+    case ValueType::kN:
+      r = Num(&v->SetNumber());
       break;
-    }
     case ValueType::kBool:
       if (in.empty()) return ok = false;
-      *v = AttributeValue::Bool(in[0] != 0);
+      v->SetBool(in[0] != 0);
       in.remove_prefix(1);
       break;
     case ValueType::kNull:
