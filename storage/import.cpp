@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <filesystem>
 
 #include "storage/engine.h"
 #include "storage/item_codec.h"
@@ -63,6 +64,23 @@ Status WriteImported(Txn& txn, const TableHandle& h, const Item& item, ConsumedC
 
 double WriteUnitsOf(ConsumedCapacity cc) {
   return Report(ReturnConsumedCapacity::kTotal, std::move(cc))->total.capacity_units;
+}
+
+// Appends (key, value) after the last entry of `dbi` (MDB_APPEND: no search, pages filled).
+Status Append(Txn& txn, MDB_dbi dbi, std::string_view key, std::string_view value,
+              const char* what) {
+  MDB_val k{key.size(), const_cast<char*>(key.data())};
+  MDB_val v{value.size(), const_cast<char*>(value.data())};
+  int rc = mdb_put(txn.get(), dbi, &k, &v, MDB_APPEND);
+  txn.NoteRc(rc);
+  return rc ? LmdbError(rc, what) : Status::OK();
+}
+
+// An "import/<id>" record: the pid of the importing process (0: none), then sub-database names.
+std::string StagingRecord(long pid, const std::vector<std::string>& dbs) {
+  std::string record = fmt::format("{}\n", pid);
+  for (const std::string& name : dbs) record += name + "\n";
+  return record;
 }
 
 // The sub-database names listed in an "import/<id>" record and its pid.
@@ -174,11 +192,8 @@ Result<ImportResult> Database::ImportItems(const std::string& table_name,
 
 Result<ImportResult> Database::ImportStaged(const TableHandle& table, const ImportSource& source,
                                             const std::atomic<bool>* cancel) {
-  const std::string dir = [&] {
-    const std::string& path = impl_->env->path();
-    size_t slash = path.rfind('/');
-    return slash == std::string::npos ? std::string(".") : path.substr(0, slash + (slash == 0));
-  }();
+  std::string dir = std::filesystem::path(impl_->env->path()).parent_path().string();
+  if (dir.empty()) dir = ".";
   auto interrupted = [&] { return cancel && cancel->load(std::memory_order_relaxed); };
 
   // 1. Every item is read, checked and sorted by its stored key (the order of the table), with
@@ -214,10 +229,8 @@ Result<ImportResult> Database::ImportStaged(const TableHandle& table, const Impo
     dbs = {TableDbName(stage.desc.data_id)};
     for (const IndexDescription& idx : stage.desc.indexes)
       dbs.push_back(IndexDbName(stage.desc.data_id, idx.name));
-    std::string record = fmt::format("{}\n", ::getpid());
-    for (const std::string& name : dbs) record += name + "\n";
     record_key = fmt::format("import/{}", stage.desc.data_id);
-    KH_RETURN_IF_ERROR(txn.Put(impl_->catalog, record_key, record));
+    KH_RETURN_IF_ERROR(txn.Put(impl_->catalog, record_key, StagingRecord(::getpid(), dbs)));
     stage.index_dbis.clear();
     for (size_t i = 0; i < dbs.size(); ++i) {
       KH_ASSIGN_OR_RETURN(MDB_dbi d, impl_->env->CreateDbi(txn, dbs[i]));
@@ -292,11 +305,7 @@ Result<ImportResult> Database::ImportStaged(const TableHandle& table, const Impo
         cc.table_name = table.desc.name;
         for (const Record& r : chunk) {
           if (r.first && r.last) {  // a key given once: appended as it is
-            MDB_val mk{r.key.size(), const_cast<char*>(r.key.data())};
-            MDB_val mv{r.value.size(), const_cast<char*>(r.value.data())};
-            int rc = mdb_put(txn.get(), stage.dbi, &mk, &mv, MDB_APPEND);
-            txn.NoteRc(rc);
-            if (rc) return LmdbError(rc, "append an item");
+            KH_RETURN_IF_ERROR(Append(txn, stage.dbi, r.key, r.value, "append an item"));
             cc.table.AddWrite(WriteUnits(EncodedItemSize(r.value)));
             AddIndexUnits(table.desc, nullptr, &r.item, &cc);
             continue;
@@ -345,13 +354,9 @@ Result<ImportResult> Database::ImportStaged(const TableHandle& table, const Impo
         KH_RETURN_IF_ERROR(entries.status());
         if (pairs.empty()) break;
         KH_RETURN_IF_ERROR(impl_->env->Write([&](Txn& txn) -> Status {
-          for (const auto& [key, value] : pairs) {
-            MDB_val mk{key.size(), const_cast<char*>(key.data())};
-            MDB_val mv{value.size(), const_cast<char*>(value.data())};
-            int rc = mdb_put(txn.get(), stage.index_dbis[i], &mk, &mv, MDB_APPEND);
-            txn.NoteRc(rc);
-            if (rc) return LmdbError(rc, "append an index entry");
-          }
+          for (const auto& [key, value] : pairs)
+            KH_RETURN_IF_ERROR(
+                Append(txn, stage.index_dbis[i], key, value, "append an index entry"));
           return Status::OK();
         }));
       }
@@ -384,9 +389,8 @@ Result<ImportResult> Database::ImportStaged(const TableHandle& table, const Impo
             "Table {} was changed by another writer during the import: nothing was imported",
             table.desc.name));
       }
-      std::string leftover = "0\n";  // no process: for whoever opens the file next
-      for (const std::string& name : old_dbs) leftover += name + "\n";
-      KH_RETURN_IF_ERROR(txn.Put(impl_->catalog, record_key, leftover));
+      // No process: for whoever opens the file next, should the drop below fail.
+      KH_RETURN_IF_ERROR(txn.Put(impl_->catalog, record_key, StagingRecord(0, old_dbs)));
       // A file with data ids needs a keyhole that reads them: older ones refuse it.
       KH_RETURN_IF_ERROR(
           txn.Put(impl_->catalog, "format", fmt::format("keyhole {}", kFormatVersion)));

@@ -7,23 +7,15 @@ namespace keyhole::storage {
 
 namespace {
 
-void PutVarint(uint64_t v, std::string* out) {
-  while (v >= 0x80) {
-    out->push_back(static_cast<char>((v & 0x7f) | 0x80));
-    v >>= 7;
-  }
-  out->push_back(static_cast<char>(v));
-}
-
 void PutStr(std::string_view s, std::string* out) {
-  PutVarint(s.size(), out);
+  AppendVarint(s.size(), out);
   out->append(s);
 }
 
 void PutValue(const AttributeValue& v, std::string* out);
 
 void PutAttrs(const Map& m, std::string* out) {
-  PutVarint(m.size(), out);
+  AppendVarint(m.size(), out);
   for (const auto& [name, value] : m) {
     PutStr(name, out);
     PutValue(value, out);
@@ -49,16 +41,16 @@ void PutValue(const AttributeValue& v, std::string* out) {
       PutAttrs(v.m(), out);
       break;
     case ValueType::kL:
-      PutVarint(v.l().size(), out);
+      AppendVarint(v.l().size(), out);
       for (const auto& e : v.l()) PutValue(e, out);
       break;
     case ValueType::kSS:
     case ValueType::kBS:
-      PutVarint(v.strings().size(), out);
+      AppendVarint(v.strings().size(), out);
       for (const auto& s : v.strings()) PutStr(s, out);
       break;
     case ValueType::kNS:
-      PutVarint(v.numbers().size(), out);
+      AppendVarint(v.numbers().size(), out);
       for (const auto& n : v.numbers()) n.AppendKeyEncoding(out);
       break;
   }
@@ -70,17 +62,7 @@ struct Reader {
   bool ok = true;
   int depth = 0;
 
-  bool Varint(uint64_t* v) {
-    *v = 0;
-    for (int shift = 0; shift < 70 && ok; shift += 7) {
-      if (in.empty()) return ok = false;
-      auto b = static_cast<unsigned char>(in[0]);
-      in.remove_prefix(1);
-      *v |= static_cast<uint64_t>(b & 0x7f) << shift;
-      if (!(b & 0x80)) return true;
-    }
-    return ok = false;
-  }
+  bool Varint(uint64_t* v) { return (ok && ReadVarint(&in, v)) || (ok = false); }
   bool Count(uint64_t* n) {  // a count can never exceed the remaining bytes
     return Varint(n) && (*n <= in.size() || (ok = false));
   }
@@ -230,11 +212,31 @@ bool Reader::Value(AttributeValue* v) {
 
 }  // namespace
 
+void AppendVarint(uint64_t v, std::string* out) {
+  while (v >= 0x80) {
+    out->push_back(static_cast<char>((v & 0x7f) | 0x80));
+    v >>= 7;
+  }
+  out->push_back(static_cast<char>(v));
+}
+
+bool ReadVarint(std::string_view* in, uint64_t* v) {
+  *v = 0;
+  for (int shift = 0; shift < 70; shift += 7) {
+    if (in->empty()) return false;
+    auto b = static_cast<unsigned char>((*in)[0]);
+    in->remove_prefix(1);
+    *v |= static_cast<uint64_t>(b & 0x7f) << shift;
+    if (!(b & 0x80)) return true;
+  }
+  return false;
+}
+
 std::string EncodeItem(const Item& item, size_t size) {
   std::string out;
   out.reserve(size + 16);
   out.push_back(static_cast<char>(kItemFormatVersion));
-  PutVarint(size, &out);
+  AppendVarint(size, &out);
   PutAttrs(item, &out);
   return out;
 }

@@ -37,4 +37,10 @@ Result<Item> DecodeItemAttributes(std::string_view bytes, const std::vector<std:
 // The item_size field, without decoding the rest. 0 on malformed bytes.
 size_t EncodedItemSize(std::string_view bytes);
 
+// The encoding's varint (LEB128, at most 10 bytes), for other formats of storage/ as well.
+void AppendVarint(uint64_t v, std::string* out);
+// Reads one from the front of *in and advances it; false (*in then unspecified) when *in ends
+// first or it runs past 10 bytes.
+bool ReadVarint(std::string_view* in, uint64_t* v);
+
 }  // namespace keyhole::storage

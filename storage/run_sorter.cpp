@@ -8,6 +8,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include "storage/item_codec.h"
+
 namespace keyhole::storage {
 
 namespace {
@@ -16,18 +18,16 @@ Status OsError(const char* what) {
   return Status::Internal(fmt::format("bulk load: {} failed: {}", what, std::strerror(errno)));
 }
 
-void PutVarint(uint64_t v, std::string* out) {
-  while (v >= 0x80) {
-    out->push_back(static_cast<char>((v & 0x7f) | 0x80));
-    v >>= 7;
-  }
-  out->push_back(static_cast<char>(v));
-}
-
 bool Less(std::string_view ak, uint64_t as, std::string_view bk, uint64_t bs) {
   int c = ak.compare(bk);
   return c < 0 || (c == 0 && as < bs);
 }
+
+// The heap's order: a run whose current record comes later sorts first (std's heaps are
+// max-heaps), so the heap's front is the run with the least record.
+constexpr auto kAfter = [](const auto* a, const auto* b) {
+  return Less(b->key, b->seq, a->key, a->seq);
+};
 
 }  // namespace
 
@@ -84,13 +84,10 @@ struct RunSorter::Run {
     return true;
   }
   bool Varint(size_t* p, uint64_t* v) const {
-    *v = 0;
-    for (int shift = 0; shift < 64 && *p < buf.size(); shift += 7) {
-      auto b = static_cast<unsigned char>(buf[(*p)++]);
-      *v |= uint64_t{b & 0x7fu} << shift;
-      if (!(b & 0x80)) return true;
-    }
-    return false;
+    std::string_view in = std::string_view(buf).substr(*p);
+    if (!ReadVarint(&in, v)) return false;
+    *p = buf.size() - in.size();
+    return true;
   }
   static bool Corrupt(Status* error) {
     *error = Status::Internal("bulk load: a sorted run is damaged");
@@ -157,10 +154,10 @@ Status RunSorter::Spill() {
     return Status::OK();
   };
   for (const Entry& e : entries_) {
-    PutVarint(e.key_size, &out);
+    AppendVarint(e.key_size, &out);
     out.append(KeyOf(e));
-    PutVarint(e.seq, &out);
-    PutVarint(e.value_size, &out);
+    AppendVarint(e.seq, &out);
+    AppendVarint(e.value_size, &out);
     out.append(arena_.data() + e.offset + e.key_size, e.value_size);
     if (out.size() >= (1 << 20)) KH_RETURN_IF_ERROR(flush());
   }
@@ -191,14 +188,9 @@ Status RunSorter::Finish() {
     if (r->Advance(fd_, &status_)) heap_.push_back(r.get());
     if (!status_.ok()) return status_;
   }
+  std::make_heap(heap_.begin(), heap_.end(), kAfter);
   return Status::OK();
 }
-
-namespace {
-bool RunAfter(const std::string_view& ak, uint64_t as, const std::string_view& bk, uint64_t bs) {
-  return Less(bk, bs, ak, as);
-}
-}  // namespace
 
 bool RunSorter::Next(std::string_view* key, uint64_t* seq, std::string_view* value) {
   if (!status_.ok()) return false;
@@ -214,19 +206,16 @@ bool RunSorter::Next(std::string_view* key, uint64_t* seq, std::string_view* val
 }
 
 bool RunSorter::NextFromRuns(std::string_view* key, uint64_t* seq, std::string_view* value) {
-  auto after = [](const Run* a, const Run* b) { return RunAfter(a->key, a->seq, b->key, b->seq); };
   if (last_) {  // the record given last is consumed now: advance its run
     if (last_->Advance(fd_, &status_)) {
       heap_.push_back(last_);
-      std::push_heap(heap_.begin(), heap_.end(), after);
+      std::push_heap(heap_.begin(), heap_.end(), kAfter);
     }
     last_ = nullptr;
     if (!status_.ok()) return false;
-  } else if (!heap_.empty() && !std::is_heap(heap_.begin(), heap_.end(), after)) {
-    std::make_heap(heap_.begin(), heap_.end(), after);
   }
   if (heap_.empty()) return false;
-  std::pop_heap(heap_.begin(), heap_.end(), after);
+  std::pop_heap(heap_.begin(), heap_.end(), kAfter);
   last_ = heap_.back();
   heap_.pop_back();
   *key = last_->key;

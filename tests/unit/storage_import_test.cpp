@@ -19,6 +19,7 @@ namespace keyhole::storage {
 namespace {
 
 using testing::Key;
+using testing::MakeAppTable;
 using testing::MakeTables;
 using testing::N;
 using testing::S;
@@ -164,9 +165,8 @@ struct BlobSource {
 // the map is grown up front and nothing is retried.
 TEST(ImportItems, OneTransactionThatOutgrowsTheMapStartsOverAndWritesEverything) {
   for (size_t hint : {size_t{0}, size_t{3000} * 2100}) {
-    char tmpl[] = "/tmp/keyhole-test-XXXXXX";
-    std::string dir = ::mkdtemp(tmpl);
-    std::unique_ptr<Database> db = SmallMapDb(dir);
+    forktest::TempDir tmp("import");
+    std::unique_ptr<Database> db = SmallMapDb(tmp.path());
     ASSERT_TRUE(db);
     PutItemRequest put;
     put.table_name = "App";
@@ -183,21 +183,19 @@ TEST(ImportItems, OneTransactionThatOutgrowsTheMapStartsOverAndWritesEverything)
     } else {
       EXPECT_GT(src.rewinds, 1) << "the test no longer outgrows the map";
     }
-    db.reset();
-    std::filesystem::remove_all(dir);
   }
 }
 
-// An import into an empty table is staged: written a batch per transaction into new
-// sub-databases and switched in at the end. A batch that outgrows the map is retried on its
-// own; the source is read once, never rewound.
+// An import into an empty table is a sorted load: written a transaction at a time into new
+// sub-databases and switched in at the end. A transaction that outgrows the map is retried on
+// its own; the source is read once, never rewound.
 TEST(ImportItems, StagedImportGrowsTheMapPerBatchAndSwitchesTheItemsIn) {
-  char tmpl[] = "/tmp/keyhole-test-XXXXXX";
-  std::string dir = ::mkdtemp(tmpl);
+  forktest::TempDir tmp("import");
+  const std::string& dir = tmp.path();
   std::unique_ptr<Database> db = SmallMapDb(dir);
   ASSERT_TRUE(db);
   const uint64_t table_id = db->DescribeTable({"App"})->table.id;
-  BlobSource src(6000);  // 12 MB: two staging transactions
+  BlobSource src(6000);  // 12 MB: several staging transactions
   Result<ImportResult> r = db->ImportItems("App", src.source);
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   EXPECT_EQ(r->written, 6000);
@@ -220,15 +218,13 @@ TEST(ImportItems, StagedImportGrowsTheMapPerBatchAndSwitchesTheItemsIn) {
   ASSERT_TRUE((*reopened)->ImportItems("App", again.source).ok());
   EXPECT_EQ(again.rewinds, 1);
   EXPECT_EQ((*reopened)->DescribeTable({"App"})->table.item_count, 6000);
-  reopened->reset();
-  std::filesystem::remove_all(dir);
 }
 
-// A failure after a batch was committed into the staging leaves the table as it was and
-// drops the staging: a bad item, Ctrl-C, another writer.
+// A failure late in a sorted load leaves the table as it was and no staging behind: a bad item
+// or Ctrl-C while the items are read, another writer found at the switch.
 TEST(ImportItems, AStagedImportThatFailsLateImportsNothingAndLeavesNoStaging) {
-  char tmpl[] = "/tmp/keyhole-test-XXXXXX";
-  std::string dir = ::mkdtemp(tmpl);
+  forktest::TempDir tmp("import");
+  const std::string& dir = tmp.path();
   std::unique_ptr<Database> db = SmallMapDb(dir);
   ASSERT_TRUE(db);
   {  // a bad item late in the input (item 5000 of 6000)
@@ -278,13 +274,12 @@ TEST(ImportItems, AStagedImportThatFailsLateImportsNothingAndLeavesNoStaging) {
   EXPECT_TRUE(db->VerifyIntegrity().ok());
   db.reset();
   EXPECT_EQ(SubDatabases(dir + "/g.kh"), (std::vector<std::string>{"__catalog", "t1"}));
-  std::filesystem::remove_all(dir);
 }
 
 // An empty import into an empty table switches nothing in and leaves no staging.
 TEST(ImportItems, AnEmptyImportLeavesTheTableAsItWas) {
-  char tmpl[] = "/tmp/keyhole-test-XXXXXX";
-  std::string dir = ::mkdtemp(tmpl);
+  forktest::TempDir tmp("import");
+  const std::string& dir = tmp.path();
   std::unique_ptr<Database> db = SmallMapDb(dir);
   ASSERT_TRUE(db);
   Result<ImportResult> r = db->ImportItems("App", std::vector<Item>{});
@@ -293,7 +288,6 @@ TEST(ImportItems, AnEmptyImportLeavesTheTableAsItWas) {
   EXPECT_EQ(db->DescribeTable({"App"})->table.data_id, 0u);
   db.reset();
   EXPECT_EQ(SubDatabases(dir + "/g.kh"), (std::vector<std::string>{"__catalog", "t1"}));
-  std::filesystem::remove_all(dir);
 }
 
 // A process killed while a staged import writes imports nothing; the next read-write open
@@ -339,12 +333,7 @@ TEST(ImportItems, AKilledStagedImportLeavesNothingAfterTheNextOpen) {
 TEST(ImportItems, AStagedImportEqualsPutItemAfterPutItem) {
   TempDb db;
   MakeTables(db, "Other");
-  CreateTableRequest twin;
-  twin.table_name = "Twin";
-  twin.attribute_definitions = {{"pk", "S"}, {"sk", "N"}, {"g", "S"}};
-  twin.key_schema = {{"pk", "HASH"}, {"sk", "RANGE"}};
-  twin.global_secondary_indexes = {{"byG", {{"g", "HASH"}}, "ALL", std::nullopt}};
-  ASSERT_TRUE(db->CreateTable(twin).ok());
+  MakeAppTable(db, "Twin");
   std::vector<Item> items;
   uint64_t x = 12345;
   for (int i = 0; i < 3000; ++i) {

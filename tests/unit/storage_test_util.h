@@ -69,15 +69,19 @@ inline AttributeValue N(std::string_view text) {
 inline AttributeValue N(int64_t v) { return AttributeValue::N(Number::FromInt(v)); }
 inline AttributeValue B(std::string s) { return AttributeValue::B(std::move(s)); }
 
-// The batch and transaction tests' tables: "App" (pk S, sk N, GSI "byG" (g S) projecting ALL)
-// and `second` (pk S).
-inline void MakeTables(TempDb& db, const std::string& second) {
+// A table shaped as "App": pk S, sk N, and GSI "byG" (g S) projecting ALL.
+inline void MakeAppTable(TempDb& db, const std::string& name) {
   CreateTableRequest r;
-  r.table_name = "App";
+  r.table_name = name;
   r.attribute_definitions = {{"pk", "S"}, {"sk", "N"}, {"g", "S"}};
   r.key_schema = {{"pk", "HASH"}, {"sk", "RANGE"}};
   r.global_secondary_indexes = {{"byG", {{"g", "HASH"}}, "ALL", std::nullopt}};
   ASSERT_TRUE(db->CreateTable(r).ok());
+}
+
+// The batch and transaction tests' tables: "App" (MakeAppTable) and `second` (pk S).
+inline void MakeTables(TempDb& db, const std::string& second) {
+  MakeAppTable(db, "App");
   CreateTableRequest o;
   o.table_name = second;
   o.attribute_definitions = {{"pk", "S"}};
