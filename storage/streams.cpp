@@ -59,32 +59,15 @@ constexpr std::string_view kEvents[] = {"", "INSERT", "MODIFY", "REMOVE"};
 // point); ApproximateCreationDateTime is that floored to seconds.
 int64_t NowMs(const std::function<double()>& clock) { return std::llround(clock() * 1000.0); }
 
-void PutVarint(uint64_t v, std::string* out) {
-  while (v >= 0x80) {
-    out->push_back(static_cast<char>((v & 0x7f) | 0x80));
-    v >>= 7;
-  }
-  out->push_back(static_cast<char>(v));
-}
-bool GetVarint(std::string_view* in, uint64_t* v) {
-  *v = 0;
-  for (int shift = 0; shift < 64 && !in->empty(); shift += 7) {
-    uint8_t b = static_cast<uint8_t>(in->front());
-    in->remove_prefix(1);
-    *v |= uint64_t{b & 0x7fu} << shift;
-    if (!(b & 0x80)) return true;
-  }
-  return false;
-}
 bool GetStr(std::string_view* in, std::string_view* s) {
   uint64_t n;
-  if (!GetVarint(in, &n) || n > in->size()) return false;
+  if (!ReadVarint(in, &n) || n > in->size()) return false;
   *s = in->substr(0, n);
   in->remove_prefix(n);
   return true;
 }
 void PutStr(std::string_view s, std::string* out) {
-  PutVarint(s.size(), out);
+  AppendVarint(s.size(), out);
   out->append(s);
 }
 
@@ -179,11 +162,11 @@ Result<StreamRecord> DecodeRecord(uint64_t table_id, uint64_t seq, std::string_v
   if (v.size() < 5 || v[0] != 0x01) return corrupt;
   v.remove_prefix(1);
   uint64_t ms, size;
-  if (!GetVarint(&v, &ms) || v.size() < 3) return corrupt;
+  if (!ReadVarint(&v, &ms) || v.size() < 3) return corrupt;
   uint8_t event = static_cast<uint8_t>(v[0]), flags = static_cast<uint8_t>(v[1]),
           view = static_cast<uint8_t>(v[2]);
   v.remove_prefix(3);
-  if (event < 1 || event > 3 || view > 3 || !GetVarint(&v, &size)) return corrupt;
+  if (event < 1 || event > 3 || view > 3 || !ReadVarint(&v, &size)) return corrupt;
   StreamRecord r;
   *created_ms = static_cast<int64_t>(ms);
   r.event_id = fmt::format("{:016x}{:016x}", table_id, seq);
@@ -212,7 +195,7 @@ int64_t RecordMs(std::string_view v) {
   if (v.size() < 2) return 0;
   v.remove_prefix(1);
   uint64_t ms;
-  return GetVarint(&v, &ms) ? static_cast<int64_t>(ms) : 0;
+  return ReadVarint(&v, &ms) ? static_cast<int64_t>(ms) : 0;
 }
 
 // Deletes up to kTrimPerWrite records older than 24 hours from the front.
@@ -395,12 +378,12 @@ Status WriteStreamRecord(Txn& txn, const TableHandle& h, const Item* old_item, c
 
   std::string v;
   v.push_back(0x01);
-  PutVarint(static_cast<uint64_t>(now), &v);
+  AppendVarint(static_cast<uint64_t>(now), &v);
   v.push_back(static_cast<char>(!old_item ? 1 : new_item ? 2 : 3));
   v.push_back(
       static_cast<char>((service_deletion ? 1 : 0) | (with_new ? 2 : 0) | (with_old ? 4 : 0)));
   v.push_back(static_cast<char>(view));
-  PutVarint(size, &v);
+  AppendVarint(size, &v);
   PutStr(EncodeItem(keys, keys_size), &v);
   if (with_new) PutStr(EncodeItem(*new_item, ItemSize(*new_item)), &v);
   if (with_old) PutStr(EncodeItem(*old_item, ItemSize(*old_item)), &v);
