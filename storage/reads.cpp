@@ -151,9 +151,12 @@ std::optional<std::string> Successor(std::string x) {
 }
 
 // A byte range [lower, end) over the source's keys; no `end`: to the end of the database.
+// `exact` when the range holds exactly the entries that satisfy the key condition, so that
+// entries need no re-check.
 struct Range {
   std::string lower;
   std::optional<std::string> end;
+  bool exact = false;
 };
 
 // The keys that identify an item in a page: the table key, plus the index key on an index.
@@ -200,7 +203,7 @@ struct PageSpec {
   Output out;
   bool consistent = false;
   // Re-checks an entry exactly (key conditions, given long-key truncation); entries it rejects
-  // are not evaluated at all.
+  // are not evaluated at all. Unset when the range is exact.
   std::function<bool(const Item&)> accept;
   const expr::Condition* filter = nullptr;  // applied after the read
   const expr::ProjectionExpression* projection = nullptr;
@@ -251,10 +254,11 @@ Result<size_t> ReadPage(Txn& txn, const TableHandle& h, const Source& src, const
   auto page_full = [&] {
     return (spec.limit && resp->scanned_count >= *spec.limit) || bytes >= kPageBytes;
   };
+  // The seek put the cursor inside the range's near bound, and the walk moves away from it:
+  // only the far bound needs a check.
   for (; ok; ok = spec.forward ? c.Next() : c.Prev()) {
     std::string_view k = c.key();
-    if (k < range.lower) break;
-    if (range.end && k >= *range.end) break;
+    if (spec.forward ? (range.end && k >= *range.end) : k < range.lower) break;
     if (count_any) {
       // Nothing to check or return: an item is decoded only for the LastEvaluatedKey.
       ++resp->scanned_count;
@@ -454,17 +458,24 @@ bool SortKeyMatches(const KeyCondition& kc, const Item& item) {
          SortMatches(kc, sk->second);
 }
 
-// The conservative byte range of a key condition; ReadPage re-checks each entry exactly.
-// `P` is the partition prefix and `pre` the encoding of the sort prefix's values (empty for a
-// single-attribute key); a bound of the source's sort part applies to `pre` and the operand
-// together, as it does to the stored concatenation.
+// The byte range of a key condition. `P` is the partition prefix and `pre` the encoding of the
+// sort prefix's values (empty for a single-attribute key); a bound of the source's sort part
+// applies to `pre` and the operand together, as it does to the stored concatenation.
+//
+// Where no bound had to be cut to its limit (key_codec.h's bounded()), the range is exact:
+// value() is self-delimiting and order-preserving, and no stored key, cut or not, can differ
+// from an uncut bound only after the bound's end. Then the entries whose value equals an
+// operand are exactly those starting with P pre value(operand), and < and > leave them out.
+// Where a bound was cut, the range is the conservative one and ReadPage re-checks each entry.
 Range QueryRange(const KeyCondition& kc, const Source& src) {
   std::vector<const AttributeValue*> pvals{&kc.partition_value};
   for (const auto& [name, v] : kc.more_partition) pvals.push_back(&v);
   const std::string p = PartitionPrefixOf(pvals, src.partition_bound);
+  bool cut = p.size() > 8 + src.partition_bound;  // hash8, then bounded() of the value(s)
   std::string pre;
   for (const auto& [name, v] : kc.sort_prefix) AppendKeyValue(v, &pre);
   auto bounded = [&](const std::string& e) {
+    if (e.size() > src.sort_bound) cut = true;
     return p + e.substr(0, std::min(e.size(), src.sort_bound));
   };
   auto with = [&](const AttributeValue& v) {
@@ -481,13 +492,25 @@ Range QueryRange(const KeyCondition& kc, const Source& src) {
       r.end = Successor(r.lower);
       break;
     case SortKeyOp::kLt:
-    case SortKeyOp::kLe:
-      r.end = Successor(with(kc.sort_value));
+    case SortKeyOp::kLe: {
+      std::string bound = with(kc.sort_value);
+      // Uncut, the entries equal to the operand are those starting with `bound`.
+      r.end =
+          kc.op == SortKeyOp::kLt && !cut ? std::optional<std::string>(bound) : Successor(bound);
       break;
+    }
     case SortKeyOp::kGt:
-    case SortKeyOp::kGe:
-      r.lower = with(kc.sort_value);
+    case SortKeyOp::kGe: {
+      std::string bound = with(kc.sort_value);
+      if (kc.op == SortKeyOp::kGt && !cut) {
+        std::optional<std::string> after = Successor(bound);
+        if (!after) r.end = bound;  // nothing sorts after the operand: an empty range
+        r.lower = after ? std::move(*after) : std::move(bound);
+      } else {
+        r.lower = std::move(bound);
+      }
       break;
+    }
     case SortKeyOp::kBetween:
       r.lower = with(kc.sort_value);
       r.end = Successor(with(kc.sort_value2));
@@ -500,6 +523,7 @@ Range QueryRange(const KeyCondition& kc, const Source& src) {
       break;
     }
   }
+  r.exact = !cut;
   return r;
 }
 
@@ -560,12 +584,14 @@ Result<QueryResponse> Database::Query(const QueryRequest& r) {
         spec.consistent = r.consistent_read;
         spec.filter = parsed.filter.get();
         spec.projection = parsed.projection.get();
-        spec.accept = [&](const Item& item) {
-          return PartitionMatches(kc, item) && SortKeyMatches(kc, item);
-        };
+        const Range range = QueryRange(kc, src);
+        if (!range.exact) {
+          spec.accept = [&](const Item& item) {
+            return PartitionMatches(kc, item) && SortKeyMatches(kc, item);
+          };
+        }
         double fetch_units = 0;
-        KH_ASSIGN_OR_RETURN(size_t bytes,
-                            ReadPage(txn, h, src, QueryRange(kc, src), spec, &resp, &fetch_units));
+        KH_ASSIGN_OR_RETURN(size_t bytes, ReadPage(txn, h, src, range, spec, &resp, &fetch_units));
         ChargeRead(src, h.desc.name, bytes, r.consistent_read, fetch_units,
                    r.return_consumed_capacity, &resp);
         return Status::OK();
