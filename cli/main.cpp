@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -57,6 +58,32 @@ std::string HistoryPath() {
 // the script ends with one line saying where. A second Ctrl-C ends the process
 // (SA_RESETHAND restores the default action).
 void OnSigint(int) { keyhole::shell::Session::Interrupt(); }
+
+// SIGTERM or SIGHUP (`timeout`, a CI runner, a closed terminal): the running statement stops
+// as for Ctrl-C, saying what it discarded, no more input is read, and EndProcess ends the
+// process by the signal. A second one ends it at once (SA_RESETHAND).
+void OnTerminate(int sig) { keyhole::shell::Session::Terminate(sig); }
+
+void CatchTerminationSignals() {
+  struct sigaction on_terminate {};
+  on_terminate.sa_handler = OnTerminate;
+  sigemptyset(&on_terminate.sa_mask);
+  on_terminate.sa_flags = SA_RESTART | SA_RESETHAND;
+  sigaction(SIGTERM, &on_terminate, nullptr);
+  sigaction(SIGHUP, &on_terminate, nullptr);
+}
+
+// The process's end once its work stopped: `code`, or, after SIGTERM or SIGHUP, one line that
+// says so and the signal's own default action (so a parent sees the signal, as without us).
+int EndProcess(int code) {
+  const int sig = keyhole::shell::Session::termination_signal();
+  if (sig == 0) return code;
+  std::fflush(stdout);
+  std::fprintf(stderr, "keyhole: stopped by %s\n", sig == SIGTERM ? "SIGTERM" : "SIGHUP");
+  std::signal(sig, SIG_DFL);
+  std::raise(sig);
+  return 128 + sig;
+}
 
 // What keeps `path` from being opened or created, found before LMDB is asked (LMDB reports
 // the OS's error without the culprit: a missing directory, a file used as one). OK when nothing
@@ -219,7 +246,8 @@ int main(int argc, char** argv) {
                   (opened.empty() ? "" : " (" + opened + ")") +
                   "\nStatements end with ';'. .help lists the commands.\n";
     repl.history_path = HistoryPath();
-    return keyhole::shell::RunRepl(session, repl);
+    CatchTerminationSignals();
+    return EndProcess(keyhole::shell::RunRepl(session, repl));
   }
   if (!opened.empty()) std::fprintf(stderr, "-- %s: %s\n", path.c_str(), opened.c_str());
 
@@ -230,10 +258,14 @@ int main(int argc, char** argv) {
   sigaction(SIGINT, &on_sigint, nullptr);
 
   bool ok = true;
-  if (actions.empty()) {  // a script on standard input
-    std::string script{std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>()};
-    ok = session.RunFile(script, "stdin");
+  std::string stdin_script;
+  // A script on standard input. Until it is read, nothing ran: SIGTERM's default action, which
+  // ends the wait for its end, loses nothing.
+  if (actions.empty()) {
+    stdin_script.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
   }
+  CatchTerminationSignals();
+  if (actions.empty()) ok = session.RunFile(stdin_script, "stdin");
   int statement_args = 0;
   for (const auto& [kind, arg] : actions) {
     if (session.quit_requested() || (!ok && bail) || session.interrupted()) break;
@@ -253,8 +285,8 @@ int main(int argc, char** argv) {
   // Output that could not be written (a full disk, a closed pipe's reader gone) is lost data.
   if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
     std::fprintf(stderr, "keyhole: writing standard output: %s\n", std::strerror(errno));
-    return 1;
+    return EndProcess(1);
   }
-  if (session.interrupted()) return 130;
-  return ok ? 0 : 1;
+  if (session.interrupted()) return EndProcess(130);
+  return EndProcess(ok ? 0 : 1);
 }

@@ -118,26 +118,31 @@ ReplState* StateOf(EditLine* el) {
 
 char* Prompt(EditLine* el) { return const_cast<char*>(StateOf(el)->prompt); }
 
-// EL_GETCFN: reads one character. Returns 1 with *out set, 0 at end of input, -1 with errno
-// EINTR after a Ctrl-C. SIGINT is blocked except inside ppoll(), so a Ctrl-C that arrives
-// between the flag check and the wait still ends the wait.
+// EL_GETCFN: reads one character. Returns 1 with *out set, 0 at end of input (and once the
+// process was asked to end: SIGTERM, SIGHUP), -1 with errno EINTR after a Ctrl-C. Those
+// signals are blocked except inside ppoll(), so one that arrives between the flag check and
+// the wait still ends the wait.
 int ReadChar(EditLine* el, wchar_t* out) {
   const int fd = StateOf(el)->fd;
   std::mbstate_t state{};
-  sigset_t sigint, old_mask;
-  sigemptyset(&sigint);
-  sigaddset(&sigint, SIGINT);
+  sigset_t stops, old_mask;
+  sigemptyset(&stops);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&stops, sig);
   while (true) {
-    pthread_sigmask(SIG_BLOCK, &sigint, &old_mask);
+    pthread_sigmask(SIG_BLOCK, &stops, &old_mask);
     sigset_t wait_mask = old_mask;
-    sigdelset(&wait_mask, SIGINT);
+    for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigdelset(&wait_mask, sig);
     int ready = 0;
-    if (!g_sigint) {
+    if (!g_sigint && !Session::termination_signal()) {
       pollfd p{fd, POLLIN, 0};
       ready = ppoll(&p, 1, nullptr, &wait_mask);
     }
     const int wait_errno = errno;
     pthread_sigmask(SIG_SETMASK, &old_mask, nullptr);
+    if (Session::termination_signal()) {
+      *out = L'\0';
+      return 0;
+    }
     if (g_sigint) {
       *out = L'\0';
       errno = EINTR;
@@ -379,7 +384,7 @@ int RunRepl(Session& session, const ReplOptions& options) {
       const bool interrupted = count < 0 && g_sigint;
       std::fputs("\n", term);
       std::fflush(term);
-      if (!interrupted) {  // Ctrl-D on an empty line, or input is gone
+      if (!interrupted) {  // Ctrl-D on an empty line, input is gone, or SIGTERM / SIGHUP
         if (pending.find_first_not_of(" \t\r\n") != std::string::npos) {
           std::fputs("-- the statement being typed was not run (it had no ';')\n", stderr);
         }

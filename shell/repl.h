@@ -1,7 +1,9 @@
 // The interactive REPL (libedit): prompt `keyhole> `, continuation prompt `   ...> ` while a
 // statement is incomplete, persistent history (one entry per statement or dot-command), tab
 // completion through Session::Complete, Ctrl-C that discards the line being typed or
-// interrupts the running statement (never exits), Ctrl-D on an empty line to leave.
+// interrupts the running statement (never exits), Ctrl-D on an empty line to leave. Once
+// Session::Terminate ran (the caller's SIGTERM or SIGHUP handler), the running statement
+// stops and the loop ends as at end of input.
 #pragma once
 
 #include <string>
@@ -15,7 +17,8 @@ struct ReplOptions {
   std::string history_path;  // "" = no persistent history
 };
 
-// Runs the interactive loop until .quit/.exit or end of input (Ctrl-D on an empty line).
+// Runs the interactive loop until .quit/.exit, end of input (Ctrl-D on an empty line) or
+// Session::Terminate.
 // Returns 0 when no statement failed, else 1. Standard input and output should be a terminal.
 int RunRepl(Session& session, const ReplOptions& options);
 

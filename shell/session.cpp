@@ -35,6 +35,10 @@ namespace keyhole::shell {
 
 std::atomic<bool> g_interrupted{false};
 std::atomic<uint64_t> g_interrupt_epoch{0};
+namespace {
+std::atomic<int> g_termination{0};  // Session::Terminate's signal
+static_assert(std::atomic<int>::is_always_lock_free, "set from a signal handler");
+}  // namespace
 
 namespace {
 
@@ -120,9 +124,15 @@ bool Session::NeedsMoreInput(std::string_view pending) { return !parser::IsCompl
 
 void Session::Interrupt() { g_interrupted.store(true, std::memory_order_relaxed); }
 void Session::ClearInterrupt() {
-  g_interrupted.store(false, std::memory_order_relaxed);
+  g_interrupted.store(g_termination.load(std::memory_order_relaxed) != 0,
+                      std::memory_order_relaxed);
   g_interrupt_epoch.fetch_add(1, std::memory_order_relaxed);
 }
+void Session::Terminate(int signal) {
+  g_termination.store(signal, std::memory_order_relaxed);
+  Interrupt();
+}
+int Session::termination_signal() { return g_termination.load(std::memory_order_relaxed); }
 
 // ---- State ----
 

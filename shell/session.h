@@ -142,8 +142,17 @@ class Session {
   // Asks the running statement to stop (async-signal-safe: only sets a flag). The statement
   // stops at its next operation or page with "Error: Interrupted" and changes nothing more.
   static void Interrupt();
-  // Clears a pending interrupt (the REPL calls it before running input).
+  // Clears a pending interrupt (the REPL calls it before running input). Once Terminate ran,
+  // the interrupt stays.
   static void ClearInterrupt();
+  // Asks the process to end (SIGTERM, SIGHUP; async-signal-safe): Interrupt(), remembered
+  // until the process ends. The running statement stops as for Ctrl-C (an import imports
+  // nothing, an export leaves FILE as it was, each said out loud); the caller then reads no
+  // more input, runs Finish() (an open transaction is discarded and said so) and ends by the
+  // signal.
+  static void Terminate(int signal);
+  // The signal passed to Terminate, 0 before.
+  static int termination_signal();
 
   struct State;  // defined in session.cpp; dot-command and statement code share it
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The command line as scripts, CI jobs and students meet it: opening files (new, not a database,
 # read-only), errors in the OS's words, --version, transactions left open, Ctrl-C during a
-# script and an import, invalid UTF-8, errors on very long lines.
+# script and an import, SIGTERM during an import and an export, invalid UTF-8, errors on very
+# long lines.
 # Usage: cli_test.sh KEYHOLE
 set -u
 k=$1
@@ -135,6 +136,32 @@ if grep -q 'items imported' err.txt; then
   echo "skipped: the import finished before Ctrl-C reached it"
 elif [ $status = 130 ] && grep -q 'nothing was imported' err.txt && [ ! -s count.txt ]; then ok
 else no "interrupted import: status $status: $(cat err.txt) $(head -3 count.txt)"; fi
+
+# SIGTERM (timeout, a CI runner) during .import: as Ctrl-C, said out loud, then the process
+# ends by the signal. During .export: FILE is not left behind, half written.
+"$k" tx.kh -c '.import big.jsonl INTO Imported' >out.txt 2>err.txt &
+pid=$!
+sleep 0.3
+kill -TERM $pid
+wait $pid
+status=$?
+"$k" tx.kh --mode csv -c 'SCAN SELECT pk FROM "Imported"' >count.txt 2>/dev/null
+if grep -q 'items imported' err.txt; then
+  echo "skipped: the import finished before SIGTERM reached it"
+elif [ $status = 143 ] && grep -q 'nothing was imported' err.txt &&
+  grep -q '^keyhole: stopped by SIGTERM$' err.txt && [ ! -s count.txt ]; then ok
+else no "import stopped by SIGTERM: status $status: $(cat err.txt) $(head -3 count.txt)"; fi
+"$k" tx.kh -c '.import big.jsonl INTO Imported' 2>/dev/null
+"$k" tx.kh -c '.export Imported TO exported.jsonl' >out.txt 2>err.txt &
+pid=$!
+sleep 0.1
+kill -TERM $pid
+wait $pid
+status=$?
+if grep -q 'items exported' err.txt; then
+  echo "skipped: the export finished before SIGTERM reached it"
+elif [ $status = 143 ] && grep -q 'nothing exported' err.txt && [ -z "$(ls -A | grep exported)" ]; then ok
+else no "export stopped by SIGTERM: status $status: $(cat err.txt) $(ls -A)"; fi
 
 # Invalid UTF-8 in a statement is refused; nothing is stored.
 expect invalid-utf8 1 '' 'ValidationException: Invalid UTF-8 in the statement: the byte 0xFF here' -- "$k" tx.kh -c "$(printf "INSERT INTO \"Txn\" VALUE {'pk': 'bad\xff'}")"

@@ -148,7 +148,11 @@ class KeyholePty {
     }
   }
 
-  // Waits for the process to end; its exit status, or -1 if it did not exit normally in time.
+  // Sends `sig` to the process.
+  void Signal(int sig) { ::kill(pid_, sig); }
+
+  // Waits for the process to end; its exit status, 128 + the signal that ended it (as a shell
+  // reports it), or -1 if it did not end in time.
   int WaitExit(Clock::duration timeout = kTimeout) {
     const auto deadline = Clock::now() + timeout;
     while (true) {
@@ -156,6 +160,7 @@ class KeyholePty {
       pid_t r = ::waitpid(pid_, &status, WNOHANG);
       if (r == pid_) {
         exited_ = true;
+        if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
         return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
       }
       if (Clock::now() >= deadline) return -1;
@@ -470,6 +475,40 @@ TEST_F(ReplPtyTest, CtrlCStopsAReadWithOneLine) {
   EXPECT_LE(errors, 1u) << out;
   pty->Send(".quit\r");
   EXPECT_EQ(pty->WaitExit(), 1) << pty->output();  // the interrupted script counts as failed
+}
+
+// SIGTERM at the prompt with a transaction open: the transaction is discarded and said so,
+// and the process ends by the signal. SIGTERM during a statement stops it first.
+TEST_F(ReplPtyTest, SigtermDiscardsAnOpenTransactionOutLoudAndEndsByTheSignal) {
+  auto pty = Start();
+  pty->Send("CREATE TABLE \"Txn\" (pk S);\r");
+  ASSERT_TRUE(pty->Expect("keyhole> "));
+  pty->Send("BEGIN;\r");
+  ASSERT_TRUE(pty->Expect("keyhole*> "));
+  pty->Send("INSERT INTO \"Txn\" VALUE {'pk': 'a'};\r");
+  ASSERT_TRUE(pty->Expect("keyhole*> "));
+  pty->Signal(SIGTERM);
+  ASSERT_TRUE(pty->Expect("its 1 queued statement was discarded"));
+  ASSERT_TRUE(pty->Expect("keyhole: stopped by SIGTERM"));
+  EXPECT_EQ(pty->WaitExit(), 128 + SIGTERM) << pty->output();
+}
+
+TEST_F(ReplPtyTest, SigtermStopsARunningReadAndEndsTheShell) {
+  const fs::path script = dir_.path() / "big.sql";
+  FILE* f = std::fopen(script.c_str(), "w");
+  ASSERT_NE(f, nullptr);
+  std::fputs(".quiet on\n", f);
+  for (int i = 0; i < 400000; ++i) std::fputs("SELECT * FROM \"Txn\" WHERE pk = 'a';\n", f);
+  std::fclose(f);
+  auto pty = Start();
+  pty->Send("CREATE TABLE \"Txn\" (pk S);\r");
+  ASSERT_TRUE(pty->Expect("keyhole> "));
+  pty->Send(".read " + script.string() + "\r");
+  std::this_thread::sleep_for(milliseconds(500));
+  pty->Signal(SIGTERM);
+  ASSERT_TRUE(pty->Expect("interrupted at " + script.string() + " line "));
+  ASSERT_TRUE(pty->Expect("keyhole: stopped by SIGTERM"));
+  EXPECT_EQ(pty->WaitExit(), 128 + SIGTERM) << pty->output();
 }
 
 }  // namespace
