@@ -566,6 +566,9 @@ bool RunImport(State& s, const Args& args, Location at) {
                            fmt::format("Interrupted while reading {} line {}: nothing was imported",
                                        args[0], line_no)));
       }
+      // A file saved with a byte order mark (as PowerShell and some Windows editors write
+      // UTF-8) starts after it, as a script does.
+      if (line_no == 1 && line.starts_with("\xEF\xBB\xBF")) line.remove_prefix(3);
       if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
       Result<Item> item = ImportLine(line);
       Status st = item.ok() ? CheckKey(**t, *item) : item.status();

@@ -167,6 +167,15 @@ TEST_F(SessionTest, ExportImportRoundTripAndFormats) {
             "\"sk\":{\"N\":\"1\"}}\n"
             "{\"pk\":{\"S\":\"p\"},\"s\":{\"SS\":[\"a\",\"b\"]},\"sk\":{\"N\":\"2\"}}\n"
             "-- 2 returned, 2 read · Query on Copy · 0.5 RCU\n");
+  // A byte order mark starts the first line only: anywhere else it is refused as JSON.
+  std::ofstream(File("bom.json")) << "\xEF\xBB\xBF{\"pk\": \"bom\", \"sk\": 1}\n";
+  ASSERT_TRUE(Run(".import " + File("bom.json") + " INTO Copy")) << sink_.err;
+  EXPECT_EQ(Out(), "-- 1 item imported into Copy · 1 WCU\n");
+  std::ofstream(File("bom2.json")) << "{\"pk\": \"bom\", \"sk\": 2}\n\xEF\xBB\xBF{\"pk\": \"bom\", "
+                                      "\"sk\": 3}\n";
+  EXPECT_FALSE(Run(".import " + File("bom2.json") + " INTO Copy"));
+  EXPECT_NE(sink_.err.find("bom2.json line 2: Invalid JSON: byte order mark"), std::string::npos)
+      << sink_.err;
   // A bad line anywhere imports nothing.
   std::ofstream(File("bad.json")) << "{\"pk\": \"q\", \"sk\": 1}\n{\"pk\": \"q\", \"sk\": \"x\"}\n";
   EXPECT_FALSE(Run(".import " + File("bad.json") + " INTO Copy"));
