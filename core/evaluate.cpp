@@ -116,7 +116,10 @@ void FlattenOperand(const Operand& root, std::vector<Node>* out) {
 
 std::vector<Node> Flatten(const Condition& root) {
   std::vector<Node> out;
-  std::vector<Node> stack = {Node{&root, nullptr}};
+  out.reserve(16);  // a WHERE of a few predicates, without regrowing
+  std::vector<Node> stack;
+  stack.reserve(16);
+  stack.push_back(Node{&root, nullptr});
   while (!stack.empty()) {
     Node n = stack.back();
     stack.pop_back();

@@ -255,7 +255,7 @@ Number Translator::NumberValue(const Node& n, const std::string& where) const {
   }
   Result<Number> number = Number::Parse(literal);
   if (!number.ok()) Fail(number.status().message() + " under " + where, n.begin);
-  return *number;
+  return std::move(*number);
 }
 
 AttributeValue Translator::Bag(const Node& n, const std::string& where) const {
@@ -402,6 +402,7 @@ AttributeValue Translator::Value(const Node& node, const std::string& where) con
 
 expr::Path Translator::BuildPath(const Node& n) const {
   expr::Path path;
+  path.elements.reserve(n.children.size());
   for (const Node& child : n.children) {
     expr::PathElement e;
     switch (child.kind) {
@@ -492,6 +493,7 @@ expr::Condition Translator::Condition(const Node& node) const {
     case Kind::kOr:
     case Kind::kAnd:
       c.kind = n.kind == Kind::kOr ? expr::ConditionKind::kOr : expr::ConditionKind::kAnd;
+      c.children.reserve(n.children.size());
       for (const Node& child : n.children) {
         if (!IsCondition(child)) {
           Fail("The arguments to AND/OR must be Expressions", Unwrap(child).begin);
@@ -539,12 +541,14 @@ expr::Condition Translator::Tail(const Node& lhs, const Node& tail) const {
       const Kind op = tail.children[0].kind;
       c.kind = expr::ConditionKind::kCompare;
       c.op = CompareOpOf(op);
+      c.operands.reserve(2);
       c.operands.push_back(Operand(lhs, OperatorText(op)));
       c.operands.push_back(Operand(tail.children[1], OperatorText(op)));
       return c;
     }
     case Kind::kBetweenTail:
       c.kind = expr::ConditionKind::kBetween;
+      c.operands.reserve(3);
       c.operands.push_back(Operand(lhs, "BETWEEN"));
       c.operands.push_back(Operand(tail.children[first], "BETWEEN"));
       c.operands.push_back(Operand(tail.children[first + 1], "BETWEEN"));

@@ -237,10 +237,17 @@ Result<Plan> PlanSelect(const parser::Statement& st, const TableDescription& tab
 
   if (!s.where) return Refusal(s, table, t);
 
-  // Key attributes may not appear in a Query's FilterExpression.
-  std::set<std::string> key_names = {table.key.partition.name};
-  if (table.key.sort) key_names.insert(table.key.sort->name);
-  for (const std::string& name : t.key->Names()) key_names.insert(name);
+  // Key attributes may not appear in a Query's FilterExpression: the names, once a conjunct is
+  // left over for a filter (a key-addressed read often has none).
+  std::set<std::string> key_names;
+  auto mentions_key = [&](const expr::Condition& c) {
+    if (key_names.empty()) {
+      key_names.insert(table.key.partition.name);
+      if (table.key.sort) key_names.insert(table.key.sort->name);
+      for (const std::string& name : t.key->Names()) key_names.insert(name);
+    }
+    return MentionsAny(c, key_names);
+  };
   const std::vector<const KeyAttribute*> sorts = t.key->SortAttributes();
 
   // Every OR branch must pin the partition key; its sort-key predicate is the key condition.
@@ -264,12 +271,15 @@ Result<Plan> PlanSelect(const parser::Statement& st, const TableDescription& tab
       return Refusal(s, table, t);
     }
     Read base;
-    std::set<const expr::Condition*> used{pin};
+    std::vector<const expr::Condition*> used{pin};  // the conjuncts the key condition took
+    auto is_used = [&](const expr::Condition* c) {
+      return std::find(used.begin(), used.end(), c) != used.end();
+    };
     // A multi-attribute key: every further partition attribute pinned with one `=`.
     for (const KeyAttribute& a : t.key->more_partition) {
       const expr::Condition* found = nullptr;
       for (const auto* c : conjuncts) {
-        std::optional<AttributeValue> v = used.count(c) ? std::nullopt : EqualityValue(*c, a.name);
+        std::optional<AttributeValue> v = is_used(c) ? std::nullopt : EqualityValue(*c, a.name);
         if (!v) continue;
         KH_RETURN_IF_ERROR(CheckKeyType(*v, a));
         base.kc.more_partition.emplace_back(a.name, *v);
@@ -277,7 +287,7 @@ Result<Plan> PlanSelect(const parser::Statement& st, const TableDescription& tab
         break;
       }
       if (!found) return Refusal(s, table, t);
-      used.insert(found);
+      used.push_back(found);
     }
     // The sort attributes left to right: equalities, then at most one other predicate. The
     // last one found is the key condition's `op`; the equalities before it its sort_prefix.
@@ -286,13 +296,13 @@ Result<Plan> PlanSelect(const parser::Statement& st, const TableDescription& tab
       KeyCondition found_kc;
       const expr::Condition* found = nullptr;
       for (const auto* c : conjuncts) {
-        if (!used.count(c) && SortKeyPredicate(*c, a->name, &found_kc)) {
+        if (!is_used(c) && SortKeyPredicate(*c, a->name, &found_kc)) {
           found = c;
           break;
         }
       }
       if (!found) break;
-      used.insert(found);
+      used.push_back(found);
       if (have_sort) base.kc.sort_prefix.emplace_back(base.kc.sort_name, base.kc.sort_value);
       have_sort = true;
       KH_RETURN_IF_ERROR(CheckKeyType(found_kc.sort_value, *a));
@@ -306,15 +316,16 @@ Result<Plan> PlanSelect(const parser::Statement& st, const TableDescription& tab
       if (found_kc.op != SortKeyOp::kEq) break;
     }
     for (const auto* c : conjuncts) {
-      if (used.count(c)) continue;
-      if (MentionsAny(*c, key_names)) {
+      if (is_used(c)) continue;
+      if (mentions_key(*c)) {
         KH_RETURN_IF_ERROR(expr::ValidateCondition(*c, expr::Kind::kFilter));
         base.post_filter.push_back(*c);
       } else {
         base.filter.push_back(*c);
       }
     }
-    for (const auto& v : *values) {
+    for (size_t i = 0; i < values->size(); ++i) {
+      const AttributeValue& v = (*values)[i];
       KH_RETURN_IF_ERROR(CheckKeyType(v, t.key->partition));
       for (const auto& r : reads) {
         if (r.kc.partition_value == v) {
@@ -322,9 +333,9 @@ Result<Plan> PlanSelect(const parser::Statement& st, const TableDescription& tab
               "Overlapping conditions with range keys are not supported in where clause");
         }
       }
-      Read r = base;
+      Read r = i + 1 < values->size() ? base : std::move(base);
       r.kc.partition_name = pk;
-      r.kc.partition_value = v;
+      r.kc.partition_value = std::move((*values)[i]);
       reads.push_back(std::move(r));
     }
   }
@@ -393,8 +404,8 @@ Result<Plan> PlanSelect(const parser::Statement& st, const TableDescription& tab
       (!table.key.sort || reads[0].kc.op == SortKeyOp::kEq)) {
     GetItemRequest g;
     g.table_name = s.table;
-    g.key[pk] = reads[0].kc.partition_value;
-    if (table.key.sort) g.key[sk] = reads[0].kc.sort_value;
+    g.key[pk] = std::move(reads[0].kc.partition_value);
+    if (table.key.sort) g.key[sk] = std::move(reads[0].kc.sort_value);
     g.return_consumed_capacity = ReturnConsumedCapacity::kTotal;
     auto p = parsed_base();
     if (p->projection) g.expressions.parsed = p;
