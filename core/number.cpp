@@ -337,25 +337,27 @@ bool Number::DecodeKeyEncoding(std::string_view* in, Number* out) {
   const int exponent = negative ? 0x7FFF - raw : raw - 0x8000;
   if (exponent > kMaxExponent || exponent < kMinExponent) return false;
 
+  // One pass: each digit byte is checked and converted into a buffer, then copied once.
   const uint8_t end = negative ? kNegativeEnd : kPositiveEnd;
-  size_t i = 3;
-  for (;; ++i) {                        // find the terminator and check every digit first
-    if (i >= in->size()) return false;  // no terminator
-    const auto b = static_cast<uint8_t>((*in)[i]);
+  const int add = negative ? '0' + 10 : '0' - 1;  // the digit's character is add + sign * byte
+  const int sign = negative ? -1 : 1;
+  const auto* bytes = reinterpret_cast<const uint8_t*>(in->data()) + 3;
+  const size_t available = in->size() - 3;
+  char digits[kMaxDigits];
+  size_t n = 0;
+  for (;; ++n) {
+    if (n >= available) return false;  // no terminator
+    const uint8_t b = bytes[n];
     if (b == end) break;
-    if (b < 1 || b > 10 || i - 3 == static_cast<size_t>(kMaxDigits)) return false;
+    if (b < 1 || b > 10 || n == static_cast<size_t>(kMaxDigits)) return false;
+    digits[n] = static_cast<char>(add + sign * b);
   }
-  const size_t n = i - 3;
-  auto digit = [&](size_t k) {
-    const auto b = static_cast<uint8_t>((*in)[3 + k]);
-    return static_cast<char>('0' + (negative ? 10 - b : b - 1));
-  };
-  if (n == 0 || digit(0) == '0' || digit(n - 1) == '0') return false;
+  if (n == 0 || digits[0] == '0' || digits[n - 1] == '0') return false;
   // Into *out's own string: no temporary, and a decoded small number allocates nothing.
   out->negative_ = negative;
   out->exponent_ = exponent;
-  out->digits_.resize(n);
-  for (size_t k = 0; k < n; ++k) out->digits_[k] = digit(k);
+  out->digits_.assign(digits, n);
+  const size_t i = 3 + n;
   in->remove_prefix(i + 1);
   return true;
 }

@@ -76,7 +76,7 @@ struct Reader {
   bool Str(std::string* s) {
     std::string_view v;
     if (!View(&v)) return false;
-    s->assign(v);
+    s->append(v.data(), v.size());  // *s is new and empty (append skips assign's alias checks)
     return true;
   }
   bool Num(Number* n) { return Number::DecodeKeyEncoding(&in, n) || (ok = false); }
