@@ -64,13 +64,20 @@ void OnSigint(int) { keyhole::shell::Session::Interrupt(); }
 // process by the signal. A second one ends it at once (SA_RESETHAND).
 void OnTerminate(int sig) { keyhole::shell::Session::Terminate(sig); }
 
-void CatchTerminationSignals() {
-  struct sigaction on_terminate {};
-  on_terminate.sa_handler = OnTerminate;
-  sigemptyset(&on_terminate.sa_mask);
-  on_terminate.sa_flags = SA_RESTART | SA_RESETHAND;
-  sigaction(SIGTERM, &on_terminate, nullptr);
-  sigaction(SIGHUP, &on_terminate, nullptr);
+// Catches SIGTERM and SIGHUP unless they are ignored (nohup, `trap '' TERM`: they stay so) or
+// one already came. `restart`: system calls they interrupt resume (SA_RESTART), as statements
+// need; without it, a blocked open() or read() of a script (a FIFO, a pipe) returns EINTR.
+void CatchTerminationSignals(bool restart = true) {
+  if (keyhole::shell::Session::termination_signal() != 0) return;
+  for (int sig : {SIGTERM, SIGHUP}) {
+    struct sigaction old {};
+    if (sigaction(sig, nullptr, &old) != 0 || old.sa_handler == SIG_IGN) continue;
+    struct sigaction on_terminate {};
+    on_terminate.sa_handler = OnTerminate;
+    sigemptyset(&on_terminate.sa_mask);
+    on_terminate.sa_flags = (restart ? SA_RESTART : 0) | SA_RESETHAND;
+    sigaction(sig, &on_terminate, nullptr);
+  }
 }
 
 // The process's end once its work stopped: `code`, or, after SIGTERM or SIGHUP, one line that
@@ -274,8 +281,15 @@ int main(int argc, char** argv) {
       continue;
     }
     std::string script;
-    if (!keyhole::shell::ReadWholeFile(arg, &script)) {
-      std::fprintf(stderr, "keyhole: cannot read %s: %s\n", arg.c_str(), std::strerror(errno));
+    CatchTerminationSignals(/*restart=*/false);  // a script that never comes (a FIFO) is left
+    const bool read = keyhole::shell::ReadWholeFile(arg, &script);
+    const int read_error = errno;
+    CatchTerminationSignals();
+    if (!read) {
+      if (keyhole::shell::Session::termination_signal() == 0) {
+        std::fprintf(stderr, "keyhole: cannot read %s: %s\n", arg.c_str(),
+                     std::strerror(read_error));
+      }
       ok = false;
       break;
     }

@@ -129,7 +129,8 @@ void Session::ClearInterrupt() {
   g_interrupt_epoch.fetch_add(1, std::memory_order_relaxed);
 }
 void Session::Terminate(int signal) {
-  g_termination.store(signal, std::memory_order_relaxed);
+  int none = 0;  // the first signal is the one the process ends by
+  g_termination.compare_exchange_strong(none, signal, std::memory_order_relaxed);
   Interrupt();
 }
 int Session::termination_signal() { return g_termination.load(std::memory_order_relaxed); }
@@ -278,11 +279,22 @@ bool Session::State::RunScript(std::string_view text, std::string_view source, i
   // statements), for the interruption notice.
   const int64_t run_before = statements_run;
   // Ctrl-C stops the script: one line says where, instead of an error per remaining statement.
+  bool started = false;  // whether a piece of `text` ran
   auto interrupted = [&](int at_line) {
     if (!g_interrupted.load(std::memory_order_relaxed)) return false;
     if (!InterruptReported()) {
       interrupt_reported_epoch = g_interrupt_epoch.load(std::memory_order_relaxed);
-      if (source.empty()) return true;  // the REPL: the statement's own error says it
+      if (source.empty()) {
+        // The REPL: a statement stopped says so in its own error; input stopped before it
+        // started (SIGTERM, SIGHUP, or a Ctrl-C just as it was entered) is said here.
+        if (!started) {
+          sink->Err(g_termination.load(std::memory_order_relaxed) != 0
+                        ? "-- not run: keyhole is stopping\n"
+                        : "-- not run: interrupted\n");
+        }
+        ok = started && ok;
+        return true;
+      }
       const int64_t ran = statements_run - run_before;
       sink->Err(fmt::format("interrupted at {} line {}; {} ran\n", Shorten(source), at_line,
                             Count(ran, "statement")));
@@ -299,6 +311,7 @@ bool Session::State::RunScript(std::string_view text, std::string_view source, i
     if (!piece) break;
     const int at_line = first_line + piece->start.line - 1;
     if (interrupted(at_line)) break;
+    started = true;
     if (piece->dot_command) {
       if (settings.echo) Echo(std::string(piece->text) + "\n");
       ok &= RunDotCommand(piece->text, {source, at_line});

@@ -163,6 +163,34 @@ if grep -q 'items exported' err.txt; then
 elif [ $status = 143 ] && grep -q 'nothing exported' err.txt && [ -z "$(ls -A | grep exported)" ]; then ok
 else no "export stopped by SIGTERM: status $status: $(cat err.txt) $(ls -A)"; fi
 
+# SIGTERM while the script is still being read (a FIFO nobody writes): no hang.
+mkfifo never.fifo
+"$k" tx.kh -f never.fifo >out.txt 2>err.txt &
+pid=$!
+(sleep 10 && kill -KILL $pid 2>/dev/null) &
+watchdog=$!
+sleep 0.3
+kill -TERM $pid
+wait $pid
+status=$?
+kill $watchdog 2>/dev/null
+if [ $status = 143 ] && grep -q '^keyhole: stopped by SIGTERM$' err.txt && ! grep -q 'cannot read' err.txt; then ok
+else no "SIGTERM while opening a FIFO script: status $status: $(cat err.txt)"; fi
+
+# An ignored SIGHUP (nohup) stays ignored: the script runs to its end.
+python3 -c "
+for i in range(60000): print('SELECT * FROM \"Txn\" WHERE pk = \'a\';')" >medium.sql
+nohup "$k" tx.kh --mode csv -f medium.sql >out.txt 2>err.txt &
+pid=$!
+sleep 0.2
+kill -HUP $pid && sent=1 || sent=0
+wait $pid
+status=$?
+if [ $sent = 0 ]; then
+  echo "skipped: the script finished before SIGHUP reached it"
+elif [ $status = 0 ] && ! grep -q 'stopped by' err.txt; then ok
+else no "nohup: status $status: $(tail -3 err.txt)"; fi
+
 # Invalid UTF-8 in a statement is refused; nothing is stored.
 expect invalid-utf8 1 '' 'ValidationException: Invalid UTF-8 in the statement: the byte 0xFF here' -- "$k" tx.kh -c "$(printf "INSERT INTO \"Txn\" VALUE {'pk': 'bad\xff'}")"
 expect invalid-utf8-stored-nothing 0 EMPTY '' -- "$k" tx.kh --mode csv -c 'SCAN SELECT pk FROM "Txn" WHERE begins_with(pk, '"'"'bad'"'"')'
