@@ -357,8 +357,7 @@ bool Number::DecodeKeyEncoding(std::string_view* in, Number* out) {
   out->negative_ = negative;
   out->exponent_ = exponent;
   out->digits_.assign(digits, n);
-  const size_t i = 3 + n;
-  in->remove_prefix(i + 1);
+  in->remove_prefix(3 + n + 1);  // tag, exponent, digits, terminator
   return true;
 }
 

@@ -27,6 +27,25 @@ expect() {
   if [ -n "$errp" ] && ! grep -qE -- "$errp" err.txt; then no "$name: stderr lacks /$errp/: $(cat err.txt)"; return; fi
   ok
 }
+# signal_after SECONDS SIGNAL command...: runs the command in the background (standard output to
+# out.txt, standard error to err.txt), sends it SIGNAL after SECONDS and waits for it. Sets
+# $status, and $sent (0 when the process had already ended). A process still running 10 s after
+# the signal is killed, so that a hang fails instead of hanging the test.
+signal_after() {
+  local delay=$1 sig=$2
+  shift 2
+  "$@" >out.txt 2>err.txt &
+  local pid=$!
+  sleep "$delay"
+  kill "-$sig" $pid 2>/dev/null && sent=1 || sent=0
+  (sleep 10 && kill -KILL $pid) >/dev/null 2>&1 &
+  local watchdog=$!
+  wait $pid
+  status=$?
+  pkill -P $watchdog 2>/dev/null
+  kill $watchdog 2>/dev/null
+  wait $watchdog 2>/dev/null
+}
 
 # --version, and flags without their argument.
 expect version 0 '^keyhole [0-9]+\.[0-9]+\.[0-9]+$' '' -- "$k" --version
@@ -111,12 +130,7 @@ grep -q '^-- 1 statement ran quietly · 1 WCU$' err.txt && ok || no "quiet summa
 python3 -c "
 print('.quiet on')
 for i in range(400000): print('SELECT * FROM \"Txn\" WHERE pk = \'a\';')" >long.sql
-"$k" tx.kh -f long.sql -c "SELECT * FROM \"Txn\" WHERE pk = 'd'" >out.txt 2>err.txt &
-pid=$!
-sleep 0.5
-kill -INT $pid
-wait $pid
-status=$?
+signal_after 0.5 INT "$k" tx.kh -f long.sql -c "SELECT * FROM \"Txn\" WHERE pk = 'd'"
 if [ $status = 130 ] && grep -qE '^interrupted at long.sql line [0-9]+; [0-9]+ statements ran$' err.txt &&
   [ "$(grep -c . err.txt)" -le 3 ] && [ ! -s out.txt ]; then ok; else no "interrupted script: status $status: $(head -c 600 err.txt) | $(head -c 200 out.txt)"; fi
 
@@ -125,12 +139,7 @@ python3 -c "
 import json
 for i in range(300000): print(json.dumps({'pk': 'i%d' % i, 'n': i, 'pad': 'x' * 40}))" >big.jsonl
 "$k" tx.kh -c 'CREATE TABLE "Imported" (pk S)' 2>/dev/null
-"$k" tx.kh -c '.import big.jsonl INTO Imported' >out.txt 2>err.txt &
-pid=$!
-sleep 0.3
-kill -INT $pid
-wait $pid
-status=$?
+signal_after 0.3 INT "$k" tx.kh -c '.import big.jsonl INTO Imported'
 "$k" tx.kh --mode csv -c 'SCAN SELECT pk FROM "Imported"' >count.txt 2>/dev/null
 if grep -q 'items imported' err.txt; then
   echo "skipped: the import finished before Ctrl-C reached it"
@@ -139,12 +148,7 @@ else no "interrupted import: status $status: $(cat err.txt) $(head -3 count.txt)
 
 # SIGTERM (timeout, a CI runner) during .import: as Ctrl-C, said out loud, then the process
 # ends by the signal. During .export: FILE is not left behind, half written.
-"$k" tx.kh -c '.import big.jsonl INTO Imported' >out.txt 2>err.txt &
-pid=$!
-sleep 0.3
-kill -TERM $pid
-wait $pid
-status=$?
+signal_after 0.3 TERM "$k" tx.kh -c '.import big.jsonl INTO Imported'
 "$k" tx.kh --mode csv -c 'SCAN SELECT pk FROM "Imported"' >count.txt 2>/dev/null
 if grep -q 'items imported' err.txt; then
   echo "skipped: the import finished before SIGTERM reached it"
@@ -152,12 +156,7 @@ elif [ $status = 143 ] && grep -q 'nothing was imported' err.txt &&
   grep -q '^keyhole: stopped by SIGTERM$' err.txt && [ ! -s count.txt ]; then ok
 else no "import stopped by SIGTERM: status $status: $(cat err.txt) $(head -3 count.txt)"; fi
 "$k" tx.kh -c '.import big.jsonl INTO Imported' 2>/dev/null
-"$k" tx.kh -c '.export Imported TO exported.jsonl' >out.txt 2>err.txt &
-pid=$!
-sleep 0.1
-kill -TERM $pid
-wait $pid
-status=$?
+signal_after 0.1 TERM "$k" tx.kh -c '.export Imported TO exported.jsonl'
 if grep -q 'items exported' err.txt; then
   echo "skipped: the export finished before SIGTERM reached it"
 elif [ $status = 143 ] && grep -q 'nothing exported' err.txt && [ -z "$(ls -A | grep exported)" ]; then ok
@@ -165,27 +164,14 @@ else no "export stopped by SIGTERM: status $status: $(cat err.txt) $(ls -A)"; fi
 
 # SIGTERM while the script is still being read (a FIFO nobody writes): no hang.
 mkfifo never.fifo
-"$k" tx.kh -f never.fifo >out.txt 2>err.txt &
-pid=$!
-(sleep 10 && kill -KILL $pid 2>/dev/null) &
-watchdog=$!
-sleep 0.3
-kill -TERM $pid
-wait $pid
-status=$?
-kill $watchdog 2>/dev/null
+signal_after 0.3 TERM "$k" tx.kh -f never.fifo
 if [ $status = 143 ] && grep -q '^keyhole: stopped by SIGTERM$' err.txt && ! grep -q 'cannot read' err.txt; then ok
 else no "SIGTERM while opening a FIFO script: status $status: $(cat err.txt)"; fi
 
 # An ignored SIGHUP (nohup) stays ignored: the script runs to its end.
 python3 -c "
 for i in range(60000): print('SELECT * FROM \"Txn\" WHERE pk = \'a\';')" >medium.sql
-nohup "$k" tx.kh --mode csv -f medium.sql >out.txt 2>err.txt &
-pid=$!
-sleep 0.2
-kill -HUP $pid && sent=1 || sent=0
-wait $pid
-status=$?
+signal_after 0.2 HUP nohup "$k" tx.kh --mode csv -f medium.sql
 if [ $sent = 0 ]; then
   echo "skipped: the script finished before SIGHUP reached it"
 elif [ $status = 0 ] && ! grep -q 'stopped by' err.txt; then ok

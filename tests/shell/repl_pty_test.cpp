@@ -227,6 +227,27 @@ class ReplPtyTest : public ::testing::Test {
 
   fs::path HistoryFile() const { return dir_.path() / ".keyhole_history"; }
 
+  // Starts keyhole, has it `.read` a script of 400,000 quiet SELECTs (its path in *script),
+  // and returns 500 ms later, with the script still running. Null when the script could not be
+  // written (a failure is recorded).
+  std::unique_ptr<KeyholePty> StartLongRead(fs::path* script) {
+    *script = dir_.path() / "big.sql";
+    FILE* f = std::fopen(script->c_str(), "w");
+    if (f == nullptr) {
+      ADD_FAILURE() << "cannot write " << *script;
+      return nullptr;
+    }
+    std::fputs(".quiet on\n", f);
+    for (int i = 0; i < 400000; ++i) std::fputs("SELECT * FROM \"Txn\" WHERE pk = 'a';\n", f);
+    std::fclose(f);
+    auto pty = Start();
+    pty->Send("CREATE TABLE \"Txn\" (pk S);\r");
+    EXPECT_TRUE(pty->Expect("keyhole> "));
+    pty->Send(".read " + script->string() + "\r");
+    std::this_thread::sleep_for(milliseconds(500));
+    return pty;
+  }
+
   TempDir dir_;
 };
 
@@ -450,17 +471,9 @@ TEST_F(ReplPtyTest, ResultsLongerThanTheTerminalGoThroughThePager) {
 }
 
 TEST_F(ReplPtyTest, CtrlCStopsAReadWithOneLine) {
-  const fs::path script = dir_.path() / "big.sql";
-  FILE* f = std::fopen(script.c_str(), "w");
-  ASSERT_NE(f, nullptr);
-  std::fputs(".quiet on\n", f);
-  for (int i = 0; i < 400000; ++i) std::fputs("SELECT * FROM \"Txn\" WHERE pk = 'a';\n", f);
-  std::fclose(f);
-  auto pty = Start();
-  pty->Send("CREATE TABLE \"Txn\" (pk S);\r");
-  ASSERT_TRUE(pty->Expect("keyhole> "));
-  pty->Send(".read " + script.string() + "\r");
-  std::this_thread::sleep_for(milliseconds(500));
+  fs::path script;
+  auto pty = StartLongRead(&script);
+  ASSERT_NE(pty, nullptr);
   pty->Send("\x03");
   ASSERT_TRUE(pty->Expect("interrupted at " + script.string() + " line "));
   ASSERT_TRUE(pty->Expect(" statements ran\r\n"));
@@ -494,17 +507,9 @@ TEST_F(ReplPtyTest, SigtermDiscardsAnOpenTransactionOutLoudAndEndsByTheSignal) {
 }
 
 TEST_F(ReplPtyTest, SigtermStopsARunningReadAndEndsTheShell) {
-  const fs::path script = dir_.path() / "big.sql";
-  FILE* f = std::fopen(script.c_str(), "w");
-  ASSERT_NE(f, nullptr);
-  std::fputs(".quiet on\n", f);
-  for (int i = 0; i < 400000; ++i) std::fputs("SELECT * FROM \"Txn\" WHERE pk = 'a';\n", f);
-  std::fclose(f);
-  auto pty = Start();
-  pty->Send("CREATE TABLE \"Txn\" (pk S);\r");
-  ASSERT_TRUE(pty->Expect("keyhole> "));
-  pty->Send(".read " + script.string() + "\r");
-  std::this_thread::sleep_for(milliseconds(500));
+  fs::path script;
+  auto pty = StartLongRead(&script);
+  ASSERT_NE(pty, nullptr);
   pty->Signal(SIGTERM);
   ASSERT_TRUE(pty->Expect("interrupted at " + script.string() + " line "));
   ASSERT_TRUE(pty->Expect("keyhole: stopped by SIGTERM"));
