@@ -73,6 +73,7 @@ Result<std::shared_ptr<const TableHandle>> Database::Impl::Resolve(const std::st
     bool present = false;
     KH_RETURN_IF_ERROR(txn.Get(catalog, "table/" + name, &entry, &present));
     h->catalog_entry = std::string(entry);
+    h->verified_txn.store(txn.id(), std::memory_order_relaxed);
     return Status::OK();
   }));
   if (!found) return Status::NotFound("Requested resource not found");
@@ -118,10 +119,15 @@ Result<bool> Database::Impl::StillCurrent(Txn& txn, const TableHandle& h, uint64
 Result<std::shared_ptr<const TableHandle>> Database::Impl::Current(const std::string& name) {
   std::shared_ptr<const TableHandle> cached = Cached(name);
   if (!cached) return Resolve(name);
+  // Nothing committed since a snapshot that found it current: no transaction needed.
+  if (cached->verified_txn.load(std::memory_order_relaxed) == env->LastCommittedTxnId()) {
+    return cached;
+  }
   bool current = false;
   KH_RETURN_IF_ERROR(env->Read([&](Txn& txn) -> Status {
     KH_ASSIGN_OR_RETURN(uint64_t g, ReadGeneration(txn));
     KH_ASSIGN_OR_RETURN(current, StillCurrent(txn, *cached, g));
+    if (current) cached->verified_txn.store(txn.id(), std::memory_order_relaxed);
     return Status::OK();
   }));
   if (current) return cached;
@@ -150,12 +156,21 @@ Status Database::Impl::WithTables(const std::vector<std::string>& names, bool wr
     for (const auto& h : held) hs.push_back(h.get());
     bool stale = mixed;
     auto body = [&](Txn& txn) -> Status {
-      KH_ASSIGN_OR_RETURN(uint64_t g, ReadGeneration(txn));
+      // A read of the very snapshot in which every handle was found current skips the check.
+      const uint64_t id = txn.writable() ? TableHandle::kNotVerified : txn.id();
+      bool verified = !txn.writable();
       for (const auto& h : held) {
-        KH_ASSIGN_OR_RETURN(bool current, StillCurrent(txn, *h, g));
-        if (!current) {
-          stale = true;
-          return Status::Internal("catalog changed");
+        verified &= h->verified_txn.load(std::memory_order_relaxed) == id;
+      }
+      if (!verified) {
+        KH_ASSIGN_OR_RETURN(uint64_t g, ReadGeneration(txn));
+        for (const auto& h : held) {
+          KH_ASSIGN_OR_RETURN(bool current, StillCurrent(txn, *h, g));
+          if (!current) {
+            stale = true;
+            return Status::Internal("catalog changed");
+          }
+          if (!txn.writable()) h->verified_txn.store(id, std::memory_order_relaxed);
         }
       }
       return fn(txn, hs);

@@ -1,6 +1,7 @@
 // Internal to storage/: the state behind Database, shared by its .cpp files.
 #pragma once
 
+#include <atomic>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -38,7 +39,21 @@ constexpr char kCatalogDb[] = "__catalog";
 // catalog's generation, and when that moved (another table changed) by the entry's own bytes.
 struct TableHandle {
   TableDescription desc;
-  uint64_t generation = 0;    // the catalog generation it was resolved at
+  uint64_t generation = 0;  // the catalog generation it was resolved at
+  // The id of the newest read snapshot in which this handle was found current (kNotVerified:
+  // none). While the file's last committed transaction is still that one, nothing can have
+  // changed the catalog, and the check of the generation is skipped. Only read transactions
+  // record it: a write's id is not committed until it commits. A copy starts unverified.
+  static constexpr uint64_t kNotVerified = ~uint64_t{0};
+  struct VerifiedTxn : std::atomic<uint64_t> {
+    VerifiedTxn() : std::atomic<uint64_t>(kNotVerified) {}
+    VerifiedTxn(const VerifiedTxn&) : VerifiedTxn() {}
+    VerifiedTxn& operator=(const VerifiedTxn&) {
+      store(kNotVerified);
+      return *this;
+    }
+  };
+  mutable VerifiedTxn verified_txn;
   std::string catalog_entry;  // the "table/<name>" value it was resolved from
   MDB_dbi dbi = 0;
   std::vector<MDB_dbi> index_dbis;  // parallel to desc.indexes

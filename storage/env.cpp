@@ -192,6 +192,12 @@ size_t Env::map_size() const {
   return info.me_mapsize;
 }
 
+uint64_t Env::LastCommittedTxnId() {
+  std::shared_lock<Gate> shared(gate_);  // the meta pages move when the map is remapped
+  MDB_envinfo info;
+  return mdb_env_info(env_, &info) == 0 ? info.me_last_txnid : 0;
+}
+
 template <typename Lock>
 Status Env::Begin(bool write, MDB_txn** txn, Lock& held) {
   if (write && read_only_) {

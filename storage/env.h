@@ -47,6 +47,9 @@ class Txn {
 
   MDB_txn* get() const { return txn_; }
   bool writable() const { return write_; }
+  // The id of the snapshot a read transaction sees (the last transaction committed when it
+  // began); for a write transaction, the id its commit will have.
+  uint64_t id() const { return mdb_txn_id(txn_); }
 
   // Value at `key` in `dbi`: OK with *found false when absent. The view is valid until the
   // transaction ends or the next write in it.
@@ -170,6 +173,11 @@ class Env {
   bool HasDbi(const std::string& name) const;
 
   size_t map_size() const;
+  // The id of the last transaction committed to the file, by any process (read from the meta
+  // pages, without a transaction): when it equals a read transaction's id(), nothing was
+  // committed since that snapshot. A commit in progress may not show yet, as for a read
+  // transaction begun at the same moment.
+  uint64_t LastCommittedTxnId();
   // Grows the map (doubling) until `bytes` more than the file uses fit, so that a large write
   // transaction is not retried on the way. REQUIRES: no transaction of this process is open
   // on this thread.

@@ -539,6 +539,21 @@ int64_t IndexCount(Database* db, const std::string& index, const std::string& at
   }
 }
 
+// The schema's index partition keys ("" for a missing table), asked twice: the second answer
+// comes from the handle the first one verified, when nothing was committed in between.
+std::string IndexKeys(Database* db, std::string* partition_type) {
+  std::string out;
+  partition_type->clear();
+  for (int i = 0; i < 2; ++i) {
+    Result<TableSchemaPtr> t = db->TableSchema("Schema");
+    if (!t.ok()) return "";
+    out.clear();
+    for (const IndexDescription& idx : (*t)->indexes) out += idx.key.partition.name + ";";
+    *partition_type = std::string(TypeName((*t)->key.partition.type));
+  }
+  return out;
+}
+
 // The process that keeps its Database (and its cached schema and sub-database handles) open
 // while the other one drops the GSI, re-creates it on another attribute, and finally deletes
 // and re-creates the whole table with another key schema.
@@ -552,10 +567,13 @@ int ObserverChild(const std::string& path, Pipe* to_changer, Pipe* to_observer) 
   int64_t n = IndexCount(db, "byH", "h", S("h0"), &err);
   CHILD_CHECK(n == CountWith("h", "h0"), "byH h0: %lld %s", static_cast<long long>(n),
               err.ToString().c_str());
+  std::string type;
+  CHILD_CHECK(IndexKeys(db, &type) == "h;" && type == "S", "schema at the start");
   Pass(to_changer);
 
   // The changer dropped byH.
   CHILD_CHECK(Await(to_observer), "changer gone");
+  CHILD_CHECK(IndexKeys(db, &type).empty() && type == "S", "schema after the index was dropped");
   n = IndexCount(db, "byH", "h", S("h0"), &err);
   CHILD_CHECK(n == -1 && err.IsValidation(), "query on a dropped index: %s",
               err.ToString().c_str());
@@ -567,6 +585,7 @@ int ObserverChild(const std::string& path, Pipe* to_changer, Pipe* to_observer) 
 
   // The changer re-created byH on h2, backfilled (with the item put above).
   CHILD_CHECK(Await(to_observer), "changer gone");
+  CHILD_CHECK(IndexKeys(db, &type) == "h2;", "schema after the index was re-created");
   n = IndexCount(db, "byH", "h2", S("x0"), &err);
   CHILD_CHECK(n == CountWith("h2", "x0") + 1, "byH x0 after re-creation: %lld %s",
               static_cast<long long>(n), err.ToString().c_str());
@@ -590,6 +609,7 @@ int ObserverChild(const std::string& path, Pipe* to_changer, Pipe* to_observer) 
 
   // The changer deleted the table and created "Schema" again: pk N, GSI byG (g S).
   CHILD_CHECK(Await(to_observer), "changer gone");
+  CHILD_CHECK(IndexKeys(db, &type) == "g;" && type == "N", "schema after the table was re-created");
   s = Put(db, "Schema", {{"pk", S("a")}, {"sk", N(102)}});
   CHILD_CHECK(s.IsValidation(), "a put with the old key schema: %s", s.ToString().c_str());
   s = Put(db, "Schema", {{"pk", N(1)}, {"g", S("g")}, {"h2", S("x0")}});
