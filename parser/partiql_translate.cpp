@@ -47,12 +47,16 @@ bool OneOf(std::string_view s, std::initializer_list<std::string_view> set) {
 
 // Removes the outer quotes of a quoted run and undoubles the inner quotes.
 std::string Unquote(std::string_view quoted) {
-  std::string out;
   const char q = quoted.front();
-  for (size_t i = 1; i + 1 < quoted.size(); ++i) {
-    out += quoted[i];
-    if (quoted[i] == q) ++i;  // the second of a doubled quote
+  std::string_view body = quoted.substr(1, quoted.size() - 2);
+  std::string out;
+  out.reserve(body.size());
+  // Runs between quotes are copied whole; of a doubled quote, one is kept.
+  for (size_t at; (at = body.find(q)) != std::string_view::npos;) {
+    out.append(body.substr(0, at + 1));
+    body.remove_prefix(std::min(at + 2, body.size()));
   }
+  out.append(body);
   return out;
 }
 

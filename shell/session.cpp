@@ -477,8 +477,7 @@ Status ExplainConditionFailure(Session::State& s, const planner::Plan& plan, Sta
 
 // Runs `plan` (from `resume` when continuing), prints its items and the footer, and keeps
 // what NEXT needs.
-bool RunPlan(Session::State& s, const planner::Plan& plan, const planner::Cursor* resume,
-             Location at) {
+bool RunPlan(Session::State& s, planner::Plan plan, const planner::Cursor* resume, Location at) {
   Engine engine(s.db);
   engine.note_missing_deletes = plan.kind == parser::StatementKind::kDelete && !plan.per_item_write;
   planner::ExecuteOptions options;
@@ -504,8 +503,13 @@ bool RunPlan(Session::State& s, const planner::Plan& plan, const planner::Cursor
                                                              : "WCU";
   std::string footer;
   if (plan.kind == parser::StatementKind::kSelect) {
-    footer = fmt::format("-- {} returned, {} read · {} on {} · {}", r->count, r->scanned_count,
-                         plan.operation_name, target, Units(r->capacity_units, "RCU"));
+    // "-- N returned, N read · <operation> on <target> · <units>", without the formatter: it
+    // is written after every SELECT.
+    const fmt::format_int returned(r->count), read(r->scanned_count);
+    footer.reserve(64 + target.size());
+    footer.append("-- ").append(returned.data(), returned.size()).append(" returned, ");
+    footer.append(read.data(), read.size()).append(" read · ").append(plan.operation_name);
+    footer.append(" on ").append(target).append(" · ").append(Units(r->capacity_units, "RCU"));
   } else if (plan.per_item_write) {
     footer = fmt::format("-- {} written, {} read · Scan, then {} per item on {} · {}", r->count,
                          r->scanned_count, plan.operation_name, target,
@@ -524,7 +528,6 @@ bool RunPlan(Session::State& s, const planner::Plan& plan, const planner::Cursor
   }
   if (plan.kind == parser::StatementKind::kSelect) s.NoteExpired(plan.table, r->items);
   if (plan.kind == parser::StatementKind::kSelect) {
-    s.last_plan = plan;
     s.next = r->next;
     if (r->next) {
       std::string more = "-- more: ";
@@ -533,6 +536,7 @@ bool RunPlan(Session::State& s, const planner::Plan& plan, const planner::Cursor
       }
       s.Notice(more + "NEXT; reads the next page\n");
     }
+    s.last_plan = std::move(plan);
   }
   return true;
 }
@@ -557,9 +561,9 @@ bool RunDml(Session::State& s, const parser::Statement& st, Location at) {
                     at);
     }
     planner::Cursor resume{0, std::move(start_key)};
-    return RunPlan(s, *plan, &resume, at);
+    return RunPlan(s, std::move(*plan), &resume, at);
   }
-  return RunPlan(s, *plan, nullptr, at);
+  return RunPlan(s, std::move(*plan), nullptr, at);
 }
 
 bool RunNext(Session::State& s, Location at) {
@@ -572,7 +576,7 @@ bool RunNext(Session::State& s, Location at) {
   planner::Plan plan = *s.last_plan;
   planner::Cursor resume = *s.next;
   s.continuing = true;
-  bool ok = RunPlan(s, plan, &resume, at);
+  bool ok = RunPlan(s, std::move(plan), &resume, at);
   s.continuing = false;
   return ok;
 }
