@@ -236,5 +236,52 @@ TEST(ItemCodec, DecodesOnlyTheNamedAttributes) {
   }
 }
 
+std::string Hex(std::string_view bytes) {
+  std::string out;
+  for (unsigned char c : bytes)
+    out += "0123456789abcdef"[c >> 4], out += "0123456789abcdef"[c & 15];
+  return out;
+}
+
+// The stored keys of files written by earlier builds, byte for byte: the encodings are on disk
+// and must never change (hash, escapes, number encoding, the bounds and their digests).
+TEST(KeyCodec, KeysAreTheSameBytesAsEverBefore) {
+  KeySchema s_n{{"pk", ValueType::kS}, KeyAttribute{"sk", ValueType::kN}};
+  KeySchema n{{"pk", ValueType::kN}, std::nullopt};
+  KeySchema b_s{{"pk", ValueType::kB}, KeyAttribute{"sk", ValueType::kS}};
+  KeySchema index{{"g", ValueType::kS}, KeyAttribute{"h", ValueType::kN}};
+  const std::string zeros("a\0b\0", 4);
+  EXPECT_EQ(Hex(EncodeTableKey(s_n, {{"pk", S("USER#1")}, {"sk", N("-12.5")}})),
+            "d6eafab7b57719635553455223310000407ffe090805ff");
+  EXPECT_EQ(Hex(EncodeTableKey(n, {{"pk", N("1234567890123456789")}})),
+            "9d82632399d0db2ec0801202030405060708090a0102030405060708090a00");
+  EXPECT_EQ(Hex(EncodeTableKey(b_s, {{"pk", B(zeros)}, {"sk", S(std::string(300, 'x'))}})),
+            "64c0a34e0a49b7e76100ff6200ff00007878787878787878787878787878787878787878"
+            "787878787878787878787878787878787878787878787878787878787878787878787878"
+            "787878787878787878787878787878787878787878787878787878787878787878787878"
+            "787878787878787878787878787878787878787878787878787878787878787878787878"
+            "787878787878787878787878787878787878787878787878787878787878787878787878"
+            "787878787878787878787878787878787878787878787878787878787878787878787878"
+            "787878787878787878787878787878787878787878787878787878787878787878787878"
+            "787878787878787878787878787878787878787878787878787878787878787878787878"
+            "06e3b702d2068136e834dc61aec06033");
+  EXPECT_EQ(Hex(EncodeTableKey(s_n, {{"pk", S(std::string(250, 'p'))}, {"sk", N("0")}})),
+            "8565f88e4035b8eb70707070707070707070707070707070707070707070707070707070"
+            "707070707070707070707070707070707070707070707070707070707070707070707070"
+            "707070707070707070707070707070707070707070707070707070707070707070707070"
+            "707070707070707070707070707070707070707070707070707070707070707070707070"
+            "707070707070707070707070707070707070707070707070707070707070707070707070"
+            "70707070707070707070707070707070707070701b765b7cb498f34c8f5caa2048c671f7"
+            "80");
+  EXPECT_EQ(Hex(EncodeTableKey(s_n, {{"pk", S(std::string(70, 'q'))}, {"sk", N("7")}})),
+            "f670fea5c67b526f71717171717171717171717171717171717171717171717171717171"
+            "717171717171717171717171717171717171717171717171717171717171717171717171"
+            "7171717171710000c080000800");
+  EXPECT_EQ(
+      Hex(EncodeIndexKey(index, s_n,
+                         {{"pk", S("USER#1")}, {"sk", N("3")}, {"g", S(zeros)}, {"h", N("99")}})),
+      "7713d1dbe1d860766100ff6200ff0000c080010a0a005553455223310000c080000400");
+}
+
 }  // namespace
 }  // namespace keyhole::storage
