@@ -1,14 +1,19 @@
 #include "storage/key_codec.h"
 
+#include <algorithm>
+
 #include "storage/hash.h"
 
 namespace keyhole::storage {
 
 void AppendEscapedPrefix(std::string_view bytes, std::string* out) {
-  for (char c : bytes) {
-    out->push_back(c);
-    if (c == '\0') out->push_back('\xFF');
+  // Runs without a zero byte are appended whole; each zero is followed by 0xFF.
+  for (size_t at; (at = bytes.find('\0')) != std::string_view::npos;) {
+    out->append(bytes.substr(0, at + 1));
+    out->push_back('\xFF');
+    bytes.remove_prefix(at + 1);
   }
+  out->append(bytes);
 }
 
 void AppendKeyValue(const AttributeValue& v, std::string* out) {
@@ -22,7 +27,9 @@ void AppendKeyValue(const AttributeValue& v, std::string* out) {
 }
 
 void AppendBigEndian64(uint64_t v, std::string* out) {
-  for (int i = 7; i >= 0; --i) out->push_back(static_cast<char>((v >> (8 * i)) & 0xff));
+  char bytes[8];
+  for (int i = 0; i < 8; ++i) bytes[i] = static_cast<char>((v >> (8 * (7 - i))) & 0xff);
+  out->append(bytes, 8);
 }
 
 uint64_t ReadBigEndian64(std::string_view s) {
@@ -41,23 +48,47 @@ void AppendBounded(std::string_view e, size_t limit, std::string* out) {
   AppendBigEndian64(Hash64(e, 0x6b6579686f6c6532ULL), out);
 }
 
+namespace {
+// bounded(value(v), bound) appended to *out: the value is encoded in place and, in the rare
+// case it is longer than the bound, cut and followed by its digest.
+void AppendBoundedValue(const AttributeValue& v, size_t bound, std::string* out) {
+  const size_t start = out->size();
+  AppendKeyValue(v, out);
+  if (out->size() - start <= bound) return;
+  const std::string enc = out->substr(start);
+  out->resize(start);
+  AppendBounded(enc, bound, out);
+}
+}  // namespace
+
 uint64_t PartitionHash(const AttributeValue& v) {
-  std::string raw;
+  // The type's letter and the value's bytes, hashed from a stack buffer when they fit.
+  char small[64];
+  std::string large;
+  std::string_view raw;
   if (v.is(ValueType::kN)) {
-    raw.push_back('N');
-    v.n().AppendKeyEncoding(&raw);
+    thread_local std::string number;  // at most 43 bytes; kept to not allocate each time
+    number.assign(1, 'N');
+    v.n().AppendKeyEncoding(&number);
+    raw = number;
+  } else if (v.s().size() < sizeof small) {
+    small[0] = v.is(ValueType::kS) ? 'S' : 'B';
+    std::copy(v.s().begin(), v.s().end(), small + 1);
+    raw = std::string_view(small, 1 + v.s().size());
   } else {
-    raw.push_back(v.is(ValueType::kS) ? 'S' : 'B');
-    raw.append(v.s());
+    large.reserve(1 + v.s().size());
+    large.push_back(v.is(ValueType::kS) ? 'S' : 'B');
+    large.append(v.s());
+    raw = large;
   }
   return Hash64(raw);
 }
 
 std::string PartitionPrefix(const AttributeValue& pk, size_t partition_bound) {
-  std::string out, enc;
+  std::string out;
+  out.reserve(8 + (pk.is(ValueType::kN) ? 42 : pk.s().size() + 2));
   AppendBigEndian64(PartitionHash(pk), &out);
-  AppendKeyValue(pk, &enc);
-  AppendBounded(enc, partition_bound, &out);
+  AppendBoundedValue(pk, partition_bound, &out);
   return out;
 }
 
@@ -76,14 +107,6 @@ std::string PartitionPrefixOf(const std::vector<const AttributeValue*>& values,
   AppendBounded(std::string_view(enc).substr(1), partition_bound, &out);
   return out;
 }
-
-namespace {
-void AppendBoundedValue(const AttributeValue& v, size_t bound, std::string* out) {
-  std::string enc;
-  AppendKeyValue(v, &enc);
-  AppendBounded(enc, bound, out);
-}
-}  // namespace
 
 std::string EncodeTableKey(const KeySchema& schema, const Item& key) {
   std::string out = PartitionPrefix(key.at(schema.partition.name), kTablePartitionBound);
