@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <initializer_list>
 #include <stdexcept>
 #include <string>
@@ -166,16 +167,26 @@ class FlatMap {
     return lo;
   }
   // A stable sort by key, then the first of each run of equal keys kept. An item's handful of
-  // pairs is insertion-sorted in place (std::stable_sort takes a temporary buffer).
+  // pairs is sorted by insertion on their positions, then moved once each into a new vector
+  // (moving the pairs themselves at every insertion cost several times more).
   void SortKeepFirst() {
     auto less = [](const value_type& a, const value_type& b) { return a.first < b.first; };
-    if (v_.size() > 32) {
-      if (!std::is_sorted(v_.begin(), v_.end(), less)) std::stable_sort(v_.begin(), v_.end(), less);
+    if (std::is_sorted(v_.begin(), v_.end(), less)) {
+      // already in order
+    } else if (v_.size() > 32) {
+      std::stable_sort(v_.begin(), v_.end(), less);
     } else {
-      for (auto it = v_.begin(); it != v_.end(); ++it) {
-        if (it == v_.begin() || !less(*it, *(it - 1))) continue;  // already in place
-        std::rotate(std::upper_bound(v_.begin(), it, *it, less), it, it + 1);
+      uint8_t order[32];
+      const size_t n = v_.size();
+      for (size_t i = 0; i < n; ++i) {
+        size_t j = i;
+        for (; j > 0 && Before(v_[i].first, v_[order[j - 1]].first); --j) order[j] = order[j - 1];
+        order[j] = static_cast<uint8_t>(i);
       }
+      Vector sorted;
+      sorted.reserve(n);
+      for (size_t i = 0; i < n; ++i) sorted.push_back(std::move(v_[order[i]]));
+      v_ = std::move(sorted);
     }
     v_.erase(
         std::unique(v_.begin(), v_.end(),
