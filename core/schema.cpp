@@ -261,7 +261,9 @@ std::string_view ProjectionTypeName(ProjectionType t) {
 }
 
 std::vector<const KeyAttribute*> KeySchema::PartitionAttributes() const {
-  std::vector<const KeyAttribute*> out{&partition};
+  std::vector<const KeyAttribute*> out;
+  out.reserve(1 + more_partition.size());
+  out.push_back(&partition);
   for (const auto& a : more_partition) out.push_back(&a);
   return out;
 }
@@ -269,14 +271,16 @@ std::vector<const KeyAttribute*> KeySchema::PartitionAttributes() const {
 std::vector<const KeyAttribute*> KeySchema::SortAttributes() const {
   std::vector<const KeyAttribute*> out;
   if (!sort) return out;
+  out.reserve(1 + more_sort.size());
   out.push_back(&*sort);
   for (const auto& a : more_sort) out.push_back(&a);
   return out;
 }
 
 std::vector<const KeyAttribute*> KeySchema::Attributes() const {
-  std::vector<const KeyAttribute*> out = PartitionAttributes();
-  for (const KeyAttribute* a : SortAttributes()) out.push_back(a);
+  std::vector<const KeyAttribute*> out;
+  out.reserve(1 + more_partition.size() + (sort ? 1 + more_sort.size() : 0));
+  ForEachAttribute([&](const KeyAttribute& a, bool) { out.push_back(&a); });
   return out;
 }
 

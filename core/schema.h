@@ -43,6 +43,16 @@ struct KeySchema {
   std::vector<const KeyAttribute*> PartitionAttributes() const;
   std::vector<const KeyAttribute*> SortAttributes() const;
   std::vector<const KeyAttribute*> Attributes() const;
+  // Calls f(attribute, is_partition) for each of Attributes(), in that order, without
+  // building a vector (for per-item paths).
+  template <class F>
+  void ForEachAttribute(F&& f) const {
+    f(partition, true);
+    for (const KeyAttribute& a : more_partition) f(a, true);
+    if (!sort) return;
+    f(*sort, false);
+    for (const KeyAttribute& a : more_sort) f(a, false);
+  }
   // The names of Attributes(), in that order.
   std::vector<std::string> Names() const;
   // Whether `name` is one of the key's attributes.

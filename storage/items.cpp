@@ -57,7 +57,7 @@ size_t SizeWithLocalIndexes(const TableDescription& t, const Item& item, size_t 
 // PutItem and for an UpdateExpression (`from_update`).
 Status CheckIndexKeys(const TableDescription& t, const Item& item, bool from_update) {
   for (const auto& idx : t.indexes) {
-    const size_t partitions = idx.key.PartitionAttributes().size();
+    const size_t partitions = 1 + idx.key.more_partition.size();
     const std::vector<const KeyAttribute*> attrs = idx.key.Attributes();
     for (size_t i = 0; i < attrs.size(); ++i) {
       const KeyAttribute* a = attrs[i];
@@ -133,23 +133,23 @@ Item ExtractKey(const KeySchema& schema, const Item& item) {
 }
 
 bool IndexKeyWithinLimits(const IndexDescription& index, const Item& item) {
-  const size_t partitions = index.key.PartitionAttributes().size();
-  const std::vector<const KeyAttribute*> attrs = index.key.Attributes();
-  for (size_t i = 0; i < attrs.size(); ++i) {
-    auto it = item.find(attrs[i]->name);
-    if (it != item.end() && !CheckKeyValue(it->second, attrs[i]->name, i < partitions).ok())
-      return false;
-  }
-  return true;
+  bool within = true;
+  index.key.ForEachAttribute([&](const KeyAttribute& a, bool partition) {
+    auto it = within ? item.find(a.name) : item.end();
+    if (it != item.end() && !CheckKeyValue(it->second, a.name, partition).ok()) within = false;
+  });
+  return within;
 }
 
 bool InIndex(const IndexDescription& index, const Item& item) {
-  for (const KeyAttribute* a : index.key.Attributes()) {
-    auto it = item.find(a->name);
-    if (it == item.end() || it->second.type() != a->type) return false;
-    if (!it->second.is(ValueType::kN) && it->second.s().empty()) return false;
-  }
-  return true;
+  bool in = true;
+  index.key.ForEachAttribute([&](const KeyAttribute& a, bool) {
+    if (!in) return;
+    auto it = item.find(a.name);
+    in = it != item.end() && it->second.type() == a.type &&
+         (it->second.is(ValueType::kN) || !it->second.s().empty());
+  });
+  return in;
 }
 
 Item ProjectItem(const IndexDescription& index, const KeySchema& table_key, const Item& item) {
