@@ -47,6 +47,7 @@ class Value {
   bool boolean() const { return bool_; }
   const std::string& number_text() const { return str_; }
   const std::string& str() const { return str_; }
+  std::string& str() { return str_; }  // for moving the string out
   const Array& array() const { return array_; }
   Array& array() { return array_; }
   const Object& object() const { return object_; }

@@ -325,7 +325,8 @@ bool RunQuit(State& s, const Args& args, Location at) {
 // ---- .import / .export ----
 
 // Plain JSON -> an attribute value: numbers N (exact text), strings S, arrays L, objects M.
-Result<AttributeValue> FromPlainJson(const json::Value& v) {
+// Strings and names are moved out of `v`.
+Result<AttributeValue> FromPlainJson(json::Value& v) {
   switch (v.kind()) {
     case json::Kind::kNull:
       return AttributeValue::Null();
@@ -336,10 +337,11 @@ Result<AttributeValue> FromPlainJson(const json::Value& v) {
       return AttributeValue::N(std::move(n));
     }
     case json::Kind::kString:
-      return AttributeValue::S(v.str());
+      return AttributeValue::S(std::move(v.str()));
     case json::Kind::kArray: {
       List l;
-      for (const json::Value& e : v.array()) {
+      l.reserve(v.array().size());
+      for (json::Value& e : v.array()) {
         KH_ASSIGN_OR_RETURN(AttributeValue a, FromPlainJson(e));
         l.push_back(std::move(a));
       }
@@ -350,9 +352,9 @@ Result<AttributeValue> FromPlainJson(const json::Value& v) {
   }
   Map::Vector pairs;
   pairs.reserve(v.object().size());
-  for (const auto& [k, e] : v.object()) {
+  for (auto& [k, e] : v.object()) {
     KH_ASSIGN_OR_RETURN(AttributeValue a, FromPlainJson(e));
-    pairs.emplace_back(k, std::move(a));
+    pairs.emplace_back(std::move(k), std::move(a));
   }
   // One sort, whatever the order of the keys; a repeated key: the last one wins.
   return AttributeValue::M(Map::FromUnsorted(std::move(pairs), /*keep_last=*/true));
