@@ -158,7 +158,7 @@ class FlatMap {
     size_t lo = 0, hi = v_.size();
     while (lo < hi) {
       size_t mid = (lo + hi) / 2;
-      if (std::string_view(v_[mid].first) < k) {
+      if (Before(v_[mid].first, k)) {
         lo = mid + 1;
       } else {
         hi = mid;
