@@ -176,7 +176,8 @@ class Env {
   // The id of the last transaction committed to the file, by any process (read from the meta
   // pages, without a transaction): when it equals a read transaction's id(), nothing was
   // committed since that snapshot. A commit in progress may not show yet, as for a read
-  // transaction begun at the same moment.
+  // transaction begun at the same moment. REQUIRES: the calling thread has no transaction of
+  // this Env open (it takes the gate, as a transaction does).
   uint64_t LastCommittedTxnId();
   // Grows the map (doubling) until `bytes` more than the file uses fit, so that a large write
   // transaction is not retried on the way. REQUIRES: no transaction of this process is open
