@@ -170,7 +170,7 @@ class FlatMap {
   // pairs is sorted by insertion on their positions, then moved once each into a new vector
   // (moving the pairs themselves at every insertion cost several times more).
   void SortKeepFirst() {
-    auto less = [](const value_type& a, const value_type& b) { return a.first < b.first; };
+    auto less = [](const value_type& a, const value_type& b) { return Before(a.first, b.first); };
     if (std::is_sorted(v_.begin(), v_.end(), less)) {
       // already in order
     } else if (v_.size() > 32) {
@@ -180,7 +180,7 @@ class FlatMap {
       const size_t n = v_.size();
       for (size_t i = 0; i < n; ++i) {
         size_t j = i;
-        for (; j > 0 && Before(v_[i].first, v_[order[j - 1]].first); --j) order[j] = order[j - 1];
+        for (; j > 0 && less(v_[i], v_[order[j - 1]]); --j) order[j] = order[j - 1];
         order[j] = static_cast<uint8_t>(i);
       }
       Vector sorted;

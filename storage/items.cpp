@@ -55,37 +55,42 @@ size_t SizeWithLocalIndexes(const TableDescription& t, const Item& item, size_t 
 // Checks the index key attributes an item has (sparse: absent ones are fine): declared type,
 // non-empty, and the key byte limits. DynamoDB words the empty-value error differently for
 // PutItem and for an UpdateExpression (`from_update`).
+// One index key attribute of CheckIndexKeys.
+Status CheckIndexKey(const IndexDescription& idx, const KeyAttribute& a, bool partition,
+                     const Item& item, bool from_update) {
+  auto it = item.find(a.name);
+  if (it == item.end()) return Status::OK();
+  const AttributeValue& v = it->second;
+  if (v.type() != a.type) {
+    return Status::Validation(
+        fmt::format("{}Type mismatch for Index Key {} Expected: {} Actual: {} IndexName: {}",
+                    kInvalid, a.name, TypeName(a.type), TypeName(v.type()), idx.name));
+  }
+  if (!v.is(ValueType::kN) && v.s().empty()) {
+    const char* kind = v.is(ValueType::kS) ? "string" : "binary";
+    if (from_update) {
+      return Status::Validation(fmt::format(
+          "{}The update expression attempted to update a secondary index key to a value that "
+          "is not "
+          "supported. The AttributeValue for a key attribute cannot contain an empty {} value.",
+          kNotValid, kind));
+    }
+    return Status::Validation(fmt::format(
+        "{}A value specified for a secondary index key is not supported. The AttributeValue "
+        "for a "
+        "key attribute cannot contain an empty {} value. IndexName: {}, IndexKey: {}",
+        kNotValid, kind, idx.name, a.name));
+  }
+  return CheckKeyValue(v, a.name, partition);
+}
+
 Status CheckIndexKeys(const TableDescription& t, const Item& item, bool from_update) {
   for (const auto& idx : t.indexes) {
-    const size_t partitions = 1 + idx.key.more_partition.size();
-    const std::vector<const KeyAttribute*> attrs = idx.key.Attributes();
-    for (size_t i = 0; i < attrs.size(); ++i) {
-      const KeyAttribute* a = attrs[i];
-      auto it = item.find(a->name);
-      if (it == item.end()) continue;
-      const AttributeValue& v = it->second;
-      if (v.type() != a->type) {
-        return Status::Validation(
-            fmt::format("{}Type mismatch for Index Key {} Expected: {} Actual: {} IndexName: {}",
-                        kInvalid, a->name, TypeName(a->type), TypeName(v.type()), idx.name));
-      }
-      if (!v.is(ValueType::kN) && v.s().empty()) {
-        const char* kind = v.is(ValueType::kS) ? "string" : "binary";
-        if (from_update) {
-          return Status::Validation(fmt::format(
-              "{}The update expression attempted to update a secondary index key to a value that "
-              "is not "
-              "supported. The AttributeValue for a key attribute cannot contain an empty {} value.",
-              kNotValid, kind));
-        }
-        return Status::Validation(fmt::format(
-            "{}A value specified for a secondary index key is not supported. The AttributeValue "
-            "for a "
-            "key attribute cannot contain an empty {} value. IndexName: {}, IndexKey: {}",
-            kNotValid, kind, idx.name, a->name));
-      }
-      KH_RETURN_IF_ERROR(CheckKeyValue(v, a->name, i < partitions));
-    }
+    Status s;  // the first attribute that fails, in key order
+    idx.key.ForEachAttribute([&](const KeyAttribute& a, bool partition) {
+      if (s.ok()) s = CheckIndexKey(idx, a, partition, item, from_update);
+    });
+    KH_RETURN_IF_ERROR(s);
   }
   return Status::OK();
 }

@@ -1,7 +1,5 @@
 #include "storage/key_codec.h"
 
-#include <algorithm>
-
 #include "storage/hash.h"
 
 namespace keyhole::storage {
@@ -62,24 +60,15 @@ void AppendBoundedValue(const AttributeValue& v, size_t bound, std::string* out)
 }  // namespace
 
 uint64_t PartitionHash(const AttributeValue& v) {
-  // The type's letter and the value's bytes, hashed from a stack buffer when they fit.
-  char small[64];
-  std::string large;
-  std::string_view raw;
+  // The type's letter and the value's bytes, in a buffer kept per thread (no allocation once
+  // it has grown to the longest key seen).
+  thread_local std::string raw;
   if (v.is(ValueType::kN)) {
-    thread_local std::string number;  // at most 43 bytes; kept to not allocate each time
-    number.assign(1, 'N');
-    v.n().AppendKeyEncoding(&number);
-    raw = number;
-  } else if (v.s().size() < sizeof small) {
-    small[0] = v.is(ValueType::kS) ? 'S' : 'B';
-    std::copy(v.s().begin(), v.s().end(), small + 1);
-    raw = std::string_view(small, 1 + v.s().size());
+    raw.assign(1, 'N');
+    v.n().AppendKeyEncoding(&raw);
   } else {
-    large.reserve(1 + v.s().size());
-    large.push_back(v.is(ValueType::kS) ? 'S' : 'B');
-    large.append(v.s());
-    raw = large;
+    raw.assign(1, v.is(ValueType::kS) ? 'S' : 'B');
+    raw.append(v.s());
   }
   return Hash64(raw);
 }
