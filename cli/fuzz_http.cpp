@@ -144,7 +144,12 @@ void CheckResponse(const server::HttpResponse& out) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  static World* world = new World();  // one keyhole file for the whole run
+  // One keyhole file for the whole run, removed when libFuzzer exits.
+  static World* world = [] {
+    static World* created = new World();
+    std::atexit([] { delete created; });
+    return created;
+  }();
   if (size < 2) return 0;
   world->EnsureTables();
   const std::string_view in(reinterpret_cast<const char*>(data), size);

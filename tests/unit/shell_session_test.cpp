@@ -30,6 +30,10 @@ class SessionTest : public ::testing::Test {
         << sink_.err;
     sink_.out.clear();
   }
+  void TearDown() override {
+    std::error_code ec;
+    std::filesystem::remove_all(dir_, ec);
+  }
   bool Run(const std::string& script, const std::string& source = "") {
     return session_.RunScript(script, source);
   }
