@@ -2,13 +2,14 @@
 //
 //  - A sorted bulk load, when the table is empty, never had a stream and has no local
 //    secondary index (the usual case: a table created to be loaded). The items are read and
-//    checked, and sorted by their stored key (RunSorter: memory holds kSortBytes, the rest goes
-//    to sorted runs in an unlinked temporary file beside the database). Then, into new
-//    sub-databases (a hidden copy of the table's, "t<j>" and "t<j>/<index>" for a fresh id j):
-//    the items in key order, appended (a key given more than once goes through PutItem's own
-//    write path, each time, so the last one is kept and its capacity counted as PutItem counts
-//    it), a transaction per kStageBytes; then each index's entries, sorted the same way,
-//    appended. In key order a
+//    checked, and sorted by their stored key, their index entries by index key (RunSorter:
+//    memory holds kSortBytes for the items and as much for the entries, the rest goes to sorted
+//    runs in an unlinked temporary file beside the database). Then, into new sub-databases (a
+//    hidden copy of the table's, "t<j>" and "t<j>/<index>" for a fresh id j): the items in key
+//    order, appended (a key given more than once goes through PutItem's own write path, each
+//    time, so the last one is kept and its capacity counted as PutItem counts it), a
+//    transaction per kStageBytes; then each index's entries in key order, appended (of a key
+//    given more than once, the last item's). In key order a
 //    transaction rewrites only the pages it fills, where random order would rewrite most of
 //    the tree at every commit. One last transaction switches the new sub-databases in: the
 //    table's catalog entry gets data id j (TableDescription::data_id; the catalog's format
@@ -24,6 +25,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <filesystem>
 
@@ -75,6 +77,61 @@ Status Append(Txn& txn, MDB_dbi dbi, std::string_view key, std::string_view valu
   txn.NoteRc(rc);
   return rc ? LmdbError(rc, what) : Status::OK();
 }
+
+// The records of one staging transaction, kept in one buffer so that a retried transaction
+// (the map grew) writes them again.
+class Chunk {
+ public:
+  struct Record {
+    size_t offset;  // of the key in bytes_; the value follows it
+    uint32_t key_size, value_size;
+    uint64_t seq;
+    bool first, last;  // the first and the last record of its key
+  };
+  void clear() {
+    bytes_.clear();
+    records_.clear();
+  }
+  void Add(std::string_view key, uint64_t seq, std::string_view value, bool first) {
+    records_.push_back({bytes_.size(), static_cast<uint32_t>(key.size()),
+                        static_cast<uint32_t>(value.size()), seq, first, true});
+    bytes_.append(key);
+    bytes_.append(value);
+  }
+  void SetLast(size_t i, bool last) { records_[i].last = last; }
+  size_t size() const { return records_.size(); }
+  size_t bytes() const { return bytes_.size(); }
+  const Record& record(size_t i) const { return records_[i]; }
+  std::string_view key(size_t i) const {
+    return {bytes_.data() + records_[i].offset, records_[i].key_size};
+  }
+  std::string_view value(size_t i) const {
+    const Record& r = records_[i];
+    return {bytes_.data() + r.offset + r.key_size, r.value_size};
+  }
+
+ private:
+  std::string bytes_;
+  std::vector<Record> records_;
+};
+
+// The sorted items' next record, copied out of the sorter (whose views the next read ends).
+struct Pending {
+  std::string key, value;
+  uint64_t seq = 0;
+  bool first = true;  // the first of its key
+  Result<bool> Read(RunSorter& sorter) {
+    std::string_view k, v;
+    if (!sorter.Next(&k, &seq, &v)) {
+      KH_RETURN_IF_ERROR(sorter.status());
+      return false;
+    }
+    key.assign(k);
+    value.assign(v);
+    first = true;
+    return true;
+  }
+};
 
 // An "import/<id>" record: the pid of the importing process (0: none), then sub-database names.
 std::string StagingRecord(long pid, const std::vector<std::string>& dbs) {
@@ -197,9 +254,16 @@ Result<ImportResult> Database::ImportStaged(const TableHandle& table, const Impo
   auto interrupted = [&] { return cancel && cancel->load(std::memory_order_relaxed); };
 
   // 1. Every item is read, checked and sorted by its stored key (the order of the table), with
-  //    its position in the input: equal keys keep input order, the last one wins.
+  //    its position in the input: equal keys keep input order, the last one wins. Its index
+  //    entries are sorted by index key, per index, with the same position (entries of a key
+  //    given more than once are sorted too; phase 3 skips all but the last one's).
   ImportResult out;
   RunSorter sorted(dir, kSortBytes);
+  std::vector<std::unique_ptr<RunSorter>> index_sorted;
+  for (size_t i = 0; i < table.desc.indexes.size(); ++i) {
+    index_sorted.push_back(
+        std::make_unique<RunSorter>(dir, kSortBytes / table.desc.indexes.size()));
+  }
   uint64_t given = 0;
   std::vector<Item> batch;
   for (;;) {
@@ -212,8 +276,19 @@ Result<ImportResult> Database::ImportStaged(const TableHandle& table, const Impo
         if (source.refused) source.refused(static_cast<int64_t>(given));
         return s;
       }
-      KH_RETURN_IF_ERROR(sorted.Add(EncodeTableKey(table.desc.key, item), given,
-                                    EncodeItem(item, ItemSize(item))));
+      const std::string value = EncodeItem(item, ItemSize(item));
+      KH_RETURN_IF_ERROR(sorted.Add(EncodeTableKey(table.desc.key, item), given, value));
+      for (size_t i = 0; i < table.desc.indexes.size(); ++i) {
+        const IndexDescription& idx = table.desc.indexes[i];
+        if (!InIndex(idx, item)) continue;
+        const std::string key = EncodeIndexKey(idx.key, table.desc.key, item);
+        if (idx.projection.type == ProjectionType::kAll) {  // the table entry's bytes
+          KH_RETURN_IF_ERROR(index_sorted[i]->Add(key, given, value));
+        } else {
+          Item p = ProjectItem(idx, table.desc.key, item);
+          KH_RETURN_IF_ERROR(index_sorted[i]->Add(key, given, EncodeItem(p, ItemSize(p))));
+        }
+      }
       ++given;
     }
   }
@@ -247,116 +322,90 @@ Result<ImportResult> Database::ImportStaged(const TableHandle& table, const Impo
   Status st = [&]() -> Status {
     // 2. The items in key order into the staging table, a transaction per kStageBytes: a key
     //    given once is appended; one given more often goes through PutItem's write path (on the
-    //    handle without its indexes) each time. Units are counted as PutItem counts them; the
-    //    index entries of each key's last item are sorted by index key, per index.
+    //    handle without its indexes) each time, its index units counted as PutItem counts them.
+    //    The positions of such keys' items are noted: all but the last one's index entries
+    //    are skipped in phase 3, and none of them is counted there again.
     TableHandle plain = stage;
     plain.desc.indexes.clear();
     plain.index_dbis.clear();
-    std::vector<std::unique_ptr<RunSorter>> index_sorted;
-    for (size_t i = 0; i < table.desc.indexes.size(); ++i) {
-      index_sorted.push_back(
-          std::make_unique<RunSorter>(dir, kSortBytes / table.desc.indexes.size()));
-    }
-    struct Record {
-      std::string key, value;  // the stored key and item
-      Item item;
-      bool first = true;  // the first of its key
-      bool last = true;   // the last of its key: its index entries are the ones kept
-    };
-    std::vector<Record> chunk;
-    std::optional<Record> ahead;  // the first record of the next chunk
-    auto read = [&](Record* r) -> Result<bool> {
-      std::string_view k, v;
-      uint64_t seq;
-      if (!sorted.Next(&k, &seq, &v)) {
-        KH_RETURN_IF_ERROR(sorted.status());
-        return false;
-      }
-      r->key.assign(k);
-      r->value.assign(v);
-      KH_ASSIGN_OR_RETURN(r->item, DecodeItem(v));
-      return true;
-    };
-    {
-      Record first;
-      KH_ASSIGN_OR_RETURN(bool any, read(&first));
-      if (any) ahead = std::move(first);
-    }
-    while (ahead) {
+    std::vector<uint64_t> superseded, rewritten;
+    Chunk chunk;
+    Pending ahead;  // the next record, read before the one before it is written
+    KH_ASSIGN_OR_RETURN(bool more, ahead.Read(sorted));
+    while (more) {
       if (interrupted()) return Interrupted(out.written);
       chunk.clear();
-      size_t bytes = 0;
-      while (ahead && bytes < kStageBytes) {
-        bytes += ahead->key.size() + ahead->value.size();
-        chunk.push_back(std::move(*ahead));
-        Record next;
-        KH_ASSIGN_OR_RETURN(bool more, read(&next));
-        if (more) {
-          if (next.key == chunk.back().key) chunk.back().last = next.first = false;
-          ahead = std::move(next);
-        } else {
-          ahead.reset();
+      while (more && chunk.bytes() < kStageBytes) {
+        const bool first = ahead.first;
+        chunk.Add(ahead.key, ahead.seq, ahead.value, first);
+        KH_ASSIGN_OR_RETURN(more, ahead.Read(sorted));
+        if (more && ahead.key == chunk.key(chunk.size() - 1)) {
+          chunk.SetLast(chunk.size() - 1, false);
+          ahead.first = false;
         }
       }
       double units = 0;
       KH_RETURN_IF_ERROR(impl_->env->Write([&](Txn& txn) -> Status {
         // A retry (the map grew) writes the same records again from the first.
+        units = 0;
         ConsumedCapacity cc;
         cc.table_name = table.desc.name;
-        for (const Record& r : chunk) {
+        for (size_t j = 0; j < chunk.size(); ++j) {
+          const Chunk::Record& r = chunk.record(j);
           if (r.first && r.last) {  // a key given once: appended as it is
-            KH_RETURN_IF_ERROR(Append(txn, stage.dbi, r.key, r.value, "append an item"));
-            cc.table.AddWrite(WriteUnits(EncodedItemSize(r.value)));
-            AddIndexUnits(table.desc, nullptr, &r.item, &cc);
+            KH_RETURN_IF_ERROR(
+                Append(txn, stage.dbi, chunk.key(j), chunk.value(j), "append an item"));
+            units += WriteUnits(EncodedItemSize(chunk.value(j)));
             continue;
           }
-          ItemWrite w{WriteKind::kPut, &plain, &r.item, &kNone, ReturnValues::kNone, true};
+          KH_ASSIGN_OR_RETURN(Item item, DecodeItem(chunk.value(j)));
+          ItemWrite w{WriteKind::kPut, &plain, &item, &kNone, ReturnValues::kNone, true};
           KH_RETURN_IF_ERROR(EvaluateWrite(txn, &w));
           KH_RETURN_IF_ERROR(ApplyWrite(txn, w, &cc));
-          AddIndexUnits(table.desc, w.cur.item ? &*w.cur.item : nullptr, &r.item, &cc);
+          AddIndexUnits(table.desc, w.cur.item ? &*w.cur.item : nullptr, &item, &cc);
         }
-        units = WriteUnitsOf(std::move(cc));
+        units += WriteUnitsOf(std::move(cc));
         return Status::OK();
       }));
       out.written += static_cast<int64_t>(chunk.size());
       out.write_units += units;
-      for (const Record& r : chunk) {
-        if (!r.last) continue;
-        for (size_t i = 0; i < table.desc.indexes.size(); ++i) {
-          const IndexDescription& idx = table.desc.indexes[i];
-          if (!InIndex(idx, r.item)) continue;
-          std::string key = EncodeIndexKey(idx.key, table.desc.key, r.item);
-          if (idx.projection.type == ProjectionType::kAll) {  // the table entry's bytes
-            KH_RETURN_IF_ERROR(index_sorted[i]->Add(key, 0, r.value));
-          } else {
-            Item p = ProjectItem(idx, table.desc.key, r.item);
-            KH_RETURN_IF_ERROR(index_sorted[i]->Add(key, 0, EncodeItem(p, ItemSize(p))));
-          }
+      for (size_t j = 0; j < chunk.size(); ++j) {
+        const Chunk::Record& r = chunk.record(j);
+        if (!r.last) {
+          superseded.push_back(r.seq);
+        } else if (!r.first) {
+          rewritten.push_back(r.seq);
         }
       }
     }
-    // 3. Each index's entries in key order, appended, a transaction per kStageBytes.
+    std::sort(superseded.begin(), superseded.end());
+    std::sort(rewritten.begin(), rewritten.end());
+    auto noted = [](const std::vector<uint64_t>& seqs, uint64_t seq) {
+      return !seqs.empty() && std::binary_search(seqs.begin(), seqs.end(), seq);
+    };
+    // 3. Each index's entries in key order, appended, a transaction per kStageBytes; the units
+    //    of each as PutItem counts a new entry.
     for (size_t i = 0; i < index_sorted.size(); ++i) {
       RunSorter& entries = *index_sorted[i];
       KH_RETURN_IF_ERROR(entries.Finish());
-      std::vector<std::pair<std::string, std::string>> pairs;
-      bool more = true;
-      while (more) {
+      bool rest = true;
+      while (rest) {
         if (interrupted()) return Interrupted(out.written);
-        pairs.clear();
-        size_t bytes = 0;
+        chunk.clear();
         std::string_view k, v;
         uint64_t seq;
-        while (bytes < kStageBytes && (more = entries.Next(&k, &seq, &v))) {
-          bytes += k.size() + v.size();
-          pairs.emplace_back(k, v);
+        while (chunk.bytes() < kStageBytes && (rest = entries.Next(&k, &seq, &v))) {
+          if (noted(superseded, seq)) continue;
+          chunk.Add(k, seq, v, true);
+          if (!noted(rewritten, seq)) out.write_units += WriteUnits(EncodedItemSize(v));
         }
         KH_RETURN_IF_ERROR(entries.status());
-        if (pairs.empty()) break;
+        if (chunk.size() == 0) break;
         KH_RETURN_IF_ERROR(impl_->env->Write([&](Txn& txn) -> Status {
-          for (const auto& [key, value] : pairs)
-            KH_RETURN_IF_ERROR(
-                Append(txn, stage.index_dbis[i], key, value, "append an index entry"));
+          for (size_t j = 0; j < chunk.size(); ++j) {
+            KH_RETURN_IF_ERROR(Append(txn, stage.index_dbis[i], chunk.key(j), chunk.value(j),
+                                      "append an index entry"));
+          }
           return Status::OK();
         }));
       }

@@ -331,15 +331,27 @@ TEST(ImportItems, AKilledStagedImportLeavesNothingAfterTheNextOpen) {
 // The sorted load writes what PutItem after PutItem writes, duplicates included (the last of a
 // key wins, its index entries replace the earlier ones'), and charges the same units.
 TEST(ImportItems, AStagedImportEqualsPutItemAfterPutItem) {
+  // Keys given up to five times, and one index per projection (entries and units of each).
   TempDb db;
-  MakeTables(db, "Other");
-  MakeAppTable(db, "Twin");
+  for (const char* name : {"App", "Twin"}) {
+    CreateTableRequest c;
+    c.table_name = name;
+    c.attribute_definitions = {{"pk", "S"}, {"sk", "N"}, {"g", "S"}, {"h", "N"}};
+    c.key_schema = {{"pk", "HASH"}, {"sk", "RANGE"}};
+    c.global_secondary_indexes = {
+        {"byG", {{"g", "HASH"}}, "ALL", std::nullopt},
+        {"byH", {{"h", "HASH"}, {"g", "RANGE"}}, "KEYS_ONLY", std::nullopt},
+        {"byHi", {{"h", "HASH"}}, "INCLUDE", std::vector<std::string>{"pad", "x"}}};
+    ASSERT_TRUE(db->CreateTable(c).ok());
+  }
   std::vector<Item> items;
   uint64_t x = 12345;
   for (int i = 0; i < 3000; ++i) {
     x = x * 6364136223846793005u + 1442695040888963407u;
     Item item = Key("p" + std::to_string((x >> 33) % 40), static_cast<int64_t>((x >> 20) % 60));
     if ((x >> 7) % 3) item["g"] = S("g" + std::to_string((x >> 11) % 5));
+    if ((x >> 9) % 2) item["h"] = N(static_cast<int64_t>((x >> 13) % 4));
+    if ((x >> 15) % 2) item["x"] = S(std::string((x >> 17) % 2000, 'x'));
     item["pad"] = S(std::string((x >> 40) % 3000, 'z'));  // 0-3 KB: 1-3 WCU
     items.push_back(std::move(item));
   }
@@ -358,7 +370,7 @@ TEST(ImportItems, AStagedImportEqualsPutItemAfterPutItem) {
   }
   EXPECT_EQ(r->written, 3000);
   EXPECT_EQ(r->write_units, units);
-  for (const char* index : {"", "byG"}) {
+  for (const char* index : {"", "byG", "byH", "byHi"}) {
     ScanRequest a, b;
     a.table_name = "App";
     b.table_name = "Twin";
