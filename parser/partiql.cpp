@@ -39,7 +39,10 @@ struct Prepared {
   syntax::Node root;
   std::vector<size_t> offsets;
   std::vector<size_t> literal_ends;
+  uint64_t id = 0;  // Statement::shape_id of what is translated from it (0: not remembered)
 };
+
+std::atomic<uint64_t> next_prepared_id{1};
 
 // The Prepared form of recently parsed DML statements, by lexer::Shape key (only those that
 // parsed), at most 256 shapes. SDKs send one statement text with new parameters again and
@@ -157,6 +160,7 @@ ParseResult ParseFully(std::string_view text, const std::vector<AttributeValue>&
   std::shared_ptr<Prepared> prepared = std::get<0>(std::move(p));
   if (shape != nullptr && Rememberable(prepared->root)) {
     prepared->literal_ends = shape->literal_ends;
+    prepared->id = next_prepared_id.fetch_add(1, std::memory_order_relaxed);
     PreparedCache().Add(shape->key, prepared);
   }
   const std::vector<size_t>& offsets = prepared->offsets;
@@ -166,7 +170,9 @@ ParseResult ParseFully(std::string_view text, const std::vector<AttributeValue>&
   }
   const translate::Translator translator(text, parameters, offsets);
   try {
-    return translate::BuildStatement(prepared->root, translator);
+    Statement statement = translate::BuildStatement(prepared->root, translator);
+    statement.shape_id = prepared->id;
+    return statement;
   } catch (const translate::Error& e) {
     return error(e.message, e.offset);
   }
@@ -191,6 +197,7 @@ ParseResult ParseStatement(std::string_view text, const std::vector<AttributeVal
                                            prepared->literal_ends, shape.literal_ends);
     try {
       Statement statement = translate::BuildStatement(prepared->root, translator);
+      statement.shape_id = prepared->id;
       cache_hits.fetch_add(1, std::memory_order_relaxed);
       return statement;
     } catch (const translate::Error&) {

@@ -319,6 +319,11 @@ struct Statement {
   // the text without keyhole's EXPLAIN/SCAN prefixes and without a trailing `;` (for a remote
   // backend, and for messages). Empty for keyhole's own statements.
   std::string dynamodb_text;
+  // Nonzero when ParseStatement translated the statement from a remembered syntax tree: the
+  // tree's id, never reused in the process. Two statements with the same id have the same
+  // text outside their literals (whose kinds and lengths are also the same) and differ at
+  // most in their literals' and parameters' values. The planner remembers plans by it.
+  uint64_t shape_id = 0;
 
   StatementKind kind() const { return static_cast<StatementKind>(body.index()); }
   // REQUIRES: the matching kind.

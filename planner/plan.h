@@ -133,7 +133,16 @@ struct Plan {
 // Plans one statement (SELECT, INSERT, UPDATE, DELETE, optionally SCAN-prefixed). Errors are
 // ValidationExceptions (texts above), or the SchemaSource's error for an unknown table.
 // Thread-safe; reads only the schemas it asks `schemas` for.
+//
+// A SELECT that reads one item by its full primary key (`WHERE pk = v AND sk = w`, in either
+// order and either way around) is planned once per statement shape and schema object
+// (Statement::shape_id; a few per thread): later statements of that shape take the remembered
+// GetItem with their own key values. The result, errors included, is that of planning anew.
 Result<Plan> PlanStatement(const parser::Statement& statement, const SchemaSource& schemas);
+// PlanStatement without the remembered plans (for tests that compare the two).
+Result<Plan> PlanStatementUncached(const parser::Statement& statement, const SchemaSource& schemas);
+// How many statements this thread planned from a remembered plan (for tests).
+uint64_t RememberedPlanHits();
 
 // Runs operations; implemented by the caller over storage::Database (or a remote endpoint).
 class Executor {
