@@ -23,10 +23,11 @@ using words::IsIdentChar;
 using words::IsIdentStart;
 char Upper(char c) { return c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c; }
 
-bool At(std::string_view text, size_t i, std::string_view s) {
-  return text.substr(i, s.size()) == s;
+bool AtComment(std::string_view text, size_t i) {
+  if (i + 1 >= text.size()) return false;
+  const char a = text[i], b = text[i + 1];
+  return (a == '-' && b == '-') || (a == '/' && b == '*');
 }
-bool AtComment(std::string_view text, size_t i) { return At(text, i, "--") || At(text, i, "/*"); }
 
 // REQUIRES: AtComment(text, i). The offset past the comment; kNone for an unterminated /*.
 size_t SkipComment(std::string_view text, size_t i) {
@@ -89,13 +90,41 @@ size_t SkipNumber(std::string_view text, size_t i) {
 }
 
 // The length of the operator or punctuation token at i, or 0 when none starts there.
+// Two characters: <= >= <> != || << >>. One: < > = + - * / % @ ( ) [ ] { } , . : ; ?
 size_t OperatorLength(std::string_view text, size_t i) {
-  static constexpr std::string_view kTwo[] = {"<=", ">=", "<>", "!=", "||", "<<", ">>"};
-  for (std::string_view op : kTwo) {
-    if (At(text, i, op)) return 2;
+  const char c = text[i];
+  const char d = i + 1 < text.size() ? text[i + 1] : '\0';
+  switch (c) {
+    case '<':
+      return d == '=' || d == '>' || d == '<' ? 2 : 1;
+    case '>':
+      return d == '=' || d == '>' ? 2 : 1;
+    case '!':
+      return d == '=' ? 2 : 0;
+    case '|':
+      return d == '|' ? 2 : 0;
+    case '=':
+    case '+':
+    case '-':
+    case '*':
+    case '/':
+    case '%':
+    case '@':
+    case '(':
+    case ')':
+    case '[':
+    case ']':
+    case '{':
+    case '}':
+    case ',':
+    case '.':
+    case ':':
+    case ';':
+    case '?':
+      return 1;
+    default:
+      return 0;
   }
-  static constexpr std::string_view kOne = "<>=+-*/%@()[]{},.:;?";
-  return kOne.find(text[i]) != kNone ? 1 : 0;
 }
 
 }  // namespace
@@ -305,6 +334,24 @@ struct ScriptScan {
 // The end of the statement starting at `start` (the offset of its `;`, or the end of the
 // script), skipping semicolons inside strings, identifiers, comments and CALL's JSON body.
 // *terminated is true when a `;` ends it.
+// Whether `c` may begin a comment, a string, a name or a JSON nesting, or end a statement.
+bool MayEndOrOpen(char c) {
+  switch (c) {
+    case '-':
+    case '/':
+    case '"':
+    case '\'':
+    case '{':
+    case '[':
+    case '}':
+    case ']':
+    case ';':
+      return true;
+    default:
+      return false;
+  }
+}
+
 size_t StatementEnd(std::string_view script, size_t start, bool* terminated) {
   using lexer::kNone;
   const bool call = lexer::StartsApiCall(script.substr(start));
@@ -314,6 +361,10 @@ size_t StatementEnd(std::string_view script, size_t start, bool* terminated) {
   while (i < script.size()) {
     const char c = script[i];
     size_t next = i + 1;
+    if (!MayEndOrOpen(c)) {  // most characters: nothing starts or ends here
+      i = next;
+      continue;
+    }
     if (lexer::AtComment(script, i)) {
       next = lexer::SkipComment(script, i);
     } else if (c == '"') {

@@ -28,11 +28,6 @@ bool InSet(std::string_view word, std::initializer_list<std::string_view> set) {
 
 }  // namespace
 
-bool IsIdentStart(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '$';
-}
-bool IsIdentChar(char c) { return IsIdentStart(c) || (c >= '0' && c <= '9'); }
-
 // PartiQL's keywords: SQL-92's and PartiQL's own, as partiql-lang-kotlin's lexer lists them
 // (LexerConstants.kt: SQL92_KEYWORDS + SQLPP_KEYWORDS). They are not plain identifiers.
 bool IsKeywordWord(std::string_view word) {

@@ -9,9 +9,12 @@
 
 namespace keyhole::parser::words {
 
-// [A-Za-z_$] and [A-Za-z0-9_$]: the characters of a plain identifier.
-bool IsIdentStart(char c);
-bool IsIdentChar(char c);
+// [A-Za-z_$] and [A-Za-z0-9_$]: the characters of a plain identifier (inline: the lexers call
+// them for every character of a word).
+inline bool IsIdentStart(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '$';
+}
+inline bool IsIdentChar(char c) { return IsIdentStart(c) || (c >= '0' && c <= '9'); }
 
 // PartiQL's keywords: SQL-92's and PartiQL's own (LexerConstants.kt: SQL92_KEYWORDS +
 // SQLPP_KEYWORDS). A keyword is not a plain identifier.
