@@ -322,7 +322,8 @@ struct Statement {
   // Nonzero when ParseStatement translated the statement from a remembered syntax tree: the
   // tree's id, never reused in the process. Two statements with the same id have the same
   // text outside their literals (whose kinds and lengths are also the same) and differ at
-  // most in their literals' and parameters' values. The planner remembers plans by it.
+  // most in their literals' and parameters' values -- wherever those are: a number in a path
+  // (`a[1]`) is a literal too. The planner remembers plans by it.
   uint64_t shape_id = 0;
 
   StatementKind kind() const { return static_cast<StatementKind>(body.index()); }

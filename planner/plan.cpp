@@ -15,10 +15,11 @@ namespace {
 // and its table's schema object, with where each key value came from: the statements of a
 // shape whose WHERE is `<key attribute> = <value>` for each attribute of the table's primary
 // key and nothing else. Another statement of that shape and schema, whose WHERE has the same
-// form with values of the key's types, is planned as the same GetItem with its own values:
-// PlanSelect would take the same path for it (every other input of that path is in the
-// shape), and anything else (another form, a value of another type) is planned in full,
-// errors included.
+// form with values of the key's types and whose other parts (table, index, projection,
+// ORDER BY) are equal to the remembered statement's, is planned as the same GetItem with its
+// own values: those are all PlanSelect reads. (The other parts are compared, not taken from
+// the shape: a number in the projection, `a[1]`, is a literal of the shape.) Anything else
+// (another form, a value of another type) is planned in full, errors included.
 struct PointRead {
   struct Slot {
     size_t conjunct;  // in AndConjuncts(where)
@@ -31,8 +32,15 @@ struct PointRead {
   // so no later schema can share both).
   std::weak_ptr<const TableDescription> owner;
   std::vector<Slot> slots;
-  Plan plan;  // operations[0] is the GetItemRequest
+  parser::SelectStatement rest;  // the remembered statement without its WHERE
+  Plan plan;                     // operations[0] is the GetItemRequest
 };
+
+// Whether two SELECTs agree outside their WHERE clauses.
+bool SameOutsideWhere(const parser::SelectStatement& a, const parser::SelectStatement& b) {
+  return a.table == b.table && a.index == b.index && a.select_all == b.select_all &&
+         a.projection == b.projection && a.order_by == b.order_by;
+}
 
 constexpr size_t kPointReads = 32;
 
@@ -66,7 +74,7 @@ bool FindPointRead(const parser::Statement& st, const TableSchemaPtr& schema, Pl
     return false;
   }
   const auto& s = st.as<parser::SelectStatement>();
-  if (!s.where) return false;
+  if (!s.where || !SameOutsideWhere(s, r.rest)) return false;
   const std::vector<const expr::Condition*> conjuncts = internal::AndConjuncts(*s.where);
   if (conjuncts.size() != r.slots.size()) return false;
   for (const PointRead::Slot& slot : r.slots) {
@@ -114,6 +122,11 @@ void RememberPointRead(const parser::Statement& st, const TableSchemaPtr& schema
     if (!found) return;
   }
   if (get.key.size() != attributes.size()) return;
+  r.rest.table = s.table;
+  r.rest.index = s.index;
+  r.rest.select_all = s.select_all;
+  r.rest.projection = s.projection;
+  r.rest.order_by = s.order_by;
   r.shape_id = st.shape_id;
   r.schema = schema.get();
   r.owner = schema;

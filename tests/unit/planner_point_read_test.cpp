@@ -96,6 +96,11 @@ TEST_F(PointReadTest, RememberedPlansEqualPlanningAnew) {
     EXPECT_FALSE(Same("SELECT * FROM \"Users\" WHERE id = 1 AND id = 2"));
     EXPECT_FALSE(Same("SCAN SELECT * FROM \"Users\" WHERE id = 3"));
   }
+  // A list index in the projection is a literal of the shape: each index its own plan.
+  for (const char* i : {"0", "1", "1", "2"}) {
+    EXPECT_TRUE(
+        Same(std::string("SELECT tags[") + i + "], a.b[" + i + "] FROM \"Users\" WHERE id = 1"));
+  }
   // Values of the wrong type under a remembered shape: the planner's own errors.
   EXPECT_FALSE(Same("SELECT * FROM \"Users\" WHERE id = 'x'"));
   EXPECT_FALSE(Same("SELECT * FROM \"Users\" WHERE id = 'y'"));
@@ -107,8 +112,9 @@ TEST_F(PointReadTest, RememberedPlansEqualPlanningAnew) {
   EXPECT_FALSE(Same(params, {AttributeValue::L({S("c")}), S("d")}));
   EXPECT_TRUE(Same(params, {S(""), S("d")}));  // GetItem's own error, when it runs
   EXPECT_TRUE(Same(params, {S("e"), S("f")}));
-  // Five shapes remembered at their first statement, each hit three times; the parameters' three.
-  EXPECT_EQ(planner::RememberedPlanHits() - hits_before, 18u);
+  // Five shapes remembered at their first statement, each hit three times; the list index's
+  // one (the second "1" after a "1"); the parameters' three.
+  EXPECT_EQ(planner::RememberedPlanHits() - hits_before, 19u);
 }
 
 TEST_F(PointReadTest, ASchemaChangeIsPlannedAnew) {
