@@ -40,7 +40,8 @@ namespace {
 
 // What one staging transaction writes: about this many bytes of items (or of index entries).
 constexpr size_t kStageBytes = size_t{4} << 20;
-// The memory of the sorts (the items'; later the index entries', shared by the indexes).
+// The memory of each of the two sorts: the items', and the index entries' (shared by the
+// indexes), which fill at the same time.
 constexpr size_t kSortBytes = size_t{32} << 20;
 
 const expr::ParsedExpressions kNone;
@@ -323,8 +324,9 @@ Result<ImportResult> Database::ImportStaged(const TableHandle& table, const Impo
     // 2. The items in key order into the staging table, a transaction per kStageBytes: a key
     //    given once is appended; one given more often goes through PutItem's write path (on the
     //    handle without its indexes) each time, its index units counted as PutItem counts them.
-    //    The positions of such keys' items are noted: all but the last one's index entries
-    //    are skipped in phase 3, and none of them is counted there again.
+    //    The positions of such keys' items are noted (8 bytes each, in memory: the one thing
+    //    the sort budgets do not bound): all but the last one's index entries are skipped in
+    //    phase 3, and none of them is counted there again.
     TableHandle plain = stage;
     plain.desc.indexes.clear();
     plain.index_dbis.clear();
