@@ -331,9 +331,6 @@ struct ScriptScan {
   bool complete = true;
 };
 
-// The end of the statement starting at `start` (the offset of its `;`, or the end of the
-// script), skipping semicolons inside strings, identifiers, comments and CALL's JSON body.
-// *terminated is true when a `;` ends it.
 // Whether `c` may begin a comment, a string, a name or a JSON nesting, or end a statement.
 bool MayEndOrOpen(char c) {
   switch (c) {
@@ -352,6 +349,9 @@ bool MayEndOrOpen(char c) {
   }
 }
 
+// The end of the statement starting at `start` (the offset of its `;`, or the end of the
+// script), skipping semicolons inside strings, identifiers, comments and CALL's JSON body.
+// *terminated is true when a `;` ends it.
 size_t StatementEnd(std::string_view script, size_t start, bool* terminated) {
   using lexer::kNone;
   const bool call = lexer::StartsApiCall(script.substr(start));

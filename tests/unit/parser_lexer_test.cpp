@@ -48,5 +48,29 @@ TEST(Lexer, ScriptsSplitAtSemicolonsOutsideStringsAndComments) {
             (std::vector<std::string>{"SELECT 'a;b' FROM t", "SELECT \"c;d\" /* ; */ FROM u"}));
 }
 
+TEST(Lexer, ACallScriptSplitsOutsideItsJson) {
+  // Inside CALL's JSON: `;`, `'`, `--` and brackets in strings, and nesting, end nothing.
+  ScriptWalker w(
+      "CALL PutItem {\"TableName\": \"T\", \"Item\": {\"s\": {\"S\": \"a;b'c--d}]\"},"
+      " \"l\": {\"L\": [{\"M\": {}}, {\"S\": \";\"}]}}};\nSELECT * FROM t -",
+      false);
+  std::vector<std::string> texts;
+  std::vector<bool> terminated;
+  while (std::optional<ScriptPiece> p = w.Next()) {
+    texts.emplace_back(p->text);
+    terminated.push_back(p->terminated);
+  }
+  ASSERT_EQ(texts.size(), 2u);
+  EXPECT_TRUE(texts[0].ends_with("[{\"M\": {}}, {\"S\": \";\"}]}}}")) << texts[0];
+  EXPECT_EQ(texts[1], "SELECT * FROM t -");
+  EXPECT_EQ(terminated, (std::vector<bool>{true, false}));
+  // A script ending in the first character of a comment opener.
+  ScriptWalker slash("SELECT 1 /", false);
+  std::optional<ScriptPiece> p = slash.Next();
+  ASSERT_TRUE(p.has_value());
+  EXPECT_EQ(p->text, "SELECT 1 /");
+  EXPECT_FALSE(p->terminated);
+}
+
 }  // namespace
 }  // namespace keyhole::parser
