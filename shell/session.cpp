@@ -349,8 +349,8 @@ std::vector<std::string> Session::State::KeyColumns(const std::string& table,
   Result<TableSchemaPtr> t = Schema(table);
   if (!t.ok()) return out;
   auto add = [&](const KeySchema& k) {
-    for (const std::string& n : {k.partition.name, k.sort ? k.sort->name : std::string()}) {
-      if (!n.empty() && std::find(out.begin(), out.end(), n) == out.end()) out.push_back(n);
+    for (const KeyAttribute* a : {&k.partition, k.sort ? &*k.sort : nullptr}) {
+      if (a && std::find(out.begin(), out.end(), a->name) == out.end()) out.push_back(a->name);
     }
   };
   add((*t)->key);
@@ -398,7 +398,8 @@ void Session::State::PrintItems(const std::vector<Item>& items, const std::strin
   RenderOptions options;
   options.mode = settings.mode;
   options.headers = settings.headers;
-  options.key_columns = KeyColumns(table, index);
+  // (ddb mode prints each item as DynamoDB JSON, in name order: no key columns first.)
+  if (settings.mode != OutputMode::kDdb) options.key_columns = KeyColumns(table, index);
   options.columns = columns;
   options.max_cell_width = settings.max_cell_width;
   const bool to_terminal = settings.terminal && !redirect && !suppress_out;
