@@ -3,6 +3,7 @@
 #include "parser/partiql_lexer.h"
 
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,17 @@
 namespace keyhole::parser {
 namespace lexer {
 namespace {
+
+// Eight bytes of text at once (scripts and statements are mostly ASCII).
+constexpr uint64_t kHighBits = 0x8080808080808080u;
+constexpr uint64_t kOnes = 0x0101010101010101u;
+uint64_t Load8(const char* p) {
+  uint64_t w;
+  std::memcpy(&w, p, 8);
+  return w;
+}
+// Whether one of w's bytes is zero.
+bool HasZeroByte(uint64_t w) { return ((w - kOnes) & ~w & kHighBits) != 0; }
 
 constexpr size_t kNone = std::string_view::npos;
 
@@ -266,6 +278,10 @@ std::optional<size_t> FindInvalidUtf8(std::string_view text) {
   const size_t n = text.size();
   auto cont = [&](size_t k) { return k < n && (p[k] & 0xC0) == 0x80; };
   for (size_t i = 0; i < n;) {
+    if (n - i >= 8 && (Load8(text.data() + i) & kHighBits) == 0) {  // eight ASCII bytes
+      i += 8;
+      continue;
+    }
     const unsigned char c = p[i];
     size_t len = 0;
     if (c < 0x80) {
@@ -444,6 +460,14 @@ ScriptWalker::ScriptWalker(std::string_view script, bool dot_commands)
 
 SourcePosition ScriptWalker::Advance(size_t to) {
   for (; at_.offset < to; ++at_.offset) {
+    // Eight ASCII bytes without a newline: eight columns.
+    while (to - at_.offset >= 8) {
+      const uint64_t w = lexer::Load8(script_.data() + at_.offset);
+      if ((w & lexer::kHighBits) != 0 || lexer::HasZeroByte(w ^ (lexer::kOnes * '\n'))) break;
+      at_.offset += 8;
+      at_.column += 8;
+    }
+    if (at_.offset == to) break;
     const auto byte = static_cast<unsigned char>(script_[at_.offset]);
     if (byte == '\n') {
       ++at_.line;

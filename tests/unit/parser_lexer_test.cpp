@@ -72,5 +72,30 @@ TEST(Lexer, ACallScriptSplitsOutsideItsJson) {
   EXPECT_FALSE(p->terminated);
 }
 
+TEST(Lexer, InvalidUtf8IsFoundAtEveryOffset) {
+  for (size_t k = 0; k < 40; ++k) {
+    const std::string ascii(k, 'a');
+    EXPECT_EQ(lexer::FindInvalidUtf8(ascii + "\xff" + std::string(20, 'b')), k) << k;
+    EXPECT_EQ(lexer::FindInvalidUtf8(ascii + "\xc3" + std::string(20, 'b')), k) << k;
+    EXPECT_EQ(lexer::FindInvalidUtf8(ascii + "\xc3\xa9" + std::string(20, 'b')), std::nullopt);
+    EXPECT_EQ(lexer::FindInvalidUtf8(ascii + "\xe2\x82"), k) << k;  // cut at the end
+    EXPECT_EQ(lexer::FindInvalidUtf8(ascii), std::nullopt);
+  }
+}
+
+TEST(Lexer, ScriptPositionsCountLinesAndCharacters) {
+  const std::string script =
+      "SELECT aaaaaaaaaaaaaaaaaaaa;\n\xc3\xa9\xc3\xa9\xc3\xa9; SELECT bbbbbbbbbbbbbbbbbbbbbbbbb;"
+      "  \n\n          SELECT c;";
+  ScriptWalker w(script, false);
+  std::vector<SourcePosition> starts;
+  while (std::optional<ScriptPiece> p = w.Next()) starts.push_back(p->start);
+  ASSERT_EQ(starts.size(), 4u);
+  EXPECT_EQ(starts[0], (SourcePosition{0, 1, 1}));
+  EXPECT_EQ(starts[1], (SourcePosition{29, 2, 1}));
+  EXPECT_EQ(starts[2], (SourcePosition{37, 2, 6}));  // three two-byte characters, ';', ' '
+  EXPECT_EQ(starts[3], (SourcePosition{84, 4, 11}));
+}
+
 }  // namespace
 }  // namespace keyhole::parser
