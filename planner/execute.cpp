@@ -178,6 +178,13 @@ Result<ExecuteResult> Execute(const Plan& plan, Executor& executor, const Execut
   if (plan.per_item_write) return ExecuteScanWrite(plan, executor, options);
   ExecuteResult out;
   if (plan.kind == parser::StatementKind::kSelect) {
+    if (plan.leaf_projection) {
+      // The operations fetch whole top-level attributes (plan.h): the statement's own paths
+      // are checked here, where the operations' ProjectionExpression would have been.
+      expr::ProjectionExpression paths;
+      paths.paths = *plan.leaf_projection;
+      KH_RETURN_IF_ERROR(expr::ValidateProjection(paths));
+    }
     KH_ASSIGN_OR_RETURN(out, ExecuteRead(plan, executor, options));
   } else {
     for (const Operation& op : plan.operations) {

@@ -202,8 +202,9 @@ Result<Plan> PlanSelect(const parser::Statement& st, const TableDescription& tab
   // With a nested path (leaf_projection), the operations fetch the whole top-level attributes
   // the paths start from, and Execute reads each leaf out of them: a projected item's lists
   // are compacted (`a[1]` -> {"a":[element 1]}), where the leaf must be element 1 of the
-  // item's list. The capacity is the same (DynamoDB charges for the whole item); the paths
-  // themselves are checked as DynamoDB checks a ProjectionExpression, before any operation.
+  // item's list. The capacity is the same (DynamoDB charges for the whole item). Execute
+  // checks the statement's paths as DynamoDB checks a ProjectionExpression before it runs an
+  // operation, where the operation's own check came before.
   std::vector<expr::Path> fetch_paths = s.projection;
   if (plan.leaf_projection) {
     fetch_paths.clear();
@@ -215,12 +216,6 @@ Result<Plan> PlanSelect(const parser::Statement& st, const TableDescription& tab
       if (!listed) fetch_paths.push_back(expr::Path{{expr::PathElement{name, 0, false}}});
     }
   }
-  auto check_leaf_paths = [&]() -> Status {
-    if (!plan.leaf_projection) return Status::OK();
-    expr::ProjectionExpression statement_paths;
-    statement_paths.paths = s.projection;
-    return expr::ValidateProjection(statement_paths);
-  };
   auto parsed_base = [&] {
     auto p = std::make_shared<expr::ParsedExpressions>();
     if (!s.select_all) {
@@ -245,7 +240,6 @@ Result<Plan> PlanSelect(const parser::Statement& st, const TableDescription& tab
           "Must have at least one non-optional hash key condition in WHERE clause when using "
           "ORDER BY clause.");
     }
-    KH_RETURN_IF_ERROR(check_leaf_paths());
     ScanRequest r;
     r.table_name = s.table;
     r.index_name = s.index;
@@ -425,7 +419,6 @@ Result<Plan> PlanSelect(const parser::Statement& st, const TableDescription& tab
   // GetItem: the full primary key of the table, and nothing else.
   if (reads.size() == 1 && !t.index && reads[0].filter.empty() && reads[0].post_filter.empty() &&
       (!table.key.sort || reads[0].kc.op == SortKeyOp::kEq)) {
-    KH_RETURN_IF_ERROR(check_leaf_paths());
     GetItemRequest g;
     g.table_name = s.table;
     g.key[pk] = std::move(reads[0].kc.partition_value);
@@ -442,7 +435,6 @@ Result<Plan> PlanSelect(const parser::Statement& st, const TableDescription& tab
       std::any_of(reads.begin(), reads.end(), [](const Read& r) { return !r.post_filter.empty(); });
   // A post-filter, and sorting merged items, need attributes the statement may not select:
   // fetch them too, then re-project.
-  KH_RETURN_IF_ERROR(check_leaf_paths());
   std::vector<expr::Path> fetched = fetch_paths;
   const bool fetch_more = (any_post || plan.sort_merged) && !s.select_all;
   if (fetch_more) {

@@ -142,6 +142,15 @@ Result<TransactionPlan> PlanTransaction(const std::vector<parser::Statement>& st
       TransactGetItem item;
       item.get = *get;
       item.get.return_consumed_capacity = ReturnConsumedCapacity::kNone;
+      if (plan->leaf_projection) {
+        // TransactGetItems returns items as GetItem projects them (nothing reads leaves out of
+        // them): the statement's own paths, not the whole attributes Execute would read from.
+        auto parsed = std::make_shared<expr::ParsedExpressions>();
+        auto projection = std::make_shared<expr::ProjectionExpression>();
+        projection->paths = *plan->leaf_projection;
+        parsed->projection = std::move(projection);
+        item.get.expressions.parsed = std::move(parsed);
+      }
       gets.transact_items.push_back(std::move(item));
       continue;
     }

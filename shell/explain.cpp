@@ -228,6 +228,18 @@ bool RunExplain(Session::State& s, const planner::Plan& plan, Location at) {
     s.Notice(fmt::format("-- estimated: {}\n", e.estimate));
   }
   if (plan.sort_merged) s.Notice("-- then keyhole sorts the merged items (ORDER BY)\n");
+  if (plan.leaf_projection) {
+    std::string paths;
+    for (const expr::Path& p : *plan.leaf_projection) {
+      if (!paths.empty()) paths += ", ";
+      for (const expr::PathElement& e : p.elements) {
+        paths +=
+            e.is_index ? fmt::format("[{}]", e.index) : (&e == &p.elements[0] ? "" : ".") + e.name;
+      }
+    }
+    s.Notice(fmt::format("-- then keyhole reads {} out of each item\n",
+                         paths));
+  }
   if (plan.per_item_write) {
     ExplainedOperation e = Explain(s.db, *plan.per_item_write);
     s.Notice(fmt::format("-- then for each item found: {} on {} (Key from the item)\n", e.name,
