@@ -52,7 +52,7 @@ std::array<PointRead, kPointReads>& PointReads() {
   return reads;
 }
 
-// Whether `c` is `<name> = <value>` with the value at operands[value] (of type `type`).
+// Whether `c` is `<key name> = <value>`, the value (of the key's type) at operands[value].
 bool IsKeyEquality(const expr::Condition& c, const KeyAttribute& key, size_t value) {
   if (c.kind != expr::ConditionKind::kCompare || c.op != expr::CompareOp::kEq ||
       c.operands.size() != 2) {

@@ -113,7 +113,10 @@ struct Plan {
   // SELECT with a nested path (`a.b`): DynamoDB's ExecuteStatement returns each selected value
   // under the name of the path's last step ({"b": ...}), not inside its enclosing maps. When
   // set, Execute rebuilds every returned item so (paths that end in a list index keep their
-  // top-level name). The shell shows the same columns.
+  // top-level name). The shell shows the same columns. The operations then fetch the whole
+  // top-level attributes the paths start from (a projected list is compacted, so its
+  // elements could not be found by index), and Execute checks the paths themselves, as a
+  // ProjectionExpression, before it runs them.
   std::optional<std::vector<expr::Path>> leaf_projection;
   // SCAN UPDATE / SCAN DELETE: the write applied to every item operations[0] (a Scan) returns;
   // its key is filled from the item. Only UpdateItemRequest or DeleteItemRequest.

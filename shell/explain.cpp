@@ -237,8 +237,7 @@ bool RunExplain(Session::State& s, const planner::Plan& plan, Location at) {
             e.is_index ? fmt::format("[{}]", e.index) : (&e == &p.elements[0] ? "" : ".") + e.name;
       }
     }
-    s.Notice(fmt::format("-- then keyhole reads {} out of each item\n",
-                         paths));
+    s.Notice(fmt::format("-- then keyhole reads {} out of each item\n", paths));
   }
   if (plan.per_item_write) {
     ExplainedOperation e = Explain(s.db, *plan.per_item_write);
