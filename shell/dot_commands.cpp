@@ -600,13 +600,14 @@ bool RunImport(State& s, const Args& args, Location at) {
                                                 *refused_line, r.status().message())),
           at);
     }
-    return s.Fail(Status(r.status().code(), r.status().code() == ErrorCode::kInterrupted
-                                                ? r.status().message()
-                                                : r.status().message() + " (nothing imported)"),
-                  at);
+    // (Storage's own messages may say it already: "... nothing was imported".)
+    const std::string& message = r.status().message();
+    const bool said = r.status().code() == ErrorCode::kInterrupted ||
+                      message.find("nothing was imported") != std::string::npos;
+    return s.Fail(Status(r.status().code(), said ? message : message + " (nothing imported)"), at);
   }
-  s.Notice(fmt::format("-- {} imported into {} · {:g} WCU\n", Count(r->written, "item"), args[2],
-                       r->write_units));
+  s.Notice(fmt::format("-- {} imported into {} · {}\n", Count(r->written, "item"), args[2],
+                       CapacityText(r->write_units, "WCU")));
   return true;
 }
 
@@ -700,7 +701,8 @@ bool RunExport(State& s, const Args& args, Location at) {
                                                  std::strerror(error), lost)),
                   at);
   }
-  s.Notice(fmt::format("-- {} exported to {} · {:g} RCU\n", Count(n, "item"), args[2], units));
+  s.Notice(fmt::format("-- {} exported to {} · {}\n", Count(n, "item"), args[2],
+                       CapacityText(units, "RCU")));
   return true;
 }
 
@@ -751,7 +753,8 @@ bool RunCollection(State& s, const Args& args, Location at) {
   options.headers = s.settings.headers;
   if ((*t)->key.sort) options.key_columns = {(*t)->key.sort->name};
   s.Out(RenderItems(items, options));
-  s.Notice(fmt::format("-- {} returned · Query on {} · {:g} RCU\n", items.size(), args[0], units));
+  s.Notice(fmt::format("-- {} returned · Query on {} · {}\n", items.size(), args[0],
+                       CapacityText(units, "RCU")));
   return true;
 }
 

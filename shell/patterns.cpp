@@ -144,8 +144,7 @@ Item Row(const std::string& name, const std::string& operation, const StatementR
     row["read"] = AttributeValue::N(Number::FromInt(r.read));
     row["returned"] = r.more ? AttributeValue::S(fmt::format("{}+", r.returned))
                              : AttributeValue::N(Number::FromInt(r.returned));
-    row["capacity"] =
-        AttributeValue::S(r.units.empty() ? "-" : fmt::format("{:g} {}", r.capacity, r.units));
+    row["capacity"] = AttributeValue::S(r.units.empty() ? "-" : CapacityText(r.capacity, r.units));
   }
   return row;
 }

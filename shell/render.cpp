@@ -525,6 +525,15 @@ std::string RenderItems(const std::vector<Item>& items, const RenderOptions& opt
   return out;
 }
 
+std::string CapacityText(double units, std::string_view unit) {
+  const double twice = units * 2;
+  if (twice >= 0 && twice < 9e15 && twice == static_cast<double>(static_cast<int64_t>(twice))) {
+    const auto t = static_cast<int64_t>(twice);
+    return fmt::format("{}{} {}", t / 2, t % 2 != 0 ? ".5" : "", unit);
+  }
+  return fmt::format("{:g} {}", units, unit);
+}
+
 std::string FormatCell(const AttributeValue& value) {
   if (value.is(ValueType::kS) && !NeedsQuotes(value.s())) return value.s();
   std::string out;

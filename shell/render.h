@@ -79,4 +79,8 @@ std::string RenderItems(const std::vector<Item>& items, const RenderOptions& opt
 // Control characters and newlines never reach the output raw (\n, \t, \uXXXX escapes).
 std::string FormatCell(const AttributeValue& value);
 
+// Capacity units and their unit, "1077433 WCU", "0.5 RCU": whole and half units (what
+// DynamoDB charges) exactly, at any size; anything else as {:g} prints it.
+std::string CapacityText(double units, std::string_view unit);
+
 }  // namespace keyhole::shell

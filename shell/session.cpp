@@ -42,16 +42,7 @@ static_assert(std::atomic<int>::is_always_lock_free, "set from a signal handler"
 
 namespace {
 
-std::string Units(double units, const char* what) {
-  // Capacity comes in whole and half units: those are printed without the floating-point
-  // formatter, as {:g} prints them (up to its six significant digits).
-  const double twice = units * 2;
-  if (twice >= 0 && twice < 200000 && twice == static_cast<double>(static_cast<int64_t>(twice))) {
-    const auto t = static_cast<int64_t>(twice);
-    return fmt::format("{}{} {}", t / 2, t % 2 != 0 ? ".5" : "", what);
-  }
-  return fmt::format("{:g} {}", units, what);
-}
+std::string Units(double units, const char* what) { return CapacityText(units, what); }
 
 double Since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
@@ -190,7 +181,7 @@ void Session::State::EndQuiet() {
   if (!quiet) return;
   quiet = false;
   std::string units;
-  for (const auto& [unit, total] : quiet_units) units += fmt::format(" · {:g} {}", total, unit);
+  for (const auto& [unit, total] : quiet_units) units += " · " + CapacityText(total, unit);
   std::string failed = quiet_failed ? fmt::format(", {} failed", quiet_failed) : "";
   Notice(fmt::format("-- {} statement{} ran quietly{}{}\n", quiet_statements,
                      quiet_statements == 1 ? "" : "s", failed, units));

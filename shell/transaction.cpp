@@ -73,9 +73,9 @@ bool Session::State::CommitBatch(const std::vector<parser::Statement>& statement
   report.returned = report.read = static_cast<int64_t>(items.size());
   report.capacity = Total(r->consumed_capacity);
   report.units = reads ? "RCU" : "WCU";
-  Notice(fmt::format(
-      "-- {} of {} statements succeeded · BatchExecuteStatement · {:g} capacity units\n",
-      statements.size() - failed, statements.size(), Total(r->consumed_capacity)));
+  Notice(fmt::format("-- {} of {} statements succeeded · BatchExecuteStatement · {}\n",
+                     statements.size() - failed, statements.size(),
+                     CapacityText(Total(r->consumed_capacity), "capacity units")));
   if (failed == 0) return true;
   sink->Err(errors +
             (at.source.empty() ? "" : fmt::format("  at {} line {}\n", at.source, at.line)));
@@ -188,8 +188,8 @@ bool Session::State::RunTransactionStatement(const parser::Statement& st, Locati
     report.returned = static_cast<int64_t>(items.size());
     report.capacity = Total(r->consumed_capacity);
     report.units = "RCU";
-    Notice(fmt::format("-- {} returned of {} reads · TransactGetItems · {:g} RCU\n", items.size(),
-                       statements.size(), Total(r->consumed_capacity)));
+    Notice(fmt::format("-- {} returned of {} reads · TransactGetItems · {}\n", items.size(),
+                       statements.size(), CapacityText(Total(r->consumed_capacity), "RCU")));
     return true;
   }
   report.operation = "TransactWriteItems";

@@ -53,6 +53,15 @@ TEST(ShellRender, OutputModeNames) {
   EXPECT_EQ(OutputModeName(OutputMode::kCsv), "csv");
 }
 
+TEST(ShellRender, CapacityIsExactAtAnySize) {
+  EXPECT_EQ(CapacityText(0, "RCU"), "0 RCU");
+  EXPECT_EQ(CapacityText(0.5, "RCU"), "0.5 RCU");
+  EXPECT_EQ(CapacityText(128, "RCU"), "128 RCU");
+  EXPECT_EQ(CapacityText(1077433, "WCU"), "1077433 WCU");  // {:g}: 1.07743e+06
+  EXPECT_EQ(CapacityText(1000000.5, "WCU"), "1000000.5 WCU");
+  EXPECT_EQ(CapacityText(1.25, "capacity units"), "1.25 capacity units");
+}
+
 TEST(ShellRender, FormatCellPlainStrings) {
   EXPECT_EQ(FormatCell(S("hello")), "hello");
   EXPECT_EQ(FormatCell(S("hello world")), "hello world");
