@@ -2,6 +2,7 @@
 // partiql.h). No PEGTL: these are single passes over the text.
 #include "parser/partiql_lexer.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -318,21 +319,34 @@ std::vector<size_t> TokenEnds(std::string_view text) {
 namespace {
 
 // Computes positions for increasing offsets of one text in a single pass overall.
+// Moves *pos (a position in `text`) forward to offset `to`, counting lines and characters.
+// REQUIRES: pos->offset <= to <= text.size().
+void AdvancePosition(std::string_view text, size_t to, SourcePosition* pos) {
+  for (; pos->offset < to; ++pos->offset) {
+    // Eight ASCII bytes without a newline: eight columns.
+    while (to - pos->offset >= 8) {
+      const uint64_t w = lexer::Load8(text.data() + pos->offset);
+      if ((w & lexer::kHighBits) != 0 || lexer::HasZeroByte(w ^ (lexer::kOnes * '\n'))) break;
+      pos->offset += 8;
+      pos->column += 8;
+    }
+    if (pos->offset == to) break;
+    const auto byte = static_cast<unsigned char>(text[pos->offset]);
+    if (byte == '\n') {
+      ++pos->line;
+      pos->column = 1;
+    } else if ((byte & 0xC0) != 0x80) {
+      ++pos->column;
+    }
+  }
+}
+
 class PositionTracker {
  public:
   explicit PositionTracker(std::string_view text) : text_(text) {}
   // REQUIRES: offsets passed in non-decreasing order.
   SourcePosition At(size_t offset) {
-    if (offset > text_.size()) offset = text_.size();
-    for (; pos_.offset < offset; ++pos_.offset) {
-      const auto byte = static_cast<unsigned char>(text_[pos_.offset]);
-      if (byte == '\n') {
-        ++pos_.line;
-        pos_.column = 1;
-      } else if ((byte & 0xC0) != 0x80) {
-        ++pos_.column;
-      }
-    }
+    AdvancePosition(text_, std::min(offset, text_.size()), &pos_);
     return pos_;
   }
 
@@ -459,23 +473,7 @@ ScriptWalker::ScriptWalker(std::string_view script, bool dot_commands)
     : script_(script), dot_commands_(dot_commands) {}
 
 SourcePosition ScriptWalker::Advance(size_t to) {
-  for (; at_.offset < to; ++at_.offset) {
-    // Eight ASCII bytes without a newline: eight columns.
-    while (to - at_.offset >= 8) {
-      const uint64_t w = lexer::Load8(script_.data() + at_.offset);
-      if ((w & lexer::kHighBits) != 0 || lexer::HasZeroByte(w ^ (lexer::kOnes * '\n'))) break;
-      at_.offset += 8;
-      at_.column += 8;
-    }
-    if (at_.offset == to) break;
-    const auto byte = static_cast<unsigned char>(script_[at_.offset]);
-    if (byte == '\n') {
-      ++at_.line;
-      at_.column = 1;
-    } else if ((byte & 0xC0) != 0x80) {
-      ++at_.column;
-    }
-  }
+  AdvancePosition(script_, to, &at_);
   return at_;
 }
 

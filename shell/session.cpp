@@ -42,8 +42,6 @@ static_assert(std::atomic<int>::is_always_lock_free, "set from a signal handler"
 
 namespace {
 
-std::string Units(double units, const char* what) { return CapacityText(units, what); }
-
 double Since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
@@ -501,16 +499,17 @@ bool RunPlan(Session::State& s, planner::Plan plan, const planner::Cursor* resum
     footer.reserve(64 + target.size());
     footer.append("-- ").append(returned.data(), returned.size()).append(" returned, ");
     footer.append(read.data(), read.size()).append(" read · ").append(plan.operation_name);
-    footer.append(" on ").append(target).append(" · ").append(Units(r->capacity_units, "RCU"));
+    footer.append(" on ").append(target).append(" · ").append(
+        CapacityText(r->capacity_units, "RCU"));
   } else if (plan.per_item_write) {
     footer = fmt::format("-- {} written, {} read · Scan, then {} per item on {} · {}", r->count,
                          r->scanned_count, plan.operation_name, target,
-                         Units(r->capacity_units, "capacity units"));
+                         CapacityText(r->capacity_units, "capacity units"));
   } else {
     footer = r->items.empty() ? "-- " : fmt::format("-- {} returned · ", r->count);
     if (engine.missing_deletes > 0) footer += "no item had this key, nothing deleted · ";
-    footer +=
-        fmt::format("{} on {} · {}", plan.operation_name, target, Units(r->capacity_units, "WCU"));
+    footer += fmt::format("{} on {} · {}", plan.operation_name, target,
+                          CapacityText(r->capacity_units, "WCU"));
   }
   s.Notice(s.Timed(footer) + "\n");
   if (plan.kind == parser::StatementKind::kSelect && r->count == 0 && !r->next) {

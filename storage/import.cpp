@@ -100,6 +100,14 @@ class Chunk {
     bytes_.append(value);
   }
   void SetLast(size_t i, bool last) { records_[i].last = last; }
+  // Drops the records before the i-th; the others move to the front.
+  void DropBefore(size_t i) {
+    if (i == records_.size()) return clear();
+    const size_t from = records_[i].offset;
+    bytes_.erase(0, from);
+    records_.erase(records_.begin(), records_.begin() + static_cast<std::ptrdiff_t>(i));
+    for (Record& r : records_) r.offset -= from;
+  }
   size_t size() const { return records_.size(); }
   size_t bytes() const { return bytes_.size(); }
   const Record& record(size_t i) const { return records_[i]; }
@@ -114,24 +122,6 @@ class Chunk {
  private:
   std::string bytes_;
   std::vector<Record> records_;
-};
-
-// The sorted items' next record, copied out of the sorter (whose views the next read ends).
-struct Pending {
-  std::string key, value;
-  uint64_t seq = 0;
-  bool first = true;  // the first of its key
-  Result<bool> Read(RunSorter& sorter) {
-    std::string_view k, v;
-    if (!sorter.Next(&k, &seq, &v)) {
-      KH_RETURN_IF_ERROR(sorter.status());
-      return false;
-    }
-    key.assign(k);
-    value.assign(v);
-    first = true;
-    return true;
-  }
 };
 
 // An "import/<id>" record: the pid of the importing process (0: none), then sub-database names.
@@ -331,28 +321,38 @@ Result<ImportResult> Database::ImportStaged(const TableHandle& table, const Impo
     plain.desc.indexes.clear();
     plain.index_dbis.clear();
     std::vector<uint64_t> superseded, rewritten;
-    Chunk chunk;
-    Pending ahead;  // the next record, read before the one before it is written
-    KH_ASSIGN_OR_RETURN(bool more, ahead.Read(sorted));
-    while (more) {
-      if (interrupted()) return Interrupted(out.written);
-      chunk.clear();
-      while (more && chunk.bytes() < kStageBytes) {
-        const bool first = ahead.first;
-        chunk.Add(ahead.key, ahead.seq, ahead.value, first);
-        KH_ASSIGN_OR_RETURN(more, ahead.Read(sorted));
-        if (more && ahead.key == chunk.key(chunk.size() - 1)) {
-          chunk.SetLast(chunk.size() - 1, false);
-          ahead.first = false;
-        }
+    Chunk chunk;  // a transaction's records, then (while the sorter has more) the next one
+    // Appends the sorter's next record. One with the key of the record before it makes that
+    // one not the last of its key, and is not the first.
+    auto read = [&]() -> Result<bool> {
+      std::string_view k, v;
+      uint64_t seq;
+      if (!sorted.Next(&k, &seq, &v)) {
+        KH_RETURN_IF_ERROR(sorted.status());
+        return false;
       }
+      const bool repeat = chunk.size() > 0 && k == chunk.key(chunk.size() - 1);
+      if (repeat) chunk.SetLast(chunk.size() - 1, false);
+      chunk.Add(k, seq, v, !repeat);
+      return true;
+    };
+    KH_ASSIGN_OR_RETURN(bool more, read());
+    while (chunk.size() > 0) {
+      if (interrupted()) return Interrupted(out.written);
+      // Reads until the records before the last one fill kStageBytes: the last one, read
+      // ahead, says whether the one before it is the last of its key. It waits for the next
+      // transaction.
+      while (more && chunk.record(chunk.size() - 1).offset < kStageBytes) {
+        KH_ASSIGN_OR_RETURN(more, read());
+      }
+      const size_t n = more ? chunk.size() - 1 : chunk.size();
       double units = 0;
       KH_RETURN_IF_ERROR(impl_->env->Write([&](Txn& txn) -> Status {
         // A retry (the map grew) writes the same records again from the first.
         units = 0;
         ConsumedCapacity cc;
         cc.table_name = table.desc.name;
-        for (size_t j = 0; j < chunk.size(); ++j) {
+        for (size_t j = 0; j < n; ++j) {
           const Chunk::Record& r = chunk.record(j);
           if (r.first && r.last) {  // a key given once: appended as it is
             KH_RETURN_IF_ERROR(
@@ -369,9 +369,9 @@ Result<ImportResult> Database::ImportStaged(const TableHandle& table, const Impo
         units += WriteUnitsOf(std::move(cc));
         return Status::OK();
       }));
-      out.written += static_cast<int64_t>(chunk.size());
+      out.written += static_cast<int64_t>(n);
       out.write_units += units;
-      for (size_t j = 0; j < chunk.size(); ++j) {
+      for (size_t j = 0; j < n; ++j) {
         const Chunk::Record& r = chunk.record(j);
         if (!r.last) {
           superseded.push_back(r.seq);
@@ -379,6 +379,7 @@ Result<ImportResult> Database::ImportStaged(const TableHandle& table, const Impo
           rewritten.push_back(r.seq);
         }
       }
+      chunk.DropBefore(n);
     }
     std::sort(superseded.begin(), superseded.end());
     std::sort(rewritten.begin(), rewritten.end());

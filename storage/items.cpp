@@ -52,9 +52,6 @@ size_t SizeWithLocalIndexes(const TableDescription& t, const Item& item, size_t 
   return size;
 }
 
-// Checks the index key attributes an item has (sparse: absent ones are fine): declared type,
-// non-empty, and the key byte limits. DynamoDB words the empty-value error differently for
-// PutItem and for an UpdateExpression (`from_update`).
 // One index key attribute of CheckIndexKeys.
 Status CheckIndexKey(const IndexDescription& idx, const KeyAttribute& a, bool partition,
                      const Item& item, bool from_update) {
@@ -84,6 +81,9 @@ Status CheckIndexKey(const IndexDescription& idx, const KeyAttribute& a, bool pa
   return CheckKeyValue(v, a.name, partition);
 }
 
+// Checks the index key attributes an item has (sparse: absent ones are fine): declared type,
+// non-empty, and the key byte limits. DynamoDB words the empty-value error differently for
+// PutItem and for an UpdateExpression (`from_update`).
 Status CheckIndexKeys(const TableDescription& t, const Item& item, bool from_update) {
   for (const auto& idx : t.indexes) {
     Status s;  // the first attribute that fails, in key order
