@@ -8,7 +8,7 @@
 //    default durability (every commit is synced: no MDB_NOSYNC / MDB_NOMETASYNC).
 //  - The raw side stores keys and values of the same sizes as keyhole's, in the same
 //    (hash-scattered) key order: it uses keyhole's own codecs (storage/key_codec.h,
-//    storage/item_codec.h) to build them, outside the timed loops.
+//    core/item_codec.h) to build them, outside the timed loops.
 //  - The raw side does the same number of transactions, gets, puts and cursor steps that a
 //    DynamoDB-style engine needs at minimum; anything keyhole does beyond that (catalog
 //    checks, decoding, validation, allocation) is what the ratio measures.

@@ -11,7 +11,7 @@
 #include <string>
 
 #include "bench/bench_util.h"
-#include "storage/item_codec.h"
+#include "core/item_codec.h"
 #include "storage/key_codec.h"
 
 namespace keyhole::bench {
@@ -43,7 +43,7 @@ struct RawItems {
     FillItem(1234567890, &sample);
     item_bytes = ItemSize(sample);
     key = storage::EncodeTableKey(desc.key, sample);
-    value = storage::EncodeItem(sample, item_bytes);
+    value = EncodeItem(sample, item_bytes);
   }
 };
 

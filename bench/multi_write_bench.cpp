@@ -9,7 +9,7 @@
 
 #include "bench/bench_util.h"
 #include "parser/expression_parser.h"
-#include "storage/item_codec.h"
+#include "core/item_codec.h"
 #include "storage/key_codec.h"
 
 namespace keyhole::bench {
@@ -55,7 +55,7 @@ struct RawSide {
   RawSide() {
     Item sample = MakeItem(1234567890);
     key = storage::EncodeTableKey(KeyholeSide::Get().desc.key, sample);
-    value = storage::EncodeItem(sample, ItemSize(sample));
+    value = EncodeItem(sample, ItemSize(sample));
   }
   static RawSide& Get() {
     static RawSide side;

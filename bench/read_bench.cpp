@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "bench/bench_util.h"
-#include "storage/item_codec.h"
+#include "core/item_codec.h"
 #include "storage/key_codec.h"
 
 namespace keyhole::bench {
@@ -67,7 +67,7 @@ struct ReadDataset {
         std::string key = storage::EncodeTableKey(desc.key, put.item);
         size_t size = ItemSize(put.item);
         if (item_bytes == 0) item_bytes = size;
-        std::string value = storage::EncodeItem(put.item, size);
+        std::string value = EncodeItem(put.item, size);
         MDB_val k = Val(key), v = Val(value);
         CheckRc(mdb_put(txn, raw_dbi, &k, &v, 0), "mdb_put");
         raw_keys.push_back(std::move(key));

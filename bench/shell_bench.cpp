@@ -20,7 +20,7 @@
 
 #include "bench/bench_util.h"
 #include "shell/session.h"
-#include "storage/item_codec.h"
+#include "core/item_codec.h"
 #include "storage/key_codec.h"
 
 namespace keyhole::bench {
@@ -70,7 +70,7 @@ struct ShellDataset {
         put.item = MakeItem(p, s);
         Check(db->PutItem(put).status(), "PutItem");
         std::string key = storage::EncodeTableKey(desc.key, put.item);
-        std::string value = storage::EncodeItem(put.item, ItemSize(put.item));
+        std::string value = EncodeItem(put.item, ItemSize(put.item));
         MDB_val k = Val(key), v = Val(value);
         CheckRc(mdb_put(txn, raw_dbi, &k, &v, 0), "mdb_put");
         raw_keys.push_back(std::move(key));
@@ -145,7 +145,7 @@ void BM_ShellInsert_Lmdb(benchmark::State& state) {
   ShellDataset& ds = ShellDataset::Get();
   static uint64_t next = 0;
   Item sample = MakeItem(0, 0);
-  std::string value = storage::EncodeItem(sample, ItemSize(sample));
+  std::string value = EncodeItem(sample, ItemSize(sample));
   std::string key = ds.raw_keys[0];
   for (auto _ : state) {
     SetHashPrefix(Mix64(next++ + (uint64_t{1} << 40)), &key);

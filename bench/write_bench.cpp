@@ -7,7 +7,7 @@
 #include <string>
 
 #include "bench/bench_util.h"
-#include "storage/item_codec.h"
+#include "core/item_codec.h"
 #include "storage/key_codec.h"
 
 namespace keyhole::bench {
@@ -58,7 +58,7 @@ struct RawSide {
     base_key = storage::EncodeTableKey(desc.key, sample);
     index1_key = storage::EncodeIndexKey(desc.indexes[0].key, desc.key, sample);
     index2_key = storage::EncodeIndexKey(desc.indexes[1].key, desc.key, sample);
-    value = storage::EncodeItem(sample, item_bytes);
+    value = EncodeItem(sample, item_bytes);
   }
   static RawSide& Get() {
     static RawSide side;

@@ -18,7 +18,7 @@
 
 namespace keyhole {
 
-// DO NOT REORDER: the numeric values are stored in item encodings (storage/item_codec.h).
+// DO NOT REORDER: the numeric values are stored in item encodings (core/item_codec.h).
 enum class ValueType : uint8_t { kS = 0, kN, kB, kBool, kNull, kM, kL, kSS, kNS, kBS };
 
 // "S", "N", "B", "BOOL", "NULL", "M", "L", "SS", "NS", "BS".

@@ -10,7 +10,7 @@
 #include <chrono>
 
 #include "storage/engine.h"
-#include "storage/item_codec.h"
+#include "core/item_codec.h"
 #include "storage/key_codec.h"
 
 namespace keyhole::storage {

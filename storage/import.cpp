@@ -30,7 +30,7 @@
 #include <filesystem>
 
 #include "storage/engine.h"
-#include "storage/item_codec.h"
+#include "core/item_codec.h"
 #include "storage/key_codec.h"
 #include "storage/run_sorter.h"
 

@@ -7,7 +7,7 @@
 #include "core/ddb_json.h"
 #include "core/evaluate.h"
 #include "storage/engine.h"
-#include "storage/item_codec.h"
+#include "core/item_codec.h"
 #include "storage/key_codec.h"
 
 namespace keyhole::storage {

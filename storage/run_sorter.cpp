@@ -8,7 +8,7 @@
 #include <cerrno>
 #include <cstring>
 
-#include "storage/item_codec.h"
+#include "core/item_codec.h"
 
 namespace keyhole::storage {
 

@@ -18,7 +18,7 @@
 //     event := 1 INSERT | 2 MODIFY | 3 REMOVE
 //     flags := bit0 userIdentity Service (TTL) | bit1 new_image present | bit2 old_image present
 //     view  := 0 KEYS_ONLY | 1 NEW_IMAGE | 2 OLD_IMAGE | 3 NEW_AND_OLD_IMAGES
-//     str   := varint(len) bytes, the images being storage/item_codec.h items
+//     str   := varint(len) bytes, the images being core/item_codec.h items
 //     varint:= LEB128
 // A record belongs to the stream whose [start_seq, end_seq] holds its sequence number.
 //
@@ -39,7 +39,7 @@
 
 #include "core/item.h"
 #include "storage/engine.h"
-#include "storage/item_codec.h"
+#include "core/item_codec.h"
 #include "storage/key_codec.h"
 
 namespace keyhole::storage {

@@ -23,7 +23,7 @@
 #include "core/item.h"
 #include "storage/database.h"
 #include "storage/engine.h"
-#include "storage/item_codec.h"
+#include "core/item_codec.h"
 
 namespace keyhole::storage {
 

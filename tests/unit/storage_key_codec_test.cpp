@@ -6,7 +6,7 @@
 #include <random>
 
 #include "storage/hash.h"
-#include "storage/item_codec.h"
+#include "core/item_codec.h"
 #include "storage/key_codec.h"
 #include "storage_test_util.h"
 

@@ -1,9 +1,9 @@
-#include "storage/item_codec.h"
+#include "core/item_codec.h"
 
 #include <algorithm>
 #include <iterator>
 
-namespace keyhole::storage {
+namespace keyhole {
 
 namespace {
 
@@ -287,4 +287,4 @@ size_t EncodedItemSize(std::string_view bytes) {
   return r.Varint(&size) ? size : 0;
 }
 
-}  // namespace keyhole::storage
+}  // namespace keyhole

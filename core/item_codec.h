@@ -21,7 +21,7 @@
 #include "core/attribute_value.h"
 #include "core/status.h"
 
-namespace keyhole::storage {
+namespace keyhole {
 
 constexpr uint8_t kItemFormatVersion = 1;
 
@@ -43,4 +43,4 @@ void AppendVarint(uint64_t v, std::string* out);
 // first or it runs past 10 bytes.
 bool ReadVarint(std::string_view* in, uint64_t* v);
 
-}  // namespace keyhole::storage
+}  // namespace keyhole
