@@ -56,13 +56,28 @@ void PutValue(const AttributeValue& v, std::string* out) {
   }
 }
 
+// previous < name bytewise; the first bytes decide most pairs of names without a memcmp call.
+bool Ascending(std::string_view previous, std::string_view name) {
+  if (!previous.empty() && !name.empty() && previous[0] != name[0]) {
+    return static_cast<uint8_t>(previous[0]) < static_cast<uint8_t>(name[0]);
+  }
+  return previous < name;
+}
+
 // A bounds-checked reader. Any failure sets ok = false and every later read fails too.
 struct Reader {
   std::string_view in;
   bool ok = true;
   int depth = 0;
 
-  bool Varint(uint64_t* v) { return (ok && ReadVarint(&in, v)) || (ok = false); }
+  bool Varint(uint64_t* v) {
+    if (ok && !in.empty() && static_cast<uint8_t>(in[0]) < 0x80) {  // one byte: most of them
+      *v = static_cast<uint8_t>(in[0]);
+      in.remove_prefix(1);
+      return true;
+    }
+    return (ok && ReadVarint(&in, v)) || (ok = false);
+  }
   bool Count(uint64_t* n) {  // a count can never exceed the remaining bytes
     return Varint(n) && (*n <= in.size() || (ok = false));
   }
@@ -82,7 +97,11 @@ struct Reader {
   bool Num(Number* n) { return Number::DecodeKeyEncoding(&in, n) || (ok = false); }
   bool Attrs(Map* m);
   bool Value(AttributeValue* v);
-  bool Skip();  // one value, without building it
+  bool SkipNum() { return Number::SkipKeyEncoding(&in) || (ok = false); }
+  // One value, or `n` attributes, without building them. They accept exactly what Value and
+  // Attrs accept (ValidItemEncoding relies on it).
+  bool Skip();
+  bool SkipAttrs(uint64_t n);
 };
 
 bool Reader::Skip() {
@@ -93,14 +112,13 @@ bool Reader::Skip() {
   bool r = true;
   std::string_view bytes;
   auto skip_str = [&] { return View(&bytes); };
-  Number scratch;
   switch (static_cast<ValueType>(tag)) {
     case ValueType::kS:
     case ValueType::kB:
       r = skip_str();
       break;
     case ValueType::kN:
-      r = Num(&scratch);
+      r = SkipNum();
       break;
     case ValueType::kBool:
       if (in.empty()) return ok = false;
@@ -109,8 +127,7 @@ bool Reader::Skip() {
     case ValueType::kNull:
       break;
     case ValueType::kM:
-      r = Count(&n);
-      for (uint64_t i = 0; r && i < n; ++i) r = skip_str() && Skip();
+      r = Count(&n) && SkipAttrs(n);
       break;
     case ValueType::kL:
       r = Count(&n);
@@ -123,13 +140,25 @@ bool Reader::Skip() {
       break;
     case ValueType::kNS:
       r = Count(&n);
-      for (uint64_t i = 0; r && i < n; ++i) r = Num(&scratch);
+      for (uint64_t i = 0; r && i < n; ++i) r = SkipNum();
       break;
     default:
       return ok = false;
   }
   --depth;
   return r && ok;
+}
+
+bool Reader::SkipAttrs(uint64_t n) {
+  std::string_view previous, name;
+  for (uint64_t i = 0; i < n; ++i) {
+    if (!View(&name)) return false;
+    // As Attrs requires of a decoded map: names strictly ascending (FlatMap::Append's order).
+    if (i > 0 && !Ascending(previous, name)) return ok = false;
+    if (!Skip()) return false;
+    previous = name;
+  }
+  return true;
 }
 
 bool Reader::Attrs(Map* m) {
@@ -278,6 +307,13 @@ Result<Item> DecodeItemAttributes(std::string_view bytes, const std::vector<std:
     }
   }
   return item;
+}
+
+bool ValidItemEncoding(std::string_view bytes) {
+  if (bytes.empty() || static_cast<uint8_t>(bytes[0]) != kItemFormatVersion) return false;
+  Reader r{bytes.substr(1)};
+  uint64_t size, n;
+  return r.Varint(&size) && r.Count(&n) && r.SkipAttrs(n) && r.in.empty();
 }
 
 size_t EncodedItemSize(std::string_view bytes) {

@@ -70,6 +70,9 @@ class Number {
   void AppendKeyEncoding(std::string* out) const;
   // Decodes one encoding from the front of *in and advances it. False on malformed input.
   static bool DecodeKeyEncoding(std::string_view* in, Number* out);
+  // Checks and steps over one encoding as DecodeKeyEncoding would read it, building nothing:
+  // false exactly when DecodeKeyEncoding would fail.
+  static bool SkipKeyEncoding(std::string_view* in);
 
   // Normalized parts (for tests and codecs): digits are ASCII, no leading/trailing '0'.
   const std::string& digits() const { return digits_; }
@@ -78,6 +81,9 @@ class Number {
  private:
   Number(bool negative, int32_t exponent, std::string digits)
       : negative_(negative), exponent_(exponent), digits_(std::move(digits)) {}
+  // The one reader of the key encoding behind DecodeKeyEncoding and SkipKeyEncoding (number.cpp).
+  static size_t ReadKeyEncoding(std::string_view in, bool* negative, int* exponent, char* digits,
+                                size_t* n_digits);
   // Checks the range of a non-zero value given by its sign, the power of ten of its leading
   // digit and its significant digits (no leading/trailing '0'); `too_many_digits` is the
   // message when there are more than 38 digits. Returns the Number or ValidationException.

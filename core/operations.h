@@ -17,6 +17,7 @@
 
 #include "core/attribute_value.h"
 #include "core/expression.h"
+#include "core/item_list.h"
 #include "core/schema.h"
 
 namespace keyhole {
@@ -426,7 +427,8 @@ struct ScanRequest {
 
 // Query and Scan answer with the same shape.
 struct ReadResponse {
-  std::vector<Item> items;  // empty with Select COUNT
+  ItemList items;  // empty with Select COUNT; storage leaves whole items encoded until read
+
   int64_t count = 0;
   int64_t scanned_count = 0;
   std::optional<Item> last_evaluated_key;

@@ -6,8 +6,8 @@
 
 #include "core/ddb_json.h"
 #include "core/evaluate.h"
-#include "storage/engine.h"
 #include "core/item_codec.h"
+#include "storage/engine.h"
 #include "storage/key_codec.h"
 
 namespace keyhole::storage {
@@ -209,14 +209,22 @@ struct PageSpec {
   const expr::ProjectionExpression* projection = nullptr;
 };
 
+// The attributes of PositionKey, sorted (DecodeItemAttributes' `names`).
+std::vector<std::string> PositionKeyNames(const TableHandle& h, const Source& src) {
+  std::vector<std::string> names = h.desc.key.Names();
+  for (std::string& name : src.key->Names()) names.push_back(std::move(name));
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  return names;
+}
+
 // The top-level attributes a page must decode: the table's and the source's key attributes
 // (the exact re-check, LastEvaluatedKey, base-item fetches), the filter's, and the projection's.
 // Nullopt (every attribute) when items are returned whole or base items are fetched.
 std::optional<std::vector<std::string>> NeededAttributes(const TableHandle& h, const Source& src,
                                                          const PageSpec& spec) {
   if (spec.out.fetch_base || (!spec.out.count_only && !spec.projection)) return std::nullopt;
-  std::vector<std::string> names = h.desc.key.Names();
-  for (std::string& name : src.key->Names()) names.push_back(std::move(name));
+  std::vector<std::string> names = PositionKeyNames(h, src);
   if (spec.filter) CollectTopNames(*spec.filter, &names);
   if (spec.projection) {
     for (const auto& path : spec.projection->paths) names.push_back(path.elements.front().name);
@@ -251,6 +259,9 @@ Result<size_t> ReadPage(Txn& txn, const TableHandle& h, const Source& src, const
   const std::optional<std::vector<std::string>> needed = NeededAttributes(h, src, spec);
   // Select COUNT with nothing to re-check or filter: entries are counted, not decoded.
   const bool count_any = needed && spec.out.count_only && !spec.filter && !spec.accept;
+  // Whole entries returned as stored, with nothing to re-check or filter: they are checked and
+  // copied into the page still encoded, and decoded only when read (core/item_list.h).
+  const bool copy_any = !needed && !spec.out.fetch_base && !spec.filter && !spec.accept;
   auto page_full = [&] {
     return (spec.limit && resp->scanned_count >= *spec.limit) || bytes >= kPageBytes;
   };
@@ -266,6 +277,19 @@ Result<size_t> ReadPage(Txn& txn, const TableHandle& h, const Source& src, const
       bytes += EncodedItemSize(c.value());
       if (page_full()) {
         KH_ASSIGN_OR_RETURN(Item item, DecodeItemAttributes(c.value(), *needed));
+        resp->last_evaluated_key = PositionKey(h, src, item);
+        break;
+      }
+      continue;
+    }
+    if (copy_any) {
+      if (!ValidItemEncoding(c.value())) return Status::Internal("corrupt item encoding");
+      ++resp->scanned_count;
+      ++resp->count;
+      bytes += EncodedItemSize(c.value());
+      resp->items.PushEncoded(c.value());
+      if (page_full()) {
+        KH_ASSIGN_OR_RETURN(Item item, DecodeItemAttributes(c.value(), PositionKeyNames(h, src)));
         resp->last_evaluated_key = PositionKey(h, src, item);
         break;
       }

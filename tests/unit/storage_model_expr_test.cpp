@@ -1969,7 +1969,7 @@ class ExprRunner {
       if (req.select == Select::kCount) {
         EXPECT_TRUE(r->items.empty());
       } else {
-        EXPECT_TRUE(SameItems(want, r->items));
+        EXPECT_TRUE(SameItems(want, std::vector<Item>(r->items.begin(), r->items.end())));
       }
       const bool at_limit = req.limit && want_scanned == static_cast<size_t>(*req.limit);
       EXPECT_EQ(r->last_evaluated_key.has_value(), at_limit);

@@ -85,7 +85,7 @@ std::vector<Item> ByG(TempDb& db, const std::string& g) {
   q.key_condition.partition_value = S(g);
   auto r = db->Query(q);
   EXPECT_TRUE(r.ok()) << r.status().ToString();
-  return r.ok() ? r->items : std::vector<Item>{};
+  return r.ok() ? std::move(r->items).ToVector() : std::vector<Item>{};
 }
 
 std::vector<std::string> Codes(const Status& s) {

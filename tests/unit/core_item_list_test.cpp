@@ -1,0 +1,140 @@
+// ItemList (core/item_list.h) and the check that lets it hold items encoded
+// (ValidItemEncoding, Number::SkipKeyEncoding).
+#include "core/item_list.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "core/item.h"
+#include "core/item_codec.h"
+
+namespace keyhole {
+namespace {
+
+using AV = AttributeValue;
+
+AV S(std::string s) { return AV::S(std::move(s)); }
+AV N(int64_t v) { return AV::N(Number::FromInt(v)); }
+
+Item Sample(int i) {
+  return Item{{"pk", S("p" + std::to_string(i))},
+              {"sk", N(i)},
+              {"m", AV::M({{"a", AV::L({N(-i), S(""), AV::Null()})}, {"b", AV::Bool(i % 2)}})},
+              {"ns", AV::NS({Number::FromInt(3), Number::FromInt(-1)})},
+              {"ss", AV::SS({"x", "y"})}};
+}
+
+std::string Encoded(const Item& item) { return EncodeItem(item, ItemSize(item)); }
+
+// ValidItemEncoding must say yes exactly when DecodeItem succeeds: ItemList decodes what it
+// accepted without a way to report an error.
+void ExpectSameVerdict(std::string_view bytes) {
+  EXPECT_EQ(ValidItemEncoding(bytes), DecodeItem(bytes).ok()) << testing::PrintToString(bytes);
+}
+
+TEST(ItemEncodingCheck, AgreesWithDecodeOnEveryTruncationAndMutation) {
+  std::mt19937 rng(11);
+  int valid = 0, invalid = 0;
+  for (int i = 0; i < 6; ++i) {
+    const std::string enc = Encoded(Sample(i * 37 - 50));
+    EXPECT_TRUE(ValidItemEncoding(enc));
+    for (size_t n = 0; n <= enc.size() + 1; ++n) ExpectSameVerdict((enc + "x").substr(0, n));
+    for (int k = 0; k < 4000; ++k) {
+      std::string junk = enc;
+      for (int changes = 1 + rng() % 3; changes > 0; --changes) {
+        junk[rng() % junk.size()] = static_cast<char>(rng());
+      }
+      const bool ok = DecodeItem(junk).ok();
+      (ok ? valid : invalid)++;
+      ExpectSameVerdict(junk);
+    }
+  }
+  // Both verdicts were exercised.
+  EXPECT_GT(valid, 100);
+  EXPECT_GT(invalid, 1000);
+}
+
+TEST(ItemEncodingCheck, RefusesANestedMapWhoseNamesAreOutOfOrder) {
+  std::string enc = Encoded(Item{{"m", AV::M({{"a", N(1)}, {"b", N(2)}})}});
+  const size_t at = enc.find('a');
+  ASSERT_NE(at, std::string::npos);
+  enc[at] = 'c';  // names "c", "b"
+  EXPECT_FALSE(DecodeItem(enc).ok());
+  EXPECT_FALSE(ValidItemEncoding(enc));
+  enc[at] = 'b';  // a repeated name
+  EXPECT_FALSE(DecodeItem(enc).ok());
+  EXPECT_FALSE(ValidItemEncoding(enc));
+}
+
+TEST(ItemEncodingCheck, NumberSkipAgreesWithDecode) {
+  std::mt19937 rng(5);
+  for (const char* text : {"0", "1", "-1", "12.5", "-0.000123", "9.9e125", "1e-130"}) {
+    std::string enc;
+    Number::Parse(text)->AppendKeyEncoding(&enc);
+    for (int k = 0; k < 3000; ++k) {
+      std::string junk = enc + "tail";
+      if (k > 0) junk[rng() % junk.size()] = static_cast<char>(rng());
+      std::string_view a = junk, b = junk;
+      Number n;
+      const bool decoded = Number::DecodeKeyEncoding(&a, &n);
+      EXPECT_EQ(Number::SkipKeyEncoding(&b), decoded) << testing::PrintToString(junk);
+      if (decoded) EXPECT_EQ(a.size(), b.size());
+    }
+  }
+}
+
+TEST(ItemList, HoldsItemsEncodedOrDecodedInOrder) {
+  ItemList list;
+  list.push_back(Sample(0));
+  list.PushEncoded(Encoded(Sample(1)));
+  list.PushEncoded(Encoded(Sample(2)));
+  list.push_back(Sample(3));
+  ASSERT_EQ(list.size(), 4u);
+  EXPECT_TRUE(list.Encoded(0).empty());
+  EXPECT_EQ(list.Encoded(1), Encoded(Sample(1)));
+  EXPECT_EQ(list.Encoded(3), "");
+
+  const ItemList& read = list;
+  std::vector<Item> seen(read.begin(), read.end());
+  EXPECT_EQ(seen, (std::vector<Item>{Sample(0), Sample(1), Sample(2), Sample(3)}));
+  EXPECT_EQ(read.front(), Sample(0));
+  EXPECT_EQ(read.back(), Sample(3));
+  // A const read keeps the encoding; a non-const one may change the item, so drops it.
+  EXPECT_EQ(list.Encoded(2), Encoded(Sample(2)));
+  list[2]["extra"] = N(7);
+  EXPECT_TRUE(list.Encoded(2).empty());
+  EXPECT_EQ(list[2].at("extra"), N(7));
+  EXPECT_EQ(list.Encoded(1), Encoded(Sample(1)));
+}
+
+TEST(ItemList, ComparesByContentHoweverItemsAreHeld) {
+  ItemList encoded, decoded{Sample(4), Sample(5)};
+  encoded.PushEncoded(Encoded(Sample(4)));
+  encoded.PushEncoded(Encoded(Sample(5)));
+  EXPECT_EQ(encoded, decoded);
+  EXPECT_EQ(encoded, (std::vector<Item>{Sample(4), Sample(5)}));
+  EXPECT_FALSE(encoded == (std::vector<Item>{Sample(4)}));
+  EXPECT_FALSE(encoded == (std::vector<Item>{Sample(4), Sample(6)}));
+
+  ItemList copy = encoded;  // copies the bytes: the copy outlives the original
+  encoded.clear();
+  EXPECT_TRUE(encoded.empty());
+  EXPECT_EQ(copy, decoded);
+  EXPECT_EQ(std::move(copy).ToVector(), (std::vector<Item>{Sample(4), Sample(5)}));
+}
+
+TEST(ItemList, MovesItemsOutThroughIterators) {
+  ItemList list;
+  for (int i = 0; i < 40; ++i) list.PushEncoded(Encoded(Sample(i)));  // past the first reserve
+  std::vector<Item> out;
+  for (Item& item : list) out.push_back(std::move(item));
+  ASSERT_EQ(out.size(), 40u);
+  for (int i = 0; i < 40; ++i) EXPECT_EQ(out[i], Sample(i)) << i;
+  EXPECT_EQ(ItemList(std::vector<Item>{Sample(9)})[0], Sample(9));
+}
+
+}  // namespace
+}  // namespace keyhole
