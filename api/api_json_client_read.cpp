@@ -27,6 +27,8 @@ std::string_view KindName(json::Kind k) {
       return "a list";
     case json::Kind::kObject:
       return "a JSON object";
+    case json::Kind::kRaw:  // never parsed
+      break;
   }
   return "a value";
 }

@@ -33,6 +33,8 @@ std::string_view KindName(json::Kind k) {
       return "array";
     case json::Kind::kObject:
       return "object";
+    case json::Kind::kRaw:  // never parsed
+      break;
   }
   return "value";
 }
@@ -148,6 +150,7 @@ std::string SerializationMessage(const json::Value& v, std::string_view expected
       return std::string(v.boolean() ? "TRUE_VALUE" : "FALSE_VALUE") + " cannot be converted to " +
              target();
     case json::Kind::kNull:
+    case json::Kind::kRaw:  // never parsed
       break;
   }
   return "Unexpected value type in payload";

@@ -6,6 +6,7 @@
 
 #include "api/api_json.h"
 #include "core/ddb_json.h"
+#include "core/item_codec.h"
 
 namespace keyhole {
 
@@ -70,9 +71,19 @@ json::Value ItemResponse(std::string_view member, const std::optional<Item>& ite
 json::Value ReadResponseJson(const ReadResponse& r, Select select) {
   json::Value o = json::Value::MakeObject();
   if (select != Select::kCount) {
-    json::Value items = json::Value::MakeArray();
-    for (const Item& item : r.items) items.Push(ItemToJson(item));
-    o.Add("Items", std::move(items));
+    json::Value::Array items;
+    items.reserve(r.items.size());
+    for (size_t i = 0; i < r.items.size(); ++i) {
+      // An item still in its stored encoding is written as text from it, not built as a tree.
+      std::string text;
+      const std::string_view encoded = r.items.Encoded(i);
+      if (!encoded.empty() && AppendItemJsonText(encoded, &text)) {
+        items.push_back(json::Value::Raw(std::move(text)));
+      } else {
+        items.push_back(ItemToJson(r.items[i]));
+      }
+    }
+    o.Add("Items", json::Value::MakeArray(std::move(items)));
   }
   o.Add("Count", json::Value::Int(r.count));
   o.Add("ScannedCount", json::Value::Int(r.scanned_count));

@@ -47,11 +47,11 @@ class AttributeValue {
   static AttributeValue NS(std::vector<Number> members);       // sorted numerically
   static AttributeValue BS(std::vector<std::string> members);  // sorted bytewise
 
-  // In place, for decoders: makes this value an empty S or B (`t`), a zero N or the BOOL `b`
-  // and returns the content to fill, without building a temporary AttributeValue.
-  std::string& SetString(ValueType t) {  // REQUIRES: t is kS or kB
+  // In place, for decoders: makes this value the S or B (`t`) `content`, a zero N or the BOOL
+  // `b` (and returns the N to fill), without building a temporary AttributeValue.
+  void SetString(ValueType t, std::string_view content) {  // REQUIRES: t is kS or kB
     type_ = t;
-    return v_.emplace<std::string>();
+    v_.emplace<std::string>(content.data(), content.size());
   }
   Number& SetNumber() {
     type_ = ValueType::kN;

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <iterator>
 
+#include "core/ddb_json.h"
+#include "core/json.h"
+
 namespace keyhole {
 
 namespace {
@@ -97,9 +100,11 @@ struct Reader {
   bool Num(Number* n) { return Number::DecodeKeyEncoding(&in, n) || (ok = false); }
   bool Attrs(Map* m);
   bool Value(AttributeValue* v);
+  // M, L and the sets (`tag`), one level deeper; false on any other tag.
+  [[gnu::noinline]] bool Composite(unsigned char tag, AttributeValue* v);
   bool SkipNum() { return Number::SkipKeyEncoding(&in) || (ok = false); }
-  // One value, or `n` attributes, without building them. They accept exactly what Value and
-  // Attrs accept (ValidItemEncoding relies on it).
+  // One value, or `n` attributes, without building them (DecodeItemAttributes' skipping). They
+  // accept what Value and Attrs accept.
   bool Skip();
   bool SkipAttrs(uint64_t n);
 };
@@ -177,26 +182,39 @@ bool Reader::Attrs(Map* m) {
 }
 
 bool Reader::Value(AttributeValue* v) {
-  if (in.empty() || ++depth > 64) return ok = false;
+  // The scalar types inline; the rest in Composite, so that this common path stays small.
+  if (in.empty() || depth >= 64) return ok = false;
   auto tag = static_cast<unsigned char>(in[0]);
   in.remove_prefix(1);
-  bool r = true;
   switch (static_cast<ValueType>(tag)) {
     case ValueType::kS:
-    case ValueType::kB:
-      r = Str(&v->SetString(static_cast<ValueType>(tag)));
-      break;
+    case ValueType::kB: {
+      std::string_view bytes;
+      if (!View(&bytes)) return false;
+      v->SetString(static_cast<ValueType>(tag), bytes);
+      return true;
+    }
     case ValueType::kN:
-      r = Num(&v->SetNumber());
-      break;
+      return Num(&v->SetNumber());
     case ValueType::kBool:
       if (in.empty()) return ok = false;
       v->SetBool(in[0] != 0);
       in.remove_prefix(1);
-      break;
+      return true;
     case ValueType::kNull:
       *v = AttributeValue::Null();
-      break;
+      return true;
+    default:
+      ++depth;
+      const bool r = Composite(tag, v);
+      --depth;
+      return r && ok;
+  }
+}
+
+bool Reader::Composite(unsigned char tag, AttributeValue* v) {
+  bool r = true;
+  switch (static_cast<ValueType>(tag)) {
     case ValueType::kM: {
       Map m;
       r = Attrs(&m);
@@ -235,9 +253,114 @@ bool Reader::Value(AttributeValue* v) {
     default:
       return ok = false;
   }
-  --depth;
-  return r && ok;
+  return r;
 }
+
+// ValidItemEncoding's walk: Reader's checks (Varint, Count, View, Attrs' order, Value's tags and
+// depth) over raw pointers, building nothing. It must accept exactly what Reader::Attrs and
+// Reader::Value accept; ItemEncodingCheck.* compare the two on mutated encodings.
+class EncodingCheck {
+ public:
+  explicit EncodingCheck(std::string_view in)
+      : p_(reinterpret_cast<const uint8_t*>(in.data())), end_(p_ + in.size()) {}
+
+  bool AtEnd() const { return p_ == end_; }
+  bool Varint(uint64_t* v) {
+    if (p_ != end_ && *p_ < 0x80) {
+      *v = *p_++;
+      return true;
+    }
+    if (end_ - p_ >= 2 && p_[1] < 0x80) {  // two bytes: an item's size, a longer string
+      *v = (p_[0] & 0x7f) | (uint64_t{p_[1]} << 7);
+      p_ += 2;
+      return true;
+    }
+    std::string_view rest = Rest();
+    if (!ReadVarint(&rest, v)) return false;
+    p_ = end_ - rest.size();
+    return true;
+  }
+  // `depth` as Reader::depth when Attrs reads these attributes.
+  bool Attrs(int depth) {
+    uint64_t n;
+    if (!Count(&n)) return false;
+    std::string_view previous;
+    for (uint64_t i = 0; i < n; ++i) {
+      std::string_view name;
+      if (!View(&name) || (i > 0 && !Ascending(previous, name)) || !Value(depth)) return false;
+      previous = name;
+    }
+    return true;
+  }
+
+ private:
+  std::string_view Rest() const {
+    return std::string_view(reinterpret_cast<const char*>(p_), static_cast<size_t>(end_ - p_));
+  }
+  bool Count(uint64_t* n) { return Varint(n) && *n <= static_cast<uint64_t>(end_ - p_); }
+  bool View(std::string_view* s) {
+    uint64_t n;
+    if (!Count(&n)) return false;
+    *s = std::string_view(reinterpret_cast<const char*>(p_), n);
+    p_ += n;
+    return true;
+  }
+  bool Str() {
+    uint64_t n;
+    if (!Count(&n)) return false;
+    p_ += n;
+    return true;
+  }
+  bool Num() {
+    std::string_view rest = Rest();
+    if (!Number::SkipKeyEncoding(&rest)) return false;
+    p_ = end_ - rest.size();
+    return true;
+  }
+  bool Value(int depth) {
+    if (p_ == end_ || depth >= 64) return false;
+    uint64_t n;
+    switch (static_cast<ValueType>(*p_++)) {
+      case ValueType::kS:
+      case ValueType::kB:
+        return Str();
+      case ValueType::kN:
+        return Num();
+      case ValueType::kBool:
+        if (p_ == end_) return false;
+        ++p_;
+        return true;
+      case ValueType::kNull:
+        return true;
+      case ValueType::kM:
+        return Attrs(depth + 1);
+      case ValueType::kL:
+        if (!Count(&n)) return false;
+        for (uint64_t i = 0; i < n; ++i) {
+          if (!Value(depth + 1)) return false;
+        }
+        return true;
+      case ValueType::kSS:
+      case ValueType::kBS:
+        if (!Count(&n)) return false;
+        for (uint64_t i = 0; i < n; ++i) {
+          if (!Str()) return false;
+        }
+        return true;
+      case ValueType::kNS:
+        if (!Count(&n)) return false;
+        for (uint64_t i = 0; i < n; ++i) {
+          if (!Num()) return false;
+        }
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  const uint8_t* p_;
+  const uint8_t* end_;
+};
 
 }  // namespace
 
@@ -270,17 +393,19 @@ std::string EncodeItem(const Item& item, size_t size) {
   return out;
 }
 
-Result<Item> DecodeItem(std::string_view bytes) {
-  Reader r{bytes};
+bool DecodeItemInto(std::string_view bytes, Item* item) {
+  if (bytes.empty() || static_cast<uint8_t>(bytes[0]) != kItemFormatVersion) return false;
+  Reader r{bytes.substr(1)};
   uint64_t size;
-  Item item;
+  return r.Varint(&size) && r.Attrs(item) && r.in.empty();
+}
+
+Result<Item> DecodeItem(std::string_view bytes) {
   if (bytes.empty() || static_cast<uint8_t>(bytes[0]) != kItemFormatVersion) {
     return Status::Internal("corrupt item encoding: unknown item format version");
   }
-  r.in.remove_prefix(1);
-  if (!r.Varint(&size) || !r.Attrs(&item) || !r.in.empty()) {
-    return Status::Internal("corrupt item encoding");
-  }
+  Item item;
+  if (!DecodeItemInto(bytes, &item)) return Status::Internal("corrupt item encoding");
   return item;
 }
 
@@ -311,9 +436,48 @@ Result<Item> DecodeItemAttributes(std::string_view bytes, const std::vector<std:
 
 bool ValidItemEncoding(std::string_view bytes) {
   if (bytes.empty() || static_cast<uint8_t>(bytes[0]) != kItemFormatVersion) return false;
+  EncodingCheck check(bytes.substr(1));
+  uint64_t size;
+  return check.Varint(&size) && check.Attrs(0) && check.AtEnd();
+}
+
+bool AppendItemJsonText(std::string_view bytes, std::string* out) {
+  if (bytes.empty() || static_cast<uint8_t>(bytes[0]) != kItemFormatVersion) return false;
   Reader r{bytes.substr(1)};
   uint64_t size, n;
-  return r.Varint(&size) && r.Count(&n) && r.SkipAttrs(n) && r.in.empty();
+  if (!r.Varint(&size) || !r.Count(&n)) return false;
+  out->push_back('{');
+  for (uint64_t i = 0; i < n; ++i) {
+    std::string_view name;
+    if (!r.View(&name) || r.in.empty()) return false;
+    if (i > 0) out->push_back(',');
+    json::AppendQuoted(name, out);
+    out->push_back(':');
+    // S and N, the usual types, straight from the bytes; the others through an AttributeValue,
+    // so that their text is ValueToJsonText's.
+    const auto tag = static_cast<ValueType>(r.in[0]);
+    if (tag == ValueType::kS) {
+      r.in.remove_prefix(1);
+      std::string_view s;
+      if (!r.View(&s)) return false;
+      out->append("{\"S\":");
+      json::AppendQuoted(s, out);
+      out->push_back('}');
+    } else if (tag == ValueType::kN) {
+      r.in.remove_prefix(1);
+      Number number;
+      if (!r.Num(&number)) return false;
+      out->append("{\"N\":\"");
+      out->append(number.ToString());
+      out->append("\"}");
+    } else {
+      AttributeValue v;
+      if (!r.Value(&v)) return false;
+      out->append(ValueToJsonText(v));
+    }
+  }
+  out->push_back('}');
+  return r.in.empty();
 }
 
 size_t EncodedItemSize(std::string_view bytes) {

@@ -30,6 +30,9 @@ std::string EncodeItem(const Item& item, size_t size);
 // Decodes an item. InternalServerError ("corrupt item encoding") on malformed bytes: never a
 // crash on any input.
 Result<Item> DecodeItem(std::string_view bytes);
+// DecodeItem into `*item` (REQUIRES: empty), for a caller that has checked the bytes: false,
+// with *item unspecified, where DecodeItem would fail.
+bool DecodeItemInto(std::string_view bytes, Item* item);
 // Decodes only the top-level attributes named in `names` (sorted, no duplicates), skipping the
 // others' values without building them. Malformed bytes as DecodeItem (those after the last
 // wanted attribute are not read).
@@ -37,6 +40,10 @@ Result<Item> DecodeItemAttributes(std::string_view bytes, const std::vector<std:
 // Whether DecodeItem would accept `bytes`, checked without building anything (about a fifth of
 // a decode's work). Storage checks what it hands out still encoded (core/item_list.h) with it.
 bool ValidItemEncoding(std::string_view bytes);
+// Appends the item's DynamoDB JSON text, the same as ItemToJsonText (core/ddb_json.h) of the
+// decoded item, without building the item. False (*out then unspecified) where DecodeItem
+// would fail; a writer of checked bytes (ItemList::Encoded) may rely on true.
+bool AppendItemJsonText(std::string_view bytes, std::string* out);
 // The item_size field, without decoding the rest. 0 on malformed bytes.
 size_t EncodedItemSize(std::string_view bytes);
 

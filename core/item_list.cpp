@@ -41,16 +41,12 @@ const Item& ItemList::Get(size_t i) const {
   const Entry& e = entries_[i];
   if (e.decoded) return items_[i];
   if (items_.size() < entries_.size()) items_.resize(entries_.size());
-  Result<Item> item = DecodeItem(std::string_view(bytes_).substr(e.offset, e.size));
-  if (!item.ok()) {
+  if (!DecodeItemInto(std::string_view(bytes_).substr(e.offset, e.size), &items_[i])) {
     // PushEncoded's caller checked the bytes with ValidItemEncoding, which accepts exactly what
-    // DecodeItem accepts (ItemCodec tests): this is a bug in keyhole, not bad data.
-    std::fprintf(
-        stderr, "keyhole: internal error: an encoded item checked as valid failed to decode (%s)\n",
-        item.status().ToString().c_str());
+    // DecodeItem accepts (ItemEncodingCheck tests): this is a bug in keyhole, not bad data.
+    std::fprintf(stderr, "keyhole: internal error: a checked item encoding failed to decode\n");
     std::abort();
   }
-  items_[i] = std::move(*item);
   e.decoded = true;
   return items_[i];
 }

@@ -53,6 +53,13 @@ Value Value::MakeArray(Array a) {
   return v;
 }
 
+Value Value::Raw(std::string text) {
+  Value v;
+  v.kind_ = Kind::kRaw;
+  v.str_ = std::move(text);
+  return v;
+}
+
 Value Value::MakeObject(Object o) {
   Value v;
   v.kind_ = Kind::kObject;
@@ -497,6 +504,9 @@ void AppendValue(const Value& v, std::string* out) {
       return;
     case Kind::kString:
       AppendQuoted(v.str(), out);
+      return;
+    case Kind::kRaw:
+      out->append(v.str());
       return;
     case Kind::kArray: {
       out->push_back('[');

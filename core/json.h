@@ -18,7 +18,8 @@
 
 namespace keyhole::json {
 
-enum class Kind : uint8_t { kNull, kBool, kNumber, kString, kArray, kObject };
+// kRaw is never parsed: it is text already written (Value::Raw), for responses only.
+enum class Kind : uint8_t { kNull, kBool, kNumber, kString, kArray, kObject, kRaw };
 
 class Value {
  public:
@@ -34,6 +35,10 @@ class Value {
   static Value String(std::string s);
   static Value MakeArray(Array a = {});
   static Value MakeObject(Object o = {});
+  // `text` written out as it is by Write: a response's part that was written straight from its
+  // source (an item from its stored encoding) instead of being built as a tree. REQUIRES: `text`
+  // is exactly one valid JSON value. Readers of a tree see kind kRaw and nothing inside it.
+  static Value Raw(std::string text);
 
   Kind kind() const { return kind_; }
   bool IsNull() const { return kind_ == Kind::kNull; }
@@ -46,8 +51,8 @@ class Value {
   // REQUIRES: the matching kind.
   bool boolean() const { return bool_; }
   const std::string& number_text() const { return str_; }
-  const std::string& str() const { return str_; }
-  std::string& str() { return str_; }  // for moving the string out
+  const std::string& str() const { return str_; }  // also kRaw's text
+  std::string& str() { return str_; }              // for moving the string out
   const Array& array() const { return array_; }
   Array& array() { return array_; }
   const Object& object() const { return object_; }

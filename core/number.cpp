@@ -320,66 +320,36 @@ void Number::AppendKeyEncoding(std::string* out) const {
   out->push_back(static_cast<char>(negative_ ? kNegativeEnd : kPositiveEnd));
 }
 
-// Accepts only what AppendKeyEncoding writes: a known tag, an exponent in range, 1 to 38
-// digit bytes in 1..10 without a leading or trailing zero digit, and the terminator. Reads one
-// encoding from the front of `in` without consuming it: its length in bytes (0 when malformed),
-// and for a non-zero number its sign, exponent and digits (ASCII, into `digits`).
-size_t Number::ReadKeyEncoding(std::string_view in, bool* negative, int* exponent, char* digits,
-                               size_t* n_digits) {
-  if (in.empty()) return 0;
-  const auto tag = static_cast<uint8_t>(in[0]);
-  if (tag == kZeroTag) {
-    *n_digits = 0;
-    return 1;
-  }
-  if (tag != kPositiveTag && tag != kNegativeTag) return 0;
-  *negative = tag == kNegativeTag;
-  if (in.size() < 3) return 0;
-  const int raw = (static_cast<uint8_t>(in[1]) << 8) | static_cast<uint8_t>(in[2]);
-  *exponent = *negative ? 0x7FFF - raw : raw - 0x8000;
-  if (*exponent > kMaxExponent || *exponent < kMinExponent) return 0;
-
-  // One pass: each digit byte is checked and converted.
-  const uint8_t end = *negative ? kNegativeEnd : kPositiveEnd;
-  const int add = *negative ? '0' + 10 : '0' - 1;  // the digit's character is add + sign * byte
-  const int sign = *negative ? -1 : 1;
-  const auto* bytes = reinterpret_cast<const uint8_t*>(in.data()) + 3;
-  const size_t available = in.size() - 3;
-  size_t n = 0;
-  for (;; ++n) {
-    if (n >= available) return 0;  // no terminator
-    const uint8_t b = bytes[n];
-    if (b == end) break;
-    if (b < 1 || b > 10 || n == static_cast<size_t>(kMaxDigits)) return 0;
-    digits[n] = static_cast<char>(add + sign * b);
-  }
-  if (n == 0 || digits[0] == '0' || digits[n - 1] == '0') return 0;
-  *n_digits = n;
-  return 3 + n + 1;  // tag, exponent, digits, terminator
-}
-
 bool Number::DecodeKeyEncoding(std::string_view* in, Number* out) {
-  bool negative = false;
-  int exponent = 0;
-  char digits[kMaxDigits];
-  size_t n = 0;
-  const size_t length = ReadKeyEncoding(*in, &negative, &exponent, digits, &n);
-  if (length == 0) return false;
-  if (n == 0) {
+  const std::string_view from = *in;
+  if (!SkipKeyEncoding(in)) return false;
+  const size_t length = from.size() - in->size();
+  if (length == 1) {  // zero
     *out = Number();
-  } else {
-    // Into *out's own string: no temporary, and a decoded small number allocates nothing.
-    out->negative_ = negative;
-    out->exponent_ = exponent;
-    out->digits_.assign(digits, n);
+    return true;
   }
-  in->remove_prefix(length);
+  // SkipKeyEncoding checked the tag, the exponent and every digit byte: convert them straight
+  // into *out's own string (a decoded small number allocates nothing).
+  const bool negative = static_cast<uint8_t>(from[0]) == kNegativeTag;
+  const int raw = (static_cast<uint8_t>(from[1]) << 8) | static_cast<uint8_t>(from[2]);
+  out->negative_ = negative;
+  out->exponent_ = negative ? 0x7FFF - raw : raw - 0x8000;
+  const size_t n = length - 4;  // tag, exponent, terminator
+  out->digits_.resize(n);
+  const auto* bytes = reinterpret_cast<const uint8_t*>(from.data()) + 3;
+  char* digits = out->digits_.data();
+  if (negative) {
+    for (size_t i = 0; i < n; ++i) digits[i] = static_cast<char>('0' + 10 - bytes[i]);
+  } else {
+    for (size_t i = 0; i < n; ++i) digits[i] = static_cast<char>('0' - 1 + bytes[i]);
+  }
   return true;
 }
 
+// Accepts only what AppendKeyEncoding writes: a known tag, an exponent in range, 1 to 38
+// digit bytes in 1..10 without a leading or trailing zero digit (byte 1 when positive, 10 when
+// negative), and the terminator.
 bool Number::SkipKeyEncoding(std::string_view* in) {
-  // ReadKeyEncoding's checks without converting the digits: each digit byte is in 1..10, and
-  // the first and last are not a zero digit (byte 1 when positive, 10 when negative).
   if (in->empty()) return false;
   const auto tag = static_cast<uint8_t>((*in)[0]);
   if (tag == kZeroTag) {

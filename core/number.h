@@ -81,9 +81,6 @@ class Number {
  private:
   Number(bool negative, int32_t exponent, std::string digits)
       : negative_(negative), exponent_(exponent), digits_(std::move(digits)) {}
-  // The one reader of the key encoding behind DecodeKeyEncoding and SkipKeyEncoding (number.cpp).
-  static size_t ReadKeyEncoding(std::string_view in, bool* negative, int* exponent, char* digits,
-                                size_t* n_digits);
   // Checks the range of a non-zero value given by its sign, the power of ten of its leading
   // digit and its significant digits (no leading/trailing '0'); `too_many_digits` is the
   // message when there are more than 38 digits. Returns the Number or ValidationException.

@@ -347,6 +347,8 @@ Result<AttributeValue> FromPlainJson(json::Value& v) {
       }
       return AttributeValue::L(std::move(l));
     }
+    case json::Kind::kRaw:  // never parsed
+      return Status::Internal("a written JSON value where a parsed one was expected");
     case json::Kind::kObject:
       break;
   }

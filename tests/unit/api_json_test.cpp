@@ -12,6 +12,8 @@
 
 #include "api/service.h"
 #include "core/ddb_json.h"
+#include "core/item.h"
+#include "core/item_codec.h"
 
 namespace keyhole {
 namespace {
@@ -968,6 +970,18 @@ TEST(ApiJsonResponses, QueryAndScan) {
             R"("LastEvaluatedKey":{"Id":{"S":"t1"}},)"
             R"("ConsumedCapacity":{"TableName":"Reply","CapacityUnits":1.0,)"
             R"("ReadCapacityUnits":1.0}})");
+  // Items still in their stored encoding are written from it, the same text.
+  ReadResponse encoded;
+  for (const char* text : {R"({"Id": {"S": "t\"2"}, "L": {"L": [{"B": "AAE="}, {"NULL": true}]}})",
+                           R"({"Id": {"S": "t3"}, "N": {"N": "-1.50"}})"}) {
+    const Item item = ItemOf(text);
+    encoded.items.PushEncoded(EncodeItem(item, ItemSize(item)));
+  }
+  encoded.items.push_back(ItemOf(R"({"Id": {"S": "t4"}})"));
+  encoded.count = 3;
+  EXPECT_EQ(json::Write(QueryResponseToJson(encoded)),
+            R"({"Items":[{"Id":{"S":"t\"2"},"L":{"L":[{"B":"AAE="},{"NULL":true}]}},)"
+            R"({"Id":{"S":"t3"},"N":{"N":"-1.5"}},{"Id":{"S":"t4"}}],"Count":3,"ScannedCount":0})");
   ReadResponse empty;
   EXPECT_EQ(json::Write(ScanResponseToJson(empty)), R"({"Items":[],"Count":0,"ScannedCount":0})");
   ReadResponse count;

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/ddb_json.h"
 #include "core/item.h"
 #include "core/item_codec.h"
 
@@ -81,9 +82,34 @@ TEST(ItemEncodingCheck, NumberSkipAgreesWithDecode) {
       Number n;
       const bool decoded = Number::DecodeKeyEncoding(&a, &n);
       EXPECT_EQ(Number::SkipKeyEncoding(&b), decoded) << testing::PrintToString(junk);
-      if (decoded) EXPECT_EQ(a.size(), b.size());
+      if (decoded) {
+        EXPECT_EQ(a.size(), b.size());
+      }
     }
   }
+}
+
+// AppendItemJsonText writes what ItemToJsonText writes of the decoded item, for every type and
+// for text that needs escaping.
+TEST(ItemEncodingJson, WritesWhatTheDecodedItemWrites) {
+  std::vector<Item> items = {Sample(0), Sample(-7), Item{}};
+  items.push_back(
+      Item{{"a\"b\\c\n", S("q\"uote\x01 é 😀")},
+           {"b", AV::B(std::string("\0\xff\x10", 3))},
+           {"bs", AV::BS({"", "\x01"})},
+           {"n", AV::N(*Number::Parse("-0.000123e-5"))},
+           {"big", AV::N(*Number::Parse("9.9999999999999999999999999999999999999e125"))},
+           {"t", AV::Bool(true)},
+           {"f", AV::Bool(false)},
+           {"z", AV::Null()},
+           {"l", AV::L({AV::M({}), AV::L({}), S("")})}});
+  for (const Item& item : items) {
+    std::string text;
+    ASSERT_TRUE(AppendItemJsonText(Encoded(item), &text));
+    EXPECT_EQ(text, ItemToJsonText(item));
+  }
+  std::string text;
+  EXPECT_FALSE(AppendItemJsonText(Encoded(Sample(1)).substr(0, 20), &text));
 }
 
 TEST(ItemList, HoldsItemsEncodedOrDecodedInOrder) {
