@@ -447,9 +447,11 @@ bool AppendItemJsonText(std::string_view bytes, std::string* out) {
   uint64_t size, n;
   if (!r.Varint(&size) || !r.Count(&n)) return false;
   out->push_back('{');
+  std::string_view previous;
   for (uint64_t i = 0; i < n; ++i) {
     std::string_view name;
-    if (!r.View(&name) || r.in.empty()) return false;
+    if (!r.View(&name) || r.in.empty() || (i > 0 && !Ascending(previous, name))) return false;
+    previous = name;
     if (i > 0) out->push_back(',');
     json::AppendQuoted(name, out);
     out->push_back(':');

@@ -24,7 +24,7 @@ void ItemList::clear() {
 }
 
 void ItemList::push_back(Item item) {
-  if (items_.size() < entries_.size()) items_.resize(entries_.size());
+  if (items_.empty()) items_.resize(entries_.size());
   items_.push_back(std::move(item));
   entries_.push_back(Entry{0, 0, true});
 }
@@ -35,12 +35,15 @@ void ItemList::PushEncoded(std::string_view bytes) {
   if (entries_.capacity() == 0) entries_.reserve(32);
   entries_.push_back(Entry{bytes_.size(), bytes.size(), false});
   bytes_.append(bytes);
+  if (!items_.empty()) items_.emplace_back();  // items_ stays empty or as long as entries_
 }
 
 const Item& ItemList::Get(size_t i) const {
   const Entry& e = entries_[i];
   if (e.decoded) return items_[i];
-  if (items_.size() < entries_.size()) items_.resize(entries_.size());
+  // Sized at the first decode, when no reference into items_ has been handed out yet; after
+  // that every push keeps it as long as entries_, so references stay valid as a vector's do.
+  if (items_.empty()) items_.resize(entries_.size());
   if (!DecodeItemInto(std::string_view(bytes_).substr(e.offset, e.size), &items_[i])) {
     // PushEncoded's caller checked the bytes with ValidItemEncoding, which accepts exactly what
     // DecodeItem accepts (ItemEncodingCheck tests): this is a bug in keyhole, not bad data.

@@ -16,6 +16,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <sys/stat.h>
@@ -23,6 +24,7 @@
 
 #include "core/ddb_json.h"
 #include "core/item.h"
+#include "core/item_codec.h"
 #include "core/json.h"
 #include "parser/partiql.h"
 #include "shell/session_state.h"
@@ -683,9 +685,15 @@ bool RunExport(State& s, const Args& args, Location at) {
     if (!page.ok()) return abandon(page.status());
     if (page->consumed_capacity) units += page->consumed_capacity->total.capacity_units;
     out.clear();
-    for (const Item& item : page->items) {
+    for (size_t i = 0; i < page->items.size(); ++i) {
       out += "{\"Item\":";
-      out += ItemToJsonText(item);
+      // Straight from the stored encoding when the page holds the item so (core/item_list.h).
+      const size_t mark = out.size();
+      const std::string_view encoded = page->items.Encoded(i);
+      if (encoded.empty() || !AppendItemJsonText(encoded, &out)) {
+        out.resize(mark);
+        out += ItemToJsonText(std::as_const(page->items)[i]);
+      }
       out += "}\n";
       ++n;
     }

@@ -283,7 +283,10 @@ Result<size_t> ReadPage(Txn& txn, const TableHandle& h, const Source& src, const
       continue;
     }
     if (copy_any) {
-      if (!ValidItemEncoding(c.value())) return Status::Internal("corrupt item encoding");
+      if (!ValidItemEncoding(c.value())) {
+        Status why = DecodeItem(c.value()).status();  // the decoder's own message
+        return why.ok() ? Status::Internal("corrupt item encoding") : why;
+      }
       ++resp->scanned_count;
       ++resp->count;
       bytes += EncodedItemSize(c.value());

@@ -110,6 +110,18 @@ TEST(ItemEncodingJson, WritesWhatTheDecodedItemWrites) {
   }
   std::string text;
   EXPECT_FALSE(AppendItemJsonText(Encoded(Sample(1)).substr(0, 20), &text));
+  // Top-level names out of order or repeated: DecodeItem refuses them, and so does the writer.
+  for (const std::string& bad : {std::string("\x01\x00\x02\x01"
+                                             "b\x04\x01"
+                                             "a\x04",
+                                             9),
+                                 std::string("\x01\x00\x02\x01"
+                                             "a\x04\x01"
+                                             "a\x04",
+                                             9)}) {
+    EXPECT_FALSE(DecodeItem(bad).ok());
+    EXPECT_FALSE(AppendItemJsonText(bad, &text));
+  }
 }
 
 TEST(ItemList, HoldsItemsEncodedOrDecodedInOrder) {
@@ -150,6 +162,21 @@ TEST(ItemList, ComparesByContentHoweverItemsAreHeld) {
   EXPECT_TRUE(encoded.empty());
   EXPECT_EQ(copy, decoded);
   EXPECT_EQ(std::move(copy).ToVector(), (std::vector<Item>{Sample(4), Sample(5)}));
+}
+
+// Reading an item never moves another, as with a vector: a reference taken to one item stays
+// valid while others are read (decoded) after it.
+TEST(ItemList, ReadingAnItemMovesNoOther) {
+  ItemList list;
+  list.push_back(Sample(0));
+  for (int i = 1; i < 40; ++i) list.PushEncoded(Encoded(Sample(i)));
+  const ItemList& read = list;
+  const Item* first = &read[0];
+  const Item* second = &read[1];
+  for (int i = 2; i < 40; ++i) EXPECT_EQ(read[i], Sample(i)) << i;
+  EXPECT_EQ(first, &read[0]);
+  EXPECT_EQ(second, &read[1]);
+  EXPECT_EQ(*first, Sample(0));
 }
 
 TEST(ItemList, MovesItemsOutThroughIterators) {
