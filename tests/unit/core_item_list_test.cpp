@@ -174,8 +174,8 @@ TEST(ItemList, ReadingAnItemMovesNoOther) {
   const Item* first = &read[0];
   const Item* second = &read[1];
   for (int i = 2; i < 40; ++i) EXPECT_EQ(read[i], Sample(i)) << i;
-  EXPECT_EQ(first, &read[0]);
-  EXPECT_EQ(second, &read[1]);
+  ASSERT_EQ(first, &read[0]);  // else *first below reads freed memory
+  ASSERT_EQ(second, &read[1]);
   EXPECT_EQ(*first, Sample(0));
 }
 
