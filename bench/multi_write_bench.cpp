@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "bench/bench_util.h"
-#include "parser/expression_parser.h"
 #include "core/item_codec.h"
+#include "parser/expression_parser.h"
 #include "storage/key_codec.h"
 
 namespace keyhole::bench {

@@ -19,8 +19,8 @@
 #include <vector>
 
 #include "bench/bench_util.h"
-#include "shell/session.h"
 #include "core/item_codec.h"
+#include "shell/session.h"
 #include "storage/key_codec.h"
 
 namespace keyhole::bench {

@@ -5,8 +5,8 @@
 #include <cmath>
 
 #include "core/item.h"
-#include "storage/engine.h"
 #include "core/item_codec.h"
+#include "storage/engine.h"
 #include "storage/key_codec.h"
 
 namespace keyhole::storage {

@@ -9,8 +9,8 @@
 
 #include <chrono>
 
-#include "storage/engine.h"
 #include "core/item_codec.h"
+#include "storage/engine.h"
 #include "storage/key_codec.h"
 
 namespace keyhole::storage {

@@ -29,8 +29,8 @@
 #include <cerrno>
 #include <filesystem>
 
-#include "storage/engine.h"
 #include "core/item_codec.h"
+#include "storage/engine.h"
 #include "storage/key_codec.h"
 #include "storage/run_sorter.h"
 

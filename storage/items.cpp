@@ -8,8 +8,8 @@
 #include <functional>
 
 #include "core/evaluate.h"
-#include "storage/engine.h"
 #include "core/item_codec.h"
+#include "storage/engine.h"
 #include "storage/key_codec.h"
 
 namespace keyhole::storage {

@@ -38,8 +38,8 @@
 #include <tuple>
 
 #include "core/item.h"
-#include "storage/engine.h"
 #include "core/item_codec.h"
+#include "storage/engine.h"
 #include "storage/key_codec.h"
 
 namespace keyhole::storage {

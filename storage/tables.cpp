@@ -3,9 +3,9 @@
 
 #include <algorithm>
 
+#include "core/item_codec.h"
 #include "core/tags.h"
 #include "storage/engine.h"
-#include "core/item_codec.h"
 #include "storage/key_codec.h"
 
 namespace keyhole::storage {

@@ -21,9 +21,9 @@
 #include <cstdlib>
 
 #include "core/item.h"
+#include "core/item_codec.h"
 #include "storage/database.h"
 #include "storage/engine.h"
-#include "core/item_codec.h"
 
 namespace keyhole::storage {
 

@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <random>
 
-#include "storage/hash.h"
 #include "core/item_codec.h"
+#include "storage/hash.h"
 #include "storage/key_codec.h"
 #include "storage_test_util.h"
 
