@@ -67,6 +67,114 @@ bool Ascending(std::string_view previous, std::string_view name) {
   return previous < name;
 }
 
+// ValidItemEncoding's walk, and Reader's way of skipping a value: Reader's checks (Varint, Count,
+// View, Attrs' order, Value's tags and depth) over raw pointers, building nothing. It must accept
+// exactly what Reader::Attrs and Reader::Value accept; ItemEncodingCheck.* compare the two on
+// mutated encodings.
+class EncodingCheck {
+ public:
+  explicit EncodingCheck(std::string_view in)
+      : p_(reinterpret_cast<const uint8_t*>(in.data())), end_(p_ + in.size()) {}
+
+  bool AtEnd() const { return p_ == end_; }
+  std::string_view Rest() const {
+    return std::string_view(reinterpret_cast<const char*>(p_), static_cast<size_t>(end_ - p_));
+  }
+  bool Varint(uint64_t* v) {
+    if (p_ != end_ && *p_ < 0x80) {
+      *v = *p_++;
+      return true;
+    }
+    if (end_ - p_ >= 2 && p_[1] < 0x80) {  // two bytes: an item's size, a longer string
+      *v = (p_[0] & 0x7f) | (uint64_t{p_[1]} << 7);
+      p_ += 2;
+      return true;
+    }
+    std::string_view rest = Rest();
+    if (!ReadVarint(&rest, v)) return false;
+    p_ = end_ - rest.size();
+    return true;
+  }
+  // One value at `depth` (as Reader::depth when Value reads it).
+  bool Value(int depth) {
+    if (p_ == end_ || depth >= 64) return false;
+    uint64_t n;
+    switch (static_cast<ValueType>(*p_++)) {
+      case ValueType::kS:
+      case ValueType::kB:
+        return Str();
+      case ValueType::kN:
+        return Num();
+      case ValueType::kBool:
+        if (p_ == end_) return false;
+        ++p_;
+        return true;
+      case ValueType::kNull:
+        return true;
+      case ValueType::kM:
+        return Attrs(depth + 1);
+      case ValueType::kL:
+        if (!Count(&n)) return false;
+        for (uint64_t i = 0; i < n; ++i) {
+          if (!Value(depth + 1)) return false;
+        }
+        return true;
+      case ValueType::kSS:
+      case ValueType::kBS:
+        if (!Count(&n)) return false;
+        for (uint64_t i = 0; i < n; ++i) {
+          if (!Str()) return false;
+        }
+        return true;
+      case ValueType::kNS:
+        if (!Count(&n)) return false;
+        for (uint64_t i = 0; i < n; ++i) {
+          if (!Num()) return false;
+        }
+        return true;
+      default:
+        return false;
+    }
+  }
+  // `depth` as Reader::depth when Attrs reads these attributes.
+  bool Attrs(int depth) {
+    uint64_t n;
+    if (!Count(&n)) return false;
+    std::string_view previous;
+    for (uint64_t i = 0; i < n; ++i) {
+      std::string_view name;
+      if (!View(&name) || (i > 0 && !Ascending(previous, name)) || !Value(depth)) return false;
+      previous = name;
+    }
+    return true;
+  }
+
+ private:
+  bool Count(uint64_t* n) { return Varint(n) && *n <= static_cast<uint64_t>(end_ - p_); }
+  bool View(std::string_view* s) {
+    uint64_t n;
+    if (!Count(&n)) return false;
+    *s = std::string_view(reinterpret_cast<const char*>(p_), n);
+    p_ += n;
+    return true;
+  }
+  bool Str() {
+    uint64_t n;
+    if (!Count(&n)) return false;
+    p_ += n;
+    return true;
+  }
+  bool Num() {
+    std::string_view rest = Rest();
+    if (!Number::SkipKeyEncoding(&rest)) return false;
+    p_ = end_ - rest.size();
+    return true;
+  }
+
+  const uint8_t* p_;
+  const uint8_t* end_;
+};
+
 // A bounds-checked reader. Any failure sets ok = false and every later read fails too.
 struct Reader {
   std::string_view in;
@@ -102,69 +210,14 @@ struct Reader {
   bool Value(AttributeValue* v);
   // M, L and the sets (`tag`), one level deeper; false on any other tag.
   [[gnu::noinline]] bool Composite(unsigned char tag, AttributeValue* v);
-  bool SkipNum() { return Number::SkipKeyEncoding(&in) || (ok = false); }
-  // One value, or `n` attributes, without building them (DecodeItemAttributes' skipping). They
-  // accept what Value and Attrs accept.
-  bool Skip();
-  bool SkipAttrs(uint64_t n);
+  // One value, without building it (DecodeItemAttributes' skipping).
+  bool Skip() {
+    EncodingCheck check(in);
+    if (!ok || !check.Value(depth)) return ok = false;
+    in = check.Rest();
+    return true;
+  }
 };
-
-bool Reader::Skip() {
-  if (in.empty() || ++depth > 64) return ok = false;
-  auto tag = static_cast<unsigned char>(in[0]);
-  in.remove_prefix(1);
-  uint64_t n = 0;
-  bool r = true;
-  std::string_view bytes;
-  auto skip_str = [&] { return View(&bytes); };
-  switch (static_cast<ValueType>(tag)) {
-    case ValueType::kS:
-    case ValueType::kB:
-      r = skip_str();
-      break;
-    case ValueType::kN:
-      r = SkipNum();
-      break;
-    case ValueType::kBool:
-      if (in.empty()) return ok = false;
-      in.remove_prefix(1);
-      break;
-    case ValueType::kNull:
-      break;
-    case ValueType::kM:
-      r = Count(&n) && SkipAttrs(n);
-      break;
-    case ValueType::kL:
-      r = Count(&n);
-      for (uint64_t i = 0; r && i < n; ++i) r = Skip();
-      break;
-    case ValueType::kSS:
-    case ValueType::kBS:
-      r = Count(&n);
-      for (uint64_t i = 0; r && i < n; ++i) r = skip_str();
-      break;
-    case ValueType::kNS:
-      r = Count(&n);
-      for (uint64_t i = 0; r && i < n; ++i) r = SkipNum();
-      break;
-    default:
-      return ok = false;
-  }
-  --depth;
-  return r && ok;
-}
-
-bool Reader::SkipAttrs(uint64_t n) {
-  std::string_view previous, name;
-  for (uint64_t i = 0; i < n; ++i) {
-    if (!View(&name)) return false;
-    // As Attrs requires of a decoded map: names strictly ascending (FlatMap::Append's order).
-    if (i > 0 && !Ascending(previous, name)) return ok = false;
-    if (!Skip()) return false;
-    previous = name;
-  }
-  return true;
-}
 
 bool Reader::Attrs(Map* m) {
   uint64_t n;
@@ -255,112 +308,6 @@ bool Reader::Composite(unsigned char tag, AttributeValue* v) {
   }
   return r;
 }
-
-// ValidItemEncoding's walk: Reader's checks (Varint, Count, View, Attrs' order, Value's tags and
-// depth) over raw pointers, building nothing. It must accept exactly what Reader::Attrs and
-// Reader::Value accept; ItemEncodingCheck.* compare the two on mutated encodings.
-class EncodingCheck {
- public:
-  explicit EncodingCheck(std::string_view in)
-      : p_(reinterpret_cast<const uint8_t*>(in.data())), end_(p_ + in.size()) {}
-
-  bool AtEnd() const { return p_ == end_; }
-  bool Varint(uint64_t* v) {
-    if (p_ != end_ && *p_ < 0x80) {
-      *v = *p_++;
-      return true;
-    }
-    if (end_ - p_ >= 2 && p_[1] < 0x80) {  // two bytes: an item's size, a longer string
-      *v = (p_[0] & 0x7f) | (uint64_t{p_[1]} << 7);
-      p_ += 2;
-      return true;
-    }
-    std::string_view rest = Rest();
-    if (!ReadVarint(&rest, v)) return false;
-    p_ = end_ - rest.size();
-    return true;
-  }
-  // `depth` as Reader::depth when Attrs reads these attributes.
-  bool Attrs(int depth) {
-    uint64_t n;
-    if (!Count(&n)) return false;
-    std::string_view previous;
-    for (uint64_t i = 0; i < n; ++i) {
-      std::string_view name;
-      if (!View(&name) || (i > 0 && !Ascending(previous, name)) || !Value(depth)) return false;
-      previous = name;
-    }
-    return true;
-  }
-
- private:
-  std::string_view Rest() const {
-    return std::string_view(reinterpret_cast<const char*>(p_), static_cast<size_t>(end_ - p_));
-  }
-  bool Count(uint64_t* n) { return Varint(n) && *n <= static_cast<uint64_t>(end_ - p_); }
-  bool View(std::string_view* s) {
-    uint64_t n;
-    if (!Count(&n)) return false;
-    *s = std::string_view(reinterpret_cast<const char*>(p_), n);
-    p_ += n;
-    return true;
-  }
-  bool Str() {
-    uint64_t n;
-    if (!Count(&n)) return false;
-    p_ += n;
-    return true;
-  }
-  bool Num() {
-    std::string_view rest = Rest();
-    if (!Number::SkipKeyEncoding(&rest)) return false;
-    p_ = end_ - rest.size();
-    return true;
-  }
-  bool Value(int depth) {
-    if (p_ == end_ || depth >= 64) return false;
-    uint64_t n;
-    switch (static_cast<ValueType>(*p_++)) {
-      case ValueType::kS:
-      case ValueType::kB:
-        return Str();
-      case ValueType::kN:
-        return Num();
-      case ValueType::kBool:
-        if (p_ == end_) return false;
-        ++p_;
-        return true;
-      case ValueType::kNull:
-        return true;
-      case ValueType::kM:
-        return Attrs(depth + 1);
-      case ValueType::kL:
-        if (!Count(&n)) return false;
-        for (uint64_t i = 0; i < n; ++i) {
-          if (!Value(depth + 1)) return false;
-        }
-        return true;
-      case ValueType::kSS:
-      case ValueType::kBS:
-        if (!Count(&n)) return false;
-        for (uint64_t i = 0; i < n; ++i) {
-          if (!Str()) return false;
-        }
-        return true;
-      case ValueType::kNS:
-        if (!Count(&n)) return false;
-        for (uint64_t i = 0; i < n; ++i) {
-          if (!Num()) return false;
-        }
-        return true;
-      default:
-        return false;
-    }
-  }
-
-  const uint8_t* p_;
-  const uint8_t* end_;
-};
 
 }  // namespace
 
