@@ -84,6 +84,15 @@ TEST(ItemEncodingCheck, NumberSkipAgreesWithDecode) {
       EXPECT_EQ(Number::SkipKeyEncoding(&b), decoded) << testing::PrintToString(junk);
       if (decoded) {
         EXPECT_EQ(a.size(), b.size());
+        // DecodeKeyEncoding is built on SkipKeyEncoding, so their agreement alone proves
+        // little: what they accept must also be a normalized number that encodes back to the
+        // bytes it was read from.
+        std::string again;
+        n.AppendKeyEncoding(&again);
+        EXPECT_EQ(again, junk.substr(0, junk.size() - a.size()));
+        Result<Number> parsed = Number::Parse(n.ToString());
+        ASSERT_TRUE(parsed.ok()) << n.ToString();
+        EXPECT_EQ(*parsed, n) << testing::PrintToString(junk);
       }
     }
   }
