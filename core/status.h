@@ -175,10 +175,14 @@ class Result {
   const T* operator->() const { return &value(); }
   T& operator*() & { return value(); }
   const T& operator*() const& { return value(); }
-  // OK when ok(), else the error.
-  Status status() const { return ok() ? Status() : std::get<1>(v_); }
+  // OK when ok(), else the error. A reference into this Result (or to a static OK), so that
+  // `const std::string& m = r.status().message();` stays valid as long as `r` does; from a
+  // temporary Result, a Status of its own.
+  const Status& status() const& { return ok() ? kOk : std::get<1>(v_); }
+  Status status() && { return ok() ? Status() : std::get<1>(std::move(v_)); }
 
  private:
+  static inline const Status kOk{};
   std::variant<T, Status> v_;
 };
 
