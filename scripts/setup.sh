@@ -15,16 +15,16 @@ PACKAGES=(
   clang libclang-rt-dev                # libFuzzer targets
   clang-format                         # house style
   python3                              # tests that read keyhole's output as a program would
+  python3-boto3 awscli                 # real clients of keyhole serve in tests/clients: Debian's
+                                       # own (boto3 1.26, AWS CLI 2.9 on bookworm), the oldest a
+                                       # user has; newer ones first on PATH are tested as well
 )
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-# The real clients the server is tested with: boto3 and the AWS CLI, from Debian when this
-# machine's Python does not already have them.
-if ! python3 -c 'import boto3' >/dev/null 2>&1; then missing+=(python3-boto3); fi
-if ! command -v aws >/dev/null 2>&1; then missing+=(awscli); fi
-# and the AWS SDK for JavaScript v3, which tests/clients/js_test.sh installs with npm.
+# The AWS SDK for JavaScript v3, which tests/clients/js_test.sh installs with npm (from the npm
+# registry, the first time: see the README), runs on Node.js: Debian's unless one is present.
 if ! command -v node >/dev/null 2>&1; then missing+=(nodejs); fi
 if ! command -v npm >/dev/null 2>&1; then missing+=(npm); fi
 if [ ${#missing[@]} -eq 0 ]; then

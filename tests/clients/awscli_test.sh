@@ -2,9 +2,10 @@
 # The AWS CLI against `keyhole serve`: tables, items, a query, a transaction cancelled with its
 # reasons, PartiQL, and errors as the CLI prints them. The server listens on a free loopback
 # port and is stopped by its PID.
-# Usage: awscli_test.sh KEYHOLE
+# Usage: awscli_test.sh KEYHOLE [AWS]   (AWS: the CLI to run, default the aws on PATH)
 set -u
 k=$1
+aws=${2:-aws}
 dir=$(mktemp -d)
 server_pid=""
 cleanup() {
@@ -14,17 +15,18 @@ cleanup() {
 trap cleanup EXIT
 export AWS_ACCESS_KEY_ID=test AWS_SECRET_ACCESS_KEY=test AWS_DEFAULT_REGION=us-east-1
 export AWS_PAGER="" AWS_MAX_ATTEMPTS=1 AWS_CONFIG_FILE=/dev/null AWS_SHARED_CREDENTIALS_FILE=/dev/null
-if ! command -v aws >/dev/null; then
-  echo "FAIL: the AWS CLI (aws) is not installed (scripts/setup.sh installs awscli)"
+if ! command -v "$aws" >/dev/null; then
+  echo "FAIL: the AWS CLI ($aws) is not installed (scripts/setup.sh installs awscli)"
   exit 1
 fi
+echo "$("$aws" --version 2>&1)"
 
 "$k" serve "$dir/c.kh" --port 0 >"$dir/serve.out" 2>"$dir/serve.err" &
 server_pid=$!
 for _ in $(seq 1 100); do grep -q 'listening on' "$dir/serve.out" && break; sleep 0.05; done
 url=$(sed -n 's/.*listening on \(http:[^ ]*\).*/\1/p' "$dir/serve.out")
 [ -n "$url" ] || { echo "FAIL: keyhole serve did not start: $(cat "$dir/serve.err")"; exit 1; }
-ddb() { aws dynamodb --endpoint-url "$url" --output json "$@"; }
+ddb() { "$aws" dynamodb --endpoint-url "$url" --output json "$@"; }
 
 pass=0 fail=0
 check() {  # check NAME EXPECTED_SUBSTRING ACTUAL
@@ -67,5 +69,5 @@ kill "$server_pid" && wait "$server_pid"
 status=$?
 server_pid=""
 check clean-stop 'stopped after' "$(cat "$dir/serve.err") exit $status"
-echo "aws cli: $pass passed, $fail failed"
+echo "aws cli ($aws): $pass passed, $fail failed"
 [ "$fail" = 0 ]

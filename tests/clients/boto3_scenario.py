@@ -23,6 +23,7 @@ from boto3.dynamodb.conditions import Attr, Key
 
 KEYHOLE = sys.argv[1]
 failures = []
+skipped = []
 
 
 def check(name, condition, detail=""):
@@ -39,6 +40,18 @@ def expect_error(name, code, fn):
         return e.response
     check(name, False, f"expected {code}, but it succeeded")
     return None
+
+
+def supports(client, operation, member):
+    """Whether this botocore's service model lets `operation` send `member`. Debian 12's
+    python3-boto3 (botocore 1.29.27) predates some members keyhole serves; a step that needs one
+    is skipped with a message instead of failing for the client's age."""
+    return member in client.meta.service_model.operation_model(operation).input_shape.members
+
+
+def skip(name, why):
+    skipped.append(name)
+    print(f"SKIP {name}: {why} (botocore {botocore.__version__})")
 
 
 def start_server(db):
@@ -102,11 +115,18 @@ with tempfile.TemporaryDirectory() as tmp:
         check("binary", got["Item"]["Blob"]["B"] == b"\x00\x01\xff", got)
 
         # Condition expressions and ReturnValues.
-        resp = expect_error("condition failed", "ConditionalCheckFailedException", lambda: ddb.put_item(
-            TableName="Music", Item={"Artist": {"S": "Acme"}, "Song": {"S": "Hello"}},
-            ConditionExpression="attribute_not_exists(Artist)",
-            ReturnValuesOnConditionCheckFailure="ALL_OLD"))
-        check("condition failed carries the item", resp and resp.get("Item", {}).get("Genre") == {"S": "Rock"}, resp)
+        if supports(ddb, "PutItem", "ReturnValuesOnConditionCheckFailure"):
+            resp = expect_error("condition failed", "ConditionalCheckFailedException", lambda: ddb.put_item(
+                TableName="Music", Item={"Artist": {"S": "Acme"}, "Song": {"S": "Hello"}},
+                ConditionExpression="attribute_not_exists(Artist)",
+                ReturnValuesOnConditionCheckFailure="ALL_OLD"))
+            check("condition failed carries the item", resp and resp.get("Item", {}).get("Genre") == {"S": "Rock"}, resp)
+        else:
+            skip("condition failed carries the item",
+                 "this botocore's PutItem has no ReturnValuesOnConditionCheckFailure")
+            expect_error("condition failed", "ConditionalCheckFailedException", lambda: ddb.put_item(
+                TableName="Music", Item={"Artist": {"S": "Acme"}, "Song": {"S": "Hello"}},
+                ConditionExpression="attribute_not_exists(Artist)"))
         # Update expressions: SET with arithmetic, list_append, if_not_exists, REMOVE, ADD, DELETE.
         out = ddb.update_item(
             TableName="Music", Key={"Artist": {"S": "Acme"}, "Song": {"S": "Hello"}},
@@ -398,5 +418,7 @@ with tempfile.TemporaryDirectory() as tmp:
 
 for f in failures:
     print("FAIL", f)
-print(f"boto3 scenario: {'ok' if not failures else str(len(failures)) + ' failed'}")
+print(f"boto3 {boto3.__version__} (botocore {botocore.__version__}) scenario: "
+      f"{'ok' if not failures else str(len(failures)) + ' failed'}"
+      + (f", {len(skipped)} step(s) skipped for the client's age" if skipped else ""))
 sys.exit(1 if failures else 0)
