@@ -148,9 +148,7 @@ Status ErrorFromJson(int http_status, std::string_view body) {
   }
   std::string message = MessageOf(*v);
   const ErrorCode code = CodeOf(name);
-  if (code == ErrorCode::kOk) {
-    return Status::Internal(message.empty() ? name : fmt::format("{}: {}", name, message));
-  }
+  if (code == ErrorCode::kOk) return Status::Named(name, std::move(message), http_status);
   Status s(code, std::move(message));
   if (Status::ItemPtr item = ItemOf(*v)) s.WithItem(std::move(item));
   if (Status::Reasons reasons = ReasonsOf(*v)) s.WithCancellationReasons(std::move(reasons));

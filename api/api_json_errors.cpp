@@ -27,6 +27,7 @@ WireType WireTypeOf(ErrorCode code) {
     case ErrorCode::kTransactionCanceled:
     case ErrorCode::kIdempotentParameterMismatch:
       return {kDynamoDb, std::string(ErrorName(code)), 400, true};
+    case ErrorCode::kOther:  // named by the Status itself (ErrorToJson)
     case ErrorCode::kOk:
     case ErrorCode::kInternalServerError:
     case ErrorCode::kDatabaseFormat:  // keyhole's own codes never reach the wire
@@ -37,12 +38,21 @@ WireType WireTypeOf(ErrorCode code) {
   }
 }
 
+// A kOther error goes out under its own name, in DynamoDB's namespace (the name of a coral
+// error an endpoint sent, such as UnrecognizedClientException, loses its namespace on the way in;
+// SDKs read the part after '#'), with the HTTP status it came with (400 when it had none).
+WireType WireTypeOfStatus(const Status& s) {
+  if (s.code() != ErrorCode::kOther) return WireTypeOf(s.code());
+  return {"com.amazonaws.dynamodb.v20120810#", std::string(s.name()),
+          s.http_status() ? s.http_status() : 400};
+}
+
 }  // namespace
 
-int ErrorHttpStatus(const Status& s) { return WireTypeOf(s.code()).status; }
+int ErrorHttpStatus(const Status& s) { return WireTypeOfStatus(s).status; }
 
 json::Value ErrorToJson(const Status& s) {
-  const WireType wire = WireTypeOf(s.code());
+  const WireType wire = WireTypeOfStatus(s);
   json::Value o = json::Value::MakeObject();
   o.Add("__type", json::Value::String(fmt::format("{}{}", wire.ns, wire.name)));
   const bool keyhole_only =

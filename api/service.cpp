@@ -119,7 +119,7 @@ std::optional<ConsumedCapacity> Capacity(ReturnConsumedCapacity rcc, const std::
 // The Code of a BatchStatementError for `s`: DynamoDB's exception name without "Exception".
 std::string ErrorCodeOf(const Status& s) {
   if (s.code() == ErrorCode::kValidation) return "ValidationError";
-  std::string name(ErrorName(s.code()));
+  std::string name(s.name());
   const std::string suffix = "Exception";
   if (name.size() > suffix.size() && name.ends_with(suffix))
     name.resize(name.size() - suffix.size());

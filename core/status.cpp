@@ -42,6 +42,8 @@ std::string_view ErrorName(ErrorCode code) {
       return "SerializationException";
     case ErrorCode::kTableNotFound:
       return "TableNotFoundException";
+    case ErrorCode::kOther:
+      return "Error";
   }
   return "UnknownError";
 }

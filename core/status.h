@@ -41,6 +41,10 @@ enum class ErrorCode {
   kAccessDenied,                 // AccessDeniedException (keyhole: a database opened read-only)
   kSerialization,                // SerializationException (a request member of the wrong type)
   kTableNotFound,                // TableNotFoundException (the continuous-backups operations)
+  // An error type keyhole has no code of its own for: the Status carries its name (what a
+  // remote endpoint sent, such as ThrottlingException or UnrecognizedClientException, or a
+  // client-side failure such as EndpointConnectionError). Status::Named makes one.
+  kOther,
 };
 
 // The DynamoDB error type name for `code`, e.g. "ValidationException". "OK" for kOk.
@@ -49,8 +53,9 @@ std::string_view ErrorName(ErrorCode code);
 class Status {
  public:
   Status() = default;  // OK
-  Status(ErrorCode code, std::string message)
-      : code_(code), rep_(std::make_unique<Rep>(Rep{std::move(message), {}, nullptr, nullptr})) {}
+  Status(ErrorCode code, std::string message) : code_(code), rep_(std::make_unique<Rep>()) {
+    rep_->message = std::move(message);
+  }
   Status(const Status& other)
       : code_(other.code_), rep_(other.rep_ ? std::make_unique<Rep>(*other.rep_) : nullptr) {}
   Status& operator=(const Status& other) {
@@ -93,6 +98,13 @@ class Status {
     return {ErrorCode::kIdempotentParameterMismatch, std::move(msg)};
   }
   static Status AccessDenied(std::string msg) { return {ErrorCode::kAccessDenied, std::move(msg)}; }
+  // A kOther error named `name` ("ThrottlingException", "EndpointConnectionError", ...).
+  static Status Named(std::string name, std::string msg, int http_status = 0) {
+    Status s(ErrorCode::kOther, std::move(msg));
+    s.mutable_rep().name = std::move(name);
+    s.mutable_rep().http_status = http_status;
+    return s;
+  }
 
   bool ok() const { return code_ == ErrorCode::kOk; }
   bool IsValidation() const { return code_ == ErrorCode::kValidation; }
@@ -100,7 +112,13 @@ class Status {
   bool IsConditionFailed() const { return code_ == ErrorCode::kConditionalCheckFailed; }
 
   ErrorCode code() const { return code_; }
-  std::string_view name() const { return ErrorName(code_); }
+  // The error type's name: ErrorName(code()), or for kOther the name the Status carries.
+  std::string_view name() const {
+    return code_ == ErrorCode::kOther && !rep().name.empty() ? std::string_view(rep().name)
+                                                             : ErrorName(code_);
+  }
+  // The HTTP status a kOther error came with (0 when none: a client-side failure).
+  int http_status() const { return rep().http_status; }
   const std::string& message() const { return rep().message; }
   // "ValidationException: <message>", or "OK".
   std::string ToString() const;
@@ -144,6 +162,8 @@ class Status {
  private:
   struct Rep {
     std::string message;
+    std::string name;     // kOther's error type
+    int http_status = 0;  // kOther's HTTP status
     std::string hint;
     ItemPtr item;
     Reasons reasons;

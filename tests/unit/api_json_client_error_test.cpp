@@ -19,7 +19,7 @@ using testing::Rich;
 // Every ErrorCode but kOk.
 std::vector<ErrorCode> AllErrorCodes() {
   std::vector<ErrorCode> out;
-  for (int i = 1; ErrorName(static_cast<ErrorCode>(i)) != "UnknownError"; ++i) {
+  for (int i = 1; i < static_cast<int>(ErrorCode::kOther); ++i) {
     out.push_back(static_cast<ErrorCode>(i));
   }
   return out;
@@ -158,26 +158,39 @@ TEST(ApiJsonClientErrorTest, DynamoDbBodies) {
       ErrorCode::kExpiredIterator);
 }
 
-TEST(ApiJsonClientErrorTest, UnknownNamesKeepNameAndMessage) {
+TEST(ApiJsonClientErrorTest, UnknownNamesKeepNameMessageAndStatus) {
   const std::string throttled =
       R"({"__type":"com.amazonaws.dynamodb.v20120810#ProvisionedThroughputExceededException",)"
       R"("message":"The level of configured provisioned throughput for the table was exceeded."})";
   Status s = ErrorFromJson(400, throttled);
-  EXPECT_EQ(s.code(), ErrorCode::kInternalServerError);
+  EXPECT_EQ(s.code(), ErrorCode::kOther);
+  EXPECT_EQ(s.name(), "ProvisionedThroughputExceededException");
   EXPECT_EQ(s.message(),
+            "The level of configured provisioned throughput for the table was exceeded.");
+  EXPECT_EQ(s.http_status(), 400);
+  EXPECT_EQ(s.ToString(),
             "ProvisionedThroughputExceededException: The level of configured provisioned "
             "throughput for the table was exceeded.");
   EXPECT_EQ(ErrorNameFromJson(throttled), "ProvisionedThroughputExceededException");
+  // Written back, it keeps its name and status.
+  EXPECT_EQ(
+      json::Write(ErrorToJson(s)),
+      R"({"__type":"com.amazonaws.dynamodb.v20120810#ProvisionedThroughputExceededException",)"
+      R"("message":"The level of configured provisioned throughput for the table was exceeded."})");
+  EXPECT_EQ(ErrorHttpStatus(s), 400);
 
   Status t = ErrorFromJson(400, R"({"__type":"com.amazon.coral.availability#ThrottlingException",)"
                                 R"("message":"Rate of requests exceeds the allowed throughput."})");
-  EXPECT_EQ(t.message(), "ThrottlingException: Rate of requests exceeds the allowed throughput.");
-  EXPECT_EQ(ErrorFromJson(400, R"({"__type":"com.amazon.coral.service#UnknownOperationException"})")
-                .message(),
-            "UnknownOperationException");
+  EXPECT_EQ(t.name(), "ThrottlingException");
+  EXPECT_EQ(t.message(), "Rate of requests exceeds the allowed throughput.");
+  Status u =
+      ErrorFromJson(400, R"({"__type":"com.amazon.coral.service#UnknownOperationException"})");
+  EXPECT_EQ(u.ToString(), "UnknownOperationException: ");
+  EXPECT_EQ(ErrorFromJson(503, R"({"__type":"x#ServiceUnavailable"})").http_status(), 503);
   // keyhole's own names are not DynamoDB's.
-  EXPECT_EQ(ErrorFromJson(400, R"({"__type":"x#InterruptedException","message":"m"})").message(),
-            "InterruptedException: m");
+  Status own = ErrorFromJson(400, R"({"__type":"x#InterruptedException","message":"m"})");
+  EXPECT_EQ(own.code(), ErrorCode::kOther);
+  EXPECT_EQ(own.ToString(), "InterruptedException: m");
   EXPECT_EQ(ErrorNameFromJson("not json"), "");
   EXPECT_EQ(ErrorNameFromJson(R"({"message":"no type"})"), "");
 }
