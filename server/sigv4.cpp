@@ -1,99 +1,15 @@
-// SigV4 (sigv4.h) on OpenSSL's SHA-256 and HMAC (libcrypto, a dependency of cpp-httplib).
+// SigV4 verification (sigv4.h) on aws/'s canonical request and signature.
 #include "server/sigv4.h"
 
 #include <fmt/format.h>
-#include <openssl/evp.h>
-#include <openssl/hmac.h>
-#include <openssl/sha.h>
 
-#include <algorithm>
-#include <cctype>
-#include <cmath>
-#include <ctime>
 #include <optional>
 #include <vector>
 
+#include "aws/sigv4.h"
+
 namespace keyhole::server {
 namespace {
-
-std::string Hex(const unsigned char* data, size_t n) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string out;
-  out.reserve(n * 2);
-  for (size_t i = 0; i < n; ++i) {
-    out += kDigits[data[i] >> 4];
-    out += kDigits[data[i] & 0xF];
-  }
-  return out;
-}
-
-std::string Sha256Hex(std::string_view data) {
-  unsigned char digest[SHA256_DIGEST_LENGTH];
-  SHA256(reinterpret_cast<const unsigned char*>(data.data()), data.size(), digest);
-  return Hex(digest, sizeof digest);
-}
-
-std::string Hmac(std::string_view key, std::string_view data) {
-  unsigned char out[EVP_MAX_MD_SIZE];
-  unsigned int len = 0;
-  HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()),
-       reinterpret_cast<const unsigned char*>(data.data()), data.size(), out, &len);
-  return std::string(reinterpret_cast<const char*>(out), len);
-}
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
-// A header value as SigV4 canonicalizes it: trimmed, inner runs of blanks as one space.
-std::string CanonicalValue(std::string_view v) {
-  std::string out;
-  bool space = false;
-  for (char c : v) {
-    if (c == ' ' || c == '\t') {
-      space = !out.empty();
-      continue;
-    }
-    if (space) out += ' ';
-    space = false;
-    out += c;
-  }
-  return out;
-}
-
-// URI-encodes a path as SigV4 does (each segment, '/' kept).
-std::string CanonicalPath(std::string_view path) {
-  if (path.empty()) return "/";
-  std::string out;
-  for (unsigned char c : path) {
-    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~' || c == '/') {
-      out += static_cast<char>(c);
-    } else {
-      out += fmt::format("%{:02X}", c);
-    }
-  }
-  return out;
-}
-
-// "20240101T120000Z" -> epoch seconds; nullopt when malformed.
-std::optional<double> ParseAmzDate(std::string_view d) {
-  if (d.size() != 16 || d[8] != 'T' || d[15] != 'Z') return std::nullopt;
-  std::tm tm{};
-  std::string s(d);
-  if (!strptime(s.c_str(), "%Y%m%dT%H%M%SZ", &tm)) return std::nullopt;
-  return static_cast<double>(timegm(&tm));
-}
-
-std::string AmzDate(double epoch) {
-  std::time_t t = static_cast<std::time_t>(std::floor(epoch));
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y%m%dT%H%M%SZ", &tm);
-  return buf;
-}
 
 std::vector<std::string> Split(std::string_view s, char sep) {
   std::vector<std::string> out;
@@ -119,27 +35,11 @@ std::string Trim(std::string_view s) {
 std::string SignRequest(const HttpRequest& request, std::string_view secret, std::string_view date,
                         std::string_view region, std::string_view amz_date,
                         std::string_view signed_headers) {
-  std::string canonical_headers;
-  for (const std::string& name : Split(signed_headers, ';')) {
-    std::string value;
-    for (const auto& [k, v] : request.headers) {  // repeated headers: joined with ','
-      if (Lower(k) != name) continue;
-      value += (value.empty() ? "" : ",") + CanonicalValue(v);
-    }
-    canonical_headers += name + ":" + value + "\n";
-  }
-  const std::string canonical_request =
-      fmt::format("{}\n{}\n\n{}\n{}\n{}", request.method, CanonicalPath(request.path),
-                  canonical_headers, signed_headers, Sha256Hex(request.body));
-  const std::string scope = fmt::format("{}/{}/dynamodb/aws4_request", date, region);
-  const std::string to_sign =
-      fmt::format("AWS4-HMAC-SHA256\n{}\n{}\n{}", amz_date, scope, Sha256Hex(canonical_request));
-  std::string key = Hmac("AWS4" + std::string(secret), date);
-  key = Hmac(key, region);
-  key = Hmac(key, "dynamodb");
-  key = Hmac(key, "aws4_request");
-  const std::string signature = Hmac(key, to_sign);
-  return Hex(reinterpret_cast<const unsigned char*>(signature.data()), signature.size());
+  const std::string canonical =
+      aws::CanonicalRequest(request.method, request.path, "", request.headers, signed_headers,
+                            aws::Sha256Hex(request.body));
+  return aws::Signature(secret, {std::string(date), std::string(region), "dynamodb"}, amz_date,
+                        canonical);
 }
 
 SignatureCheck VerifySignature(const HttpRequest& request,
@@ -178,7 +78,7 @@ SignatureCheck VerifySignature(const HttpRequest& request,
             fmt::format("Credential should be scoped to a valid region. Authorization={}", auth)};
   }
   const std::string_view amz_date = request.Header("X-Amz-Date");
-  std::optional<double> signed_at = ParseAmzDate(amz_date);
+  std::optional<double> signed_at = aws::ParseAmzDate(amz_date);
   if (!signed_at) {
     return {"IncompleteSignatureException",
             fmt::format("Authorization header requires existence of either a 'X-Amz-Date' or a "
@@ -198,12 +98,12 @@ SignatureCheck VerifySignature(const HttpRequest& request,
   if (*signed_at < now - kWindow) {
     return {"InvalidSignatureException",
             fmt::format("Signature expired: {} is now earlier than {} ({} - 15 min.)", amz_date,
-                        AmzDate(now - kWindow), AmzDate(now))};
+                        aws::AmzDate(now - kWindow), aws::AmzDate(now))};
   }
   if (*signed_at > now + kWindow) {
     return {"InvalidSignatureException",
             fmt::format("Signature not yet current: {} is still later than {} ({} + 15 min.)",
-                        amz_date, AmzDate(now + kWindow), AmzDate(now))};
+                        amz_date, aws::AmzDate(now + kWindow), aws::AmzDate(now))};
   }
   const std::string expected =
       SignRequest(request, secret->second, scope[1], scope[2], amz_date, signed_headers);

@@ -1,0 +1,208 @@
+// SigV4 (sigv4.h) on OpenSSL's SHA-256 and HMAC (libcrypto).
+#include "aws/sigv4.h"
+
+#include <fmt/format.h>
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+#include <openssl/sha.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <ctime>
+
+namespace keyhole::aws {
+namespace {
+
+char LowerChar(char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); }
+
+std::string Lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = LowerChar(c);
+  return out;
+}
+
+bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return LowerChar(x) == LowerChar(y);
+         });
+}
+
+// A header value as SigV4 canonicalizes it: trimmed, inner runs of blanks as one space.
+std::string CanonicalValue(std::string_view v) {
+  std::string out;
+  bool space = false;
+  for (char c : v) {
+    if (c == ' ' || c == '\t') {
+      space = !out.empty();
+      continue;
+    }
+    if (space) out += ' ';
+    space = false;
+    out += c;
+  }
+  return out;
+}
+
+// URI-encodes a path as SigV4 does (each byte but unreserved ones and '/').
+std::string CanonicalPath(std::string_view path) {
+  if (path.empty()) return "/";
+  std::string out;
+  for (unsigned char c : path) {
+    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~' || c == '/') {
+      out += static_cast<char>(c);
+    } else {
+      out += fmt::format("%{:02X}", c);
+    }
+  }
+  return out;
+}
+
+// The query's parameters sorted by name, then value ("a=1&b=" for "b&a=1").
+std::string CanonicalQuery(std::string_view query) {
+  if (query.empty()) return "";
+  std::vector<std::pair<std::string, std::string>> params;
+  while (true) {
+    const size_t amp = query.find('&');
+    const std::string_view part = query.substr(0, amp);
+    if (!part.empty()) {
+      const size_t eq = part.find('=');
+      params.emplace_back(std::string(part.substr(0, eq)),
+                          eq == std::string_view::npos ? "" : std::string(part.substr(eq + 1)));
+    }
+    if (amp == std::string_view::npos) break;
+    query.remove_prefix(amp + 1);
+  }
+  std::sort(params.begin(), params.end());
+  std::string out;
+  for (const auto& [name, value] : params) {
+    if (!out.empty()) out += '&';
+    out += name + "=" + value;
+  }
+  return out;
+}
+
+bool Unsigned(std::string_view lower_name) {
+  return lower_name == "user-agent" || lower_name == "expect" ||
+         lower_name == "transfer-encoding" || lower_name == "x-amzn-trace-id" ||
+         lower_name == "authorization";
+}
+
+}  // namespace
+
+std::string Hex(const unsigned char* data, size_t n) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(n * 2);
+  for (size_t i = 0; i < n; ++i) {
+    out += kDigits[data[i] >> 4];
+    out += kDigits[data[i] & 0xF];
+  }
+  return out;
+}
+
+std::string Sha256Hex(std::string_view data) {
+  unsigned char digest[SHA256_DIGEST_LENGTH];
+  SHA256(reinterpret_cast<const unsigned char*>(data.data()), data.size(), digest);
+  return Hex(digest, sizeof digest);
+}
+
+std::string HmacSha256(std::string_view key, std::string_view data) {
+  unsigned char out[EVP_MAX_MD_SIZE];
+  unsigned int len = 0;
+  HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()),
+       reinterpret_cast<const unsigned char*>(data.data()), data.size(), out, &len);
+  return std::string(reinterpret_cast<const char*>(out), len);
+}
+
+std::string AmzDate(double epoch) {
+  std::time_t t = static_cast<std::time_t>(std::floor(epoch));
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y%m%dT%H%M%SZ", &tm);
+  return buf;
+}
+
+std::optional<double> ParseAmzDate(std::string_view d) {
+  if (d.size() != 16 || d[8] != 'T' || d[15] != 'Z') return std::nullopt;
+  std::tm tm{};
+  std::string s(d);
+  const char* end = strptime(s.c_str(), "%Y%m%dT%H%M%SZ", &tm);
+  if (!end || *end != '\0') return std::nullopt;
+  return static_cast<double>(timegm(&tm));
+}
+
+std::string Scope::ToString() const {
+  return fmt::format("{}/{}/{}/aws4_request", date, region, service);
+}
+
+std::string CanonicalRequest(std::string_view method, std::string_view path, std::string_view query,
+                             const Headers& headers, std::string_view signed_headers,
+                             std::string_view payload_hash) {
+  std::string canonical_headers;
+  std::string_view names = signed_headers;
+  while (true) {
+    const size_t semi = names.find(';');
+    const std::string_view name = names.substr(0, semi);
+    std::string value;
+    bool first = true;
+    for (const auto& [k, v] : headers) {  // repeated headers: joined with ','
+      if (!EqualsIgnoreCase(k, name)) continue;
+      if (!first) value += ',';
+      value += CanonicalValue(v);
+      first = false;
+    }
+    canonical_headers.append(name).append(":").append(value).append("\n");
+    if (semi == std::string_view::npos) break;
+    names.remove_prefix(semi + 1);
+  }
+  return fmt::format("{}\n{}\n{}\n{}\n{}\n{}", method, CanonicalPath(path), CanonicalQuery(query),
+                     canonical_headers, signed_headers, payload_hash);
+}
+
+std::string Signature(std::string_view secret, const Scope& scope, std::string_view amz_date,
+                      std::string_view canonical_request) {
+  const std::string to_sign = fmt::format("AWS4-HMAC-SHA256\n{}\n{}\n{}", amz_date,
+                                          scope.ToString(), Sha256Hex(canonical_request));
+  std::string key = HmacSha256("AWS4" + std::string(secret), scope.date);
+  key = HmacSha256(key, scope.region);
+  key = HmacSha256(key, scope.service);
+  key = HmacSha256(key, "aws4_request");
+  const std::string signature = HmacSha256(key, to_sign);
+  return Hex(reinterpret_cast<const unsigned char*>(signature.data()), signature.size());
+}
+
+void SignRequest(const SigningKey& key, std::string_view region, std::string_view service,
+                 double now, std::string_view method, std::string_view path, std::string_view query,
+                 std::string_view body, Headers* headers) {
+  std::erase_if(*headers, [](const auto& h) {
+    return EqualsIgnoreCase(h.first, "authorization") || EqualsIgnoreCase(h.first, "x-amz-date") ||
+           EqualsIgnoreCase(h.first, "x-amz-security-token");
+  });
+  const std::string amz_date = AmzDate(now);
+  headers->emplace_back("X-Amz-Date", amz_date);
+  if (!key.session_token.empty()) headers->emplace_back("X-Amz-Security-Token", key.session_token);
+  std::vector<std::string> names;
+  for (const auto& [name, value] : *headers) {
+    std::string lower = Lower(name);
+    if (!Unsigned(lower)) names.push_back(std::move(lower));
+  }
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  std::string signed_headers;
+  for (const std::string& name : names) {
+    if (!signed_headers.empty()) signed_headers += ';';
+    signed_headers += name;
+  }
+  const Scope scope{amz_date.substr(0, 8), std::string(region), std::string(service)};
+  const std::string canonical =
+      CanonicalRequest(method, path, query, *headers, signed_headers, Sha256Hex(body));
+  headers->emplace_back(
+      "Authorization",
+      fmt::format("AWS4-HMAC-SHA256 Credential={}/{}, SignedHeaders={}, Signature={}",
+                  key.access_key_id, scope.ToString(), signed_headers,
+                  Signature(key.secret_access_key, scope, amz_date, canonical)));
+}
+
+}  // namespace keyhole::aws
