@@ -10,6 +10,8 @@ PACKAGES=(
   libedit-dev                          # line editing in the shell
   libmicrohttpd-dev libssl-dev zlib1g-dev   # keyhole serve: HTTP, SigV4 (libcrypto), CRC-32
   libcpp-httplib-dev                   # the HTTP client of the server's tests and benchmark
+  libcurl4-openssl-dev                 # keyhole on an endpoint: HTTPS, proxies, CA bundles
+  openssl                              # tests: a test CA and certificates for HTTPS
   libgtest-dev libgmock-dev            # unit tests
   libbenchmark-dev                     # bench/
   clang libclang-rt-dev                # libFuzzer targets

@@ -1,0 +1,276 @@
+// The credential chain (credentials.h): its sources and the provider that caches and refreshes.
+#include "aws/credentials.h"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <openssl/sha.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include "aws/credentials_internal.h"
+#include "core/json.h"
+
+namespace keyhole::aws {
+
+// ---------------------------------------------------------------------------------------------
+// Helpers.
+
+std::optional<double> ParseIso8601(std::string_view text) {
+  // YYYY-MM-DDTHH:MM:SS[.fff][Z|UTC|+HH:MM|-HH:MM]
+  if (text.size() < 19) return std::nullopt;
+  std::tm tm{};
+  const std::string head(text.substr(0, 19));
+  const char* end = strptime(head.c_str(), "%Y-%m-%dT%H:%M:%S", &tm);
+  if (!end || *end != '\0') return std::nullopt;
+  double seconds = static_cast<double>(timegm(&tm));
+  std::string_view rest = text.substr(19);
+  if (!rest.empty() && rest.front() == '.') {
+    size_t i = 1;
+    double scale = 0.1;
+    while (i < rest.size() && std::isdigit(static_cast<unsigned char>(rest[i]))) {
+      seconds += (rest[i] - '0') * scale;
+      scale /= 10;
+      ++i;
+    }
+    rest.remove_prefix(i);
+  }
+  if (rest.empty() || rest == "Z" || rest == "UTC" || rest == "GMT") return seconds;
+  if ((rest.front() == '+' || rest.front() == '-') && rest.size() == 6 && rest[3] == ':') {
+    const int h = std::atoi(std::string(rest.substr(1, 2)).c_str());
+    const int m = std::atoi(std::string(rest.substr(4, 2)).c_str());
+    const double offset = (h * 60 + m) * 60.0;
+    return rest.front() == '+' ? seconds - offset : seconds + offset;
+  }
+  return std::nullopt;
+}
+
+std::string Sha1Hex(std::string_view data) {
+  unsigned char digest[SHA_DIGEST_LENGTH];
+  SHA1(reinterpret_cast<const unsigned char*>(data.data()), data.size(), digest);
+  return Hex(digest, sizeof digest);
+}
+
+// A string as Python's json.dumps writes it (ensure_ascii: non-ASCII as \uXXXX).
+std::string PythonJsonString(std::string_view s) {
+  std::string out = "\"";
+  for (size_t i = 0; i < s.size();) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c < 0x80) {
+      if (c == '"' || c == '\\') {
+        out += '\\';
+        out += static_cast<char>(c);
+      } else if (c == '\n') {
+        out += "\\n";
+      } else if (c == '\r') {
+        out += "\\r";
+      } else if (c == '\t') {
+        out += "\\t";
+      } else if (c < 0x20) {
+        out += fmt::format("\\u{:04x}", c);
+      } else {
+        out += static_cast<char>(c);
+      }
+      ++i;
+      continue;
+    }
+    // A UTF-8 sequence: its code point as \uXXXX (a surrogate pair above U+FFFF).
+    int n = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
+    uint32_t cp = c & (0xFF >> (n + 1));
+    for (int k = 1; k < n && i + k < s.size(); ++k) {
+      cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
+    }
+    i += n;
+    if (cp >= 0x10000) {
+      cp -= 0x10000;
+      out += fmt::format("\\u{:04x}\\u{:04x}", 0xD800 + (cp >> 10), 0xDC00 + (cp & 0x3FF));
+    } else {
+      out += fmt::format("\\u{:04x}", cp);
+    }
+  }
+  return out + "\"";
+}
+
+std::string CliCacheKey(const std::vector<std::pair<std::string, std::string>>& args,
+                        bool compact) {
+  std::vector<std::pair<std::string, std::string>> sorted = args;
+  std::sort(sorted.begin(), sorted.end());
+  std::string text = "{";
+  for (size_t i = 0; i < sorted.size(); ++i) {
+    if (i) text += compact ? "," : ", ";
+    text += PythonJsonString(sorted[i].first) + (compact ? ":" : ": ") + sorted[i].second;
+  }
+  text += "}";
+  std::string key = Sha1Hex(text);
+  for (char& c : key) {
+    if (c == ':' || c == '/') c = '_';
+  }
+  return key;
+}
+
+std::string XmlText(std::string_view text, std::string_view tag) {
+  const std::string open = fmt::format("<{}>", tag), close = fmt::format("</{}>", tag);
+  const size_t b = text.find(open);
+  if (b == std::string_view::npos) return "";
+  const size_t start = b + open.size();
+  const size_t e = text.find(close, start);
+  if (e == std::string_view::npos) return "";
+  std::string_view raw = text.substr(start, e - start);
+  std::string out;
+  for (size_t i = 0; i < raw.size(); ++i) {
+    if (raw[i] != '&') {
+      out += raw[i];
+      continue;
+    }
+    static constexpr std::pair<std::string_view, char> kEntities[] = {
+        {"&amp;", '&'}, {"&lt;", '<'}, {"&gt;", '>'}, {"&quot;", '"'}, {"&apos;", '\''}};
+    bool matched = false;
+    for (const auto& [entity, ch] : kEntities) {
+      if (raw.substr(i).starts_with(entity)) {
+        out += ch;
+        i += entity.size() - 1;
+        matched = true;
+        break;
+      }
+    }
+    if (!matched) out += '&';
+  }
+  return out;
+}
+
+bool ReadWholeFile(const std::string& path, std::string* out) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  std::ostringstream s;
+  s << in.rdbuf();
+  *out = s.str();
+  return true;
+}
+
+std::string FormEncode(std::string_view s) {
+  std::string out;
+  for (unsigned char c : s) {
+    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
+      out += static_cast<char>(c);
+    } else {
+      out += fmt::format("%{:02X}", c);
+    }
+  }
+  return out;
+}
+
+std::string IsoTime(double epoch) {
+  std::time_t t = static_cast<std::time_t>(epoch);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+std::string JsonString(const json::Value& o, std::string_view name) {
+  const json::Value* v = o.Find(name);
+  return v && v->IsString() ? v->str() : "";
+}
+
+Status NamedError(std::string_view name, std::string message) {
+  return Status::Named(std::string(name), std::move(message));
+}
+
+std::string TransportFailure(const HttpResult& r, std::string_view url) {
+  return fmt::format("{} ({}): {}", url, TransportErrorName(r.error), r.message);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The provider.
+
+CredentialProvider::CredentialProvider(Options options) : options_(std::move(options)) {}
+CredentialProvider::~CredentialProvider() = default;
+
+std::unique_ptr<CredentialProvider> CredentialProvider::Fixed(Credentials credentials) {
+  std::unique_ptr<CredentialProvider> p(new CredentialProvider());
+  p->built_ = true;
+  p->current_ = std::move(credentials);
+  return p;
+}
+
+double CredentialProvider::Now() const {
+  if (options_.now) return options_.now();
+  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+void CredentialProvider::Invalidate() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (active_) current_.reset();  // a fixed provider has nothing to find again
+}
+
+Result<Credentials> CredentialProvider::Get() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  constexpr double kAdvisory = 15 * 60, kMandatory = 10 * 60;
+  const double now = Now();
+  if (current_ && (!current_->expiration || *current_->expiration - now > kAdvisory)) {
+    return *current_;
+  }
+  if (!built_) {
+    chain_ = internal::BuildChain(options_, [this] { return Now(); });
+    built_ = true;
+  }
+  if (current_ && !active_) return *current_;  // fixed credentials
+  if (current_ && active_) {
+    // Within the advisory window: refresh from the same source; on failure keep these until
+    // the mandatory window.
+    std::string why_not;
+    Result<std::optional<Credentials>> fresh = active_->Load(&why_not);
+    if (fresh.ok() && *fresh) {
+      current_ = std::move(**fresh);
+      return *current_;
+    }
+    if (*current_->expiration - now > kMandatory) return *current_;
+    if (!fresh.ok()) return fresh.status();
+    return NamedError("NoCredentialsError",
+                      fmt::format("the credentials from {} expire in {:.0f} s and could not be "
+                                  "refreshed: {}",
+                                  current_->source, *current_->expiration - now, why_not));
+  }
+  std::vector<std::string> looked;
+  for (const std::unique_ptr<CredentialSource>& source : chain_) {
+    std::string why_not;
+    KH_ASSIGN_OR_RETURN(std::optional<Credentials> found, source->Load(&why_not));
+    if (!found) {
+      looked.push_back(fmt::format("{} ({})", source->Name(), why_not));
+      continue;
+    }
+    if (found->expiration && *found->expiration <= now) {
+      return NamedError(
+          "ExpiredTokenException",
+          fmt::format("the credentials from {} expired at {}: renew them (for SSO: aws sso login; "
+                      "for keys from the environment: set new ones)",
+                      found->source, IsoTime(*found->expiration)));
+    }
+    active_ = source.get();
+    current_ = std::move(*found);
+    return *current_;
+  }
+  std::string list;
+  for (size_t i = 0; i < looked.size(); ++i) {
+    list += fmt::format("\n  {}. {}", i + 1, looked[i]);
+  }
+  return NamedError(
+      "NoCredentialsError",
+      fmt::format("Unable to locate credentials. keyhole looked where the AWS CLI looks:{}\n"
+                  "Set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, run \"aws configure\", or "
+                  "name a profile with --profile.",
+                  list));
+}
+
+}  // namespace keyhole::aws

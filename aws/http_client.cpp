@@ -1,0 +1,259 @@
+// HttpClient (http_client.h) on libcurl's easy interface; the only file that includes curl.h.
+#include "aws/http_client.h"
+
+#include <curl/curl.h>
+
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <mutex>
+#include <vector>
+
+namespace keyhole::aws {
+
+namespace {
+
+bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) ==
+                  std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+std::string_view Trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() &&
+         (s.back() == ' ' || s.back() == '\t' || s.back() == '\r' || s.back() == '\n')) {
+    s.remove_suffix(1);
+  }
+  return s;
+}
+
+// What one transfer collects, and what its progress callback watches.
+struct Transfer {
+  HttpResponse* response;
+  const std::atomic<bool>* cancel;
+  int read_timeout_ms;
+  std::chrono::steady_clock::time_point last_activity = std::chrono::steady_clock::now();
+  curl_off_t last_down = -1, last_up = -1;
+  bool interrupted = false;
+  bool stalled = false;
+};
+
+size_t OnBody(char* data, size_t size, size_t n, void* user) {
+  static_cast<Transfer*>(user)->response->body.append(data, size * n);
+  return size * n;
+}
+
+size_t OnHeader(char* data, size_t size, size_t n, void* user) {
+  HttpResponse* r = static_cast<Transfer*>(user)->response;
+  const std::string_view line(data, size * n);
+  if (line.starts_with("HTTP/")) {
+    r->headers.clear();  // a proxy's CONNECT answer, or 100 Continue, before the real one
+  } else if (const size_t colon = line.find(':'); colon != std::string_view::npos) {
+    r->headers.emplace_back(std::string(Trim(line.substr(0, colon))),
+                            std::string(Trim(line.substr(colon + 1))));
+  }
+  return size * n;
+}
+
+// Stops the transfer when the caller cancels, or when nothing moved for the read timeout.
+int OnProgress(void* user, curl_off_t, curl_off_t down, curl_off_t, curl_off_t up) {
+  Transfer* t = static_cast<Transfer*>(user);
+  if (t->cancel && t->cancel->load(std::memory_order_relaxed)) {
+    t->interrupted = true;
+    return 1;
+  }
+  const auto now = std::chrono::steady_clock::now();
+  if (down != t->last_down || up != t->last_up) {
+    t->last_down = down;
+    t->last_up = up;
+    t->last_activity = now;
+    return 0;
+  }
+  if (now - t->last_activity > std::chrono::milliseconds(t->read_timeout_ms)) {
+    t->stalled = true;
+    return 1;
+  }
+  return 0;
+}
+
+TransportError Classify(CURLcode code, bool connected) {
+  switch (code) {
+    case CURLE_OK:
+      return TransportError::kNone;
+    case CURLE_COULDNT_RESOLVE_HOST:
+    case CURLE_COULDNT_RESOLVE_PROXY:
+      return TransportError::kResolve;
+    case CURLE_COULDNT_CONNECT:
+      return TransportError::kConnect;
+    case CURLE_OPERATION_TIMEDOUT:
+      return connected ? TransportError::kReadTimeout : TransportError::kConnectTimeout;
+    case CURLE_SSL_CONNECT_ERROR:
+    case CURLE_PEER_FAILED_VERIFICATION:
+    case CURLE_SSL_CERTPROBLEM:
+    case CURLE_SSL_CIPHER:
+    case CURLE_SSL_CACERT_BADFILE:
+    case CURLE_SSL_ISSUER_ERROR:
+    case CURLE_SSL_PINNEDPUBKEYNOTMATCH:
+    case CURLE_SSL_INVALIDCERTSTATUS:
+    case CURLE_SSL_CRL_BADFILE:
+    case CURLE_SSL_ENGINE_INITFAILED:
+    case CURLE_SSL_ENGINE_NOTFOUND:
+    case CURLE_SSL_ENGINE_SETFAILED:
+    case CURLE_SSL_SHUTDOWN_FAILED:
+    case CURLE_USE_SSL_FAILED:
+      return TransportError::kTls;
+    case CURLE_GOT_NOTHING:
+    case CURLE_RECV_ERROR:
+    case CURLE_SEND_ERROR:
+    case CURLE_PARTIAL_FILE:
+    case CURLE_HTTP2:
+    case CURLE_HTTP2_STREAM:
+      return TransportError::kConnectionLost;
+    default:
+      return TransportError::kOther;
+  }
+}
+
+}  // namespace
+
+std::string_view HttpResponse::Header(std::string_view name) const {
+  for (const auto& [k, v] : headers) {
+    if (EqualsIgnoreCase(k, name)) return v;
+  }
+  return {};
+}
+
+std::string_view TransportErrorName(TransportError e) {
+  switch (e) {
+    case TransportError::kNone:
+      return "none";
+    case TransportError::kResolve:
+      return "cannot resolve the host";
+    case TransportError::kConnect:
+      return "cannot connect";
+    case TransportError::kTls:
+      return "TLS failure";
+    case TransportError::kConnectTimeout:
+      return "connect timeout";
+    case TransportError::kReadTimeout:
+      return "read timeout";
+    case TransportError::kConnectionLost:
+      return "connection lost";
+    case TransportError::kInterrupted:
+      return "interrupted";
+    case TransportError::kOther:
+      return "HTTP failure";
+  }
+  return "HTTP failure";
+}
+
+struct HttpClient::Pool {
+  std::mutex mutex;
+  std::vector<CURL*> idle;
+  ~Pool() {
+    for (CURL* c : idle) curl_easy_cleanup(c);
+  }
+};
+
+HttpClient::HttpClient(Options options) : options_(std::move(options)), pool_(new Pool) {
+  static std::once_flag once;
+  std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
+}
+
+HttpClient::~HttpClient() = default;
+
+HttpResult HttpClient::Send(const HttpRequest& request) {
+  CURL* curl = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(pool_->mutex);
+    if (!pool_->idle.empty()) {
+      curl = pool_->idle.back();
+      pool_->idle.pop_back();
+    }
+  }
+  if (curl) {
+    curl_easy_reset(curl);  // keeps the handle's open connections
+  } else {
+    curl = curl_easy_init();
+  }
+  HttpResult result;
+  if (!curl) {
+    result.error = TransportError::kOther;
+    result.message = "libcurl could not make a handle";
+    return result;
+  }
+  Transfer transfer{&result.response, options_.cancel, options_.read_timeout_ms};
+  curl_slist* headers = nullptr;
+  bool content_type = false;
+  for (const auto& [name, value] : request.headers) {
+    content_type |= EqualsIgnoreCase(name, "content-type");
+    headers = curl_slist_append(headers, (name + ": " + value).c_str());
+  }
+  // No "Expect: 100-continue" round trip for large bodies, no "Accept: */*" of curl's own, and
+  // no form content type where the caller gave none.
+  headers = curl_slist_append(headers, "Expect:");
+  headers = curl_slist_append(headers, "Accept:");
+  if (!content_type) headers = curl_slist_append(headers, "Content-Type:");
+  char error_text[CURL_ERROR_SIZE] = "";
+
+  curl_easy_setopt(curl, CURLOPT_URL, request.url.c_str());
+  curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+  curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, error_text);
+  curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
+  curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(options_.connect_timeout_ms));
+  curl_easy_setopt(curl, CURLOPT_TCP_NODELAY, 1L);
+  curl_easy_setopt(curl, CURLOPT_TCP_KEEPALIVE, 1L);
+  curl_easy_setopt(curl, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_1_1);
+  if (!options_.ca_bundle.empty()) {
+    curl_easy_setopt(curl, CURLOPT_CAINFO, options_.ca_bundle.c_str());
+  }
+  if (request.method == "GET") {
+    curl_easy_setopt(curl, CURLOPT_HTTPGET, 1L);
+  } else {
+    if (request.method != "POST") {
+      curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, request.method.c_str());
+    }
+    curl_easy_setopt(curl, CURLOPT_POST, 1L);
+    curl_easy_setopt(curl, CURLOPT_POSTFIELDS, request.body.data());
+    curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE,
+                     static_cast<curl_off_t>(request.body.size()));
+  }
+  curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, &OnBody);
+  curl_easy_setopt(curl, CURLOPT_WRITEDATA, &transfer);
+  curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, &OnHeader);
+  curl_easy_setopt(curl, CURLOPT_HEADERDATA, &transfer);
+  curl_easy_setopt(curl, CURLOPT_NOPROGRESS, 0L);
+  curl_easy_setopt(curl, CURLOPT_XFERINFOFUNCTION, &OnProgress);
+  curl_easy_setopt(curl, CURLOPT_XFERINFODATA, &transfer);
+
+  const CURLcode code = curl_easy_perform(curl);
+  curl_slist_free_all(headers);
+  long status = 0;
+  curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
+  curl_off_t connected_at = 0;
+  curl_easy_getinfo(curl, CURLINFO_CONNECT_TIME_T, &connected_at);
+  if (code == CURLE_OK) {
+    result.response.status = static_cast<int>(status);
+    std::lock_guard<std::mutex> lock(pool_->mutex);
+    if (pool_->idle.size() < options_.max_idle) {
+      pool_->idle.push_back(curl);
+      curl = nullptr;
+    }
+  } else if (code == CURLE_ABORTED_BY_CALLBACK) {
+    result.error =
+        transfer.interrupted ? TransportError::kInterrupted : TransportError::kReadTimeout;
+    result.message = transfer.interrupted
+                         ? "interrupted"
+                         : "no data for " + std::to_string(options_.read_timeout_ms) + " ms";
+  } else {
+    result.error = Classify(code, connected_at > 0);
+    result.message = error_text[0] ? error_text : curl_easy_strerror(code);
+  }
+  if (curl) curl_easy_cleanup(curl);  // a handle that failed, or one the pool has no room for
+  if (!result.ok()) result.response = HttpResponse();
+  return result;
+}
+
+}  // namespace keyhole::aws
