@@ -6,12 +6,16 @@
 
 #include <signal.h>
 
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <ctime>
+#include <fstream>
 #include <mutex>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <thread>
 
@@ -29,6 +33,7 @@ constexpr char kUsage[] =
     "usage: keyhole serve FILE [--host ADDRESS] [--port PORT] [--log] [--require-signature]\n"
     "                          [--access-key-id ID --secret-access-key KEY]\n"
     "                          [--ttl-sweep-seconds N] [--max-connections N] [--clock TIME]\n"
+    "                          [--tls-cert FILE --tls-key FILE]\n"
     "  FILE                 the database (created when missing)\n"
     "  --host ADDRESS       listen on ADDRESS (default 127.0.0.1; another address is reachable\n"
     "                       from other machines: keyhole warns)\n"
@@ -38,7 +43,9 @@ constexpr char kUsage[] =
     "                       AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY); default: any credentials\n"
     "  --ttl-sweep-seconds N  delete expired TTL items every N seconds (default 60; 0: never)\n"
     "  --max-connections N  connections served at once (default 256); more wait for one to close\n"
-    "  --clock TIME         a fixed clock (2030-01-01T00:00:00Z or epoch seconds), for tests\n";
+    "  --clock TIME         a fixed clock (2030-01-01T00:00:00Z or epoch seconds), for tests\n"
+    "  --tls-cert FILE      serve HTTPS with this certificate (PEM; a chain: the server's first)\n"
+    "  --tls-key FILE       and this private key (PEM)\n";
 
 int Usage(const std::string& message) {
   std::fprintf(stderr, "keyhole serve: %s\n%s", message.c_str(), kUsage);
@@ -66,7 +73,7 @@ int ServeMain(int argc, char** argv) {
   std::optional<std::string> path;
   server::HttpOptions http;
   server::ServeOptions serve;
-  std::string access_key, secret_key;
+  std::string access_key, secret_key, tls_cert, tls_key;
   int sweep_seconds = 60;
   std::optional<double> fixed_clock;
   for (int i = 2; i < argc; ++i) {
@@ -76,10 +83,13 @@ int ServeMain(int argc, char** argv) {
       return std::string(argv[++i]);
     };
     if (a == "--host" || a == "--port" || a == "--access-key-id" || a == "--secret-access-key" ||
-        a == "--ttl-sweep-seconds" || a == "--max-connections" || a == "--clock") {
+        a == "--ttl-sweep-seconds" || a == "--max-connections" || a == "--clock" ||
+        a == "--tls-cert" || a == "--tls-key") {
       std::optional<std::string> v = value(a.c_str());
       if (!v) return Usage(a + " needs a value");
       if (a == "--host") http.host = *v;
+      if (a == "--tls-cert") tls_cert = *v;
+      if (a == "--tls-key") tls_key = *v;
       if (a == "--access-key-id") access_key = *v;
       if (a == "--secret-access-key") secret_key = *v;
       if (a == "--port" || a == "--ttl-sweep-seconds" || a == "--max-connections") {
@@ -112,6 +122,22 @@ int ServeMain(int argc, char** argv) {
     }
   }
   if (!path) return Usage("which database file? keyhole serve FILE");
+  if (tls_cert.empty() != tls_key.empty()) {
+    return Usage("HTTPS needs both --tls-cert FILE and --tls-key FILE");
+  }
+  for (const auto& [file, pem] :
+       {std::pair{&tls_cert, &http.tls_cert_pem}, std::pair{&tls_key, &http.tls_key_pem}}) {
+    if (file->empty()) continue;
+    std::ifstream in(*file, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (!in || text.str().empty()) {
+      std::fprintf(stderr, "keyhole serve: cannot read %s: %s\n", file->c_str(),
+                   std::strerror(errno));
+      return 1;
+    }
+    *pem = text.str();
+  }
   if (serve.require_signature) {
     if (access_key.empty()) {
       const char* k = std::getenv("AWS_ACCESS_KEY_ID");
@@ -164,7 +190,12 @@ int ServeMain(int argc, char** argv) {
         stderr, "keyhole serve: warning: listening on %s, reachable from other machines%s\n",
         http.host.c_str(), serve.require_signature ? "" : ", with any credentials accepted");
   }
-  std::printf("keyhole serve: listening on http://%s:%d (%s)\n", http.host.c_str(), *port,
+  if (Status started = http_server.Start(); !started.ok()) {
+    std::fprintf(stderr, "keyhole serve: %s\n", started.message().c_str());
+    return 1;
+  }
+  std::printf("keyhole serve: listening on %s://%s:%d (%s)\n",
+              http.tls_cert_pem.empty() ? "http" : "https", http.host.c_str(), *port,
               path->c_str());
   std::fflush(stdout);
 

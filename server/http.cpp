@@ -263,27 +263,56 @@ Result<int> HttpServer::Bind() {
   return bound_port;
 }
 
+Status HttpServer::Start() {
+  Impl& impl = *impl_;
+  std::lock_guard<std::mutex> lock(impl.mutex);
+  if (impl.daemon) return Status::OK();
+  if (impl.stopping || impl.listen_fd < 0) {
+    return Status::Internal("the server is stopped, or was not bound");
+  }
+  const bool tls = !impl.options.tls_cert_pem.empty() || !impl.options.tls_key_pem.empty();
+  unsigned flags =
+      MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_POLL | MHD_USE_ITC;
+  if (tls) {
+    if (MHD_is_feature_supported(MHD_FEATURE_TLS) != MHD_YES) {
+      return Status::Internal("this libmicrohttpd was built without TLS: HTTPS is not available");
+    }
+    flags |= MHD_USE_TLS;
+  }
+  // The connection's memory pool holds the request line and headers (and the read buffer):
+  // past it, the request is refused (431) and the connection closed. libmicrohttpd clears the
+  // pool for every request, so it is kept at its default size, above DynamoDB's ~16 KB of
+  // headers.
+  const size_t header_memory = 32 * 1024;
+  std::vector<MHD_OptionItem> options = {
+      {MHD_OPTION_LISTEN_SOCKET, impl.listen_fd, nullptr},
+      {MHD_OPTION_NOTIFY_COMPLETED, reinterpret_cast<intptr_t>(&Impl::OnCompleted), &impl},
+      {MHD_OPTION_CONNECTION_TIMEOUT, impl.options.idle_timeout_seconds, nullptr},
+      {MHD_OPTION_CONNECTION_LIMIT, impl.options.max_connections, nullptr},
+      {MHD_OPTION_CONNECTION_MEMORY_LIMIT, static_cast<intptr_t>(header_memory), nullptr},
+      {MHD_OPTION_EXTERNAL_LOGGER, reinterpret_cast<intptr_t>(&Impl::IgnoreLog), nullptr},
+  };
+  if (tls) {
+    options.push_back(
+        {MHD_OPTION_HTTPS_MEM_CERT, 0, const_cast<char*>(impl.options.tls_cert_pem.c_str())});
+    options.push_back(
+        {MHD_OPTION_HTTPS_MEM_KEY, 0, const_cast<char*>(impl.options.tls_key_pem.c_str())});
+  }
+  options.push_back({MHD_OPTION_END, 0, nullptr});
+  impl.daemon = MHD_start_daemon(flags, 0, nullptr, nullptr, &Impl::OnRequest, &impl,
+                                 MHD_OPTION_ARRAY, options.data(), MHD_OPTION_END);
+  if (!impl.daemon) {
+    return Status::Internal(
+        tls ? "cannot start HTTPS: the certificate or the key is not valid PEM, or they do not "
+              "belong together"
+            : "cannot start the HTTP server");
+  }
+  return Status::OK();
+}
+
 void HttpServer::Serve() {
   Impl& impl = *impl_;
-  {
-    std::lock_guard<std::mutex> lock(impl.mutex);
-    if (impl.stopping || impl.listen_fd < 0) return;
-    const unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION |
-                           MHD_USE_POLL | MHD_USE_ITC;
-    // The connection's memory pool holds the request line and headers (and the read buffer):
-    // past it, the request is refused (431) and the connection closed. libmicrohttpd clears the
-    // pool for every request, so it is kept at its default size, above DynamoDB's ~16 KB of
-    // headers.
-    const size_t header_memory = 32 * 1024;
-    impl.daemon = MHD_start_daemon(
-        flags, 0, nullptr, nullptr, &Impl::OnRequest, &impl, MHD_OPTION_LISTEN_SOCKET,
-        impl.listen_fd, MHD_OPTION_NOTIFY_COMPLETED, &Impl::OnCompleted, &impl,
-        MHD_OPTION_CONNECTION_TIMEOUT, static_cast<unsigned>(impl.options.idle_timeout_seconds),
-        MHD_OPTION_CONNECTION_LIMIT, static_cast<unsigned>(impl.options.max_connections),
-        MHD_OPTION_CONNECTION_MEMORY_LIMIT, header_memory, MHD_OPTION_EXTERNAL_LOGGER,
-        &Impl::IgnoreLog, nullptr, MHD_OPTION_END);
-    if (!impl.daemon) return;
-  }
+  if (!Start().ok()) return;
   std::unique_lock<std::mutex> lock(impl.mutex);
   impl.stopped.wait(lock, [&] { return impl.stopping; });
 }

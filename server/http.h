@@ -47,6 +47,9 @@ struct HttpOptions {
   // Connections served at once, each on its own thread; past it, a new connection is closed
   // at once (clients retry).
   int max_connections = 256;
+  // HTTPS: the server's certificate (chain) and private key, PEM text; both empty for plain
+  // HTTP. libmicrohttpd's TLS is GnuTLS.
+  std::string tls_cert_pem, tls_key_pem;
 };
 
 class HttpServer {
@@ -60,7 +63,11 @@ class HttpServer {
   // Binds the listening socket. Returns the port bound (options.port, or the one the OS picked
   // for 0); InternalServerError naming the address when it cannot bind.
   Result<int> Bind();
-  // Serves until Stop(): requests in flight finish first. REQUIRES: Bind() succeeded.
+  // Starts serving on its own threads: InternalServerError when the HTTP library cannot (a TLS
+  // certificate and key that do not load or do not match, say). REQUIRES: Bind() succeeded.
+  Status Start();
+  // Serves until Stop() (starting first when Start was not called): requests in flight finish
+  // first. REQUIRES: Bind() succeeded.
   void Serve();
   // Stops accepting; Serve() returns once the requests in flight are answered.
   void Stop();
