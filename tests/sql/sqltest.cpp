@@ -1,12 +1,15 @@
 // keyhole_sqltest: a sqllogictest-style runner for keyhole's shell.
 //
-//   keyhole_sqltest FILE.test [--rewrite] [--backend file|http]
+//   keyhole_sqltest FILE.test [--rewrite] [--backend file|http|https --tls-dir DIR]
 //
 // --backend http runs the same records through the HTTP stack: the session's Backend is a
 // remote::RemoteBackend talking to an in-process `keyhole serve` (server::HttpServer and
 // DynamoDbServer, api::Service) on a loopback port, over the same file; the local-only commands
-// (.clock, .ttl sweep, .import) use the file directly. Every file must give the same results
-// both ways (ctest runs each twice: sql.<name> and sql.<name>.http).
+// (.clock, .ttl sweep, .import) use the file directly. --backend https does the same over
+// HTTPS (the certificate and key DIR/server.pem and DIR/server.key, trusted through the test CA
+// DIR/ca.pem, as AWS_CA_BUNDLE would), with signatures required by the server and every request
+// signed by the RemoteBackend. Every file must give the same results each way (ctest runs each
+// three times: sql.<name>, sql.<name>.http and sql.<name>.https).
 //
 // Opens a fresh database in a temporary directory (no fsync; a fixed clock, so that
 // CreationDateTime is always 1700000000), makes a shell::Session over a shell::StringSink (output
@@ -244,12 +247,25 @@ std::string Indented(std::string_view text) {
   return out.empty() ? "    (nothing)\n" : out;
 }
 
+bool ReadFile(const std::string& path, std::string* out) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  std::stringstream text;
+  text << in.rdbuf();
+  *out = text.str();
+  return !out->empty();
+}
+
 class Runner {
  public:
   // `http`: the session runs on a RemoteBackend talking to an in-process `keyhole serve` (the
   // HTTP front end, api::Service and the same file), its local-only commands on the file.
-  Runner(std::string file, std::string db_path, bool http)
-      : file_(std::move(file)), db_path_(std::move(db_path)), http_(http) {}
+  // `tls_dir`: HTTPS with signatures (the header) when not empty.
+  Runner(std::string file, std::string db_path, bool http, std::string tls_dir)
+      : file_(std::move(file)),
+        db_path_(std::move(db_path)),
+        http_(http),
+        tls_dir_(std::move(tls_dir)) {}
   ~Runner() { Close(); }
 
   bool Open() {
@@ -269,10 +285,21 @@ class Runner {
     keyhole::Backend* backend = db_.get();
     if (http_) {
       service_ = std::make_unique<keyhole::api::Service>(*db_);
-      protocol_ = std::make_unique<keyhole::server::DynamoDbServer>(
-          *service_, keyhole::server::ServeOptions{});
+      keyhole::server::ServeOptions serve;
       keyhole::server::HttpOptions options;
       options.port = 0;
+      constexpr char kKey[] = "AKIDKEYHOLESQLTEST", kSecret[] = "sql/test+secret";
+      if (!tls_dir_.empty()) {
+        serve.require_signature = true;
+        serve.credentials[kKey] = kSecret;
+        if (!ReadFile(tls_dir_ + "/server.pem", &options.tls_cert_pem) ||
+            !ReadFile(tls_dir_ + "/server.key", &options.tls_key_pem)) {
+          std::fprintf(stderr, "keyhole_sqltest: cannot read %s/server.pem and server.key\n",
+                       tls_dir_.c_str());
+          return false;
+        }
+      }
+      protocol_ = std::make_unique<keyhole::server::DynamoDbServer>(*service_, serve);
       http_server_ = std::make_unique<keyhole::server::HttpServer>(
           options, [this](const keyhole::server::HttpRequest& r) { return protocol_->Handle(r); });
       auto port = http_server_->Bind();
@@ -280,9 +307,22 @@ class Runner {
         std::fprintf(stderr, "keyhole_sqltest: %s\n", port.status().ToString().c_str());
         return false;
       }
+      if (keyhole::Status started = http_server_->Start(); !started.ok()) {
+        std::fprintf(stderr, "keyhole_sqltest: %s\n", started.ToString().c_str());
+        return false;
+      }
       serving_ = std::thread([this] { http_server_->Serve(); });
       keyhole::remote::RemoteBackend::Options remote;
-      remote.endpoint = "http://127.0.0.1:" + std::to_string(*port);
+      remote.endpoint =
+          (tls_dir_.empty() ? "http://127.0.0.1:" : "https://127.0.0.1:") + std::to_string(*port);
+      if (!tls_dir_.empty()) {
+        remote.http.ca_bundle = tls_dir_ + "/ca.pem";
+        keyhole::aws::Credentials credentials;
+        credentials.access_key_id = kKey;
+        credentials.secret_access_key = kSecret;
+        credentials.source = "keyhole_sqltest";
+        remote.credentials = keyhole::aws::CredentialProvider::Fixed(credentials);
+      }
       auto created = keyhole::remote::RemoteBackend::Create(remote);
       if (!created.ok()) {
         std::fprintf(stderr, "keyhole_sqltest: %s\n", created.status().ToString().c_str());
@@ -321,6 +361,7 @@ class Runner {
  private:
   std::string file_, db_path_;
   bool http_ = false;
+  std::string tls_dir_;
   std::unique_ptr<Database> db_;
   std::unique_ptr<keyhole::api::Service> service_;
   std::unique_ptr<keyhole::server::DynamoDbServer> protocol_;
@@ -336,14 +377,20 @@ class Runner {
 int main(int argc, char** argv) {
   std::string file;
   bool rewrite = false;
-  bool http = false;
+  bool http = false, https = false;
+  std::string tls_dir;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--rewrite") {
       rewrite = true;
     } else if (a == "--backend" && i + 1 < argc &&
-               (std::string(argv[i + 1]) == "http" || std::string(argv[i + 1]) == "file")) {
-      http = std::string(argv[++i]) == "http";
+               (std::string(argv[i + 1]) == "http" || std::string(argv[i + 1]) == "https" ||
+                std::string(argv[i + 1]) == "file")) {
+      const std::string backend = argv[++i];
+      http = backend != "file";
+      https = backend == "https";
+    } else if (a == "--tls-dir" && i + 1 < argc) {
+      tls_dir = argv[++i];
     } else if (file.empty() && !a.empty() && a[0] != '-') {
       file = a;
     } else {
@@ -351,8 +398,10 @@ int main(int argc, char** argv) {
       break;
     }
   }
-  if (file.empty()) {
-    std::fprintf(stderr, "usage: keyhole_sqltest FILE.test [--rewrite] [--backend file|http]\n");
+  if (file.empty() || https != !tls_dir.empty()) {
+    std::fprintf(stderr,
+                 "usage: keyhole_sqltest FILE.test [--rewrite] "
+                 "[--backend file|http|https --tls-dir DIR]\n");
     return 2;
   }
   std::ifstream in(file, std::ios::binary);
@@ -377,7 +426,7 @@ int main(int argc, char** argv) {
   std::filesystem::path dir = tmpl;
   int status = 0;
   {
-    Runner runner(file, (dir / "test.kh").string(), http);
+    Runner runner(file, (dir / "test.kh").string(), http, tls_dir);
     if (!runner.Open()) {
       std::filesystem::remove_all(dir, ec);
       return 2;
