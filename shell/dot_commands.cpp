@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "api/batch_writer.h"
 #include "core/ddb_json.h"
 #include "core/item.h"
 #include "core/item_codec.h"
@@ -502,6 +503,63 @@ class ImportProgress {
   Clock::time_point last_ = start_;
 };
 
+// .import on an endpoint: the source's items through BatchWriteItem (api::BatchWriter, four
+// batches in flight). Not all or nothing, as a local import is: what was written before an
+// error or Ctrl-C stays, and the message says how much that is.
+bool ImportToEndpoint(State& s, const Args& args, Location at, const TableDescription& table,
+                      LocalControl::ImportSource& source, ImportProgress* progress,
+                      std::optional<int>* refused_line, std::optional<Status>& source_error) {
+  std::vector<std::string> keys;
+  for (const KeyAttribute* k : table.key.Attributes()) keys.push_back(k->name);
+  api::BatchWriter::Options options;
+  options.threads = 4;
+  options.cancel = &g_interrupted;
+  api::BatchWriter writer(s.db, args[2], keys, options);
+  Status status;
+  std::vector<Item> batch;
+  while (status.ok()) {
+    batch.clear();
+    Result<bool> more = source.next(&batch);
+    if (!more.ok()) {
+      status = more.status();
+      break;
+    }
+    if (!*more) break;
+    for (Item& item : batch) {
+      status = writer.Add(std::move(item));
+      if (!status.ok()) break;
+    }
+  }
+  Status finished = writer.Finish();
+  if (status.ok()) status = finished;
+  progress->Done();
+  if (!status.ok()) {
+    if (source_error) status = *source_error;
+    const std::string written =
+        writer.written() == 0
+            ? std::string("nothing was written")
+            : fmt::format(
+                  "{} written before it stopped stay in {} (an import to an endpoint is "
+                  "not all or nothing)",
+                  Count(writer.written(), "item"), args[2]);
+    std::string message = status.message();
+    if (const size_t cut = message.find(" (nothing imported)"); cut != std::string::npos) {
+      message.resize(cut);
+    }
+    if (status.code() == ErrorCode::kInterrupted) message = "Interrupted";
+    Status out = status.code() == ErrorCode::kOther
+                     ? Status::Named(std::string(status.name()), message + ": " + written,
+                                     status.http_status())
+                     : Status(status.code(), message + ": " + written);
+    if (!status.hint().empty()) out.WithHint(status.hint());
+    return s.Fail(out, at);
+  }
+  (void)refused_line;
+  s.Notice(fmt::format("-- {} imported into {} on {} · {}\n", Count(writer.written(), "item"),
+                       args[2], s.settings.endpoint, CapacityText(writer.write_units(), "WCU")));
+  return true;
+}
+
 // .import FILE INTO T: the file is read a batch of lines at a time; each line is checked (JSON,
 // key attributes, item limits) and its item put, all or nothing (Database::ImportItems: staged
 // into an empty table, one write transaction otherwise): a bad line, a bad item or Ctrl-C
@@ -512,8 +570,7 @@ bool RunImport(State& s, const Args& args, Location at) {
   }
   Result<TableSchemaPtr> t = s.db.TableSchema(args[2]);
   if (!t.ok()) return s.Fail(t.status(), at);
-  Result<LocalControl*> local = s.Local(".import");
-  if (!local.ok()) return s.Fail(local.status(), at);
+  if (!s.local && s.settings.endpoint.empty()) return s.Fail(s.Local(".import").status(), at);
   if (s.transaction) {
     return s.Fail(Status::Validation(".import cannot be part of a transaction (it is one "
                                      "already): COMMIT or ROLLBACK the open one first"),
@@ -594,7 +651,9 @@ bool RunImport(State& s, const Args& args, Location at) {
     progress.Update(items + static_cast<int64_t>(batch->size()));
     return !batch->empty();
   };
-  Result<LocalControl::ImportResult> r = (*local)->ImportItems(args[2], source, &g_interrupted);
+  if (!s.local)
+    return ImportToEndpoint(s, args, at, **t, source, &progress, &refused_line, source_error);
+  Result<LocalControl::ImportResult> r = s.local->ImportItems(args[2], source, &g_interrupted);
   progress.Done();
   if (!r.ok()) {
     if (source_error) return s.Fail(*source_error, at);

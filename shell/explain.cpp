@@ -84,39 +84,6 @@ std::string ReadPageEstimate(size_t average, bool consistent) {
                      per, Rcu(ReadUnits(1 << 20, consistent)));
 }
 
-// A Scan reads every item of the table (or index) whatever its filter: the estimate is the
-// whole table's size (DescribeTable's exact TableSizeBytes and ItemCount), read in 1 MB pages.
-std::string ScanEstimate(Backend& db, const ScanRequest& r) {
-  Result<DescribeTableResponse> d = db.DescribeTable({r.table_name});
-  if (!d.ok()) return ReadPageEstimate(0, r.consistent_read);
-  int64_t bytes = d->table.size_bytes, items = d->table.item_count;
-  std::string what = "table";
-  if (r.index_name) {
-    what = "index";
-    for (const IndexDescription& idx : d->table.indexes) {
-      if (idx.name == *r.index_name) {
-        bytes = idx.size_bytes;
-        items = idx.item_count;
-      }
-    }
-  }
-  constexpr int64_t kPage = int64_t{1} << 20;
-  const int64_t pages = std::max<int64_t>(1, (bytes + kPage - 1) / kPage);
-  double units = 0;  // each page rounds up on its own
-  for (int64_t p = 0; p < pages; ++p) {
-    units += ReadUnits(static_cast<size_t>(std::min(kPage, bytes - p * kPage)), r.consistent_read);
-  }
-  std::string limit =
-      r.limit ? fmt::format("; with Limit {} a page reads at most {} items", *r.limit, *r.limit)
-              : "";
-  const bool filtered =
-      (r.expressions.parsed && r.expressions.parsed->filter) || r.expressions.filter.has_value();
-  return fmt::format(
-      "about {} to read the whole {} ({} item{}, {} bytes, {} page{} of up to 1 MB){}{}",
-      Rcu(units), what, items, items == 1 ? "" : "s", bytes, pages, pages == 1 ? "" : "s", limit,
-      filtered ? "; the filter does not lower it (it applies after the read)" : "");
-}
-
 // One planned operation for EXPLAIN: its name, target, request body and estimated capacity.
 struct ExplainedOperation {
   std::string name, target;
@@ -198,6 +165,39 @@ std::string ReadableCondition(const expr::Condition& condition) {
 }
 
 }  // namespace
+
+// A Scan reads every item of the table (or index) whatever its filter: the estimate is the
+// whole table's size (DescribeTable's exact TableSizeBytes and ItemCount), read in 1 MB pages.
+std::string ScanEstimate(Backend& db, const ScanRequest& r) {
+  Result<DescribeTableResponse> d = db.DescribeTable({r.table_name});
+  if (!d.ok()) return ReadPageEstimate(0, r.consistent_read);
+  int64_t bytes = d->table.size_bytes, items = d->table.item_count;
+  std::string what = "table";
+  if (r.index_name) {
+    what = "index";
+    for (const IndexDescription& idx : d->table.indexes) {
+      if (idx.name == *r.index_name) {
+        bytes = idx.size_bytes;
+        items = idx.item_count;
+      }
+    }
+  }
+  constexpr int64_t kPage = int64_t{1} << 20;
+  const int64_t pages = std::max<int64_t>(1, (bytes + kPage - 1) / kPage);
+  double units = 0;  // each page rounds up on its own
+  for (int64_t p = 0; p < pages; ++p) {
+    units += ReadUnits(static_cast<size_t>(std::min(kPage, bytes - p * kPage)), r.consistent_read);
+  }
+  std::string limit =
+      r.limit ? fmt::format("; with Limit {} a page reads at most {} items", *r.limit, *r.limit)
+              : "";
+  const bool filtered =
+      (r.expressions.parsed && r.expressions.parsed->filter) || r.expressions.filter.has_value();
+  return fmt::format(
+      "about {} to read the whole {} ({} item{}, {} bytes, {} page{} of up to 1 MB){}{}",
+      Rcu(units), what, items, items == 1 ? "" : "s", bytes, pages, pages == 1 ? "" : "s", limit,
+      filtered ? "; the filter does not lower it (it applies after the read)" : "");
+}
 
 bool RunExplain(Session::State& s, const planner::Plan& plan, Location at) {
   std::vector<ExplainedOperation> ops;

@@ -90,9 +90,6 @@ struct LibEdit {
 
 LibEdit lib;  // filled by RunRepl before any callback can run
 
-constexpr char kPrompt[] = "keyhole> ";
-constexpr char kTransactionPrompt[] = "keyhole*> ";  // BEGIN ... COMMIT is open (psql's =*>)
-constexpr char kContinuationPrompt[] = "   ...> ";
 constexpr int kHistorySize = 1000;
 
 volatile sig_atomic_t g_sigint = 0;  // set by OnSigint, cleared before each line and statement
@@ -330,8 +327,14 @@ int RunRepl(Session& session, const ReplOptions& options) {
     lib.history(history_list, &ev, H_LOAD, options.history_path.c_str());  // may not exist yet
   }
 
+  // NAME> ; NAME*> while BEGIN ... COMMIT is open (psql's =*>); ...> aligned under NAME>.
+  const std::string prompt = options.prompt_name + "> ";
+  const std::string transaction_prompt = options.prompt_name + "*> ";
+  const std::string continuation_prompt =
+      std::string(options.prompt_name.size() > 4 ? options.prompt_name.size() - 4 : 0, ' ') +
+      "...> ";
   std::string pending;  // lines of an incomplete statement, each ending with '\n'
-  ReplState state{&session, kPrompt, STDIN_FILENO, &pending};
+  ReplState state{&session, prompt.c_str(), STDIN_FILENO, &pending};
   // The prompt, the banner and the line being edited go to the terminal: standard output when it
   // is one, else standard error (`keyhole db > out.txt` keeps the file for results).
   std::FILE* term = ::isatty(STDOUT_FILENO) ? stdout : stderr;
@@ -367,12 +370,33 @@ int RunRepl(Session& session, const ReplOptions& options) {
     Session::ClearInterrupt();
   };
 
+  // A question the session asks (a DROP TABLE on an endpoint): its answer on a line of its own,
+  // not kept in the history. Ctrl-C or Ctrl-D: no answer.
+  std::string question;
+  session.SetAsk([&](const std::string& q) -> std::optional<std::string> {
+    question = q;
+    const char* saved = state.prompt;
+    state.prompt = question.c_str();
+    g_sigint = 0;
+    lib.el_set(el, EL_PREP_TERM, 1);
+    int count = 0;
+    const char* got = lib.el_gets(el, &count);
+    state.prompt = saved;
+    if (got == nullptr || count <= 0) {
+      std::fputs("\n", term);
+      std::fflush(term);
+      Session::ClearInterrupt();
+      return std::nullopt;
+    }
+    return std::string(got);
+  });
+
   std::fputs(options.banner.c_str(), term);
   std::fflush(term);
   while (!session.quit_requested()) {
-    state.prompt = !pending.empty()           ? kContinuationPrompt
-                   : session.in_transaction() ? kTransactionPrompt
-                                              : kPrompt;
+    state.prompt = !pending.empty()           ? continuation_prompt.c_str()
+                   : session.in_transaction() ? transaction_prompt.c_str()
+                                              : prompt.c_str();
     g_sigint = 0;
     // Raw mode before el_gets prints the prompt (el_gets itself switches only at its first
     // read): keys typed once the prompt shows are then never echoed or eaten by the cooked
@@ -416,6 +440,7 @@ int RunRepl(Session& session, const ReplOptions& options) {
     pending.clear();
   }
 
+  session.SetAsk(nullptr);
   failed |= !session.Finish();  // an open transaction is discarded, and said so
   std::fflush(stdout);
   lib.el_end(el);

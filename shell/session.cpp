@@ -66,7 +66,47 @@ Session::Session(Backend& backend, LocalControl* local, std::string db_path, Sin
 
 Result<LocalControl*> Session::State::Local(std::string_view what) const {
   if (local) return local;
-  return Status::Validation(fmt::format("{} needs a local keyhole file", what));
+  if (settings.endpoint.empty()) {
+    return Status::Validation(fmt::format("{} needs a local keyhole file", what));
+  }
+  std::string why = fmt::format("{} is for a keyhole file: this shell is connected to {}", what,
+                                settings.endpoint);
+  if (what == ".clock") {
+    why += ", which keeps its own time";
+  } else if (what == ".ttl sweep") {
+    why += ", which deletes expired items by itself (DynamoDB: within a few days of expiry)";
+  } else if (what == ".check") {
+    why += ", which keeps its indexes itself";
+  }
+  return Status::Validation(why);
+}
+
+void Session::SetAsk(std::function<std::optional<std::string>(const std::string&)> ask) {
+  state_->ask = std::move(ask);
+}
+
+bool Session::State::Confirm(std::string_view statement, const std::string& question,
+                             const std::string& expected, Location at, bool* declined) {
+  *declined = false;
+  if (settings.endpoint.empty() || settings.yes || settings.read_only) return true;
+  if (!ask) {
+    Fail(Status::Validation(fmt::format(
+             "{} on {} asks for confirmation, and there is nobody to ask: run keyhole with --yes "
+             "to allow it in a script",
+             statement, settings.endpoint)),
+         at);
+    return false;
+  }
+  std::optional<std::string> answer = ask(question);
+  if (answer) {
+    const size_t b = answer->find_first_not_of(" \t");
+    const size_t e = answer->find_last_not_of(" \t\r\n");
+    *answer = b == std::string::npos ? "" : answer->substr(b, e - b + 1);
+  }
+  if (answer && *answer == expected) return true;
+  *declined = true;
+  Notice(fmt::format("-- {} was not run\n", statement));
+  return false;
 }
 
 Session::~Session() = default;
@@ -123,6 +163,7 @@ void Session::Terminate(int signal) {
   Interrupt();
 }
 int Session::termination_signal() { return g_termination.load(std::memory_order_relaxed); }
+const std::atomic<bool>* Session::interrupt_flag() { return &g_interrupted; }
 
 // ---- State ----
 
@@ -544,6 +585,29 @@ bool RunDml(Session::State& s, const parser::Statement& st, Location at) {
   s.start_key.reset();
   if (!plan.ok()) return s.Fail(plan.status(), at);
   if (plan->explain) return RunExplain(s, *plan, at);
+  const bool scans =
+      !plan->operations.empty() && std::holds_alternative<ScanRequest>(plan->operations[0]);
+  if (!s.settings.endpoint.empty() && scans) {
+    // On an endpoint, a Scan's size and cost are said before it runs (and a write to every item
+    // matched asks first).
+    const std::string size = ScanEstimate(s.db, std::get<ScanRequest>(plan->operations[0]));
+    if (plan->per_item_write) {
+      const std::string what =
+          plan->kind == parser::StatementKind::kDelete ? "SCAN DELETE" : "SCAN UPDATE";
+      bool declined = false;
+      if (!s.Confirm(
+              what,
+              fmt::format("{} reads all of \"{}\" on {} ({}) and {} every item that "
+                          "matches. Type yes to go on: ",
+                          what, plan->table, s.settings.endpoint, size,
+                          plan->kind == parser::StatementKind::kDelete ? "deletes" : "updates"),
+              "yes", at, &declined)) {
+        return declined;
+      }
+    } else {
+      s.Notice(fmt::format("-- Scan of {} on {}: {}\n", plan->table, s.settings.endpoint, size));
+    }
+  }
   if (start_key) {
     if (plan->kind != parser::StatementKind::kSelect || plan->operations.size() != 1 ||
         std::holds_alternative<GetItemRequest>(plan->operations[0])) {
@@ -708,6 +772,14 @@ bool RunParsed(Session::State& s, const parser::Statement& st, Location at) {
       return RunCreate(s, st.as<parser::CreateTableStatement>(), at);
     case StatementKind::kDropTable: {
       const auto& d = st.as<parser::DropTableStatement>();
+      bool declined = false;
+      if (!s.Confirm("DROP TABLE",
+                     fmt::format("DROP TABLE \"{}\" on {} deletes the table and every item in it. "
+                                 "Type the table's name to go on: ",
+                                 d.table, s.settings.endpoint),
+                     d.table, at, &declined)) {
+        return declined;
+      }
       Result<DeleteTableResponse> r = s.db.DeleteTable({d.table});
       if (!r.ok() && !(d.if_exists && r.status().IsNotFound())) return s.Fail(r.status(), at);
       s.Notice(fmt::format("-- table {} {}\n", d.table, r.ok() ? "dropped" : "does not exist"));
@@ -740,6 +812,19 @@ bool RunParsed(Session::State& s, const parser::Statement& st, Location at) {
     }
     case StatementKind::kCall: {
       const auto& c = st.as<parser::CallStatement>();
+      if (c.operation == "DeleteTable") {  // asks on an endpoint, as DROP TABLE does
+        const json::Value* name = c.body.IsObject() ? c.body.Find("TableName") : nullptr;
+        const std::string table = name && name->IsString() ? name->str() : "";
+        bool declined = false;
+        if (!s.Confirm(
+                "CALL DeleteTable",
+                fmt::format("DeleteTable of \"{}\" on {} deletes the table and every item in "
+                            "it. Type the table's name to go on: ",
+                            table, s.settings.endpoint),
+                table, at, &declined)) {
+          return declined;
+        }
+      }
       return PrintJson(s, s.service.Call(c.operation, c.body, s.Context()), at);
     }
     case StatementKind::kBegin:

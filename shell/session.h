@@ -13,7 +13,9 @@
 // a caret under the column.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -77,6 +79,15 @@ struct Settings {
   bool expanded_auto = true;
   // On a terminal, results longer than it go through $PAGER (.pager).
   bool pager = true;
+  // Set when the session runs on an endpoint (keyhole --endpoint, --region, --profile): its
+  // URL, named in notices and confirmations. Then DROP TABLE, SCAN UPDATE and SCAN DELETE ask
+  // before they run (or need `yes`), and a SCAN SELECT first says how large the table is and
+  // about what reading it all costs. Empty for a keyhole file.
+  std::string endpoint;
+  // --yes: those statements run without asking (scripts).
+  bool yes = false;
+  // --readonly on an endpoint: the backend refuses every write, so nothing asks first.
+  bool read_only = false;
 };
 
 class Session {
@@ -117,6 +128,11 @@ class Session {
   // report (see patterns.cpp). Returns false when a pattern needs a Scan, is refused or fails.
   bool RunPatterns(std::string_view text, std::string_view source);
 
+  // How the session asks the person at the prompt before a statement that needs it (see
+  // Settings::endpoint): `question` is printed, and the function returns what was typed (nullopt
+  // for Ctrl-C or end of input). Without one, such statements need Settings::yes.
+  void SetAsk(std::function<std::optional<std::string>(const std::string& question)> ask);
+
   // True once `.quit` / `.exit` ran; RunScript stops there and the caller should exit.
   bool quit_requested() const { return quit_; }
 
@@ -153,6 +169,9 @@ class Session {
   static void Terminate(int signal);
   // The signal passed to Terminate, 0 before.
   static int termination_signal();
+  // The flag Interrupt sets and ClearInterrupt clears, for what must stop with a statement (an
+  // HTTP client's requests in flight).
+  static const std::atomic<bool>* interrupt_flag();
 
   struct State;  // defined in session.cpp; dot-command and statement code share it
 

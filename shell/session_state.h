@@ -74,6 +74,14 @@ struct Session::State {
   }
   // The local-only control, or ValidationException naming `what` when there is none.
   Result<LocalControl*> Local(std::string_view what) const;
+  // Session::SetAsk's function (null: none).
+  std::function<std::optional<std::string>(const std::string&)> ask;
+  // Whether `statement` (its first words: "DROP TABLE", "SCAN DELETE") may run on the
+  // endpoint: always on a file and with --yes; at the prompt when the person types `expected`
+  // (a table name, or "yes") to `question`; otherwise it fails, saying --yes allows it.
+  // `*declined` is set when the person said no (nothing failed, nothing ran).
+  bool Confirm(std::string_view statement, const std::string& question, const std::string& expected,
+               Location at, bool* declined);
   std::string db_path;
   Sink* sink;  // .patterns points it at a StringSink while a pattern runs
   Settings& settings;
@@ -298,6 +306,10 @@ std::string Shorten(std::string_view text, size_t max = 200);
 
 // `text` with every byte that is not part of valid UTF-8 replaced by U+FFFD.
 std::string ValidUtf8(std::string_view text);
+
+// What a Scan of the whole table (or index) `r` reads costs: "about 400 RCU to read the whole
+// table (12345 items, 3276800 bytes, 4 pages of up to 1 MB)", from DescribeTable (explain.cpp).
+std::string ScanEstimate(Backend& db, const ScanRequest& r);
 
 // A script's text must not be binary (a NUL byte in its first 4 KB): ValidationException
 // "<source> is not a script: it holds binary data ...".
