@@ -663,7 +663,7 @@ std::string TableDescription::LatestStreamArn() const {
   return TableArn() + "/stream/" + latest_stream_label;
 }
 
-std::string TableDescription::TableArn() const { return TableArnOf(name); }
+std::string TableDescription::TableArn() const { return arn.empty() ? TableArnOf(name) : arn; }
 
 std::string TableArnOf(std::string_view table_name) {
   return fmt::format("arn:aws:dynamodb:{}:{}:table/{}", kRegion, kAccount, table_name);

@@ -141,7 +141,10 @@ struct TableDescription {
 
   // "arn:aws:dynamodb:local:000000000000:table/<name>/stream/<label>" (empty without a label).
   std::string LatestStreamArn() const;
-  // "arn:aws:dynamodb:local:000000000000:table/<name>" (TableArnOf).
+  // The table's ARN as another backend reported it (a remote DescribeTable's TableArn); empty
+  // for keyhole's own tables. Not persisted.
+  std::string arn;
+  // `arn` when set, else "arn:aws:dynamodb:local:000000000000:table/<name>" (TableArnOf).
   std::string TableArn() const;
 
   // The index named `index_name`, or nullptr.
