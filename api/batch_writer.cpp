@@ -23,49 +23,6 @@ namespace {
 // Write units of a put of `item`, as DynamoDB counts a table write: 1 per KB, rounded up.
 double UnitsOf(const Item& item) { return std::max(1.0, std::ceil(ItemSize(item) / 1024.0)); }
 
-// A token bucket of write units: refilled at `rate` a second, holding at most one second's.
-class Limiter {
- public:
-  explicit Limiter(double rate) : rate_(rate), tokens_(rate) {}
-  // Waits until `units` may be spent (a request larger than a second's worth waits for a
-  // full bucket and leaves it in debt). False when `cancel` was set while waiting.
-  bool Acquire(double units, const std::atomic<bool>* cancel) {
-    if (rate_ <= 0) return true;
-    std::unique_lock<std::mutex> lock(mutex_);
-    for (;;) {
-      Refill();
-      const double need = std::min(units, rate_);
-      if (tokens_ >= need) {
-        tokens_ -= units;
-        return true;
-      }
-      if (cancel && cancel->load()) return false;
-      const double wait = std::min(0.05, (need - tokens_) / rate_);
-      lock.unlock();
-      std::this_thread::sleep_for(std::chrono::duration<double>(wait));
-      lock.lock();
-    }
-  }
-  // Units spent beyond what was acquired (index writes the response reported).
-  void Charge(double units) {
-    if (rate_ <= 0 || units <= 0) return;
-    std::lock_guard<std::mutex> lock(mutex_);
-    Refill();
-    tokens_ -= units;
-  }
-
- private:
-  void Refill() {
-    const auto now = std::chrono::steady_clock::now();
-    tokens_ = std::min(rate_, tokens_ + rate_ * std::chrono::duration<double>(now - last_).count());
-    last_ = now;
-  }
-  double rate_;
-  double tokens_;
-  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
-  std::mutex mutex_;
-};
-
 // One thread's batches, in order.
 struct Lane {
   std::vector<Item> current;
@@ -73,18 +30,62 @@ struct Lane {
   std::mutex mutex;
   std::condition_variable ready, room;
   std::deque<std::vector<Item>> queue;
+  bool busy = false;             // its thread is sending a batch
+  std::condition_variable idle;  // the queue is empty and nothing is being sent
   bool closing = false;
   std::thread thread;
 };
 
 }  // namespace
 
+struct RateLimiter::State {
+  std::mutex mutex;
+  double tokens = 0;
+  std::chrono::steady_clock::time_point last = std::chrono::steady_clock::now();
+  void Refill(double rate) {
+    const auto now = std::chrono::steady_clock::now();
+    tokens = std::min(rate, tokens + rate * std::chrono::duration<double>(now - last).count());
+    last = now;
+  }
+};
+
+RateLimiter::RateLimiter(double rate) : rate_(rate), state_(std::make_unique<State>()) {
+  state_->tokens = rate;
+}
+RateLimiter::~RateLimiter() = default;
+
+bool RateLimiter::Acquire(double units, const std::atomic<bool>* cancel) {
+  if (rate_ <= 0) return true;
+  std::unique_lock<std::mutex> lock(state_->mutex);
+  for (;;) {
+    state_->Refill(rate_);
+    const double need = std::min(units, rate_);
+    if (state_->tokens >= need) {
+      state_->tokens -= units;
+      return true;
+    }
+    if (cancel && cancel->load()) return false;
+    const double wait = std::min(0.05, (need - state_->tokens) / rate_);
+    lock.unlock();
+    std::this_thread::sleep_for(std::chrono::duration<double>(wait));
+    lock.lock();
+  }
+}
+
+void RateLimiter::Charge(double units) {
+  if (rate_ <= 0 || units <= 0) return;
+  std::lock_guard<std::mutex> lock(state_->mutex);
+  state_->Refill(rate_);
+  state_->tokens -= units;
+}
+
 struct BatchWriter::Impl {
   Backend& backend;
   std::string table;
   std::vector<std::string> key_attributes;
   Options options;
-  Limiter limiter;
+  RateLimiter own_limiter;
+  RateLimiter& limiter;
   std::vector<std::unique_ptr<Lane>> lanes;
   std::atomic<int64_t> written{0};
   std::mutex units_mutex;
@@ -99,7 +100,8 @@ struct BatchWriter::Impl {
         table(std::move(t)),
         key_attributes(std::move(keys)),
         options(std::move(o)),
-        limiter(options.max_write_units_per_second) {}
+        own_limiter(options.max_write_units_per_second),
+        limiter(options.limiter ? *options.limiter : own_limiter) {}
 
   void Fail(Status s) {
     std::lock_guard<std::mutex> lock(error_mutex);
@@ -188,9 +190,15 @@ struct BatchWriter::Impl {
         if (lane->queue.empty()) return;
         batch = std::move(lane->queue.front());
         lane->queue.pop_front();
+        lane->busy = true;
       }
       lane->room.notify_one();
       Send(std::move(batch));
+      {
+        std::lock_guard<std::mutex> lock(lane->mutex);
+        lane->busy = false;
+      }
+      lane->idle.notify_all();
     }
   }
 
@@ -251,6 +259,19 @@ Status BatchWriter::Add(Item item) {
   lane->current.push_back(std::move(item));
   if (lane->current.size() >= kBatchSize) im.Flush(lane);
   return im.failed ? im.FirstError() : Status::OK();
+}
+
+Status BatchWriter::Flush() {
+  Impl& im = *impl_;
+  for (auto& lane : im.lanes) {
+    if (!im.failed) im.Flush(lane.get());
+  }
+  for (auto& lane : im.lanes) {
+    if (!lane->thread.joinable()) continue;
+    std::unique_lock<std::mutex> lock(lane->mutex);
+    lane->idle.wait(lock, [&] { return lane->queue.empty() && !lane->busy; });
+  }
+  return im.FirstError();
 }
 
 Status BatchWriter::Finish() {

@@ -29,6 +29,26 @@
 
 namespace keyhole::api {
 
+// A token bucket of capacity units: refilled at `rate` a second, holding at most one second's
+// worth. Acquire waits until units may be spent; Charge spends units already consumed (the
+// bucket may go into debt, which later Acquires wait out). A rate of 0 never waits.
+// Thread-safety: safe to share between threads.
+class RateLimiter {
+ public:
+  explicit RateLimiter(double rate);
+  ~RateLimiter();
+  // Waits until `units` may be spent (more than a second's worth waits for a full bucket and
+  // leaves it in debt). False when `cancel` was set while waiting.
+  bool Acquire(double units, const std::atomic<bool>* cancel = nullptr);
+  void Charge(double units);
+  double rate() const { return rate_; }
+
+ private:
+  struct State;
+  double rate_;
+  std::unique_ptr<State> state_;
+};
+
 class BatchWriter {
  public:
   static constexpr size_t kBatchSize = 25;  // BatchWriteItem's limit
@@ -36,7 +56,9 @@ class BatchWriter {
 
   struct Options {
     int threads = 1;
-    double max_write_units_per_second = 0;      // 0: no limit
+    double max_write_units_per_second = 0;  // 0: no limit
+    // A limit shared with other writers (used instead of max_write_units_per_second when set).
+    RateLimiter* limiter = nullptr;
     const std::atomic<bool>* cancel = nullptr;  // set: stop; Finish says how far it got
     // Waits between rounds for unprocessed items (tests give their own).
     std::function<void(double seconds)> sleep;
@@ -51,6 +73,9 @@ class BatchWriter {
 
   // Queues `item`. Returns the first error any batch met so far (then nothing more is sent).
   Status Add(Item item);
+  // Sends what is queued and waits until every item given so far is written: OK, or the first
+  // error. The writer goes on taking items after it.
+  Status Flush();
   // Sends what is queued and waits for every batch: OK, or the first error.
   Status Finish();
 

@@ -1,6 +1,7 @@
 // keyhole: the shell on a keyhole file (design.md "The shell's contract"; the command line is
 // cli/shell_main.h's). `keyhole serve ...` runs keyhole-serve in its place; a command line that
-// asks for an endpoint (--endpoint, --region, --profile) runs keyhole-remote in its place.
+// asks for an endpoint (--endpoint, --region, --profile), and `keyhole copy ...`, run
+// keyhole-remote in its place.
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -86,6 +87,9 @@ int main(int argc, char** argv) {
   keyhole::TuneMalloc();
   if (argc > 1 && std::string_view(argv[1]) == "serve") {
     return ExecBeside("keyhole-serve", "serve", argv);
+  }
+  if (argc > 1 && std::string_view(argv[1]) == "copy") {
+    return ExecBeside("keyhole-remote", "copy", argv);
   }
   keyhole::cli::ShellArgs args;
   if (int status = keyhole::cli::ParseShellArgs(argc, argv, &args); status >= 0) return status;

@@ -1,6 +1,6 @@
 // keyhole-remote: the shell on an endpoint (Amazon DynamoDB, a compatible engine, keyhole
-// serve). keyhole runs it in its own place when the command line asks for an endpoint
-// (cli/shell_main.h says why it is a program of its own).
+// serve), and `keyhole copy`. keyhole runs it in its own place when the command line asks for
+// one of them (cli/shell_main.h says why it is a program of its own).
 //
 // The endpoint, region, profile, CA bundle and attempts are resolved as the AWS CLI v2 resolves
 // them (aws/config.h), and the credentials by its chain (aws/credentials.h). A non-AWS endpoint
@@ -13,6 +13,7 @@
 
 #include "aws/config.h"
 #include "aws/endpoint.h"
+#include "cli/copy_main.h"
 #include "cli/endpoint.h"
 #include "cli/malloc_tuning.h"
 #include "cli/shell_main.h"
@@ -32,6 +33,7 @@ int Fail(const Status& s) {
 int main(int argc, char** argv) {
   keyhole::TuneMalloc();
   using namespace keyhole::cli;
+  if (argc > 1 && std::string_view(argv[1]) == "copy") return CopyMain(argc, argv);
   ShellArgs args;
   if (int status = ParseShellArgs(argc, argv, &args); status >= 0) return status;
   if (!WantsEndpoint(args)) {

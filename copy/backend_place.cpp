@@ -1,0 +1,269 @@
+// A Backend as a copy's place (place.h): parallel Scan segments to read, BatchWriteItem to
+// write, CreateTable / UpdateTimeToLive / tags for the definition.
+#include <fmt/format.h>
+#include <openssl/sha.h>
+
+#include <chrono>
+#include <mutex>
+#include <set>
+#include <thread>
+
+#include "api/batch_writer.h"
+#include "copy/place.h"
+#include "core/ddb_json.h"
+#include "core/item.h"
+
+namespace keyhole::copy {
+
+uint64_t ItemDigest(const Item& item) {
+  const std::string text = ItemToJsonText(item);
+  unsigned char digest[SHA256_DIGEST_LENGTH];
+  SHA256(reinterpret_cast<const unsigned char*>(text.data()), text.size(), digest);
+  uint64_t v = 0;
+  for (int i = 0; i < 8; ++i) v = (v << 8) | digest[i];
+  return v;
+}
+
+namespace {
+
+// Writes a part's items through BatchWriteItem; each Write returns once they are stored.
+class BatchPartWriter : public PartWriter {
+ public:
+  BatchPartWriter(Backend& backend, const std::string& table, std::vector<std::string> keys,
+                  api::RateLimiter* limiter, const std::atomic<bool>* cancel)
+      : writer_(backend, table, std::move(keys), [&] {
+          api::BatchWriter::Options o;
+          o.threads = 1;
+          o.limiter = limiter;
+          o.cancel = cancel;
+          return o;
+        }()) {}
+  Status Write(std::vector<Item> items) override {
+    for (Item& item : items) KH_RETURN_IF_ERROR(writer_.Add(std::move(item)));
+    return writer_.Flush();
+  }
+  Status Close() override { return writer_.Finish(); }
+  double write_units() const override { return writer_.write_units(); }
+
+ private:
+  api::BatchWriter writer_;
+};
+
+class Backed : public Place {
+ public:
+  Backed(Backend& backend, std::string name) : db_(backend), name_(std::move(name)) {}
+
+  std::string Name() const override { return name_; }
+
+  Result<std::vector<std::string>> Tables() override {
+    std::vector<std::string> out;
+    ListTablesRequest r;
+    for (;;) {
+      KH_ASSIGN_OR_RETURN(ListTablesResponse page, db_.ListTables(r));
+      out.insert(out.end(), page.table_names.begin(), page.table_names.end());
+      if (!page.last_evaluated_table_name) break;
+      r.exclusive_start_table_name = page.last_evaluated_table_name;
+    }
+    return out;
+  }
+
+  Result<std::optional<TableDescription>> Definition(const std::string& table) override {
+    KH_ASSIGN_OR_RETURN(DescribeTableResponse d, db_.DescribeTable({table}));
+    TableDescription t = std::move(d.table);
+    DescribeTimeToLiveRequest ttl;
+    ttl.table_name = table;
+    Result<DescribeTimeToLiveResponse> ttl_state = db_.DescribeTimeToLive(ttl);
+    if (ttl_state.ok()) {
+      if (ttl_state->status == "ENABLED" || ttl_state->status == "ENABLING") {
+        t.ttl_attribute = ttl_state->attribute_name;
+      }
+    } else if (ttl_state.status().name() != "UnknownOperationException") {
+      return ttl_state.status();
+    }
+    ListTagsOfResourceRequest tags;
+    tags.resource_arn = t.TableArn();
+    for (;;) {
+      Result<ListTagsOfResourceResponse> page = db_.ListTagsOfResource(tags);
+      if (!page.ok()) {
+        if (page.status().name() == "UnknownOperationException") break;
+        return page.status();
+      }
+      for (const Tag& tag : page->tags) t.tags[tag.key] = tag.value.value_or("");
+      if (!page->next_token) break;
+      tags.next_token = page->next_token;
+    }
+    return std::optional<TableDescription>(std::move(t));
+  }
+
+  int64_t ItemCountEstimate(const std::string& table) override {
+    Result<DescribeTableResponse> d = db_.DescribeTable({table});
+    return d.ok() ? d->table.item_count : -1;
+  }
+
+  int Parts(const std::string&, int wanted) override { return std::max(1, wanted); }
+
+  Result<Page> Read(const std::string& table, int part, int parts, const std::string& position,
+                    const Limits& limits) override {
+    api::RateLimiter* limiter = ReadLimiter(limits);
+    if (limiter && !limiter->Acquire(1, limits.cancel)) {
+      return Status(ErrorCode::kInterrupted, "Interrupted");
+    }
+    ScanRequest r;
+    r.table_name = table;
+    if (parts > 1) {
+      r.segment = part;
+      r.total_segments = parts;
+    }
+    r.return_consumed_capacity = ReturnConsumedCapacity::kTotal;
+    if (!position.empty()) {
+      KH_ASSIGN_OR_RETURN(Item start, ItemFromJsonText(position));
+      r.exclusive_start_key = std::move(start);
+    }
+    KH_ASSIGN_OR_RETURN(ScanResponse response, db_.Scan(r));
+    Page page;
+    page.items.reserve(response.items.size());
+    for (size_t i = 0; i < response.items.size(); ++i) {
+      page.items.push_back(std::move(response.items[i]));
+      page.bytes += static_cast<int64_t>(ItemSize(page.items.back()));
+    }
+    if (response.last_evaluated_key) page.next = ItemToJsonText(*response.last_evaluated_key);
+    if (response.consumed_capacity)
+      page.read_units = response.consumed_capacity->total.capacity_units;
+    if (limiter) limiter->Charge(page.read_units - 1);
+    return page;
+  }
+
+  Result<bool> Exists(const std::string& table) override {
+    Result<DescribeTableResponse> d = db_.DescribeTable({table});
+    if (d.ok()) return true;
+    if (d.status().IsNotFound()) return false;
+    return d.status();
+  }
+
+  Result<bool> Empty(const std::string& table) override {
+    ScanRequest r;
+    r.table_name = table;
+    r.limit = 1;
+    KH_ASSIGN_OR_RETURN(ScanResponse s, db_.Scan(r));
+    return s.count == 0 && !s.last_evaluated_key;
+  }
+
+  Status Create(const std::string& table, const TableDescription& def,
+                const std::function<void(const std::string&)>& note) override {
+    CreateTableRequest c;
+    c.table_name = table;
+    std::set<std::string> defined;
+    const auto define = [&](const KeySchema& key) {
+      for (const KeyAttribute* a : key.Attributes()) {
+        if (!defined.insert(a->name).second) continue;
+        c.attribute_definitions.push_back({a->name, a->type == ValueType::kN   ? "N"
+                                                    : a->type == ValueType::kB ? "B"
+                                                                               : "S"});
+      }
+    };
+    define(def.key);
+    c.key_schema = ToKeySchemaElements(def.key);
+    c.billing_mode = def.billing_mode;
+    const bool provisioned = def.billing_mode == "PROVISIONED";
+    if (provisioned) {
+      c.read_capacity_units = def.read_capacity;
+      c.write_capacity_units = def.write_capacity;
+    }
+    for (const IndexDescription& idx : def.indexes) {
+      define(idx.key);
+      IndexSpec spec;
+      spec.name = idx.name;
+      spec.key_schema = ToKeySchemaElements(idx.key);
+      spec.projection_type = std::string(ProjectionTypeName(idx.projection.type));
+      if (idx.projection.type == ProjectionType::kInclude) {
+        spec.non_key_attributes = idx.projection.non_key_attributes;
+      }
+      if (idx.kind == IndexKind::kGlobal) {
+        if (provisioned) {
+          spec.read_capacity_units = std::max<int64_t>(1, idx.read_capacity);
+          spec.write_capacity_units = std::max<int64_t>(1, idx.write_capacity);
+        }
+        c.global_secondary_indexes.push_back(std::move(spec));
+      } else {
+        c.local_secondary_indexes.push_back(std::move(spec));
+      }
+    }
+    if (def.stream_view_type) {
+      StreamSpecification stream;
+      stream.stream_enabled = true;
+      stream.stream_view_type = def.stream_view_type;
+      c.stream_specification = stream;
+    }
+    if (def.sse_enabled) {
+      note(fmt::format(
+          "{}: its KMS key ({}) belongs to the source's account and is not carried; "
+          "the copy has the destination's default encryption",
+          table, def.kms_master_key_arn.empty() ? "AWS managed" : def.kms_master_key_arn));
+    }
+    for (const auto& [k, v] : def.tags) c.tags.push_back({k, v});
+    KH_RETURN_IF_ERROR(db_.CreateTable(c).status());
+    // Until it, and each of its indexes, is ACTIVE (DynamoDB: seconds to minutes).
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(30);
+    double wait = 0.05;
+    for (;;) {
+      KH_ASSIGN_OR_RETURN(DescribeTableResponse d, db_.DescribeTable({table}));
+      bool active = d.table.status == "ACTIVE";
+      for (const IndexDescription& idx : d.table.indexes) active &= idx.status == "ACTIVE";
+      if (active) break;
+      if (std::chrono::steady_clock::now() > deadline) {
+        return Status::Internal(fmt::format("{} did not become ACTIVE in 30 minutes", table));
+      }
+      std::this_thread::sleep_for(std::chrono::duration<double>(wait));
+      wait = std::min(wait * 2, 5.0);
+    }
+    if (def.ttl_attribute) {
+      UpdateTimeToLiveRequest ttl;
+      ttl.table_name = table;
+      ttl.specification.enabled = true;
+      ttl.specification.attribute_name = *def.ttl_attribute;
+      Result<UpdateTimeToLiveResponse> r = db_.UpdateTimeToLive(ttl);
+      if (!r.ok()) {
+        return Status(r.status().code(),
+                      fmt::format("{} was created, but its TTL on {} could not be set: {}", table,
+                                  *def.ttl_attribute, r.status().message()));
+      }
+    }
+    return Status::OK();
+  }
+
+  Result<std::unique_ptr<PartWriter>> Writer(const std::string& table, int, int64_t,
+                                             const Limits& limits) override {
+    KH_ASSIGN_OR_RETURN(TableSchemaPtr schema, db_.TableSchema(table));
+    std::vector<std::string> keys;
+    for (const KeyAttribute* a : schema->key.Attributes()) keys.push_back(a->name);
+    return std::unique_ptr<PartWriter>(
+        new BatchPartWriter(db_, table, std::move(keys), WriteLimiter(limits), limits.cancel));
+  }
+
+ private:
+  api::RateLimiter* ReadLimiter(const Limits& limits) {
+    if (limits.max_read_units <= 0) return nullptr;
+    std::call_once(read_once_,
+                   [&] { read_ = std::make_unique<api::RateLimiter>(limits.max_read_units); });
+    return read_.get();
+  }
+  api::RateLimiter* WriteLimiter(const Limits& limits) {
+    if (limits.max_write_units <= 0) return nullptr;
+    std::call_once(write_once_,
+                   [&] { write_ = std::make_unique<api::RateLimiter>(limits.max_write_units); });
+    return write_.get();
+  }
+
+  Backend& db_;
+  std::string name_;
+  std::once_flag read_once_, write_once_;
+  std::unique_ptr<api::RateLimiter> read_, write_;
+};
+
+}  // namespace
+
+std::unique_ptr<Place> BackendPlace(Backend& backend, std::string name) {
+  return std::make_unique<Backed>(backend, std::move(name));
+}
+
+}  // namespace keyhole::copy

@@ -1,0 +1,482 @@
+// Copy (copier.h).
+#include "copy/copier.h"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <openssl/sha.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <condition_variable>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <sstream>
+#include <thread>
+
+#include "core/json.h"
+
+namespace keyhole::copy {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::string Thousands(int64_t n) {
+  std::string digits = std::to_string(n < 0 ? -n : n), out;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return n < 0 ? "-" + out : out;
+}
+
+std::string Megabytes(int64_t bytes) { return fmt::format("{:.1f} MB", bytes / 1048576.0); }
+
+std::string Duration(double seconds) {
+  const int64_t s = static_cast<int64_t>(std::llround(seconds));
+  return s >= 3600 ? fmt::format("{}:{:02d}:{:02d}", s / 3600, (s / 60) % 60, s % 60)
+                   : fmt::format("{}:{:02d}", s / 60, s % 60);
+}
+
+// One part's progress, as saved.
+struct PartState {
+  std::string position;  // resume after this ("" at the start)
+  bool done = false;
+  int64_t items = 0, bytes = 0;
+  uint64_t digest = 0;
+  int64_t sequence = 0;  // pages written (names an export's data files)
+};
+
+struct TableState {
+  bool prepared = false;  // definition copied (or checked)
+  bool copied = false;    // every part done and TO finished
+  std::vector<PartState> parts;
+};
+
+struct State {
+  std::string path, from, to;
+  std::map<std::string, TableState> tables;
+  std::mutex mutex;  // parts update their own PartState under it
+  Clock::time_point last_save = Clock::now();
+
+  json::Value ToJson() const {
+    json::Value root = json::Value::MakeObject();
+    root.Add("version", json::Value::Int(1));
+    root.Add("from", json::Value::String(from));
+    root.Add("to", json::Value::String(to));
+    json::Value tables_json = json::Value::MakeObject();
+    for (const auto& [name, t] : tables) {
+      json::Value tj = json::Value::MakeObject();
+      tj.Add("prepared", json::Value::Bool(t.prepared));
+      tj.Add("copied", json::Value::Bool(t.copied));
+      json::Value parts = json::Value::MakeArray();
+      for (const PartState& p : t.parts) {
+        json::Value pj = json::Value::MakeObject();
+        pj.Add("position", json::Value::String(p.position));
+        pj.Add("done", json::Value::Bool(p.done));
+        pj.Add("items", json::Value::Int(p.items));
+        pj.Add("bytes", json::Value::Int(p.bytes));
+        pj.Add("digest", json::Value::String(std::to_string(p.digest)));
+        pj.Add("sequence", json::Value::Int(p.sequence));
+        parts.Push(std::move(pj));
+      }
+      tj.Add("parts", std::move(parts));
+      tables_json.Add(name, std::move(tj));
+    }
+    root.Add("tables", std::move(tables_json));
+    return root;
+  }
+
+  // Reads the state of an earlier run of the same copy; false when there is none (or it is for
+  // another copy).
+  bool Load() {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return false;
+    std::ostringstream text;
+    text << in.rdbuf();
+    Result<json::Value> v = json::Parse(text.str());
+    if (!v.ok() || !v->IsObject()) return false;
+    const auto str = [](const json::Value* o, std::string_view k) {
+      const json::Value* m = o ? o->Find(k) : nullptr;
+      return m && m->IsString() ? m->str() : std::string();
+    };
+    const auto num = [](const json::Value* o, std::string_view k) -> int64_t {
+      const json::Value* m = o ? o->Find(k) : nullptr;
+      return m && m->IsNumber() ? std::atoll(m->number_text().c_str()) : 0;
+    };
+    const auto flag = [](const json::Value* o, std::string_view k) {
+      const json::Value* m = o ? o->Find(k) : nullptr;
+      return m && m->IsBool() && m->boolean();
+    };
+    if (str(&*v, "from") != from || str(&*v, "to") != to) return false;
+    const json::Value* tj = v->Find("tables");
+    if (!tj || !tj->IsObject()) return false;
+    for (const auto& [name, t] : tj->object()) {
+      TableState ts;
+      ts.prepared = flag(&t, "prepared");
+      ts.copied = flag(&t, "copied");
+      if (const json::Value* parts = t.Find("parts"); parts && parts->IsArray()) {
+        for (const json::Value& p : parts->array()) {
+          PartState ps;
+          ps.position = str(&p, "position");
+          ps.done = flag(&p, "done");
+          ps.items = num(&p, "items");
+          ps.bytes = num(&p, "bytes");
+          ps.digest = std::strtoull(str(&p, "digest").c_str(), nullptr, 10);
+          ps.sequence = num(&p, "sequence");
+          ts.parts.push_back(std::move(ps));
+        }
+      }
+      tables[name] = std::move(ts);
+    }
+    return true;
+  }
+
+  // Writes the state whole (a temporary file renamed over it). REQUIRES: mutex held.
+  void SaveLocked() {
+    last_save = Clock::now();
+    if (path.empty()) return;
+    std::error_code ec;
+    std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
+    const std::string tmp = path + ".tmp";
+    {
+      std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+      out << json::Write(ToJson());
+      if (!out) return;
+    }
+    std::filesystem::rename(tmp, path, ec);
+  }
+  void Save() {
+    std::lock_guard<std::mutex> lock(mutex);
+    SaveLocked();
+  }
+  void Remove() {
+    if (path.empty()) return;
+    std::error_code ec;
+    std::filesystem::remove(path, ec);
+  }
+};
+
+// Progress of the table being copied, shown while its parts run.
+class Progress {
+ public:
+  Progress(const Options& o, std::string table, int64_t total, int64_t items_before,
+           int64_t bytes_before)
+      : options_(o),
+        table_(std::move(table)),
+        total_(total),
+        items_(items_before),
+        bytes_(bytes_before),
+        items_before_(items_before) {
+    thread_ = std::thread([this] { Loop(); });
+  }
+  ~Progress() { Stop(); }
+  void Add(int64_t items, int64_t bytes) {
+    items_ += items;
+    bytes_ += bytes;
+  }
+  void Stop() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (stopped_) return;
+      stopped_ = true;
+    }
+    wake_.notify_all();
+    thread_.join();
+    if (options_.progress_bar && shown_) options_.say("\r\x1b[K");
+  }
+
+ private:
+  std::string Line() const {
+    const double seconds = std::chrono::duration<double>(Clock::now() - start_).count();
+    const int64_t items = items_, done_now = items - items_before_;
+    const double rate = seconds > 0 ? done_now / seconds : 0;
+    std::string line = fmt::format("-- {}: {} ", table_, Thousands(items));
+    if (total_ > 0) line += fmt::format("of ~{} ", Thousands(std::max(total_, items)));
+    line +=
+        fmt::format("items · {} · {} items/s", Megabytes(bytes_), Thousands(std::llround(rate)));
+    if (total_ > items && rate > 0) line += " · " + Duration((total_ - items) / rate) + " left";
+    return line;
+  }
+  void Loop() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    const auto every =
+        options_.progress_bar ? std::chrono::milliseconds(500) : std::chrono::milliseconds(10000);
+    while (!wake_.wait_for(lock, every, [&] { return stopped_; })) {
+      if (!options_.say) continue;
+      shown_ = true;
+      options_.say(options_.progress_bar ? "\r\x1b[K" + Line() : Line() + "\n");
+    }
+  }
+
+  const Options& options_;
+  std::string table_;
+  int64_t total_;
+  std::atomic<int64_t> items_, bytes_;
+  int64_t items_before_;
+  Clock::time_point start_ = Clock::now();
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  bool stopped_ = false, shown_ = false;
+  std::thread thread_;
+};
+
+// Reads all of `table` at `place` in `parts` parts at once: how many items and their digest.
+Status ReadBack(Place& place, const std::string& table, int wanted, const Limits& limits,
+                int64_t* items, uint64_t* digest) {
+  const int parts = place.Parts(table, wanted);
+  std::vector<std::thread> threads;
+  std::mutex mutex;
+  Status first;
+  std::atomic<int64_t> count{0};
+  std::atomic<uint64_t> sum{0};
+  for (int part = 0; part < parts; ++part) {
+    threads.emplace_back([&, part] {
+      std::string position;
+      for (;;) {
+        Result<Page> page = place.Read(table, part, parts, position, limits);
+        if (!page.ok()) {
+          std::lock_guard<std::mutex> lock(mutex);
+          if (first.ok()) first = page.status();
+          return;
+        }
+        uint64_t s = 0;
+        for (const Item& item : page->items) s += ItemDigest(item);
+        sum += s;
+        count += static_cast<int64_t>(page->items.size());
+        if (!page->next || (limits.cancel && limits.cancel->load())) return;
+        position = *page->next;
+      }
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  if (limits.cancel && limits.cancel->load() && first.ok()) {
+    first = Status(ErrorCode::kInterrupted, "Interrupted");
+  }
+  *items = count;
+  *digest = sum;
+  return first;
+}
+
+}  // namespace
+
+std::string StatePath(const std::string& from, const std::string& to,
+                      const std::vector<std::string>& tables, bool items_only, bool append) {
+  std::string key =
+      from + "\n" + to + "\n" + (items_only ? "items-only\n" : "") + (append ? "append\n" : "");
+  for (const std::string& t : tables) key += t + "\n";
+  unsigned char digest[SHA256_DIGEST_LENGTH];
+  SHA256(reinterpret_cast<const unsigned char*>(key.data()), key.size(), digest);
+  std::string hex;
+  for (int i = 0; i < 10; ++i) hex += fmt::format("{:02x}", digest[i]);
+  std::string base;
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) {
+    base = x;
+  } else if (const char* home = std::getenv("HOME"); home && *home) {
+    base = std::string(home) + "/.cache";
+  } else {
+    base = "/tmp";
+  }
+  return base + "/keyhole/copy/" + hex + ".json";
+}
+
+Status Copy(Place& from, Place& to, const Options& o, std::vector<TableResult>* results) {
+  const auto say = [&](const std::string& line) {
+    if (o.say) o.say(line + "\n");
+  };
+  const auto cancelled = [&] { return o.cancel && o.cancel->load(); };
+  State state;
+  state.path = o.state_path;
+  state.from = from.Name();
+  state.to = to.Name();
+  const bool resumed = state.Load();
+
+  std::vector<std::string> tables = o.tables;
+  if (tables.empty()) {
+    KH_ASSIGN_OR_RETURN(tables, from.Tables());
+    if (tables.empty()) {
+      return Status::Validation(fmt::format("{} has no tables to copy", from.Name()));
+    }
+  }
+  if (resumed) {
+    int64_t done = 0;
+    for (const auto& [t, ts] : state.tables)
+      for (const PartState& p : ts.parts) done += p.items;
+    say(fmt::format("-- resuming the copy from {} to {}: {} items were copied before", from.Name(),
+                    to.Name(), Thousands(done)));
+  }
+  Limits limits;
+  limits.max_read_units = o.max_read_units;
+  limits.max_write_units = o.max_write_units;
+  limits.cancel = o.cancel;
+
+  for (const std::string& table : tables) {
+    TableResult result;
+    result.table = table;
+    TableState& ts = state.tables[table];
+    std::optional<TableDescription> definition;
+    if (!ts.copied) {
+      // 1. The definition, and the destination checked, once.
+      KH_ASSIGN_OR_RETURN(definition, from.Definition(table));
+      if (!ts.prepared) {
+        KH_ASSIGN_OR_RETURN(bool exists, to.Exists(table));
+        if (exists) {
+          KH_ASSIGN_OR_RETURN(bool empty, to.Empty(table));
+          if (!empty && !o.append) {
+            return Status::InUse(fmt::format(
+                "{} already holds items at {}: refused, so that nothing is mixed or overwritten "
+                "(--append copies into it anyway)",
+                table, to.Name()));
+          }
+          if (!o.items_only) {
+            say(
+                fmt::format("-- {} exists at {}: its items are copied into it (its definition is "
+                            "left as it is)",
+                            table, to.Name()));
+          }
+        } else if (o.items_only) {
+          return Status::NotFound(
+              fmt::format("{} does not exist at {} (--items-only copies into tables that exist)",
+                          table, to.Name()));
+        } else if (!definition) {
+          return Status::Validation(fmt::format(
+              "{} holds {}'s items but not its keys (DynamoDB's exports do not): create the table "
+              "at {} first, then copy again",
+              from.Name(), table, to.Name()));
+        } else {
+          KH_RETURN_IF_ERROR(to.Create(table, *definition, say));
+          say(fmt::format("-- {} created at {}", table, to.Name()));
+        }
+        ts.prepared = true;
+        ts.parts.assign(static_cast<size_t>(from.Parts(table, o.segments)), PartState{});
+        state.Save();
+      }
+
+      // 2. The items, part by part on threads of their own.
+      int64_t items_before = 0, bytes_before = 0;
+      for (const PartState& p : ts.parts) {
+        items_before += p.items;
+        bytes_before += p.bytes;
+      }
+      const auto start = Clock::now();
+      Progress progress(o, table, from.ItemCountEstimate(table), items_before, bytes_before);
+      const int parts = static_cast<int>(ts.parts.size());
+      std::vector<std::thread> threads;
+      std::mutex error_mutex;
+      Status first;
+      for (int part = 0; part < parts; ++part) {
+        threads.emplace_back([&, part] {
+          PartState snapshot;
+          {
+            std::lock_guard<std::mutex> lock(state.mutex);
+            snapshot = ts.parts[part];
+          }
+          if (snapshot.done) return;
+          const auto fail = [&](const Status& s) {
+            std::lock_guard<std::mutex> lock(error_mutex);
+            if (first.ok()) first = s;
+          };
+          Result<std::unique_ptr<PartWriter>> writer =
+              to.Writer(table, part, snapshot.sequence, limits);
+          if (!writer.ok()) return fail(writer.status());
+          for (;;) {
+            if (cancelled()) return fail(Status(ErrorCode::kInterrupted, "Interrupted"));
+            {
+              std::lock_guard<std::mutex> lock(error_mutex);
+              if (!first.ok()) return;
+            }
+            Result<Page> page = from.Read(table, part, parts, snapshot.position, limits);
+            if (!page.ok()) return fail(page.status());
+            uint64_t digest = 0;
+            for (const Item& item : page->items) digest += ItemDigest(item);
+            const int64_t n = static_cast<int64_t>(page->items.size());
+            if (Status s = (*writer)->Write(std::move(page->items)); !s.ok()) return fail(s);
+            snapshot.items += n;
+            snapshot.bytes += page->bytes;
+            snapshot.digest += digest;
+            ++snapshot.sequence;
+            if (page->next) {
+              snapshot.position = *page->next;
+            } else {
+              snapshot.done = true;
+            }
+            progress.Add(n, page->bytes);
+            std::lock_guard<std::mutex> lock(state.mutex);
+            ts.parts[part] = snapshot;
+            if (snapshot.done || Clock::now() - state.last_save > std::chrono::seconds(1)) {
+              state.SaveLocked();
+            }
+            if (snapshot.done) break;
+          }
+          if (Status s = (*writer)->Close(); !s.ok()) fail(s);
+        });
+      }
+      for (std::thread& t : threads) t.join();
+      progress.Stop();
+      state.Save();
+      result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+      for (const PartState& p : ts.parts) {
+        result.items += p.items;
+        result.bytes += p.bytes;
+        result.digest += p.digest;
+      }
+      if (!first.ok()) {
+        if (results) results->push_back(result);
+        if (first.code() == ErrorCode::kInterrupted) {
+          say(
+              fmt::format("-- stopped: {} items of {} copied so far ({}); the same command run "
+                          "again goes on from there",
+                          Thousands(result.items), table, Megabytes(result.bytes)));
+        }
+        return first;
+      }
+      KH_RETURN_IF_ERROR(to.Finish(table, definition));
+      ts.copied = true;
+      state.Save();
+      const int64_t new_items = result.items - items_before;
+      say(fmt::format("-- {}: {} items copied ({}) in {:.1f} s, {} items/s", table,
+                      Thousands(result.items), Megabytes(result.bytes), result.seconds,
+                      Thousands(std::llround(new_items / std::max(result.seconds, 1e-3)))));
+    } else {
+      for (const PartState& p : ts.parts) {
+        result.items += p.items;
+        result.bytes += p.bytes;
+        result.digest += p.digest;
+      }
+    }
+
+    // 3. Read back.
+    Status back =
+        ReadBack(to, table, o.segments, limits, &result.read_back, &result.read_back_digest);
+    if (!back.ok()) {
+      if (results) results->push_back(result);
+      return back;
+    }
+    result.same = result.read_back == result.items && result.read_back_digest == result.digest;
+    if (results) results->push_back(result);
+    if (o.append) {
+      say(fmt::format("-- {}: {} items at {} after appending {}", table,
+                      Thousands(result.read_back), to.Name(), Thousands(result.items)));
+      if (result.read_back < result.items) {
+        return Status::Internal(fmt::format("{} holds fewer items at {} ({}) than were copied ({})",
+                                            table, to.Name(), result.read_back, result.items));
+      }
+    } else if (result.same) {
+      say(fmt::format("-- {}: read back {} items at {}, digest {:016x} on both sides", table,
+                      Thousands(result.read_back), to.Name(), result.digest));
+    } else {
+      return Status::Internal(fmt::format(
+          "{} differs after the copy: {} items with digest {:016x} were copied, {} holds {} with "
+          "digest {:016x} (another writer changed it, or items were lost)",
+          table, Thousands(result.items), result.digest, to.Name(), Thousands(result.read_back),
+          result.read_back_digest));
+    }
+  }
+  state.Remove();
+  return Status::OK();
+}
+
+}  // namespace keyhole::copy
