@@ -4,6 +4,7 @@
 #include <openssl/sha.h>
 
 #include <chrono>
+#include <map>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -104,9 +105,19 @@ class Backed : public Place {
 
   Result<Page> Read(const std::string& table, int part, int parts, const std::string& position,
                     const Limits& limits) override {
+    // Within --max-rcu: a page's units are taken before it is read (as much as this part's last
+    // page cost; a whole 1 MB page's 128 for its first), and set right after.
     api::RateLimiter* limiter = ReadLimiter(limits);
-    if (limiter && !limiter->Acquire(1, limits.cancel)) {
-      return Status(ErrorCode::kInterrupted, "Interrupted");
+    double expected = 0;
+    if (limiter) {
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        auto it = last_page_units_.find({table, part});
+        expected = std::min(limiter->rate(), it == last_page_units_.end() ? 128.0 : it->second);
+      }
+      if (!limiter->Acquire(expected, limits.cancel)) {
+        return Status(ErrorCode::kInterrupted, "Interrupted");
+      }
     }
     ScanRequest r;
     r.table_name = table;
@@ -129,7 +140,11 @@ class Backed : public Place {
     if (response.last_evaluated_key) page.next = ItemToJsonText(*response.last_evaluated_key);
     if (response.consumed_capacity)
       page.read_units = response.consumed_capacity->total.capacity_units;
-    if (limiter) limiter->Charge(page.read_units - 1);
+    if (limiter) {
+      limiter->Charge(page.read_units - expected);
+      std::lock_guard<std::mutex> lock(mutex_);
+      last_page_units_[{table, part}] = page.read_units;
+    }
     return page;
   }
 
@@ -257,6 +272,8 @@ class Backed : public Place {
   Backend& db_;
   std::string name_;
   std::once_flag read_once_, write_once_;
+  std::mutex mutex_;
+  std::map<std::pair<std::string, int>, double> last_page_units_;  // each part's last page
   std::unique_ptr<api::RateLimiter> read_, write_;
 };
 
