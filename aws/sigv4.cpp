@@ -44,8 +44,36 @@ std::string CanonicalValue(std::string_view v) {
   return out;
 }
 
-// URI-encodes a path as SigV4 does (each byte but unreserved ones and '/').
-std::string CanonicalPath(std::string_view path) {
+// A path with its dot segments and empty segments removed, as botocore normalizes it before
+// signing (its remove_dot_segments): "/a/./b/../c//" -> "/a/c/".
+std::string NormalizedPath(std::string_view path) {
+  std::vector<std::string_view> out;
+  size_t start = 0;
+  while (start <= path.size()) {
+    size_t slash = path.find('/', start);
+    if (slash == std::string_view::npos) slash = path.size();
+    const std::string_view segment = path.substr(start, slash - start);
+    if (segment == "..") {
+      if (!out.empty()) out.pop_back();
+    } else if (!segment.empty() && segment != ".") {
+      out.push_back(segment);
+    }
+    start = slash + 1;
+  }
+  std::string normalized = path.front() == '/' ? "/" : "";
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (i) normalized += '/';
+    normalized.append(out[i]);
+  }
+  if (path.back() == '/' && !out.empty()) normalized += '/';
+  return normalized;
+}
+
+// URI-encodes a path as SigV4 does (each byte but unreserved ones and '/'), after removing its
+// dot segments.
+std::string CanonicalPath(std::string_view given) {
+  if (given.empty()) return "/";
+  const std::string path = NormalizedPath(given);
   if (path.empty()) return "/";
   std::string out;
   for (unsigned char c : path) {

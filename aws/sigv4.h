@@ -39,7 +39,8 @@ struct Scope {
 // SigV4's canonical request:
 //   METHOD \n canonical path \n canonical query \n canonical headers \n signed headers \n
 //   payload hash
-// `path` as sent (each byte outside A-Za-z0-9-_.~/ percent-encoded; "" is "/"); `query` as
+// `path` as sent (dot segments and empty segments removed as botocore does, then each byte
+// outside A-Za-z0-9-_.~/ percent-encoded; "" is "/"); `query` as
 // sent, without '?' (its parameters sorted, each kept as encoded); `signed_headers` lower-case
 // names separated by ';' (the values of each, trimmed, inner blanks as one space, repeated
 // headers joined with ','); `payload_hash` the hex SHA-256 of the body.

@@ -70,6 +70,16 @@ TEST(SigV4Test, CanonicalRequestSortsTheQueryAndFoldsHeaders) {
             "GET\n/a%20b\na=0&a=1&b=2\nhost:h\nx-a:one two,three\n\nhost;x-a\nHASH");
 }
 
+// Dot segments and empty segments go before signing, as botocore removes them.
+TEST(SigV4Test, PathsAreNormalizedAsBotocoreDoes) {
+  const Headers h = {{"Host", "h"}};
+  EXPECT_TRUE(
+      CanonicalRequest("GET", "/a/./b/../c//", "", h, "host", "X").starts_with("GET\n/a/c/\n"));
+  EXPECT_TRUE(CanonicalRequest("GET", "/r28/.", "", h, "host", "X").starts_with("GET\n/r28\n"));
+  EXPECT_TRUE(CanonicalRequest("GET", "/..", "", h, "host", "X").starts_with("GET\n/\n"));
+  EXPECT_TRUE(CanonicalRequest("GET", "", "", h, "host", "X").starts_with("GET\n/\n"));
+}
+
 TEST(SigV4Test, AmzDateRoundTripsAndRejectsJunk) {
   EXPECT_EQ(ParseAmzDate("20150830T123600Z"), 1440938160);
   EXPECT_FALSE(ParseAmzDate("20150830T123600"));
