@@ -449,15 +449,34 @@ bool RunModel(Session::State& s, const std::vector<std::string>& args, Location 
   if (!t.ok()) return s.Fail(t.status(), at);
   ScanRequest scan;
   scan.table_name = args[0];
+  scan.return_consumed_capacity = ReturnConsumedCapacity::kTotal;
+  // On an endpoint the model is inferred from a sample: the first pages a Scan returns, up to
+  // kSample items (a whole production table is not read to describe its shape).
+  constexpr size_t kSample = 10000;
+  const bool sampled = !s.settings.endpoint.empty();
   std::vector<Item> items;
+  double units = 0;
+  bool more = false;
   while (true) {
     Result<ScanResponse> page = s.db.Scan(scan);
     if (!page.ok()) return s.Fail(page.status(), at);
+    if (page->consumed_capacity) units += page->consumed_capacity->total.capacity_units;
     for (Item& item : page->items) items.push_back(std::move(item));
     if (!page->last_evaluated_key) break;
+    if (sampled && items.size() >= kSample) {
+      more = true;
+      break;
+    }
     scan.exclusive_start_key = std::move(page->last_evaluated_key);
   }
   s.Out(FormatModel(**t, InferModel(**t, items)));
+  if (sampled) {
+    s.Notice(
+        fmt::format("-- .model on {}: {} ({} read by Scan · {})\n", s.settings.endpoint,
+                    more ? fmt::format("a sample, the first {} items of the table", items.size())
+                         : fmt::format("all {} items of the table", items.size()),
+                    items.size(), CapacityText(units, "RCU")));
+  }
   return true;
 }
 
