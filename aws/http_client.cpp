@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 #include <chrono>
+#include <cstring>
 #include <mutex>
 #include <vector>
 
@@ -57,6 +58,22 @@ size_t OnHeader(char* data, size_t size, size_t n, void* user) {
   return size * n;
 }
 
+// A request body given through a read callback (HttpRequest::once): libcurl cannot rewind it, so
+// it never sends the request a second time by itself (CURLE_SEND_FAIL_REWIND instead).
+struct Upload {
+  std::string_view rest;
+};
+
+size_t OnUpload(char* buffer, size_t size, size_t n, void* user) {
+  Upload* u = static_cast<Upload*>(user);
+  const size_t take = std::min(size * n, u->rest.size());
+  std::memcpy(buffer, u->rest.data(), take);
+  u->rest.remove_prefix(take);
+  return take;
+}
+
+int CannotSeek(void*, curl_off_t, int) { return CURL_SEEKFUNC_CANTSEEK; }
+
 // Stops the transfer when the caller cancels, or when nothing moved for the read timeout.
 int OnProgress(void* user, curl_off_t, curl_off_t down, curl_off_t, curl_off_t up) {
   Transfer* t = static_cast<Transfer*>(user);
@@ -105,6 +122,7 @@ TransportError Classify(CURLcode code, bool connected) {
     case CURLE_USE_SSL_FAILED:
       return TransportError::kTls;
     case CURLE_GOT_NOTHING:
+    case CURLE_SEND_FAIL_REWIND:  // a request sent once (HttpRequest::once) lost its connection
     case CURLE_RECV_ERROR:
     case CURLE_SEND_ERROR:
     case CURLE_PARTIAL_FILE:
@@ -185,6 +203,7 @@ HttpResult HttpClient::Send(const HttpRequest& request) {
     return result;
   }
   Transfer transfer{&result.response, options_.cancel, options_.read_timeout_ms};
+  Upload upload{request.body};
   curl_slist* headers = nullptr;
   bool content_type = false;
   for (const auto& [name, value] : request.headers) {
@@ -216,9 +235,15 @@ HttpResult HttpClient::Send(const HttpRequest& request) {
       curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, request.method.c_str());
     }
     curl_easy_setopt(curl, CURLOPT_POST, 1L);
-    curl_easy_setopt(curl, CURLOPT_POSTFIELDS, request.body.data());
     curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE,
                      static_cast<curl_off_t>(request.body.size()));
+    if (request.once) {
+      curl_easy_setopt(curl, CURLOPT_READFUNCTION, &OnUpload);
+      curl_easy_setopt(curl, CURLOPT_READDATA, &upload);
+      curl_easy_setopt(curl, CURLOPT_SEEKFUNCTION, &CannotSeek);
+    } else {
+      curl_easy_setopt(curl, CURLOPT_POSTFIELDS, request.body.data());
+    }
   }
   curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, &OnBody);
   curl_easy_setopt(curl, CURLOPT_WRITEDATA, &transfer);

@@ -26,6 +26,10 @@ struct HttpRequest {
   std::string url;  // http:// or https://, with the path and any query
   Headers headers;  // sent as given (a Host header given here is the one sent)
   std::string body;
+  // Never sent twice by the HTTP library. libcurl sends a request again, on a new connection,
+  // when a reused connection dies before any answer, which may be after the server applied
+  // it; for a request that is not safe to apply twice it must fail (kConnectionLost) instead.
+  bool once = false;
 };
 
 struct HttpResponse {

@@ -159,6 +159,7 @@ Result<json::Value> RemoteBackend::Call(std::string_view op, const json::Value& 
   aws::HttpRequest request;
   request.url = im.endpoint.Url();
   request.body = json::Write(body);
+  request.once = safety == Safety::kOnce;
   const std::string target =
       std::string(streams ? kStreamsTarget : kDynamoDbTarget) + std::string(op);
   const std::string invocation = Uuid();
