@@ -109,7 +109,7 @@ Result<End> Open(const std::string& spec, bool destination, const EndpointFlags&
   options.expression_parser = &parser;
   options.read_only = !destination;
   KH_ASSIGN_OR_RETURN(end.db, storage::Database::Open(spec, options));
-  end.place = copy::BackendPlace(*end.db, "keyhole file " + spec);
+  end.place = copy::BackendPlace(*end.db, "keyhole file " + spec, end.db.get());
   return end;
 }
 

@@ -50,9 +50,36 @@ class BatchPartWriter : public PartWriter {
   api::BatchWriter writer_;
 };
 
+// Writes a part's pages into a keyhole file, each as one import (a write transaction).
+class ImportPartWriter : public PartWriter {
+ public:
+  // `serial`: one import at a time (a file has one writer anyway, and the first import into
+  // an empty table is a staged bulk load that another one running beside it would undo).
+  ImportPartWriter(LocalControl& local, std::string table, const std::atomic<bool>* cancel,
+                   std::mutex* serial)
+      : local_(local), table_(std::move(table)), cancel_(cancel), serial_(serial) {}
+  Status Write(std::vector<Item> items) override {
+    if (items.empty()) return Status::OK();
+    std::lock_guard<std::mutex> one_at_a_time(*serial_);
+    KH_ASSIGN_OR_RETURN(LocalControl::ImportResult r, local_.ImportItems(table_, items, cancel_));
+    units_ += r.write_units;
+    return Status::OK();
+  }
+  Status Close() override { return Status::OK(); }
+  double write_units() const override { return units_; }
+
+ private:
+  LocalControl& local_;
+  std::string table_;
+  const std::atomic<bool>* cancel_;
+  std::mutex* serial_;
+  double units_ = 0;
+};
+
 class Backed : public Place {
  public:
-  Backed(Backend& backend, std::string name) : db_(backend), name_(std::move(name)) {}
+  Backed(Backend& backend, std::string name, LocalControl* local)
+      : db_(backend), name_(std::move(name)), local_(local) {}
 
   std::string Name() const override { return name_; }
 
@@ -248,6 +275,10 @@ class Backed : public Place {
 
   Result<std::unique_ptr<PartWriter>> Writer(const std::string& table, int, int64_t,
                                              const Limits& limits) override {
+    if (local_ && limits.max_write_units <= 0) {
+      return std::unique_ptr<PartWriter>(
+          new ImportPartWriter(*local_, table, limits.cancel, &imports_));
+    }
     KH_ASSIGN_OR_RETURN(TableSchemaPtr schema, db_.TableSchema(table));
     std::vector<std::string> keys;
     for (const KeyAttribute* a : schema->key.Attributes()) keys.push_back(a->name);
@@ -271,6 +302,8 @@ class Backed : public Place {
 
   Backend& db_;
   std::string name_;
+  LocalControl* local_;
+  std::mutex imports_;  // ImportPartWriter: one import at a time
   std::once_flag read_once_, write_once_;
   std::mutex mutex_;
   std::map<std::pair<std::string, int>, double> last_page_units_;  // each part's last page
@@ -279,8 +312,8 @@ class Backed : public Place {
 
 }  // namespace
 
-std::unique_ptr<Place> BackendPlace(Backend& backend, std::string name) {
-  return std::make_unique<Backed>(backend, std::move(name));
+std::unique_ptr<Place> BackendPlace(Backend& backend, std::string name, LocalControl* local) {
+  return std::make_unique<Backed>(backend, std::move(name), local);
 }
 
 }  // namespace keyhole::copy

@@ -90,7 +90,11 @@ class Place {
 };
 
 // A backend as a place. `name` says what it is ("keyhole file x.kh", an endpoint's URL).
-std::unique_ptr<Place> BackendPlace(Backend& backend, std::string name);
+// `local`, for a keyhole file, writes each page as one import (LocalControl::ImportItems: one
+// write transaction a page, a sorted bulk load into an empty table) instead of
+// BatchWriteItems of 25.
+std::unique_ptr<Place> BackendPlace(Backend& backend, std::string name,
+                                    LocalControl* local = nullptr);
 
 // A folder in the layout of DynamoDB's export to S3 (export_folder.cpp says which).
 Result<std::unique_ptr<Place>> ExportFolder(const std::string& path, bool for_writing);
