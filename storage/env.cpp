@@ -252,10 +252,53 @@ Status Env::Reserve(size_t bytes) {
   return rc ? LmdbError(rc, "grow map") : Status::OK();
 }
 
+struct Env::WriteRequest {
+  const std::function<Status(Txn&)>* fn;
+  Status status;
+  bool done = false;
+};
+
 Status Env::Write(const std::function<Status(Txn&)>& fn, WriteMode mode) {
   NoNesting scope(this);
   KH_RETURN_IF_ERROR(scope.status());
-  std::lock_guard<std::mutex> one_writer(write_mutex_);
+  if (mode == WriteMode::kExclusive) {
+    std::lock_guard<std::mutex> one_writer(write_mutex_);
+    return RunAlone(fn, mode);
+  }
+  WriteRequest me{&fn};
+  std::unique_lock<std::mutex> queue(queue_mutex_);
+  queue_.push_back(&me);
+  for (;;) {
+    if (me.done) return std::move(me.status);
+    if (leading_) {
+      queue_cv_.wait(queue);
+      continue;
+    }
+    // This caller runs the next group: the waiting requests in arrival order, itself among
+    // them unless more than kMaxGroup came before it.
+    leading_ = true;
+    std::vector<WriteRequest*> group;
+    while (!queue_.empty() && group.size() < kMaxGroup) {
+      group.push_back(queue_.front());
+      queue_.pop_front();
+    }
+    queue.unlock();
+    {
+      std::lock_guard<std::mutex> one_writer(write_mutex_);
+      if (group.size() == 1) {
+        group[0]->status = RunAlone(*group[0]->fn, WriteMode::kShared);
+      } else {
+        RunGroup(group);
+      }
+    }
+    queue.lock();
+    for (WriteRequest* r : group) r->done = true;
+    leading_ = false;
+    queue_cv_.notify_all();
+  }
+}
+
+Status Env::RunAlone(const std::function<Status(Txn&)>& fn, WriteMode mode) {
   for (int attempt = 0; attempt < kMaxGrowRetries; ++attempt) {
     bool map_full = false;
     Status s;
@@ -288,6 +331,69 @@ Status Env::Write(const std::function<Status(Txn&)>& fn, WriteMode mode) {
     KH_RETURN_IF_ERROR(Grow());  // with this process's transactions all ended
   }
   return Status::Internal("the database map could not be grown enough");
+}
+
+void Env::RunGroup(const std::vector<WriteRequest*>& group) {
+  const auto all = [&](const Status& s) {
+    for (WriteRequest* r : group) r->status = s;
+  };
+  for (int attempt = 0; attempt < kMaxGrowRetries; ++attempt) {
+    bool map_full = false;
+    {
+      std::shared_lock<Gate> shared(gate_);
+      MDB_txn* raw;
+      if (Status s = Begin(true, &raw, shared); !s.ok()) return all(s);
+      Txn outer(raw, true);
+      pending_.clear();
+      for (WriteRequest* r : group) {
+        MDB_txn* child = nullptr;
+        if (int rc = mdb_txn_begin(env_, raw, 0, &child); rc != 0) {
+          r->status = LmdbError(rc, "begin nested transaction");
+          continue;
+        }
+        const std::map<std::string, MDB_dbi> pending_before = pending_;
+        Txn txn(child, true);
+        Status s = (*r->fn)(txn);
+        if (txn.map_full()) {
+          map_full = true;
+          break;
+        }
+        if (s.ok()) {
+          s = txn.Commit();
+          if (txn.map_full()) {
+            map_full = true;
+            break;
+          }
+        } else {
+          txn.Abort();
+        }
+        if (!s.ok()) pending_ = pending_before;  // handles its rolled-back writes created
+        r->status = std::move(s);
+      }
+      if (!map_full) {
+        Status committed = outer.Commit();
+        if (!outer.map_full()) {
+          if (committed.ok()) {
+            std::lock_guard<std::mutex> lock(dbis_mutex_);
+            dbis_.insert(pending_.begin(), pending_.end());
+          } else {
+            for (WriteRequest* r : group) {
+              if (r->status.ok()) r->status = committed;
+            }
+          }
+          pending_.clear();
+          return;
+        }
+        map_full = true;
+      }
+      outer.Abort();
+      pending_.clear();
+    }
+    // The map filled: every request runs again, from the first, in a grown map.
+    for (WriteRequest* r : group) r->status = Status::OK();
+    if (Status s = Grow(); !s.ok()) return all(s);
+  }
+  all(Status::Internal("the database map could not be grown enough"));
 }
 
 Status Env::SettleWriter() {

@@ -21,6 +21,8 @@
 
 #include <pthread.h>
 
+#include <condition_variable>
+#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -150,6 +152,14 @@ class Env {
   // not leave effects outside the transaction that a retry would duplicate. A non-OK Status
   // from `fn` aborts and is returned. One write of this process at a time: a second caller
   // waits. REQUIRES: the calling thread has no transaction of this Env open.
+  //
+  // Group commit (kShared): callers that arrive while a write is running wait in a queue; the
+  // next one to run takes up to kMaxGroup of them and runs each `fn` in a nested transaction
+  // of one write transaction (in arrival order; a `fn` that fails is rolled back alone), which
+  // it commits once: one B-tree path rewrite and one sync for the whole group instead of one
+  // per caller, each caller's writes still atomic and durable before Write returns. A caller
+  // alone runs as before, without nesting. A `fn` may therefore run on another thread than its
+  // caller's (which waits meanwhile).
   Status Write(const std::function<Status(Txn&)>& fn, WriteMode mode = WriteMode::kShared);
   // Takes LMDB's write lock and lets it go (a write transaction begun and aborted). A writer
   // killed inside a commit, after its meta page but before the lock file's "last transaction"
@@ -201,6 +211,19 @@ class Env {
   bool read_only_ = false;
   Gate gate_;
   std::mutex write_mutex_;  // one write transaction of this process at a time
+  // Group commit (Write): the callers waiting to write, and whether one of them is running a
+  // group (guarded by queue_mutex_; lock order: queue_mutex_ is never held with the others).
+  struct WriteRequest;
+  static constexpr size_t kMaxGroup = 64;
+  std::mutex queue_mutex_;
+  std::condition_variable queue_cv_;
+  std::deque<WriteRequest*> queue_;
+  bool leading_ = false;
+  // Runs a group of requests (more than one) as nested transactions of one write transaction.
+  // REQUIRES: write_mutex_ held.
+  void RunGroup(const std::vector<WriteRequest*>& group);
+  // Runs `fn` alone in a write transaction. REQUIRES: write_mutex_ held.
+  Status RunAlone(const std::function<Status(Txn&)>& fn, WriteMode mode);
   // Read transactions, reset between operations and renewed for the next (cheaper than
   // begin/abort: no allocation, no reader-slot search). Never active while in the pool.
   std::mutex readers_mutex_;
