@@ -191,16 +191,28 @@ HttpResult HttpClient::Send(const HttpRequest& request) {
       pool_->idle.pop_back();
     }
   }
-  if (curl) {
-    curl_easy_reset(curl);  // keeps the handle's open connections
-  } else {
-    curl = curl_easy_init();
-  }
   HttpResult result;
   if (!curl) {
-    result.error = TransportError::kOther;
-    result.message = "libcurl could not make a handle";
-    return result;
+    curl = curl_easy_init();
+    if (!curl) {
+      result.error = TransportError::kOther;
+      result.message = "libcurl could not make a handle";
+      return result;
+    }
+    // What every request of this client sets alike, once per handle.
+    curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS,
+                     static_cast<long>(options_.connect_timeout_ms));
+    curl_easy_setopt(curl, CURLOPT_TCP_NODELAY, 1L);
+    curl_easy_setopt(curl, CURLOPT_TCP_KEEPALIVE, 1L);
+    curl_easy_setopt(curl, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_1_1);
+    if (!options_.ca_bundle.empty()) {
+      curl_easy_setopt(curl, CURLOPT_CAINFO, options_.ca_bundle.c_str());
+    }
+    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, &OnBody);
+    curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, &OnHeader);
+    curl_easy_setopt(curl, CURLOPT_NOPROGRESS, 0L);
+    curl_easy_setopt(curl, CURLOPT_XFERINFOFUNCTION, &OnProgress);
   }
   Transfer transfer{&result.response, options_.cancel, options_.read_timeout_ms};
   Upload upload{request.body};
@@ -217,40 +229,31 @@ HttpResult HttpClient::Send(const HttpRequest& request) {
   if (!content_type) headers = curl_slist_append(headers, "Content-Type:");
   char error_text[CURL_ERROR_SIZE] = "";
 
+  // What differs from request to request (a pooled handle keeps the rest, and its connection).
   curl_easy_setopt(curl, CURLOPT_URL, request.url.c_str());
-  curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
   curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, error_text);
   curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
-  curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(options_.connect_timeout_ms));
-  curl_easy_setopt(curl, CURLOPT_TCP_NODELAY, 1L);
-  curl_easy_setopt(curl, CURLOPT_TCP_KEEPALIVE, 1L);
-  curl_easy_setopt(curl, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_1_1);
-  if (!options_.ca_bundle.empty()) {
-    curl_easy_setopt(curl, CURLOPT_CAINFO, options_.ca_bundle.c_str());
-  }
+  curl_easy_setopt(
+      curl, CURLOPT_CUSTOMREQUEST,
+      request.method == "GET" || request.method == "POST" ? nullptr : request.method.c_str());
   if (request.method == "GET") {
     curl_easy_setopt(curl, CURLOPT_HTTPGET, 1L);
   } else {
-    if (request.method != "POST") {
-      curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, request.method.c_str());
-    }
     curl_easy_setopt(curl, CURLOPT_POST, 1L);
     curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE,
                      static_cast<curl_off_t>(request.body.size()));
     if (request.once) {
+      curl_easy_setopt(curl, CURLOPT_POSTFIELDS, nullptr);
       curl_easy_setopt(curl, CURLOPT_READFUNCTION, &OnUpload);
       curl_easy_setopt(curl, CURLOPT_READDATA, &upload);
       curl_easy_setopt(curl, CURLOPT_SEEKFUNCTION, &CannotSeek);
     } else {
+      curl_easy_setopt(curl, CURLOPT_SEEKFUNCTION, nullptr);
       curl_easy_setopt(curl, CURLOPT_POSTFIELDS, request.body.data());
     }
   }
-  curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, &OnBody);
   curl_easy_setopt(curl, CURLOPT_WRITEDATA, &transfer);
-  curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, &OnHeader);
   curl_easy_setopt(curl, CURLOPT_HEADERDATA, &transfer);
-  curl_easy_setopt(curl, CURLOPT_NOPROGRESS, 0L);
-  curl_easy_setopt(curl, CURLOPT_XFERINFOFUNCTION, &OnProgress);
   curl_easy_setopt(curl, CURLOPT_XFERINFODATA, &transfer);
 
   const CURLcode code = curl_easy_perform(curl);

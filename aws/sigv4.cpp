@@ -189,15 +189,33 @@ std::string CanonicalRequest(std::string_view method, std::string_view path, std
                      canonical_headers, signed_headers, payload_hash);
 }
 
+namespace {
+
+// The signing key of (secret, date, region, service): four HMACs, the same for every request
+// of a day. The last one derived is kept per thread.
+const std::string& SigningKeyOf(std::string_view secret, const Scope& scope) {
+  struct Cached {
+    std::string secret, date, region, service, key;
+  };
+  thread_local Cached cached;
+  if (cached.key.empty() || cached.secret != secret || cached.date != scope.date ||
+      cached.region != scope.region || cached.service != scope.service) {
+    std::string key = HmacSha256("AWS4" + std::string(secret), scope.date);
+    key = HmacSha256(key, scope.region);
+    key = HmacSha256(key, scope.service);
+    cached = {std::string(secret), scope.date, scope.region, scope.service,
+              HmacSha256(key, "aws4_request")};
+  }
+  return cached.key;
+}
+
+}  // namespace
+
 std::string Signature(std::string_view secret, const Scope& scope, std::string_view amz_date,
                       std::string_view canonical_request) {
   const std::string to_sign = fmt::format("AWS4-HMAC-SHA256\n{}\n{}\n{}", amz_date,
                                           scope.ToString(), Sha256Hex(canonical_request));
-  std::string key = HmacSha256("AWS4" + std::string(secret), scope.date);
-  key = HmacSha256(key, scope.region);
-  key = HmacSha256(key, scope.service);
-  key = HmacSha256(key, "aws4_request");
-  const std::string signature = HmacSha256(key, to_sign);
+  const std::string signature = HmacSha256(SigningKeyOf(secret, scope), to_sign);
   return Hex(reinterpret_cast<const unsigned char*>(signature.data()), signature.size());
 }
 
