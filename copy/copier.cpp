@@ -33,7 +33,10 @@ std::string Thousands(int64_t n) {
   return n < 0 ? "-" + out : out;
 }
 
-std::string Megabytes(int64_t bytes) { return fmt::format("{:.1f} MB", bytes / 1048576.0); }
+std::string Megabytes(int64_t bytes) {
+  return bytes < 1048576 ? fmt::format("{:.1f} KB", bytes / 1024.0)
+                         : fmt::format("{:.1f} MB", bytes / 1048576.0);
+}
 
 std::string Duration(double seconds) {
   const int64_t s = static_cast<int64_t>(std::llround(seconds));
@@ -436,10 +439,13 @@ Status Copy(Place& from, Place& to, const Options& o, std::vector<TableResult>* 
       KH_RETURN_IF_ERROR(to.Finish(table, definition));
       ts.copied = true;
       state.Save();
+      // The time and rate of a copy that took a while (a quick one's are noise).
       const int64_t new_items = result.items - items_before;
-      say(fmt::format("-- {}: {} items copied ({}) in {:.1f} s, {} items/s", table,
-                      Thousands(result.items), Megabytes(result.bytes), result.seconds,
-                      Thousands(std::llround(new_items / std::max(result.seconds, 1e-3)))));
+      say(fmt::format(
+          "-- {}: {} items copied ({}){}", table, Thousands(result.items), Megabytes(result.bytes),
+          result.seconds < 1 ? std::string()
+                             : fmt::format(" in {:.1f} s, {} items/s", result.seconds,
+                                           Thousands(std::llround(new_items / result.seconds)))));
     } else {
       for (const PartState& p : ts.parts) {
         result.items += p.items;
