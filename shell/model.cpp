@@ -474,7 +474,7 @@ bool RunModel(Session::State& s, const std::vector<std::string>& args, Location 
     s.Notice(
         fmt::format("-- .model on {}: {} ({} read by Scan · {})\n", s.settings.endpoint,
                     more ? fmt::format("a sample, the first {} items of the table", items.size())
-                         : fmt::format("all {} items of the table", items.size()),
+                         : fmt::format("every item of the table ({})", items.size()),
                     items.size(), CapacityText(units, "RCU")));
   }
   return true;

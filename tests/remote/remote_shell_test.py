@@ -196,6 +196,63 @@ with tempfile.TemporaryDirectory() as home:
         check("not DynamoDB", r.returncode == 1 and "a DynamoDB endpoint?" in r.stderr, r.stderr)
         other.shutdown()
 
+        # A sample's schema, access patterns and stream, through the endpoint.
+        samples = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "samples")
+        r = run(ep + ["--yes", "-f", f"{samples}/social/schema.sql"])
+        check("sample schema", r.returncode == 0, r.stderr)
+        r = run(ep + ["--mode", "table", "--patterns", f"{samples}/social/patterns.sql"])
+        check("sample patterns", r.returncode == 0 and "-- 15 patterns: 12 key-addressed, 3 refused as "
+              "expected" in r.stdout + r.stderr, r.stdout[-600:] + r.stderr[-600:])
+        r = run(ep + ["-c", 'CREATE TABLE "Feed" (id S) STREAM NEW_IMAGE',
+                      "-c", "INSERT INTO \"Feed\" VALUE {'id': 'x', 'n': 7}", "-c", ".stream Feed"])
+        check("stream records", r.returncode == 0 and '"eventName":"INSERT"' in r.stdout and
+              '"NewImage":{"id":{"S":"x"},"n":{"N":"7"}}' in r.stdout, r.stdout + r.stderr)
+        r = run(ep + ["-c", "EXPLAIN ANALYZE SELECT * FROM \"Feed\" WHERE id = 'x'", "-c", ".model Feed"])
+        check("explain analyze and model", r.returncode == 0 and "-- actual: 1 returned, 1 read" in
+              r.stdout + r.stderr and "-- .model on " + url.rstrip("/") + "/: every item of the table (1)" in r.stderr,
+              r.stdout + r.stderr)
+
+        # Through an HTTPS proxy (CONNECT), unless NO_PROXY names the host.
+        connects = []
+
+        class Connect(http.server.BaseHTTPRequestHandler):
+            def log_message(self, *a):
+                pass
+
+            def do_CONNECT(self):
+                host, port = self.path.split(":")
+                connects.append(self.path)
+                upstream = socket.create_connection((host, int(port)))
+                self.send_response(200, "Connection established")
+                self.end_headers()
+                client = self.connection
+                for a, b in ((client, upstream), (upstream, client)):
+                    threading.Thread(target=self.pipe, args=(a, b), daemon=True).start()
+                while not getattr(self, "closed", False):
+                    time.sleep(0.05)
+
+            def pipe(self, a, b):
+                try:
+                    while True:
+                        data = a.recv(65536)
+                        if not data:
+                            break
+                        b.sendall(data)
+                except OSError:
+                    pass
+                self.closed = True
+
+        proxy = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Connect)
+        threading.Thread(target=proxy.serve_forever, daemon=True).start()
+        proxy_url = f"http://127.0.0.1:{proxy.server_address[1]}"
+        r = run(ep + ["-c", ".tables"], {"HTTPS_PROXY": proxy_url, "NO_PROXY": ""})
+        check("through an https proxy", r.returncode == 0 and "Feed" in r.stdout and len(connects) >= 1,
+              (r.stdout, r.stderr, connects))
+        before = len(connects)
+        r = run(ep + ["-c", ".tables"], {"HTTPS_PROXY": proxy_url, "NO_PROXY": "127.0.0.1"})
+        check("NO_PROXY", r.returncode == 0 and len(connects) == before, (r.stderr, connects))
+        proxy.shutdown()
+
         # Without a FILE, AWS_ENDPOINT_URL_DYNAMODB opens the shell on that endpoint.
         r = run(["-c", ".tables"], {"AWS_ENDPOINT_URL_DYNAMODB": url, "AWS_PROFILE": "test"})
         check("AWS_ENDPOINT_URL_DYNAMODB", r.returncode == 0 and "TableName" not in r.stderr, r.stderr)
