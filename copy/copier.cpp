@@ -24,6 +24,10 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// What a part reads before it writes and checkpoints (several 1 MB pages): fewer, larger
+// write transactions into a keyhole file, and fewer data files in an export.
+constexpr int64_t kChunkBytes = int64_t{8} << 20;
+
 std::string Thousands(int64_t n) {
   std::string digits = std::to_string(n < 0 ? -n : n), out;
   for (size_t i = 0; i < digits.size(); ++i) {
@@ -391,22 +395,36 @@ Status Copy(Place& from, Place& to, const Options& o, std::vector<TableResult>* 
               std::lock_guard<std::mutex> lock(error_mutex);
               if (!first.ok()) return;
             }
-            Result<Page> page = from.Read(table, part, parts, snapshot.position, limits);
-            if (!page.ok()) return fail(page.status());
+            // Pages read until they hold kChunkBytes (or the part ends), written at once: a
+            // write transaction, a data file, or BatchWriteItems, then one checkpoint.
+            std::vector<Item> chunk;
+            int64_t bytes = 0;
             uint64_t digest = 0;
-            for (const Item& item : page->items) digest += ItemDigest(item);
-            const int64_t n = static_cast<int64_t>(page->items.size());
-            if (Status s = (*writer)->Write(std::move(page->items)); !s.ok()) return fail(s);
+            PartState next = snapshot;
+            do {
+              Result<Page> page = from.Read(table, part, parts, next.position, limits);
+              if (!page.ok()) return fail(page.status());
+              for (const Item& item : page->items) digest += ItemDigest(item);
+              bytes += page->bytes;
+              if (chunk.empty()) {
+                chunk = std::move(page->items);
+              } else {
+                for (Item& item : page->items) chunk.push_back(std::move(item));
+              }
+              if (page->next) {
+                next.position = *page->next;
+              } else {
+                next.done = true;
+              }
+            } while (!next.done && bytes < kChunkBytes && !cancelled());
+            const int64_t n = static_cast<int64_t>(chunk.size());
+            if (Status s = (*writer)->Write(std::move(chunk)); !s.ok()) return fail(s);
+            snapshot = next;
             snapshot.items += n;
-            snapshot.bytes += page->bytes;
+            snapshot.bytes += bytes;
             snapshot.digest += digest;
             ++snapshot.sequence;
-            if (page->next) {
-              snapshot.position = *page->next;
-            } else {
-              snapshot.done = true;
-            }
-            progress.Add(n, page->bytes);
+            progress.Add(n, bytes);
             std::lock_guard<std::mutex> lock(state.mutex);
             ts.parts[part] = snapshot;
             if (snapshot.done || Clock::now() - state.last_save > std::chrono::seconds(1)) {
