@@ -243,7 +243,7 @@ Result<Plan> PlanSelect(const parser::Statement& st, const TableDescription& tab
     ScanRequest r;
     r.table_name = s.table;
     r.index_name = s.index;
-    r.return_consumed_capacity = ReturnConsumedCapacity::kTotal;
+    r.return_consumed_capacity = ReturnConsumedCapacity::kIndexes;
     auto p = parsed_base();
     if (s.where) p->filter = std::make_shared<expr::Condition>(*s.where);
     if (p->filter || p->projection) r.expressions.parsed = p;
@@ -423,7 +423,7 @@ Result<Plan> PlanSelect(const parser::Statement& st, const TableDescription& tab
     g.table_name = s.table;
     g.key[pk] = std::move(reads[0].kc.partition_value);
     if (table.key.sort) g.key[sk] = std::move(reads[0].kc.sort_value);
-    g.return_consumed_capacity = ReturnConsumedCapacity::kTotal;
+    g.return_consumed_capacity = ReturnConsumedCapacity::kIndexes;
     auto p = parsed_base();
     if (p->projection) g.expressions.parsed = p;
     plan.operation_name = "GetItem";
@@ -472,7 +472,7 @@ Result<Plan> PlanSelect(const parser::Statement& st, const TableDescription& tab
     q.index_name = s.index;
     q.key_condition = std::move(read.kc);
     q.scan_index_forward = forward;
-    q.return_consumed_capacity = ReturnConsumedCapacity::kTotal;
+    q.return_consumed_capacity = ReturnConsumedCapacity::kIndexes;
     auto p = parsed_base();
     if (fetch_more) {
       auto proj = std::make_shared<expr::ProjectionExpression>();

@@ -93,9 +93,9 @@ Result<TransactionPlan> PlanTransaction(const std::vector<parser::Statement>& st
   }
   const bool reads = statements[0].kind() == StatementKind::kSelect;
   TransactWriteItemsRequest writes;
-  writes.return_consumed_capacity = ReturnConsumedCapacity::kTotal;
+  writes.return_consumed_capacity = ReturnConsumedCapacity::kIndexes;
   TransactGetItemsRequest gets;
-  gets.return_consumed_capacity = ReturnConsumedCapacity::kTotal;
+  gets.return_consumed_capacity = ReturnConsumedCapacity::kIndexes;
   TransactionPlan out;
   for (size_t i = 0; i < statements.size(); ++i) {
     const parser::Statement& st = statements[i];

@@ -57,7 +57,7 @@ Plan ScanWritePlan(const parser::Statement& st, parser::StatementKind kind,
   if (table.key.sort) plan.sort_key_name = table.key.sort->name;
   ScanRequest scan;
   scan.table_name = table_name;
-  scan.return_consumed_capacity = ReturnConsumedCapacity::kTotal;
+  scan.return_consumed_capacity = ReturnConsumedCapacity::kIndexes;
   auto sp = std::make_shared<expr::ParsedExpressions>();
   auto proj = std::make_shared<expr::ProjectionExpression>();
   for (const auto& name : {plan.partition_key_name, plan.sort_key_name}) {
@@ -189,7 +189,7 @@ Result<Plan> PlanInsert(const parser::InsertStatement& s, const TableDescription
   PutItemRequest r;
   r.table_name = s.table;
   r.item = s.item;
-  r.return_consumed_capacity = ReturnConsumedCapacity::kTotal;
+  r.return_consumed_capacity = ReturnConsumedCapacity::kIndexes;
   auto p = std::make_shared<expr::ParsedExpressions>();
   p->condition = std::make_shared<expr::Condition>(
       PathFunction("attribute_not_exists", table.key.partition.name));
@@ -210,7 +210,7 @@ Result<Plan> PlanUpdate(const parser::Statement& st, const TableDescription& tab
     UpdateItemRequest w;
     w.table_name = s.table;
     w.return_values = s.returning;
-    w.return_consumed_capacity = ReturnConsumedCapacity::kTotal;
+    w.return_consumed_capacity = ReturnConsumedCapacity::kIndexes;
     auto p = std::make_shared<expr::ParsedExpressions>();
     p->update = std::make_shared<expr::UpdateExpression>(s.update);
     w.expressions.parsed = p;
@@ -223,7 +223,7 @@ Result<Plan> PlanUpdate(const parser::Statement& st, const TableDescription& tab
   r.table_name = s.table;
   r.key = std::move(kw.key);
   r.return_values = s.returning;
-  r.return_consumed_capacity = ReturnConsumedCapacity::kTotal;
+  r.return_consumed_capacity = ReturnConsumedCapacity::kIndexes;
   auto p = std::make_shared<expr::ParsedExpressions>();
   p->update = std::make_shared<expr::UpdateExpression>(s.update);
   kw.rest.push_back(PathFunction("attribute_exists", table.key.partition.name));
@@ -240,7 +240,7 @@ Result<Plan> PlanDelete(const parser::Statement& st, const TableDescription& tab
     DeleteItemRequest w;
     w.table_name = s.table;
     w.return_values = s.returning;
-    w.return_consumed_capacity = ReturnConsumedCapacity::kTotal;
+    w.return_consumed_capacity = ReturnConsumedCapacity::kIndexes;
     return ScanWritePlan(st, parser::StatementKind::kDelete, s.table, table, s.where, false,
                          std::move(w), "DeleteItem");
   }
@@ -249,7 +249,7 @@ Result<Plan> PlanDelete(const parser::Statement& st, const TableDescription& tab
   r.table_name = s.table;
   r.key = std::move(kw.key);
   r.return_values = s.returning;
-  r.return_consumed_capacity = ReturnConsumedCapacity::kTotal;
+  r.return_consumed_capacity = ReturnConsumedCapacity::kIndexes;
   if (!kw.rest.empty()) {
     auto p = std::make_shared<expr::ParsedExpressions>();
     p->condition = std::make_shared<expr::Condition>(AndOf(std::move(kw.rest)));

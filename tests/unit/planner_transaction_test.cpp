@@ -42,7 +42,7 @@ TEST_F(TransactionPlanTest, WritesBecomeTransactWriteItems) {
   ASSERT_TRUE(w.transact_items[3].condition_check);
   EXPECT_EQ(w.transact_items[3].condition_check->key,
             (Item{{"pk", AttributeValue::S("d")}, {"sk", AttributeValue::S("4")}}));
-  EXPECT_EQ(w.return_consumed_capacity, ReturnConsumedCapacity::kTotal);
+  EXPECT_EQ(w.return_consumed_capacity, ReturnConsumedCapacity::kIndexes);
 }
 
 TEST_F(TransactionPlanTest, ReadsBecomeTransactGetItems) {
