@@ -1,11 +1,13 @@
 // The sources of the credential chain (credentials.h), in the AWS CLI's order.
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <poll.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -173,49 +175,82 @@ std::vector<std::string> SplitCommand(std::string_view s) {
 }
 
 // Runs argv; its standard output in *out, its standard error in *err; the exit status (or -1
-// when it could not run, with *err saying why).
+// when it could not run, with *err saying why). Everything the child needs is prepared before
+// fork (it only calls async-signal-safe functions); the pipes are close-on-exec, so other
+// children do not inherit them; a command that runs more than kProcessSeconds is killed.
 int RunProcess(const std::vector<std::string>& argv, std::string* out, std::string* err) {
-  int out_pipe[2];
-  if (pipe(out_pipe) != 0) {
+  constexpr int kProcessSeconds = 60;
+  std::vector<char*> args;
+  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  const std::string cannot_run = "cannot run " + argv[0] + "\n";
+  int out_pipe[2], err_pipe[2];
+  if (pipe2(out_pipe, O_CLOEXEC) != 0) {
     *err = std::strerror(errno);
     return -1;
   }
-  std::FILE* err_file = std::tmpfile();
+  if (pipe2(err_pipe, O_CLOEXEC) != 0) {
+    *err = std::strerror(errno);
+    close(out_pipe[0]);
+    close(out_pipe[1]);
+    return -1;
+  }
   const pid_t pid = fork();
   if (pid < 0) {
     *err = std::strerror(errno);
-    close(out_pipe[0]);
-    close(out_pipe[1]);
-    if (err_file) std::fclose(err_file);
+    for (int fd : {out_pipe[0], out_pipe[1], err_pipe[0], err_pipe[1]}) close(fd);
     return -1;
   }
   if (pid == 0) {
-    dup2(out_pipe[1], 1);
-    if (err_file) dup2(fileno(err_file), 2);
-    close(out_pipe[0]);
-    close(out_pipe[1]);
-    std::vector<char*> args;
-    for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
+    dup2(out_pipe[1], 1);  // dup2 clears close-on-exec on the copies
+    dup2(err_pipe[1], 2);
     execvp(args[0], args.data());
-    std::fprintf(stderr, "cannot run %s: %s", argv[0].c_str(), std::strerror(errno));
+    const ssize_t ignored = write(2, cannot_run.data(), cannot_run.size());
+    (void)ignored;
     _exit(127);
   }
   close(out_pipe[1]);
+  close(err_pipe[1]);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(kProcessSeconds);
+  pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
+  int open_fds = 2;
+  bool timed_out = false;
   char buf[4096];
-  ssize_t n;
-  while ((n = read(out_pipe[0], buf, sizeof buf)) > 0 || (n < 0 && errno == EINTR)) {
-    if (n > 0) out->append(buf, static_cast<size_t>(n));
+  while (open_fds > 0) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) {
+      timed_out = true;
+      break;
+    }
+    const int ready = poll(fds, 2, static_cast<int>(left.count()));
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready <= 0) continue;
+    for (int i = 0; i < 2; ++i) {
+      if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+      const ssize_t n = read(fds[i].fd, buf, sizeof buf);
+      if (n > 0) {
+        (i == 0 ? out : err)->append(buf, static_cast<size_t>(n));
+      } else if (n == 0 || errno != EINTR) {
+        close(fds[i].fd);
+        fds[i].fd = -1;
+        --open_fds;
+      }
+    }
   }
-  close(out_pipe[0]);
+  for (pollfd& f : fds) {
+    if (f.fd >= 0) close(f.fd);
+  }
+  if (timed_out) kill(pid, SIGKILL);
   int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  pid_t waited;
+  while ((waited = waitpid(pid, &status, 0)) < 0 && errno == EINTR) {
   }
-  if (err_file) {
-    std::rewind(err_file);
-    while (size_t m = std::fread(buf, 1, sizeof buf, err_file)) err->append(buf, m);
-    std::fclose(err_file);
+  if (timed_out) {
+    *err = fmt::format("it ran more than {} seconds and was stopped", kProcessSeconds);
+    return -1;
   }
+  if (waited < 0) return 0;  // SIGCHLD ignored: the status is lost; the output decides
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
@@ -245,6 +280,7 @@ class ProcessSource : public CredentialSource {
     std::string out, err;
     const int status = RunProcess(argv, &out, &err);
     while (!err.empty() && (err.back() == '\n' || err.back() == '\r')) err.pop_back();
+    if (status < 0) return failed(fmt::format("{}: {}", argv[0], err));
     if (status != 0) {
       return failed(fmt::format("{} exited with status {}{}{}", argv[0], status,
                                 err.empty() ? "" : ": ", err));
@@ -583,7 +619,8 @@ class CliCache {
     if (!provider_type.empty())
       o.Add("ProviderType", json::Value::String(std::string(provider_type)));
     o.Add("Credentials", std::move(creds));
-    const std::string tmp = path_ + fmt::format(".tmp{}", getpid());
+    static std::atomic<int> counter{0};
+    const std::string tmp = path_ + fmt::format(".tmp{}-{}", getpid(), counter++);
     const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
     if (fd < 0) return;
     const std::string text = json::Write(o);

@@ -228,7 +228,11 @@ Result<Credentials> CredentialProvider::Get() {
   if (current_ && !active_) return *current_;  // fixed credentials
   if (current_ && active_) {
     // Within the advisory window: refresh from the same source; on failure keep these until
-    // the mandatory window.
+    // the mandatory window. Credentials that live less than the window (a 15-minute role
+    // session) are refreshed at most once a minute until the mandatory window, not on every
+    // request.
+    if (*current_->expiration - now > kMandatory && now - last_refresh_ < 60) return *current_;
+    last_refresh_ = now;
     std::string why_not;
     Result<std::optional<Credentials>> fresh = active_->Load(&why_not);
     if (fresh.ok() && *fresh) {

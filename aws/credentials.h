@@ -92,6 +92,7 @@ class CredentialProvider {
   std::mutex mutex_;
   CredentialSource* active_ = nullptr;
   std::optional<Credentials> current_;
+  double last_refresh_ = 0;  // when the advisory window last tried a refresh
 };
 
 // Helpers shared with the tests.

@@ -62,11 +62,13 @@ size_t OnHeader(char* data, size_t size, size_t n, void* user) {
 // it never sends the request a second time by itself (CURLE_SEND_FAIL_REWIND instead).
 struct Upload {
   std::string_view rest;
+  bool started = false;  // curl took some of the body: the server may have it
 };
 
 size_t OnUpload(char* buffer, size_t size, size_t n, void* user) {
   Upload* u = static_cast<Upload*>(user);
   const size_t take = std::min(size * n, u->rest.size());
+  u->started = true;
   std::memcpy(buffer, u->rest.data(), take);
   u->rest.remove_prefix(take);
   return take;
@@ -278,6 +280,14 @@ HttpResult HttpClient::Send(const HttpRequest& request) {
   } else {
     result.error = Classify(code, connected_at > 0);
     result.message = error_text[0] ? error_text : curl_easy_strerror(code);
+    // A request sent once that curl began to send, then lost (curl's own reconnection after a
+    // reused connection died fails to connect, say), may have reached the server.
+    if (request.once && upload.started &&
+        (result.error == TransportError::kConnect ||
+         result.error == TransportError::kConnectTimeout ||
+         result.error == TransportError::kResolve)) {
+      result.error = TransportError::kConnectionLost;
+    }
   }
   if (curl) curl_easy_cleanup(curl);  // a handle that failed, or one the pool has no room for
   if (!result.ok()) result.response = HttpResponse();

@@ -153,6 +153,7 @@ class Backed : public Place {
       r.total_segments = parts;
     }
     r.return_consumed_capacity = ReturnConsumedCapacity::kTotal;
+    r.consistent_read = limits.consistent;
     if (!position.empty()) {
       KH_ASSIGN_OR_RETURN(Item start, ItemFromJsonText(position));
       r.exclusive_start_key = std::move(start);

@@ -472,9 +472,11 @@ Status Copy(Place& from, Place& to, const Options& o, std::vector<TableResult>* 
       }
     }
 
-    // 3. Read back.
+    // 3. Read back, with strongly consistent reads.
+    Limits consistent = limits;
+    consistent.consistent = true;
     Status back =
-        ReadBack(to, table, o.segments, limits, &result.read_back, &result.read_back_digest);
+        ReadBack(to, table, o.segments, consistent, &result.read_back, &result.read_back_digest);
     if (!back.ok()) {
       if (results) results->push_back(result);
       return back;

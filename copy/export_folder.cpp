@@ -32,6 +32,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <mutex>
 #include <random>
 #include <sstream>
 
@@ -436,11 +437,11 @@ class Folder : public Place {
       KH_ASSIGN_OR_RETURN(Item parsed, ItemFromJson(*item));
       page.bytes += static_cast<int64_t>(ItemSize(parsed));
       page.items.push_back(std::move(parsed));
-      if (page.bytes >= kPageBytes) {
+      // A full page, or Ctrl-C: the rest of this file is read from here next time.
+      if (page.bytes >= kPageBytes || (limits.cancel && limits.cancel->load())) {
         page.next = fmt::format("{}:{}", file, at);
         return page;
       }
-      if (limits.cancel && limits.cancel->load()) break;
     }
     if (!error.empty()) {
       return Status::Validation(fmt::format("{}: {}", f.path.string(), error));
@@ -469,6 +470,7 @@ class Folder : public Place {
 
   Result<std::unique_ptr<PartWriter>> Writer(const std::string& table, int part, int64_t sequence,
                                              const Limits&) override {
+    std::lock_guard<std::mutex> lock(mutex_);  // parts ask for their writers at once
     const fs::path* dir = Writing(table);
     if (!dir) KH_RETURN_IF_ERROR(Start(table, nullptr));
     dir = Writing(table);
@@ -587,6 +589,7 @@ class Folder : public Place {
 
   fs::path path_;
   std::map<std::string, Export> exports_;
+  std::mutex mutex_;  // Writer, from the parts' threads
   std::map<std::string, fs::path> writing_;
 };
 

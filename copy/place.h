@@ -29,6 +29,9 @@ struct Limits {
   // Read and write capacity units a second, shared by every part (0: no limit).
   double max_read_units = 0, max_write_units = 0;
   const std::atomic<bool>* cancel = nullptr;  // Ctrl-C: stop after the page in hand
+  // Strongly consistent reads (the read-back after a copy: an eventually consistent Scan might
+  // miss the last writes).
+  bool consistent = false;
 };
 
 // One page a part produced: its items and the position to resume after it ("" at the start;

@@ -214,7 +214,9 @@ Result<json::Value> RemoteBackend::Call(std::string_view op, const json::Value& 
                               fmt::format("the response of {} from {} does not match its "
                                           "x-amz-crc32 ({}): it was damaged on the way",
                                           op, im.endpoint.Url(), crc));
-        retryable = safety == Safety::kIdempotent || resp.status != 200;
+        // A damaged answer: a request that must not run twice is sent again only when the
+        // status says the table never saw it (503).
+        retryable = safety == Safety::kIdempotent || resp.status == 503;
       } else if (resp.status == 200) {
         im.quota.Release(taken);
         if (resp.body.empty()) return json::Value::MakeObject();  // TagResource's empty body
@@ -234,8 +236,9 @@ Result<json::Value> RemoteBackend::Call(std::string_view op, const json::Value& 
           ++im.stats.throttled;
           retryable = true;
         } else if (aws::IsTransientError(resp.status, name)) {
-          // A 500 may have been applied; 502, 503 and 504 come from before the table.
-          retryable = safety == Safety::kIdempotent || resp.status != 500;
+          // A 500 may have been applied, and so may a 502 or 504 (a proxy that forwarded it
+          // and gave up waiting); DynamoDB's 503 means it was not taken.
+          retryable = safety == Safety::kIdempotent || resp.status == 503;
         } else if ((name == "ExpiredTokenException" || name == "ExpiredToken") && o.credentials &&
                    !refreshed) {
           o.credentials->Invalidate();  // refreshed credentials may be newer than the clock says

@@ -50,7 +50,10 @@ Result<std::shared_ptr<const TableMap>> Database::Impl::Refresh(Txn& txn, uint64
   KH_RETURN_IF_ERROR(c.status());
   // Generations only grow: a thread that read an older snapshot does not replace a newer map.
   // (A write that changed the schema in this process has not reloaded yet; its generation is
-  // newer than any cached one, so the first reader after it reloads.)
+  // newer than any cached one, so the first reader after it reloads.) A write transaction's
+  // view is never cached: with group commit it may hold another caller's schema change that
+  // is not committed yet, and may never be.
+  if (txn.writable()) return std::shared_ptr<const TableMap>(std::move(fresh));
   std::lock_guard<std::mutex> lock(cache_mutex);
   if (generation == ~uint64_t{0} || g > generation) {
     tables = fresh;

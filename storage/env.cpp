@@ -265,7 +265,7 @@ Status Env::Write(const std::function<Status(Txn&)>& fn, WriteMode mode) {
     std::lock_guard<std::mutex> one_writer(write_mutex_);
     return RunAlone(fn, mode);
   }
-  WriteRequest me{&fn};
+  WriteRequest me{&fn, Status::OK(), false};
   std::unique_lock<std::mutex> queue(queue_mutex_);
   queue_.push_back(&me);
   for (;;) {
@@ -283,6 +283,24 @@ Status Env::Write(const std::function<Status(Txn&)>& fn, WriteMode mode) {
       queue_.pop_front();
     }
     queue.unlock();
+    // Whatever happens (an exception from a `fn` included), the group ends and the next
+    // caller may lead.
+    struct Finish {
+      Env* env;
+      std::unique_lock<std::mutex>* queue;
+      const std::vector<WriteRequest*>* group;
+      ~Finish() {
+        if (!queue->owns_lock()) queue->lock();
+        for (WriteRequest* r : *group) {
+          if (!r->done && r->status.ok() && std::uncaught_exceptions() > 0) {
+            r->status = Status::Internal("a write of the same group failed unexpectedly");
+          }
+          r->done = true;
+        }
+        env->leading_ = false;
+        env->queue_cv_.notify_all();
+      }
+    } finish{this, &queue, &group};
     {
       std::lock_guard<std::mutex> one_writer(write_mutex_);
       if (group.size() == 1) {
@@ -291,10 +309,6 @@ Status Env::Write(const std::function<Status(Txn&)>& fn, WriteMode mode) {
         RunGroup(group);
       }
     }
-    queue.lock();
-    for (WriteRequest* r : group) r->done = true;
-    leading_ = false;
-    queue_cv_.notify_all();
   }
 }
 
@@ -337,7 +351,7 @@ void Env::RunGroup(const std::vector<WriteRequest*>& group) {
   const auto all = [&](const Status& s) {
     for (WriteRequest* r : group) r->status = s;
   };
-  for (int attempt = 0; attempt < kMaxGrowRetries; ++attempt) {
+  {
     bool map_full = false;
     {
       std::shared_lock<Gate> shared(gate_);
@@ -389,11 +403,11 @@ void Env::RunGroup(const std::vector<WriteRequest*>& group) {
       outer.Abort();
       pending_.clear();
     }
-    // The map filled: every request runs again, from the first, in a grown map.
-    for (WriteRequest* r : group) r->status = Status::OK();
-    if (Status s = Grow(); !s.ok()) return all(s);
   }
-  all(Status::Internal("the database map could not be grown enough"));
+  // The map filled, or the group's dirty pages outgrew what one transaction holds (a child can
+  // spill only its own pages, MDB_TXN_FULL): every request runs again alone, in order, each in
+  // a transaction of its own that grows the map as it needs.
+  for (WriteRequest* r : group) r->status = RunAlone(*r->fn, WriteMode::kShared);
 }
 
 Status Env::SettleWriter() {
