@@ -46,15 +46,6 @@ std::optional<std::string> NamedSection(std::string_view header, std::string_vie
   return std::string(rest);
 }
 
-bool ReadFile(const std::string& path, std::string* out) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  std::ostringstream s;
-  s << in.rdbuf();
-  *out = s.str();
-  return true;
-}
-
 }  // namespace
 
 Environment Environment::Process() {
@@ -75,6 +66,15 @@ std::string Environment::Home() const {
   if (std::optional<std::string> home = NonEmpty("HOME")) return *home;
   if (const passwd* pw = getpwuid(getuid()); pw && pw->pw_dir) return pw->pw_dir;
   return "";
+}
+
+bool ReadTextFile(const std::string& path, std::string* out) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  std::ostringstream s;
+  s << in.rdbuf();
+  *out = s.str();
+  return true;
 }
 
 std::string ExpandHome(const std::string& path, const Environment& env) {
@@ -170,7 +170,7 @@ Result<SharedConfig> LoadSharedConfig(const Environment& env) {
   shared.credentials_path =
       ExpandHome(env.NonEmpty("AWS_SHARED_CREDENTIALS_FILE").value_or("~/.aws/credentials"), env);
   std::string text;
-  if (ReadFile(shared.config_path, &text)) {
+  if (ReadTextFile(shared.config_path, &text)) {
     shared.config_exists = true;
     KH_ASSIGN_OR_RETURN(IniFile ini, ParseIni(text, shared.config_path));
     for (auto& [header, section] : ini) {
@@ -186,7 +186,7 @@ Result<SharedConfig> LoadSharedConfig(const Environment& env) {
     }
   }
   text.clear();
-  if (ReadFile(shared.credentials_path, &text)) {
+  if (ReadTextFile(shared.credentials_path, &text)) {
     shared.credentials_exists = true;
     KH_ASSIGN_OR_RETURN(IniFile ini, ParseIni(text, shared.credentials_path));
     for (auto& [header, section] : ini) shared.credential_profiles[header] = std::move(section);

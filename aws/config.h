@@ -112,6 +112,9 @@ Result<std::optional<Endpoint>> ConfiguredServiceEndpoint(const ClientSettings& 
                                                           const Environment& env,
                                                           std::string_view service_id);
 
+// Reads a whole file into *out; false when it cannot be read.
+bool ReadTextFile(const std::string& path, std::string* out);
+
 // "~/x" with the home directory expanded; other paths as they are.
 std::string ExpandHome(const std::string& path, const Environment& env);
 

@@ -148,15 +148,6 @@ std::string XmlText(std::string_view text, std::string_view tag) {
   return out;
 }
 
-bool ReadWholeFile(const std::string& path, std::string* out) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  std::ostringstream s;
-  s << in.rdbuf();
-  *out = s.str();
-  return true;
-}
-
 std::string FormEncode(std::string_view s) {
   std::string out;
   for (unsigned char c : s) {

@@ -14,7 +14,6 @@ namespace keyhole::aws {
 
 std::string Sha1Hex(std::string_view data);
 std::string PythonJsonString(std::string_view s);
-bool ReadWholeFile(const std::string& path, std::string* out);
 std::string FormEncode(std::string_view s);
 std::string IsoTime(double epoch);
 std::string JsonString(const json::Value& o, std::string_view name);

@@ -14,13 +14,6 @@ namespace keyhole::aws {
 
 namespace {
 
-bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) ==
-                  std::tolower(static_cast<unsigned char>(y));
-         });
-}
-
 std::string_view Trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
   while (!s.empty() &&
@@ -140,7 +133,7 @@ TransportError Classify(CURLcode code, bool connected) {
 
 std::string_view HttpResponse::Header(std::string_view name) const {
   for (const auto& [k, v] : headers) {
-    if (EqualsIgnoreCase(k, name)) return v;
+    if (HeaderNameEquals(k, name)) return v;
   }
   return {};
 }
@@ -221,7 +214,7 @@ HttpResult HttpClient::Send(const HttpRequest& request) {
   curl_slist* headers = nullptr;
   bool content_type = false;
   for (const auto& [name, value] : request.headers) {
-    content_type |= EqualsIgnoreCase(name, "content-type");
+    content_type |= HeaderNameEquals(name, "content-type");
     headers = curl_slist_append(headers, (name + ": " + value).c_str());
   }
   // No "Expect: 100-continue" round trip for large bodies, no "Accept: */*" of curl's own, and

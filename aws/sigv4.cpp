@@ -22,12 +22,6 @@ std::string Lower(std::string_view s) {
   return out;
 }
 
-bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return LowerChar(x) == LowerChar(y);
-         });
-}
-
 // A header value as SigV4 canonicalizes it: trimmed, inner runs of blanks as one space.
 std::string CanonicalValue(std::string_view v) {
   std::string out;
@@ -118,6 +112,12 @@ bool Unsigned(std::string_view lower_name) {
 
 }  // namespace
 
+bool HeaderNameEquals(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return LowerChar(x) == LowerChar(y);
+         });
+}
+
 std::string Hex(const unsigned char* data, size_t n) {
   static constexpr char kDigits[] = "0123456789abcdef";
   std::string out;
@@ -176,7 +176,7 @@ std::string CanonicalRequest(std::string_view method, std::string_view path, std
     std::string value;
     bool first = true;
     for (const auto& [k, v] : headers) {  // repeated headers: joined with ','
-      if (!EqualsIgnoreCase(k, name)) continue;
+      if (!HeaderNameEquals(k, name)) continue;
       if (!first) value += ',';
       value += CanonicalValue(v);
       first = false;
@@ -223,8 +223,8 @@ void SignRequest(const SigningKey& key, std::string_view region, std::string_vie
                  double now, std::string_view method, std::string_view path, std::string_view query,
                  std::string_view body, Headers* headers) {
   std::erase_if(*headers, [](const auto& h) {
-    return EqualsIgnoreCase(h.first, "authorization") || EqualsIgnoreCase(h.first, "x-amz-date") ||
-           EqualsIgnoreCase(h.first, "x-amz-security-token");
+    return HeaderNameEquals(h.first, "authorization") || HeaderNameEquals(h.first, "x-amz-date") ||
+           HeaderNameEquals(h.first, "x-amz-security-token");
   });
   const std::string amz_date = AmzDate(now);
   headers->emplace_back("X-Amz-Date", amz_date);

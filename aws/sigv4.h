@@ -16,6 +16,8 @@ namespace keyhole::aws {
 
 // Header name and value, in the order given; names compare case-insensitively.
 using Headers = std::vector<std::pair<std::string, std::string>>;
+// Whether two header names are the same header (HTTP compares them case-insensitively).
+bool HeaderNameEquals(std::string_view a, std::string_view b);
 
 // Lower-case hex of `n` bytes; the SHA-256 of `data` in lower-case hex; HMAC-SHA256 (raw bytes).
 std::string Hex(const unsigned char* data, size_t n);
