@@ -46,7 +46,7 @@ constexpr char kUsage[] =
     "  --append          copy into a TO table that already holds items\n"
     "  --max-rcu N       read at most N read capacity units a second (default: no limit)\n"
     "  --max-wcu N       write at most N write capacity units a second (default: no limit)\n"
-    "  --segments N      parts read and written at once (parallel Scan segments; default 4)\n"
+    "  --segments N      parts read and written at once (parallel Scan segments; default 8)\n"
     "  --profile P       AWS profile for both ends (--from-profile, --to-profile for one)\n"
     "  --region R        region of an endpoint given by URL (signing); aws:REGION names its own\n"
     "Ctrl-C stops the copy, saying how far it got; the same command run again finishes it.\n"

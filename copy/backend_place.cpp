@@ -34,7 +34,7 @@ class BatchPartWriter : public PartWriter {
                   api::RateLimiter* limiter, const std::atomic<bool>* cancel)
       : writer_(backend, table, std::move(keys), [&] {
           api::BatchWriter::Options o;
-          o.threads = 1;
+          o.threads = 4;  // batches in flight per part: larger group commits at a keyhole serve
           o.limiter = limiter;
           o.cancel = cancel;
           return o;

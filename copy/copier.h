@@ -31,7 +31,7 @@ struct Options {
   bool items_only = false;                         // the tables exist at TO: copy items only
   bool append = false;                             // a TO table may already hold items
   double max_read_units = 0, max_write_units = 0;  // a second; 0: no limit
-  int segments = 4;                                // parts read and written at once
+  int segments = 8;                                // parts read and written at once
   const std::atomic<bool>* cancel = nullptr;
   std::string state_path;  // where progress is saved ("" to keep none)
   // Text for the person running it (notes, progress, results), written as given: lines end
