@@ -25,25 +25,12 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from harness import check, finish, start_server  # noqa: E402
+
 KEYHOLE, TLS = sys.argv[1], sys.argv[2]
 ITEMS = int(sys.argv[3]) if len(sys.argv) > 3 else 100000
 KEY, SECRET = "AKIDCOPYTEST", "copy/test+secret"
-failures = []
-
-
-def check(name, condition, detail=""):
-    if not condition:
-        failures.append(f"{name}: {str(detail)[:2000]}")
-
-
-def start_server(db, *extra):
-    p = subprocess.Popen([KEYHOLE, "serve", db, "--port", "0", *extra], stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True)
-    line = p.stdout.readline()
-    if "listening on" not in line:
-        p.kill()
-        raise SystemExit(f"keyhole serve did not start: {line} {p.stderr.read()}")
-    return p, line.split("listening on ")[1].split(" ")[0]
 
 
 SCHEMA = """
@@ -124,8 +111,8 @@ with tempfile.TemporaryDirectory() as tmp:
           {k: len(v) for k, v in source_exports.items()})
 
     # 1. file -> keyhole serve over HTTPS with signatures -> a new file.
-    server, url = start_server(f"{tmp}/served.kh", "--tls-cert", f"{TLS}/server.pem", "--tls-key",
-                               f"{TLS}/server.key", "--require-signature", "--access-key-id", KEY,
+    server, url = start_server(KEYHOLE, f"{tmp}/served.kh", "--tls-cert", f"{TLS}/server.pem",
+                               "--tls-key", f"{TLS}/server.key", "--require-signature", "--access-key-id", KEY,
                                "--secret-access-key", SECRET)
     try:
         r = run(["copy", src, url])
@@ -273,7 +260,4 @@ with tempfile.TemporaryDirectory() as tmp:
         print("note: the copy finished before Ctrl-C reached it")
     check("after Ctrl-C, equal", exports(f"{tmp}/ctrlc.kh") == source_exports, "exports differ")
 
-for f in failures:
-    print("FAIL", f)
-print(f"copy: {'ok' if not failures else str(len(failures)) + ' failed'}")
-sys.exit(1 if failures else 0)
+finish("copy")

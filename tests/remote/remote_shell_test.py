@@ -20,31 +20,12 @@ import tempfile
 import threading
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from harness import check, finish, free_port, start_server  # noqa: E402
+
 KEYHOLE, TLS = sys.argv[1], sys.argv[2]
 SECRET = "s3cr3t/ForRemoteShellTest+xyz"
 KEY = "AKIDREMOTESHELLTEST"
-failures = []
-
-
-def check(name, condition, detail=""):
-    if not condition:
-        failures.append(f"{name}: {detail}")
-
-
-def start_server(db, *extra):
-    p = subprocess.Popen([KEYHOLE, "serve", db, "--port", "0", *extra], stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True)
-    line = p.stdout.readline()
-    if "listening on" not in line:
-        p.kill()
-        raise SystemExit(f"keyhole serve did not start: {line} {p.stderr.read()}")
-    return p, line.split("listening on ")[1].split(" ")[0]
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 with tempfile.TemporaryDirectory() as home:
@@ -57,7 +38,7 @@ with tempfile.TemporaryDirectory() as home:
     base_env = {"HOME": home, "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
                 "AWS_EC2_METADATA_DISABLED": "true", "AWS_CA_BUNDLE": f"{TLS}/ca.pem",
                 "KEYHOLE_HISTORY": f"{home}/history"}
-    server, url = start_server(f"{home}/s.kh", "--tls-cert", f"{TLS}/server.pem", "--tls-key",
+    server, url = start_server(KEYHOLE, f"{home}/s.kh", "--tls-cert", f"{TLS}/server.pem", "--tls-key",
                                f"{TLS}/server.key", "--require-signature", "--access-key-id", KEY,
                                "--secret-access-key", SECRET, "--log")
     outputs = []  # every output, searched for the secret at the end
@@ -267,7 +248,4 @@ with tempfile.TemporaryDirectory() as home:
     for i, text in enumerate(outputs + [history]):
         check(f"no secret in output {i}", SECRET not in text, text[:300])
 
-for f in failures:
-    print("FAIL", f)
-print(f"remote shell: {'ok' if not failures else str(len(failures)) + ' failed'}")
-sys.exit(1 if failures else 0)
+finish("remote shell")
