@@ -68,15 +68,6 @@ std::string Environment::Home() const {
   return "";
 }
 
-bool ReadTextFile(const std::string& path, std::string* out) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  std::ostringstream s;
-  s << in.rdbuf();
-  *out = s.str();
-  return true;
-}
-
 std::string ExpandHome(const std::string& path, const Environment& env) {
   if (path == "~") return env.Home();
   if (path.starts_with("~/")) return env.Home() + path.substr(1);
@@ -170,7 +161,7 @@ Result<SharedConfig> LoadSharedConfig(const Environment& env) {
   shared.credentials_path =
       ExpandHome(env.NonEmpty("AWS_SHARED_CREDENTIALS_FILE").value_or("~/.aws/credentials"), env);
   std::string text;
-  if (ReadTextFile(shared.config_path, &text)) {
+  if (ReadWholeFile(shared.config_path, &text)) {
     shared.config_exists = true;
     KH_ASSIGN_OR_RETURN(IniFile ini, ParseIni(text, shared.config_path));
     for (auto& [header, section] : ini) {
@@ -186,7 +177,7 @@ Result<SharedConfig> LoadSharedConfig(const Environment& env) {
     }
   }
   text.clear();
-  if (ReadTextFile(shared.credentials_path, &text)) {
+  if (ReadWholeFile(shared.credentials_path, &text)) {
     shared.credentials_exists = true;
     KH_ASSIGN_OR_RETURN(IniFile ini, ParseIni(text, shared.credentials_path));
     for (auto& [header, section] : ini) shared.credential_profiles[header] = std::move(section);

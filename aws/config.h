@@ -19,6 +19,7 @@
 #include <string_view>
 
 #include "aws/endpoint.h"
+#include "core/file.h"
 #include "core/status.h"
 
 namespace keyhole::aws {
@@ -111,9 +112,6 @@ Result<ClientSettings> ResolveClientSettings(const ClientFlags& flags, const Env
 Result<std::optional<Endpoint>> ConfiguredServiceEndpoint(const ClientSettings& settings,
                                                           const Environment& env,
                                                           std::string_view service_id);
-
-// Reads a whole file into *out; false when it cannot be read.
-bool ReadTextFile(const std::string& path, std::string* out);
 
 // "~/x" with the home directory expanded; other paths as they are.
 std::string ExpandHome(const std::string& path, const Environment& env);

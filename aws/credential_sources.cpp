@@ -382,7 +382,7 @@ class ContainerSource : public CredentialSource {
     Headers headers = {{"Accept", "application/json"}};
     std::string token;
     if (auto file = env.NonEmpty("AWS_CONTAINER_AUTHORIZATION_TOKEN_FILE")) {
-      if (!ReadTextFile(*file, &token)) {
+      if (!ReadWholeFile(*file, &token)) {
         return NamedError("CredentialRetrievalError",
                           fmt::format("cannot read AWS_CONTAINER_AUTHORIZATION_TOKEN_FILE {}: {}",
                                       *file, std::strerror(errno)));
@@ -587,7 +587,7 @@ class CliCache {
   // Credentials cached and valid for 15 more minutes.
   std::optional<Credentials> Read(double now, std::string source) const {
     std::string text;
-    if (!ReadTextFile(path_, &text)) return std::nullopt;
+    if (!ReadWholeFile(path_, &text)) return std::nullopt;
     Result<json::Value> v = json::Parse(text);
     if (!v.ok() || !v->IsObject()) return std::nullopt;
     const json::Value* c = v->Find("Credentials");
@@ -813,7 +813,7 @@ class WebIdentitySource : public CredentialSource {
       return std::optional<Credentials>(std::move(*cached));
     }
     std::string token;
-    if (!ReadTextFile(token_file, &token)) {
+    if (!ReadWholeFile(token_file, &token)) {
       return NamedError("CredentialRetrievalError",
                         fmt::format("cannot read the web identity token file {}: {}", token_file,
                                     std::strerror(errno)));
@@ -905,7 +905,7 @@ class SsoSource : public CredentialSource {
         fmt::format("{}/.aws/sso/cache/{}.json", ctx_.env().Home(),
                     Sha1Hex(session_name.empty() ? start_url : session_name));
     std::string text;
-    if (!ReadTextFile(token_path, &text)) {
+    if (!ReadWholeFile(token_path, &text)) {
       return NamedError(
           "SSOTokenLoadError",
           fmt::format("Error loading SSO Token: Token for {} does not exist (no {}). "

@@ -38,6 +38,7 @@
 
 #include "copy/place.h"
 #include "core/ddb_json.h"
+#include "core/file.h"
 #include "core/item.h"
 #include "core/json.h"
 
@@ -48,15 +49,6 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr char kDefinitionFile[] = "keyhole-table.json";
-
-bool ReadText(const fs::path& path, std::string* out) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  std::ostringstream s;
-  s << in.rdbuf();
-  *out = s.str();
-  return true;
-}
 
 // Writes `text` to `path` whole (a temporary beside it, then renamed).
 Status WriteText(const fs::path& path, std::string_view text) {
@@ -77,15 +69,6 @@ std::string Md5(std::string_view data) {
   unsigned int n = 0;
   EVP_Digest(data.data(), data.size(), digest, &n, EVP_md5(), nullptr);
   return std::string(reinterpret_cast<char*>(digest), n);
-}
-
-std::string Base64(std::string_view raw) {
-  std::string out(4 * ((raw.size() + 2) / 3) + 1, '\0');
-  const int n = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
-                                reinterpret_cast<const unsigned char*>(raw.data()),
-                                static_cast<int>(raw.size()));
-  out.resize(static_cast<size_t>(n));
-  return out;
 }
 
 std::string HexOf(std::string_view raw) {
@@ -200,7 +183,7 @@ Result<Export> ReadExport(const fs::path& dir) {
   e.dir = dir;
   e.id = dir.filename().string();
   std::string text;
-  if (!ReadText(dir / "manifest-summary.json", &text)) {
+  if (!ReadWholeFile(dir / "manifest-summary.json", &text)) {
     return Status::Validation(
         fmt::format("{}: no manifest-summary.json (the export is not "
                     "finished, or this is not an export's folder)",
@@ -228,7 +211,7 @@ Result<Export> ReadExport(const fs::path& dir) {
     e.items = std::atoll(n->number_text().c_str());
   }
   // Definition, when keyhole wrote the export.
-  if (std::string def; ReadText(dir / kDefinitionFile, &def)) {
+  if (std::string def; ReadWholeFile(dir / kDefinitionFile, &def)) {
     Result<json::Value> v = json::Parse(def);
     if (v.ok() && v->Find("KeySchema")) {
       Result<TableDescription> t = TableFromJson(*v);
@@ -247,7 +230,7 @@ Result<Export> ReadExport(const fs::path& dir) {
     return Status::Validation(
         fmt::format("{}/manifest-summary.json names no table (its tableArn)", dir.string()));
   }
-  if (!ReadText(dir / "manifest-files.json", &text)) {
+  if (!ReadWholeFile(dir / "manifest-files.json", &text)) {
     return Status::Validation(fmt::format("{}: no manifest-files.json", dir.string()));
   }
   std::istringstream lines(text);
@@ -406,11 +389,11 @@ class Folder : public Place {
     const DataFile& f = e->files[file];
     if (skip == 0 && !f.md5.empty()) {
       std::string raw;
-      if (!ReadText(f.path, &raw)) {
+      if (!ReadWholeFile(f.path, &raw)) {
         return Status::Validation(fmt::format("{}: the data file {} is missing", e->dir.string(),
                                               f.path.filename().string()));
       }
-      if (Base64(Md5(raw)) != f.md5) {
+      if (Base64Encode(Md5(raw)) != f.md5) {
         return Status::Validation(fmt::format(
             "{}: the data file {} does not match its md5Checksum in manifest-files.json: it is "
             "damaged or incomplete",
@@ -493,7 +476,8 @@ class Folder : public Place {
     int64_t items = 0, bytes = 0;
     for (const fs::path& f : files) {
       std::string raw;
-      if (!ReadText(f, &raw)) return Status::Internal(fmt::format("cannot read {}", f.string()));
+      if (!ReadWholeFile(f, &raw))
+        return Status::Internal(fmt::format("cannot read {}", f.string()));
       GzLines lines(f);
       std::string line, error;
       int64_t count = 0;
@@ -505,7 +489,7 @@ class Folder : public Place {
       manifest += fmt::format(
           "{{\"itemCount\":{},\"md5Checksum\":\"{}\",\"etag\":\"{}\",\"dataFileS3Key\":"
           "\"AWSDynamoDB/{}/data/{}\"}}\n",
-          count, Base64(md5), HexOf(md5), id, f.filename().string());
+          count, Base64Encode(md5), HexOf(md5), id, f.filename().string());
     }
     const std::string arn = def ? def->TableArn() : TableArnOf(table);
     const double started = std::atof(id.c_str() + 1) / 1000;
@@ -531,8 +515,8 @@ class Folder : public Place {
     summary.Add("exportType", s("FULL_EXPORT"));
     const std::string summary_text = json::Write(summary);
     KH_RETURN_IF_ERROR(WriteText(dir / "manifest-files.json", manifest));
-    KH_RETURN_IF_ERROR(WriteText(dir / "manifest-files.md5", Base64(Md5(manifest))));
-    KH_RETURN_IF_ERROR(WriteText(dir / "manifest-summary.md5", Base64(Md5(summary_text))));
+    KH_RETURN_IF_ERROR(WriteText(dir / "manifest-files.md5", Base64Encode(Md5(manifest))));
+    KH_RETURN_IF_ERROR(WriteText(dir / "manifest-summary.md5", Base64Encode(Md5(summary_text))));
     KH_RETURN_IF_ERROR(WriteText(dir / "manifest-summary.json", summary_text));
     return Load();
   }
@@ -553,7 +537,7 @@ class Folder : public Place {
     if (auto it = writing_.find(table); it != writing_.end()) return &it->second;
     for (const fs::path& dir : ExportDirs(path_)) {
       std::string text;
-      if (!ReadText(dir / kDefinitionFile, &text)) continue;
+      if (!ReadWholeFile(dir / kDefinitionFile, &text)) continue;
       Result<json::Value> v = json::Parse(text);
       const json::Value* name = v.ok() && v->IsObject() ? v->Find("TableName") : nullptr;
       if (name && name->IsString() && name->str() == table) {

@@ -989,22 +989,6 @@ std::string Shorten(std::string_view text, size_t max) {
   return fmt::format("{}… ({} bytes)", text.substr(0, cut), text.size());
 }
 
-bool ReadWholeFile(const std::string& path, std::string* text) {
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (!f) return false;
-  text->clear();
-  char buf[1 << 16];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) text->append(buf, n);
-  const int error = std::ferror(f) ? errno : 0;
-  std::fclose(f);
-  if (error) {
-    errno = error;
-    return false;
-  }
-  return true;
-}
-
 std::string FormatElapsed(double seconds) {
   if (seconds < 1e-3) return fmt::format("{:.0f} µs", seconds * 1e6);
   if (seconds < 1) return fmt::format("{:.3g} ms", seconds * 1e3);

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "core/backend.h"
+#include "core/file.h"
 #include "shell/render.h"
 
 namespace keyhole::shell {
@@ -184,8 +185,7 @@ class Session {
   std::unique_ptr<State> state_;
 };
 
-// Reads the whole file at `path` into *text. False with errno set (ENOENT, EACCES, EISDIR, ...)
-// when it cannot.
-bool ReadWholeFile(const std::string& path, std::string* text);
+// Reads the whole file at `path` (core/file.h).
+using keyhole::ReadWholeFile;
 
 }  // namespace keyhole::shell

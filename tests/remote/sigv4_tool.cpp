@@ -3,12 +3,11 @@
 //   {"method":..., "path":..., "query":..., "headers":[[name, value], ...], "body": base64,
 //    "key":..., "secret":..., "token":..., "region":..., "service":..., "time": epoch seconds}
 // and writes, per line, the Authorization header it computed (or "error: ..." for a bad line).
-#include <openssl/evp.h>
-
 #include <iostream>
 #include <string>
 
 #include "aws/sigv4.h"
+#include "core/ddb_json.h"
 #include "core/json.h"
 
 namespace {
@@ -18,16 +17,10 @@ std::string Str(const keyhole::json::Value& o, std::string_view k) {
   return v && v->IsString() ? v->str() : "";
 }
 
-std::string FromBase64(const std::string& b64) {
-  std::string out(b64.size(), '\0');
-  const int n = EVP_DecodeBlock(reinterpret_cast<unsigned char*>(out.data()),
-                                reinterpret_cast<const unsigned char*>(b64.data()),
-                                static_cast<int>(b64.size()));
-  out.resize(n < 0 ? 0 : static_cast<size_t>(n));
-  size_t pad = 0;
-  for (size_t i = b64.size(); i > 0 && b64[i - 1] == '='; --i) ++pad;
-  out.resize(out.size() >= pad ? out.size() - pad : 0);
-  return out;
+std::string Body(const keyhole::json::Value& o) {
+  std::string body;
+  keyhole::Base64Decode(Str(o, "body"), &body);
+  return body;
 }
 
 }  // namespace
@@ -52,8 +45,7 @@ int main() {
     const double when = t && t->IsNumber() ? std::stod(t->number_text()) : 0;
     keyhole::aws::SignRequest({Str(*v, "key"), Str(*v, "secret"), Str(*v, "token")},
                               Str(*v, "region"), Str(*v, "service"), when, Str(*v, "method"),
-                              Str(*v, "path"), Str(*v, "query"), FromBase64(Str(*v, "body")),
-                              &headers);
+                              Str(*v, "path"), Str(*v, "query"), Body(*v), &headers);
     std::string auth;
     for (const auto& [k, val] : headers) {
       if (k == "Authorization") auth = val;
