@@ -1,9 +1,12 @@
 // A Backend as a copy's place (place.h): parallel Scan segments to read, BatchWriteItem to
 // write, CreateTable / UpdateTimeToLive / tags for the definition.
 #include <fmt/format.h>
+#include <openssl/evp.h>
 #include <openssl/sha.h>
 
 #include <chrono>
+#include <condition_variable>
+#include <deque>
 #include <map>
 #include <mutex>
 #include <set>
@@ -18,8 +21,18 @@ namespace keyhole::copy {
 
 uint64_t ItemDigest(const Item& item) {
   const std::string text = ItemToJsonText(item);
-  unsigned char digest[SHA256_DIGEST_LENGTH];
-  SHA256(reinterpret_cast<const unsigned char*>(text.data()), text.size(), digest);
+  // SHA-256 fetched once and a context per thread: OpenSSL 3's one-shot SHA256() looks the
+  // algorithm up, under a lock, on every call (twice the time, and contended across parts).
+  static EVP_MD* const sha256 = EVP_MD_fetch(nullptr, "SHA256", nullptr);
+  thread_local const std::unique_ptr<EVP_MD_CTX, void (*)(EVP_MD_CTX*)> ctx(EVP_MD_CTX_new(),
+                                                                            EVP_MD_CTX_free);
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int n = 0;
+  if (!sha256 || !ctx || !EVP_DigestInit_ex2(ctx.get(), sha256, nullptr) ||
+      !EVP_DigestUpdate(ctx.get(), text.data(), text.size()) ||
+      !EVP_DigestFinal_ex(ctx.get(), digest, &n)) {
+    SHA256(reinterpret_cast<const unsigned char*>(text.data()), text.size(), digest);
+  }
   uint64_t v = 0;
   for (int i = 0; i < 8; ++i) v = (v << 8) | digest[i];
   return v;
@@ -34,7 +47,7 @@ class BatchPartWriter : public PartWriter {
                   api::RateLimiter* limiter, const std::atomic<bool>* cancel)
       : writer_(backend, table, std::move(keys), [&] {
           api::BatchWriter::Options o;
-          o.threads = 4;  // batches in flight per part: larger group commits at a keyhole serve
+          o.threads = 16;  // batches in flight per part: larger group commits at a keyhole serve
           o.limiter = limiter;
           o.cancel = cancel;
           return o;
@@ -73,6 +86,131 @@ class ImportPartWriter : public PartWriter {
   std::string table_;
   const std::atomic<bool>* cancel_;
   std::mutex* serial_;
+  double units_ = 0;
+};
+
+// One import fed by every part of a pass at once, for an empty table in a keyhole file: one
+// sorted bulk load (LocalControl::ImportIsBulkLoad) instead of a write transaction per chunk,
+// each of which rewrites pages of every index. All or nothing: the items are stored when the
+// last part closes, and nothing is if a part fails or the copy is stopped (the copier then
+// keeps no checkpoint, so running it again starts the table over).
+//
+// Thread-safety: Push, Close and Abandon are called from the parts' threads at once.
+class StreamedImport {
+ public:
+  StreamedImport(LocalControl& local, std::string table, int writers,
+                 const std::atomic<bool>* cancel)
+      : local_(local), table_(std::move(table)), open_(writers), cancel_(cancel) {
+    thread_ = std::thread([this] { Run(); });
+  }
+  ~StreamedImport() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (open_ > 0) abandoned_ = true;
+    }
+    changed_.notify_all();
+    thread_.join();
+  }
+
+  // Hands `items` to the import; waits while it holds kMaxQueued items already.
+  Status Push(std::vector<Item> items) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    changed_.wait(lock, [&] { return queued_ < kMaxQueued || done_; });
+    if (done_) {
+      return result_.ok() ? Status::Internal("the import ended before every part was written")
+                          : result_.status();
+    }
+    queued_ += items.size();
+    queue_.push_back(std::move(items));
+    changed_.notify_all();
+    return Status::OK();
+  }
+  // One writer is finished; waits for the import and returns how it ended (the write units
+  // to the last writer to close, 0 to the others).
+  Result<double> Close() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    const bool last = --open_ == 0;
+    changed_.notify_all();
+    changed_.wait(lock, [&] { return done_; });
+    if (!result_.ok()) return result_.status();
+    return last ? result_->write_units : 0.0;
+  }
+  // A writer given up without Close (its part failed or was stopped): nothing is imported.
+  void Abandon() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    abandoned_ = true;
+    changed_.notify_all();
+  }
+
+ private:
+  static constexpr size_t kMaxQueued = 65536;
+
+  void Run() {
+    bool given = false;
+    LocalControl::ImportSource source;
+    source.rewind = [&]() -> Status {
+      if (given) return Status::Internal("a streamed import cannot start over");
+      return Status::OK();
+    };
+    source.next = [&](std::vector<Item>* batch) -> Result<bool> {
+      std::unique_lock<std::mutex> lock(mutex_);
+      changed_.wait(lock, [&] { return !queue_.empty() || open_ == 0 || abandoned_; });
+      if (abandoned_) {
+        return Status(ErrorCode::kInterrupted,
+                      "Interrupted: a part of the copy stopped, so nothing was imported");
+      }
+      if (queue_.empty()) return false;
+      *batch = std::move(queue_.front());
+      queue_.pop_front();
+      queued_ -= batch->size();
+      given = true;
+      changed_.notify_all();
+      return true;
+    };
+    Result<LocalControl::ImportResult> r = local_.ImportItems(table_, source, cancel_);
+    std::lock_guard<std::mutex> lock(mutex_);
+    result_ = std::move(r);
+    done_ = true;
+    queue_.clear();
+    changed_.notify_all();
+  }
+
+  LocalControl& local_;
+  std::string table_;
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::deque<std::vector<Item>> queue_;  // guarded by mutex_, as are the fields below
+  size_t queued_ = 0;
+  int open_;
+  bool abandoned_ = false, done_ = false;
+  Result<LocalControl::ImportResult> result_ = Status::Internal("not finished");
+  const std::atomic<bool>* cancel_;
+  std::thread thread_;
+};
+
+// A part's writer into a StreamedImport.
+class StreamedPartWriter : public PartWriter {
+ public:
+  explicit StreamedPartWriter(std::shared_ptr<StreamedImport> import)
+      : import_(std::move(import)) {}
+  ~StreamedPartWriter() override {
+    if (!closed_) import_->Abandon();
+  }
+  Status Write(std::vector<Item> items) override {
+    if (items.empty()) return Status::OK();
+    return import_->Push(std::move(items));
+  }
+  Status Close() override {
+    closed_ = true;
+    KH_ASSIGN_OR_RETURN(units_, import_->Close());
+    return Status::OK();
+  }
+  bool stores_at_close() const override { return true; }
+  double write_units() const override { return units_; }
+
+ private:
+  std::shared_ptr<StreamedImport> import_;
+  bool closed_ = false;
   double units_ = 0;
 };
 
@@ -134,7 +272,7 @@ class Backed : public Place {
                     const Limits& limits) override {
     // Within --max-rcu: a page's units are taken before it is read (as much as this part's last
     // page cost; a whole 1 MB page's 128 for its first), and set right after.
-    api::RateLimiter* limiter = ReadLimiter(limits);
+    api::RateLimiter* limiter = local_ && limits.read_back ? nullptr : ReadLimiter(limits);
     double expected = 0;
     if (limiter) {
       {
@@ -274,8 +412,25 @@ class Backed : public Place {
     return Status::OK();
   }
 
+  Status WillWrite(const std::string& table, int writers, const Limits& limits) override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    streamed_.erase(table);
+    if (!local_ || limits.max_write_units > 0 || writers <= 0) return Status::OK();
+    KH_ASSIGN_OR_RETURN(bool bulk, local_->ImportIsBulkLoad(table));
+    if (bulk) {
+      streamed_[table] = std::make_shared<StreamedImport>(*local_, table, writers, limits.cancel);
+    }
+    return Status::OK();
+  }
+
   Result<std::unique_ptr<PartWriter>> Writer(const std::string& table, int, int64_t,
                                              const Limits& limits) override {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (auto it = streamed_.find(table); it != streamed_.end()) {
+        return std::unique_ptr<PartWriter>(new StreamedPartWriter(it->second));
+      }
+    }
     if (local_ && limits.max_write_units <= 0) {
       return std::unique_ptr<PartWriter>(
           new ImportPartWriter(*local_, table, limits.cancel, &imports_));
@@ -308,6 +463,8 @@ class Backed : public Place {
   std::once_flag read_once_, write_once_;
   std::mutex mutex_;
   std::map<std::pair<std::string, int>, double> last_page_units_;  // each part's last page
+  // The pass's streamed import into a table (WillWrite), shared by its part writers.
+  std::map<std::string, std::shared_ptr<StreamedImport>> streamed_;
   std::unique_ptr<api::RateLimiter> read_, write_;
 };
 

@@ -371,6 +371,9 @@ Status Copy(Place& from, Place& to, const Options& o, std::vector<TableResult>* 
       const auto start = Clock::now();
       Progress progress(o, table, from.ItemCountEstimate(table), items_before, bytes_before);
       const int parts = static_cast<int>(ts.parts.size());
+      int writers = 0;
+      for (const PartState& p : ts.parts) writers += p.done ? 0 : 1;
+      KH_RETURN_IF_ERROR(to.WillWrite(table, writers, limits));
       std::vector<std::thread> threads;
       std::mutex error_mutex;
       Status first;
@@ -416,7 +419,8 @@ Status Copy(Place& from, Place& to, const Options& o, std::vector<TableResult>* 
               } else {
                 next.done = true;
               }
-            } while (!next.done && bytes < kChunkBytes && !cancelled());
+            } while (!next.done && bytes < kChunkBytes && !(*writer)->stores_at_close() &&
+                     !cancelled());
             const int64_t n = static_cast<int64_t>(chunk.size());
             if (Status s = (*writer)->Write(std::move(chunk)); !s.ok()) return fail(s);
             snapshot = next;
@@ -425,6 +429,10 @@ Status Copy(Place& from, Place& to, const Options& o, std::vector<TableResult>* 
             snapshot.digest += digest;
             ++snapshot.sequence;
             progress.Add(n, bytes);
+            if ((*writer)->stores_at_close()) {  // checkpointed once Close has stored it all
+              if (snapshot.done) break;
+              continue;
+            }
             std::lock_guard<std::mutex> lock(state.mutex);
             ts.parts[part] = snapshot;
             if (snapshot.done || Clock::now() - state.last_save > std::chrono::seconds(1)) {
@@ -432,7 +440,12 @@ Status Copy(Place& from, Place& to, const Options& o, std::vector<TableResult>* 
             }
             if (snapshot.done) break;
           }
-          if (Status s = (*writer)->Close(); !s.ok()) fail(s);
+          if (Status s = (*writer)->Close(); !s.ok()) return fail(s);
+          if ((*writer)->stores_at_close()) {
+            std::lock_guard<std::mutex> lock(state.mutex);
+            ts.parts[part] = snapshot;
+            state.SaveLocked();
+          }
         });
       }
       for (std::thread& t : threads) t.join();
@@ -475,6 +488,7 @@ Status Copy(Place& from, Place& to, const Options& o, std::vector<TableResult>* 
     // 3. Read back, with strongly consistent reads.
     Limits consistent = limits;
     consistent.consistent = true;
+    consistent.read_back = true;
     Status back =
         ReadBack(to, table, o.segments, consistent, &result.read_back, &result.read_back_digest);
     if (!back.ok()) {

@@ -32,6 +32,9 @@ struct Limits {
   // Strongly consistent reads (the read-back after a copy: an eventually consistent Scan might
   // miss the last writes).
   bool consistent = false;
+  // The read-back of the destination after a copy. A keyhole file reads it without the
+  // capacity limits, which protect a service's tables (a file has none to protect).
+  bool read_back = false;
 };
 
 // One page a part produced: its items and the position to resume after it ("" at the start;
@@ -52,6 +55,9 @@ class PartWriter {
   // After the last Write: anything the part still holds, stored.
   virtual Status Close() = 0;
   virtual double write_units() const = 0;
+  // True when Write only hands the items on and Close stores all of the part's at once (a
+  // bulk load into a keyhole file): the copier then checkpoints the part only after Close.
+  virtual bool stores_at_close() const { return false; }
 };
 
 class Place {
@@ -81,6 +87,11 @@ class Place {
   // and tags included. `note` is told what could not be carried.
   virtual Status Create(const std::string& table, const TableDescription& definition,
                         const std::function<void(const std::string&)>& note) = 0;
+  // Before the writers of one pass over `table` are made: how many there will be (one for each
+  // part still to copy).
+  virtual Status WillWrite(const std::string& table, int writers, const Limits& limits) {
+    return Status::OK();
+  }
   // A writer for part `part`; `resume` says where its earlier run stopped (a place that writes
   // files names them by part and sequence, so a resumed part rewrites the same names).
   virtual Result<std::unique_ptr<PartWriter>> Writer(const std::string& table, int part,
@@ -93,9 +104,9 @@ class Place {
 };
 
 // A backend as a place. `name` says what it is ("keyhole file x.kh", an endpoint's URL).
-// `local`, for a keyhole file, writes each page as one import (LocalControl::ImportItems: one
-// write transaction a page, a sorted bulk load into an empty table) instead of
-// BatchWriteItems of 25.
+// `local`, for a keyhole file, writes through LocalControl::ImportItems instead of
+// BatchWriteItems of 25: into an empty table, every part's items as one sorted bulk load, stored
+// when the last part closes; otherwise a write transaction per chunk.
 std::unique_ptr<Place> BackendPlace(Backend& backend, std::string name,
                                     LocalControl* local = nullptr);
 

@@ -120,6 +120,10 @@ class LocalControl {
   virtual Result<ImportResult> ImportItems(const std::string& table_name,
                                            const ImportSource& source,
                                            const std::atomic<bool>* cancel = nullptr) = 0;
+  // Whether ImportItems into `table_name` would now be a sorted bulk load (the table is empty,
+  // without a stream or local secondary indexes): such an import reads its source once, as a
+  // stream, and never calls `rewind` after the first batch.
+  virtual Result<bool> ImportIsBulkLoad(const std::string& table_name) = 0;
   // The same for items already in memory.
   Result<ImportResult> ImportItems(const std::string& table_name, const std::vector<Item>& items,
                                    const std::atomic<bool>* cancel = nullptr) {

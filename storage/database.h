@@ -201,6 +201,7 @@ class Database : public Backend, public LocalControl {
   Result<ImportResult> ImportItems(const std::string& table_name, const ImportSource& source,
                                    const std::atomic<bool>* cancel = nullptr) override;
   using LocalControl::ImportItems;
+  Result<bool> ImportIsBulkLoad(const std::string& table_name) override;
 
   // Checks that every index of every table agrees with its base table entry for entry.
   // InternalServerError naming the first disagreement. (Used by crash and concurrency tests.)
@@ -210,6 +211,8 @@ class Database : public Backend, public LocalControl {
 
  private:
   explicit Database(std::unique_ptr<Impl> impl);
+  // Whether an import into `table` is a sorted bulk load (import.cpp).
+  Result<bool> BulkLoads(const TableHandle& table);
   // The sorted bulk load into the empty `table` (import.cpp).
   Result<ImportResult> ImportStaged(const TableHandle& table, const ImportSource& source,
                                     const std::atomic<bool>* cancel);

@@ -214,7 +214,7 @@ class Env {
   // Group commit (Write): the callers waiting to write, and whether one of them is running a
   // group (guarded by queue_mutex_; lock order: queue_mutex_ is never held with the others).
   struct WriteRequest;
-  static constexpr size_t kMaxGroup = 64;
+  static constexpr size_t kMaxGroup = 256;
   std::mutex queue_mutex_;
   std::condition_variable queue_cv_;
   std::deque<WriteRequest*> queue_;

@@ -187,6 +187,25 @@ Status Database::DropAbandonedImports() {
   return Status::OK();
 }
 
+Result<bool> Database::BulkLoads(const TableHandle& table) {
+  if (!table.desc.latest_stream_label.empty() || HasLocalIndexes(table.desc)) return false;
+  bool empty = false;
+  KH_RETURN_IF_ERROR(impl_->env->Read([&](Txn& txn) -> Status {
+    MDB_stat st;
+    int rc = mdb_stat(txn.get(), table.dbi, &st);
+    if (rc) return LmdbError(rc, "stat");
+    empty = st.ms_entries == 0;
+    return Status::OK();
+  }));
+  return empty;
+}
+
+Result<bool> Database::ImportIsBulkLoad(const std::string& table_name) {
+  KH_RETURN_IF_ERROR(ValidateTableName(table_name));
+  KH_ASSIGN_OR_RETURN(std::shared_ptr<const TableHandle> table, impl_->Current(table_name));
+  return BulkLoads(*table);
+}
+
 Result<ImportResult> Database::ImportItems(const std::string& table_name,
                                            const ImportSource& source,
                                            const std::atomic<bool>* cancel) {
@@ -198,17 +217,8 @@ Result<ImportResult> Database::ImportItems(const std::string& table_name,
     KH_RETURN_IF_ERROR(
         impl_->env->Reserve(source.expected_bytes * 2 * (1 + table->desc.indexes.size())));
   }
-  bool empty = false;
-  KH_RETURN_IF_ERROR(impl_->env->Read([&](Txn& txn) -> Status {
-    MDB_stat st;
-    int rc = mdb_stat(txn.get(), table->dbi, &st);
-    if (rc) return LmdbError(rc, "stat");
-    empty = st.ms_entries == 0;
-    return Status::OK();
-  }));
-  if (empty && table->desc.latest_stream_label.empty() && !HasLocalIndexes(table->desc)) {
-    return ImportStaged(*table, source, cancel);
-  }
+  KH_ASSIGN_OR_RETURN(bool bulk, BulkLoads(*table));
+  if (bulk) return ImportStaged(*table, source, cancel);
   ImportResult out;
   KH_RETURN_IF_ERROR(impl_->WithTable(table_name, true, [&](Txn& txn, const TableHandle& h) {
     // Each attempt starts from the first item (a transaction that fills the map is retried).

@@ -82,6 +82,22 @@ TEST(ImportItems, ABadItemImportsNothing) {
   EXPECT_EQ(db->ImportItems("Nope", Items(1)).status().code(), ErrorCode::kResourceNotFound);
 }
 
+TEST(ImportItems, IsABulkLoadIntoAnEmptyTableWithoutAStreamOrLocalIndexes) {
+  TempDb db;
+  MakeTables(db, "Other");
+  EXPECT_TRUE(db->ImportIsBulkLoad("App").value());
+  ASSERT_TRUE(PutOne(db, "App", Key("p", 1)).ok());
+  EXPECT_FALSE(db->ImportIsBulkLoad("App").value());  // no longer empty
+  CreateTableRequest streamed;
+  streamed.table_name = "Streamed";
+  streamed.attribute_definitions = {{"pk", "S"}};
+  streamed.key_schema = {{"pk", "HASH"}};
+  streamed.stream_specification = StreamSpecification{true, "NEW_IMAGE"};
+  ASSERT_TRUE(db->CreateTable(streamed).ok());
+  EXPECT_FALSE(db->ImportIsBulkLoad("Streamed").value());  // a stream record per item
+  EXPECT_EQ(db->ImportIsBulkLoad("Nope").status().code(), ErrorCode::kResourceNotFound);
+}
+
 TEST(ImportItems, CancelledImportsNothing) {
   TempDb db;
   MakeTables(db, "Other");
