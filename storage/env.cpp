@@ -348,66 +348,75 @@ Status Env::RunAlone(const std::function<Status(Txn&)>& fn, WriteMode mode) {
 }
 
 void Env::RunGroup(const std::vector<WriteRequest*>& group) {
-  const auto all = [&](const Status& s) {
-    for (WriteRequest* r : group) r->status = s;
-  };
-  {
-    bool map_full = false;
-    {
-      std::shared_lock<Gate> shared(gate_);
-      MDB_txn* raw;
-      if (Status s = Begin(true, &raw, shared); !s.ok()) return all(s);
-      Txn outer(raw, true);
-      pending_.clear();
-      for (WriteRequest* r : group) {
-        MDB_txn* child = nullptr;
-        if (int rc = mdb_txn_begin(env_, raw, 0, &child); rc != 0) {
-          r->status = LmdbError(rc, "begin nested transaction");
-          continue;
-        }
-        const std::map<std::string, MDB_dbi> pending_before = pending_;
-        Txn txn(child, true);
-        Status s = (*r->fn)(txn);
-        if (txn.map_full()) {
-          map_full = true;
-          break;
-        }
-        if (s.ok()) {
-          s = txn.Commit();
-          if (txn.map_full()) {
-            map_full = true;
-            break;
-          }
-        } else {
-          txn.Abort();
-        }
-        if (!s.ok()) pending_ = pending_before;  // handles its rolled-back writes created
-        r->status = std::move(s);
-      }
-      if (!map_full) {
-        Status committed = outer.Commit();
-        if (!outer.map_full()) {
-          if (committed.ok()) {
-            std::lock_guard<std::mutex> lock(dbis_mutex_);
-            dbis_.insert(pending_.begin(), pending_.end());
-          } else {
-            for (WriteRequest* r : group) {
-              if (r->status.ok()) r->status = committed;
-            }
-          }
-          pending_.clear();
-          return;
-        }
-        map_full = true;
-      }
-      outer.Abort();
-      pending_.clear();
+  // A full map is grown and the group run again as a group (a fresh file doubles its map a few
+  // times while it fills; running the group's requests alone then would cost a commit and a
+  // sync each). Full once more (the group's dirty pages outgrew what one transaction holds: a
+  // child can spill only its own pages, MDB_TXN_FULL), every request runs again alone, in
+  // order, each in a transaction of its own that grows the map as it needs.
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    for (WriteRequest* r : group) r->status = Status::OK();
+    if (TryGroup(group)) return;
+    if (attempt == 0) {
+      if (Status grown = Grow(); !grown.ok()) break;  // with this process's transactions ended
     }
   }
-  // The map filled, or the group's dirty pages outgrew what one transaction holds (a child can
-  // spill only its own pages, MDB_TXN_FULL): every request runs again alone, in order, each in
-  // a transaction of its own that grows the map as it needs.
   for (WriteRequest* r : group) r->status = RunAlone(*r->fn, WriteMode::kShared);
+}
+
+bool Env::TryGroup(const std::vector<WriteRequest*>& group) {
+  const auto all = [&](const Status& s) {
+    for (WriteRequest* r : group) r->status = s;
+    return true;
+  };
+  bool map_full = false;
+  std::shared_lock<Gate> shared(gate_);
+  MDB_txn* raw;
+  if (Status s = Begin(true, &raw, shared); !s.ok()) return all(s);
+  Txn outer(raw, true);
+  pending_.clear();
+  for (WriteRequest* r : group) {
+    MDB_txn* child = nullptr;
+    if (int rc = mdb_txn_begin(env_, raw, 0, &child); rc != 0) {
+      r->status = LmdbError(rc, "begin nested transaction");
+      continue;
+    }
+    const std::map<std::string, MDB_dbi> pending_before = pending_;
+    Txn txn(child, true);
+    Status s = (*r->fn)(txn);
+    if (txn.map_full()) {
+      map_full = true;
+      break;
+    }
+    if (s.ok()) {
+      s = txn.Commit();
+      if (txn.map_full()) {
+        map_full = true;
+        break;
+      }
+    } else {
+      txn.Abort();
+    }
+    if (!s.ok()) pending_ = pending_before;  // handles its rolled-back writes created
+    r->status = std::move(s);
+  }
+  if (!map_full) {
+    Status committed = outer.Commit();
+    if (!outer.map_full()) {
+      if (committed.ok()) {
+        std::lock_guard<std::mutex> lock(dbis_mutex_);
+        dbis_.insert(pending_.begin(), pending_.end());
+      } else {
+        for (WriteRequest* r : group) {
+          if (r->status.ok()) r->status = committed;
+        }
+      }
+      pending_.clear();
+      return true;
+    }
+  }
+  outer.Abort();
+  pending_.clear();
+  return false;
 }
 
 Status Env::SettleWriter() {

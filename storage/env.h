@@ -222,6 +222,9 @@ class Env {
   // Runs a group of requests (more than one) as nested transactions of one write transaction.
   // REQUIRES: write_mutex_ held.
   void RunGroup(const std::vector<WriteRequest*>& group);
+  // One attempt at a group in one write transaction: false (nothing committed) when the map or
+  // the transaction filled. REQUIRES: write_mutex_ held.
+  bool TryGroup(const std::vector<WriteRequest*>& group);
   // Runs `fn` alone in a write transaction. REQUIRES: write_mutex_ held.
   Status RunAlone(const std::function<Status(Txn&)>& fn, WriteMode mode);
   // Read transactions, reset between operations and renewed for the next (cheaper than

@@ -10,6 +10,7 @@
 #include <thread>
 #include <vector>
 
+#include "storage/env.h"
 #include "storage_test_util.h"
 
 namespace keyhole::testing {
@@ -291,6 +292,62 @@ TEST(StorageThreadsTest, GroupCommitKeepsEachWriteAtomic) {
   ASSERT_TRUE(tables.ok());
   EXPECT_EQ(tables->table_names.size(), 2u + kThreads * (kPerThread / 50));
   EXPECT_TRUE(db->VerifyIntegrity().ok());
+}
+
+// A group that fills the map is grown and committed as one group, not as a commit (and a sync)
+// per request: eight writers queued behind a slow one, whose values together outgrow a 1 MB
+// map, are two commits in all.
+TEST(StorageThreadsTest, AGroupThatFillsTheMapGrowsItAndStillCommitsOnce) {
+  char tmpl[] = "/tmp/keyhole-test-XXXXXX";
+  const std::string dir = ::mkdtemp(tmpl);
+  storage::Env::Options options;
+  options.initial_map_size = size_t{1} << 20;
+  auto opened = storage::Env::Open(dir + "/group.mdb", options);
+  ASSERT_TRUE(opened.ok()) << opened.status().ToString();
+  storage::Env& env = **opened;
+  MDB_dbi dbi = 0;
+  ASSERT_TRUE(env.Write([&](storage::Txn& txn) -> Status {
+                   if (mdb_dbi_open(txn.get(), nullptr, 0, &dbi)) return Status::Internal("open");
+                   return Status::OK();
+                 })
+                  .ok());
+  const uint64_t before = env.LastCommittedTxnId();
+  const size_t map_before = env.map_size();
+  std::atomic<bool> slow_started{false};
+  std::thread slow([&] {
+    EXPECT_TRUE(env.Write([&](storage::Txn& txn) -> Status {
+                     slow_started = true;
+                     std::this_thread::sleep_for(std::chrono::milliseconds(400));
+                     return txn.Put(dbi, "slow", "x");
+                   })
+                    .ok());
+  });
+  while (!slow_started) std::this_thread::yield();
+  const std::string value(200 * 1024, 'v');  // 8 of them: more than the 1 MB map
+  std::vector<std::thread> writers;
+  for (int i = 0; i < 8; ++i) {
+    writers.emplace_back([&, i] {
+      EXPECT_TRUE(
+          env.Write([&](storage::Txn& txn) { return txn.Put(dbi, "k" + std::to_string(i), value); })
+              .ok());
+    });
+  }
+  slow.join();
+  for (std::thread& t : writers) t.join();
+  EXPECT_EQ(env.LastCommittedTxnId() - before, 2u);  // the slow write, then the group
+  EXPECT_GT(env.map_size(), map_before);
+  EXPECT_TRUE(env.Read([&](storage::Txn& txn) -> Status {
+                   for (int i = 0; i < 8; ++i) {
+                     std::string_view v;
+                     bool found = false;
+                     KH_RETURN_IF_ERROR(txn.Get(dbi, "k" + std::to_string(i), &v, &found));
+                     if (!found || v.size() != value.size()) return Status::Internal("missing");
+                   }
+                   return Status::OK();
+                 })
+                  .ok());
+  opened->reset();
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace
