@@ -204,7 +204,9 @@ struct Child {
   int port = 0;
 };
 
-Child StartServer(const std::function<server::HttpServer::Handler()>& make_handler) {
+// `may_block`: as HttpOptions::may_block (keyhole serve's: DynamoDbServer::MayBlock).
+Child StartServer(const std::function<server::HttpServer::Handler()>& make_handler,
+                  std::function<bool(const server::HttpRequest&)> may_block = nullptr) {
   int fds[2];
   if (pipe(fds) != 0) std::abort();
   pid_t pid = fork();
@@ -216,6 +218,7 @@ Child StartServer(const std::function<server::HttpServer::Handler()>& make_handl
     pthread_sigmask(SIG_BLOCK, &stop, nullptr);
     server::HttpOptions http;
     http.port = 0;
+    http.may_block = std::move(may_block);
     server::HttpServer s(http, make_handler());
     Result<int> port = s.Bind();
     int p = port.ok() ? *port : -1;
@@ -345,13 +348,15 @@ int main(int argc, char** argv) {
     std::unique_ptr<storage::Database> child_db;
     std::unique_ptr<api::Service> child_service;
     std::unique_ptr<server::DynamoDbServer> child_protocol;
-    Child serve = StartServer([&] {
-      child_db = Open(path);
-      child_service = std::make_unique<api::Service>(*child_db);
-      child_protocol =
-          std::make_unique<server::DynamoDbServer>(*child_service, server::ServeOptions{});
-      return [&](const server::HttpRequest& r) { return child_protocol->Handle(r); };
-    });
+    Child serve = StartServer(
+        [&] {
+          child_db = Open(path);
+          child_service = std::make_unique<api::Service>(*child_db);
+          child_protocol =
+              std::make_unique<server::DynamoDbServer>(*child_service, server::ServeOptions{});
+          return [&](const server::HttpRequest& r) { return child_protocol->Handle(r); };
+        },
+        &server::DynamoDbServer::MayBlock);
     const Throughput one = Drive(serve, op, 1, seconds, round++);
     const Throughput eight = Drive(serve, op, 8, seconds, round++);
     StopServer(serve);

@@ -32,7 +32,8 @@ namespace {
 constexpr char kUsage[] =
     "usage: keyhole serve FILE [--host ADDRESS] [--port PORT] [--log] [--require-signature]\n"
     "                          [--access-key-id ID --secret-access-key KEY]\n"
-    "                          [--ttl-sweep-seconds N] [--max-connections N] [--clock TIME]\n"
+    "                          [--ttl-sweep-seconds N] [--max-connections N] [--idle-timeout N]\n"
+    "                          [--clock TIME]\n"
     "                          [--tls-cert FILE --tls-key FILE]\n"
     "  FILE                 the database (created when missing)\n"
     "  --host ADDRESS       listen on ADDRESS (default 127.0.0.1; another address is reachable\n"
@@ -42,7 +43,8 @@ constexpr char kUsage[] =
     "  --require-signature  verify SigV4 signatures (keys from the flags, else from\n"
     "                       AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY); default: any credentials\n"
     "  --ttl-sweep-seconds N  delete expired TTL items every N seconds (default 60; 0: never)\n"
-    "  --max-connections N  connections served at once (default 256); more wait for one to close\n"
+    "  --max-connections N  connections held at once (default 10000); more wait to be accepted\n"
+    "  --idle-timeout N     close a connection idle for N seconds (default 60, as DynamoDB)\n"
     "  --clock TIME         a fixed clock (2030-01-01T00:00:00Z or epoch seconds), for tests\n"
     "  --tls-cert FILE      serve HTTPS with this certificate (PEM; a chain: the server's first)\n"
     "  --tls-key FILE       and this private key (PEM)\n";
@@ -83,8 +85,8 @@ int ServeMain(int argc, char** argv) {
       return std::string(argv[++i]);
     };
     if (a == "--host" || a == "--port" || a == "--access-key-id" || a == "--secret-access-key" ||
-        a == "--ttl-sweep-seconds" || a == "--max-connections" || a == "--clock" ||
-        a == "--tls-cert" || a == "--tls-key") {
+        a == "--ttl-sweep-seconds" || a == "--max-connections" || a == "--idle-timeout" ||
+        a == "--clock" || a == "--tls-cert" || a == "--tls-key") {
       std::optional<std::string> v = value(a.c_str());
       if (!v) return Usage(a + " needs a value");
       if (a == "--host") http.host = *v;
@@ -92,15 +94,18 @@ int ServeMain(int argc, char** argv) {
       if (a == "--tls-key") tls_key = *v;
       if (a == "--access-key-id") access_key = *v;
       if (a == "--secret-access-key") secret_key = *v;
-      if (a == "--port" || a == "--ttl-sweep-seconds" || a == "--max-connections") {
+      if (a == "--port" || a == "--ttl-sweep-seconds" || a == "--max-connections" ||
+          a == "--idle-timeout") {
         char* end = nullptr;
         long n = std::strtol(v->c_str(), &end, 10);
         if (end == v->c_str() || *end != '\0' || n < 0 || (a == "--port" && n > 65535) ||
-            (a == "--max-connections" && (n < 1 || n > 100000)) || n > 1000000000) {
+            (a == "--max-connections" && (n < 1 || n > 100000)) ||
+            (a == "--idle-timeout" && (n < 1 || n > 86400)) || n > 1000000000) {
           return Usage("bad " + a + " '" + *v + "'");
         }
         int& target = a == "--port"              ? http.port
                       : a == "--max-connections" ? http.max_connections
+                      : a == "--idle-timeout"    ? http.idle_timeout_seconds
                                                  : sweep_seconds;
         target = static_cast<int>(n);
       }
@@ -178,6 +183,7 @@ int ServeMain(int argc, char** argv) {
   }
   api::Service service(**db);
   server::DynamoDbServer protocol(service, serve);
+  http.may_block = &server::DynamoDbServer::MayBlock;
   server::HttpServer http_server(http,
                                  [&](const server::HttpRequest& r) { return protocol.Handle(r); });
   Result<int> port = http_server.Bind();

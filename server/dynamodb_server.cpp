@@ -92,6 +92,33 @@ DynamoDbServer::DynamoDbServer(api::Service& service, ServeOptions options)
   if (!options_.clock) options_.clock = SystemNow;
 }
 
+bool DynamoDbServer::MayBlock(const HttpRequest& request) {
+  std::string_view target = request.Header("X-Amz-Target");
+  if (target.starts_with(kDynamoDbTarget)) {
+    target.remove_prefix(kDynamoDbTarget.size());
+  } else if (target.starts_with(kStreamsTarget)) {
+    target.remove_prefix(kStreamsTarget.size());
+  } else {
+    return request.method == "POST";  // not an operation: an error answered at once anyway
+  }
+  static constexpr std::string_view kQuick[] = {"GetItem",
+                                                "BatchGetItem",
+                                                "Query",
+                                                "TransactGetItems",
+                                                "DescribeTable",
+                                                "ListTables",
+                                                "DescribeTimeToLive",
+                                                "DescribeContinuousBackups",
+                                                "ListTagsOfResource",
+                                                "DescribeLimits",
+                                                "DescribeEndpoints",
+                                                "ListStreams",
+                                                "DescribeStream",
+                                                "GetShardIterator",
+                                                "GetRecords"};
+  return std::find(std::begin(kQuick), std::end(kQuick), target) == std::end(kQuick);
+}
+
 HttpResponse DynamoDbServer::Handle(const HttpRequest& request) {
   const auto start = std::chrono::steady_clock::now();
   ++requests_;

@@ -41,6 +41,12 @@ class DynamoDbServer {
   // Answers one HTTP request.
   HttpResponse Handle(const HttpRequest& request);
 
+  // Whether answering `request` may block for a while: writes (which wait for their group
+  // commit and its sync), Scan and PartiQL pages, table changes. Point and key reads and the
+  // Describe and List operations never wait on anything and are answered on the HTTP event
+  // thread (HttpOptions::may_block).
+  static bool MayBlock(const HttpRequest& request);
+
   // Requests answered so far.
   uint64_t requests() const { return requests_.load(); }
 

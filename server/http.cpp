@@ -7,9 +7,13 @@
 // getsockname per request); keyhole's whole GetItem is a few µs. bench/server_bench.cpp shows the
 // floor beside keyhole's figures.
 //
-// Mode: a thread per connection (MHD_USE_THREAD_PER_CONNECTION), so a slow request (a synced
-// write, a 1 MB Scan page) never delays another client, up to max_connections.
+// Mode: event threads on epoll (MHD_USE_EPOLL with a thread pool), so that thousands of open
+// connections cost memory, not threads. A request that may block (HttpOptions::may_block) is
+// handed to a WorkerPool with its connection suspended (MHD_suspend_connection) and resumed
+// when its response is ready; the rest are answered on the event thread, without a hand-off.
 #include "server/http.h"
+
+#include <sys/resource.h>
 
 #include <arpa/inet.h>
 #include <fmt/format.h>
@@ -28,6 +32,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <optional>
+#include <thread>
+
+#include "server/worker_pool.h"
 
 namespace keyhole::server {
 
@@ -44,6 +52,8 @@ bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
 struct RequestState {
   HttpRequest request;
   bool too_large = false;  // the body passed max_body_bytes: answered 413
+  // Set by a worker before it resumes the connection: the answer to queue.
+  std::optional<HttpResponse> response;
 };
 
 MHD_Result CollectHeader(void* cls, MHD_ValueKind, const char* key, const char* value) {
@@ -107,6 +117,18 @@ bool Inflate(const std::string& in, bool raw_deflate, size_t limit, std::string*
   return rc == Z_STREAM_END && !*too_large;
 }
 
+// Raises the soft limit on open files toward the hard one, to hold `connections` sockets (and
+// the files the database keeps open). Left as it is when not allowed.
+void RaiseOpenFilesLimit(int connections) {
+  rlimit limit{};
+  if (::getrlimit(RLIMIT_NOFILE, &limit) != 0) return;
+  const rlim_t wanted = static_cast<rlim_t>(connections) + 64;
+  if (limit.rlim_cur != RLIM_INFINITY && limit.rlim_cur < wanted) {
+    limit.rlim_cur = limit.rlim_max == RLIM_INFINITY ? wanted : std::min(wanted, limit.rlim_max);
+    ::setrlimit(RLIMIT_NOFILE, &limit);
+  }
+}
+
 }  // namespace
 
 std::string_view HttpRequest::Header(std::string_view name) const {
@@ -131,6 +153,26 @@ struct HttpServer::Impl {
   std::condition_variable drained;  // Stop waits on it for the requests in flight
   bool stopping = false;
   int in_flight = 0;  // requests begun and not yet answered (guarded by mutex)
+  std::unique_ptr<WorkerPool> workers;
+
+  // Open connections (MHD_OPTION_NOTIFY_CONNECTION).
+  std::atomic<int> connections{0};
+  // Whether another client is connected beside the caller's.
+  bool Busy() const { return connections.load(std::memory_order_relaxed) > 1; }
+  static void OnConnection(void* cls, MHD_Connection*, void**,
+                           MHD_ConnectionNotificationCode code) {
+    Impl* impl = static_cast<Impl*>(cls);
+    impl->connections.fetch_add(code == MHD_CONNECTION_NOTIFY_STARTED ? 1 : -1,
+                                std::memory_order_relaxed);
+  }
+
+  HttpResponse Answer(const HttpRequest& request) {
+    try {
+      return handler(request);
+    } catch (const std::exception&) {
+      return InternalError();
+    }
+  }
 
   // libmicrohttpd's access handler: called once when the headers are in, then with each piece
   // of the body, then once more with none left (when the response is queued).
@@ -173,6 +215,7 @@ struct HttpServer::Impl {
       return MHD_YES;
     }
     if (state->too_large) return Queue(connection, TooLarge());
+    if (state->response) return Queue(connection, *state->response);  // resumed by its worker
     const std::string_view encoding = state->request.Header("Content-Encoding");
     if (!encoding.empty() && !EqualsIgnoreCase(encoding, "identity")) {
       const bool gzip = EqualsIgnoreCase(encoding, "gzip");
@@ -191,13 +234,19 @@ struct HttpServer::Impl {
       if (!ok) return Queue(connection, InternalError());
       state->request.body = std::move(plain);
     }
-    HttpResponse out;
-    try {
-      out = impl->handler(state->request);
-    } catch (const std::exception&) {
-      out = InternalError();
+    if (impl->options.may_block && impl->Busy() && impl->options.may_block(state->request)) {
+      // Answered on a worker; the event thread goes on with other connections meanwhile, and
+      // libmicrohttpd calls here again once the worker resumes this one. (The only client's
+      // request is answered here: the hand-off costs about ten system calls and two thread
+      // switches, and there is no other request to delay or to share a group commit with.)
+      MHD_suspend_connection(connection);
+      impl->workers->Submit([impl, connection, state] {
+        state->response = impl->Answer(state->request);
+        MHD_resume_connection(connection);
+      });
+      return MHD_YES;
     }
-    return Queue(connection, out);
+    return Queue(connection, impl->Answer(state->request));
   }
 
   // Called when a request ends: answered, or its connection closed first.
@@ -272,7 +321,7 @@ Status HttpServer::Start() {
   }
   const bool tls = !impl.options.tls_cert_pem.empty() || !impl.options.tls_key_pem.empty();
   unsigned flags =
-      MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_POLL | MHD_USE_ITC;
+      MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_TURBO;
   if (tls) {
     if (MHD_is_feature_supported(MHD_FEATURE_TLS) != MHD_YES) {
       return Status::Internal("this libmicrohttpd was built without TLS: HTTPS is not available");
@@ -284,13 +333,23 @@ Status HttpServer::Start() {
   // pool for every request, so it is kept at its default size, above DynamoDB's ~16 KB of
   // headers.
   const size_t header_memory = 32 * 1024;
+  RaiseOpenFilesLimit(impl.options.max_connections);
+  int event_threads = impl.options.event_threads;
+  if (event_threads <= 0) {
+    event_threads = static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 4u));
+  }
+  // Each event thread holds an equal share of max_connections.
+  event_threads = std::min(event_threads, std::max(1, impl.options.max_connections));
+  impl.workers = std::make_unique<WorkerPool>(impl.options.max_workers);
   std::vector<MHD_OptionItem> options = {
       {MHD_OPTION_LISTEN_SOCKET, impl.listen_fd, nullptr},
       {MHD_OPTION_NOTIFY_COMPLETED, reinterpret_cast<intptr_t>(&Impl::OnCompleted), &impl},
+      {MHD_OPTION_NOTIFY_CONNECTION, reinterpret_cast<intptr_t>(&Impl::OnConnection), &impl},
       {MHD_OPTION_CONNECTION_TIMEOUT, impl.options.idle_timeout_seconds, nullptr},
       {MHD_OPTION_CONNECTION_LIMIT, impl.options.max_connections, nullptr},
       {MHD_OPTION_CONNECTION_MEMORY_LIMIT, static_cast<intptr_t>(header_memory), nullptr},
       {MHD_OPTION_EXTERNAL_LOGGER, reinterpret_cast<intptr_t>(&Impl::IgnoreLog), nullptr},
+      {MHD_OPTION_THREAD_POOL_SIZE, event_threads, nullptr},
   };
   if (tls) {
     options.push_back(
@@ -336,6 +395,9 @@ void HttpServer::Stop() {
       impl.drained.wait_for(lock, std::chrono::seconds(impl.options.idle_timeout_seconds + 1),
                             [&] { return impl.in_flight == 0; });
     }
+    // A suspended connection must be resumed before the daemon stops: the requests on workers
+    // finish whatever the wait above gave up on.
+    if (impl.workers) impl.workers->Drain();
     MHD_stop_daemon(daemon);
   }
   impl.stopped.notify_all();

@@ -1,10 +1,13 @@
 // The HTTP/1.1 server keyhole serve runs on: a small interface in front of GNU libmicrohttpd
-// (Debian's libmicrohttpd-dev), which only http.cpp includes. Keep-alive, a thread per open
-// connection (up to max_connections), a request size limit (413 past it, before the body is
-// read), an idle timeout, gzip and deflate request bodies.
+// (Debian's libmicrohttpd-dev), which only http.cpp includes. A few event threads (epoll) hold
+// every connection, thousands of them, keep-alive or idle; a request that may block (a synced
+// write, a large page: HttpOptions::may_block says) runs on a bounded pool of worker threads
+// while its connection is suspended, the others on the event thread that read it. Also: a
+// request size limit (413 past it, before the body is read), an idle timeout, gzip and deflate
+// request bodies.
 //
-// Thread-safety: the handler is called from several worker threads at once; Stop() may be called
-// from any thread.
+// Thread-safety: the handler (and may_block) is called from several threads at once; Stop()
+// may be called from any thread.
 #pragma once
 
 #include <cstddef>
@@ -41,12 +44,20 @@ struct HttpOptions {
   int port = 8000;                           // 0: a free port the OS picks
   size_t max_body_bytes = size_t{16} << 20;  // 16 MiB, DynamoDB's request limit: 413 past it
   // A connection on which nothing arrives for this long is closed: a keep-alive connection
-  // between requests, or a client that stalls inside one (or sends nothing at all). Stopping
-  // waits at most this long for the requests in flight.
-  int idle_timeout_seconds = 5;
-  // Connections served at once, each on its own thread; past it, a new connection is closed
-  // at once (clients retry).
-  int max_connections = 256;
+  // between requests, or a client that stalls inside one (or sends nothing at all). DynamoDB
+  // closes idle connections after about a minute; clients' pools drop theirs sooner, so a
+  // client seldom sends a request on a connection the server is closing. Stopping waits at
+  // most this long for requests still arriving.
+  int idle_timeout_seconds = 60;
+  // Connections held at once. Past it, new connections wait in the listen queue (they are
+  // accepted as others close), never reset.
+  int max_connections = 10000;
+  // Event threads (each holds a share of the connections): 0 for one per core (at most 4).
+  int event_threads = 0;
+  // Worker threads for requests that may block, started as needed.
+  int max_workers = 64;
+  // Whether a request may block (run on a worker): null for every request.
+  std::function<bool(const HttpRequest&)> may_block;
   // HTTPS: the server's certificate (chain) and private key, PEM text; both empty for plain
   // HTTP. libmicrohttpd's TLS is GnuTLS.
   std::string tls_cert_pem, tls_key_pem;

@@ -41,6 +41,7 @@ class ServerTest : public ::testing::Test {
     protocol_ = std::make_unique<DynamoDbServer>(*service_, serve);
     http.host = "127.0.0.1";
     http.port = 0;
+    if (!http.may_block) http.may_block = &DynamoDbServer::MayBlock;  // as keyhole serve
     http_ = std::make_unique<HttpServer>(
         http, [this](const HttpRequest& r) { return protocol_->Handle(r); });
     Result<int> port = http_->Bind();
