@@ -55,7 +55,7 @@ struct HttpOptions {
   // Event threads (each holds a share of the connections): 0 for one per core (at most 4).
   int event_threads = 0;
   // Worker threads for requests that may block, started as needed.
-  int max_workers = 64;
+  int max_workers = 256;
   // Whether a request may block (run on a worker): null for every request.
   std::function<bool(const HttpRequest&)> may_block;
   // HTTPS: the server's certificate (chain) and private key, PEM text; both empty for plain
