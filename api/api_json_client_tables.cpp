@@ -280,7 +280,6 @@ Result<TableDescription> TableDescriptionFromJson(const json::Value& v) {
   KH_ASSIGN_OR_RETURN(Definitions defs, ReadDefinitions(v, &definition_order));
   KH_RETURN_IF_ERROR(ReadString(v, "TableName", "", &t.name));
   KH_RETURN_IF_ERROR(ReadString(v, "TableArn", "", &t.arn));
-  if (t.arn == TableArnOf(t.name)) t.arn.clear();  // keyhole's own
   KH_ASSIGN_OR_RETURN(const json::Value* keys, Find(v, "KeySchema", json::Kind::kArray, ""));
   if (keys) {
     KH_ASSIGN_OR_RETURN(t.key, ReadKeySchema(*keys, "KeySchema", defs));

@@ -5,6 +5,7 @@
 #include "cli/serve.h"
 
 #include <signal.h>
+#include <algorithm>
 
 #include <cerrno>
 #include <cmath>
@@ -33,7 +34,7 @@ constexpr char kUsage[] =
     "usage: keyhole serve FILE [--host ADDRESS] [--port PORT] [--log] [--require-signature]\n"
     "                          [--access-key-id ID --secret-access-key KEY]\n"
     "                          [--ttl-sweep-seconds N] [--max-connections N] [--idle-timeout N]\n"
-    "                          [--clock TIME]\n"
+    "                          [--region REGION] [--account ID] [--clock TIME]\n"
     "                          [--tls-cert FILE --tls-key FILE]\n"
     "  FILE                 the database (created when missing)\n"
     "  --host ADDRESS       listen on ADDRESS (default 127.0.0.1; another address is reachable\n"
@@ -45,6 +46,9 @@ constexpr char kUsage[] =
     "  --ttl-sweep-seconds N  delete expired TTL items every N seconds (default 60; 0: never)\n"
     "  --max-connections N  connections held at once (default 10000); more wait to be accepted\n"
     "  --idle-timeout N     close a connection idle for N seconds (default 60, as DynamoDB)\n"
+    "  --region REGION      the region in ARNs when a request was not signed for one (default\n"
+    "                       local; a signed request's own region wins)\n"
+    "  --account ID         the 12-digit account in ARNs (default 000000000000)\n"
     "  --clock TIME         a fixed clock (2030-01-01T00:00:00Z or epoch seconds), for tests\n"
     "  --tls-cert FILE      serve HTTPS with this certificate (PEM; a chain: the server's first)\n"
     "  --tls-key FILE       and this private key (PEM)\n";
@@ -86,10 +90,23 @@ int ServeMain(int argc, char** argv) {
     };
     if (a == "--host" || a == "--port" || a == "--access-key-id" || a == "--secret-access-key" ||
         a == "--ttl-sweep-seconds" || a == "--max-connections" || a == "--idle-timeout" ||
-        a == "--clock" || a == "--tls-cert" || a == "--tls-key") {
+        a == "--clock" || a == "--region" || a == "--account" || a == "--tls-cert" ||
+        a == "--tls-key") {
       std::optional<std::string> v = value(a.c_str());
       if (!v) return Usage(a + " needs a value");
       if (a == "--host") http.host = *v;
+      if (a == "--region") {
+        if (server::SignedRegion("Credential=A/D/" + *v + "/dynamodb/aws4_request") != *v) {
+          return Usage("bad --region '" + *v + "' (lower-case letters, digits and dashes)");
+        }
+        serve.region = *v;
+      }
+      if (a == "--account") {
+        if (v->size() != 12 || !std::all_of(v->begin(), v->end(), ::isdigit)) {
+          return Usage("bad --account '" + *v + "' (12 digits)");
+        }
+        serve.account = *v;
+      }
       if (a == "--tls-cert") tls_cert = *v;
       if (a == "--tls-key") tls_key = *v;
       if (a == "--access-key-id") access_key = *v;

@@ -218,8 +218,8 @@ struct StreamRecord {
   std::string event_name;  // "INSERT" | "MODIFY" | "REMOVE"
   std::string event_version = "1.1";
   std::string event_source = "aws:dynamodb";
-  std::string aws_region = "local";
-  int64_t approximate_creation_date_time = 0;  // epoch seconds, rounded down
+  std::string aws_region = std::string(ArnRegion());  // the thread's (schema.h)
+  int64_t approximate_creation_date_time = 0;         // epoch seconds, rounded down
   Item keys;
   std::optional<Item> new_image;  // NEW_IMAGE / NEW_AND_OLD_IMAGES, never on REMOVE
   std::optional<Item> old_image;  // OLD_IMAGE / NEW_AND_OLD_IMAGES, never on INSERT

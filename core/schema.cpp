@@ -332,7 +332,7 @@ Status ValidateTableName(std::string_view name, std::string_view what) {
 }
 
 std::optional<std::string> TableNameFromArn(std::string_view arn) {
-  static const std::string prefix = TableArnOf("");
+  const std::string prefix = TableArnOf("");
   if (!arn.starts_with(prefix)) return std::nullopt;
   std::string_view name = arn.substr(prefix.size());
   if (name.empty() || name.find('/') != std::string_view::npos) return std::nullopt;
@@ -665,12 +665,31 @@ std::string TableDescription::LatestStreamArn() const {
 
 std::string TableDescription::TableArn() const { return arn.empty() ? TableArnOf(name) : arn; }
 
+namespace {
+thread_local const ArnScope* current_arn_scope = nullptr;
+}  // namespace
+
+ArnScope::ArnScope(std::string region, std::string account)
+    : region_(std::move(region)), account_(std::move(account)), previous_(current_arn_scope) {
+  current_arn_scope = this;
+}
+
+ArnScope::~ArnScope() { current_arn_scope = previous_; }
+
+std::string_view ArnRegion() {
+  return current_arn_scope ? std::string_view(current_arn_scope->region_) : kRegion;
+}
+
+std::string_view ArnAccount() {
+  return current_arn_scope ? std::string_view(current_arn_scope->account_) : kAccount;
+}
+
 std::string TableArnOf(std::string_view table_name) {
-  return fmt::format("arn:aws:dynamodb:{}:{}:table/{}", kRegion, kAccount, table_name);
+  return fmt::format("arn:aws:dynamodb:{}:{}:table/{}", ArnRegion(), ArnAccount(), table_name);
 }
 
 std::string DefaultKmsKeyArn() {
-  return fmt::format("arn:aws:kms:{}:{}:key/aws-dynamodb", kRegion, kAccount);
+  return fmt::format("arn:aws:kms:{}:{}:key/aws-dynamodb", ArnRegion(), ArnAccount());
 }
 
 Result<TableDescription> TableFromJson(const json::Value& v) {

@@ -174,10 +174,32 @@ struct IndexSpec {
   std::optional<int64_t> read_capacity_units = std::nullopt, write_capacity_units = std::nullopt;
 };
 
-// keyhole's region and account, as its ARNs carry them.
+// keyhole's region and account, as its ARNs carry them when nothing else is said.
 inline constexpr std::string_view kRegion = "local";
 inline constexpr std::string_view kAccount = "000000000000";
-// "arn:aws:dynamodb:local:000000000000:table/<name>": DescribeTable's TableArn.
+// The region and account of the ARNs made and accepted on this thread (TableArnOf, stream
+// ARNs, stream records' awsRegion, the tag operations' checks): kRegion and kAccount, unless an
+// ArnScope is alive on the thread. keyhole serve opens one per request, with the region the
+// request was signed for (or serve's --region) and serve's --account.
+std::string_view ArnRegion();
+std::string_view ArnAccount();
+// Sets the thread's ARN region and account for its lifetime (scopes nest).
+// Thread-safety: affects only the thread that made it, which must also destroy it.
+class ArnScope {
+ public:
+  ArnScope(std::string region, std::string account);
+  ~ArnScope();
+  ArnScope(const ArnScope&) = delete;
+  ArnScope& operator=(const ArnScope&) = delete;
+
+ private:
+  std::string region_, account_;
+  const ArnScope* previous_;
+  friend std::string_view ArnRegion();
+  friend std::string_view ArnAccount();
+};
+// "arn:aws:dynamodb:<region>:<account>:table/<name>" (ArnRegion, ArnAccount): DescribeTable's
+// TableArn.
 std::string TableArnOf(std::string_view table_name);
 // The KMS key ARN keyhole reports for SSE with no KMSMasterKeyId given (DynamoDB's AWS managed
 // key alias/aws/dynamodb): "arn:aws:kms:local:000000000000:key/aws-dynamodb".

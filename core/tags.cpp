@@ -65,13 +65,13 @@ Result<std::string> TableNameFromResourceArn(std::string_view arn, std::string_v
   if (parts.size() < 5) return InvalidArn(arn);
   const std::string_view partition = parts[1], service = parts[2], region = parts[3],
                          account = parts[4], resource = rest;
-  if (service != "dynamodb" || account != kAccount) {
+  if (service != "dynamodb" || account != ArnAccount()) {
     return Status::AccessDenied(
         fmt::format("User: arn:aws:iam::{}:root is not authorized to perform: dynamodb:{} on "
                     "resource: {}",
-                    kAccount, operation, arn));
+                    ArnAccount(), operation, arn));
   }
-  if (partition != "aws" || region != kRegion) return InvalidArn(arn);
+  if (partition != "aws" || region != ArnRegion()) return InvalidArn(arn);
   if (!resource.starts_with("table/")) {
     return Status::Validation(
         fmt::format("{}Provided Arn is not a DynamoDB resource arn: {}", kInvalid, arn));

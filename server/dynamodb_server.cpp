@@ -92,6 +92,25 @@ DynamoDbServer::DynamoDbServer(api::Service& service, ServeOptions options)
   if (!options_.clock) options_.clock = SystemNow;
 }
 
+std::string SignedRegion(std::string_view authorization) {
+  const size_t at = authorization.find("Credential=");
+  if (at == std::string_view::npos) return "";
+  std::string_view scope = authorization.substr(at + 11);
+  scope = scope.substr(0, scope.find_first_of(", "));
+  // AKID/date/region/service/aws4_request
+  for (int i = 0; i < 2; ++i) {
+    const size_t slash = scope.find('/');
+    if (slash == std::string_view::npos) return "";
+    scope.remove_prefix(slash + 1);
+  }
+  const std::string_view region = scope.substr(0, scope.find('/'));
+  const bool ok = !region.empty() && region.size() <= 64 &&
+                  std::all_of(region.begin(), region.end(), [](char c) {
+                    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
+                  });
+  return ok && scope.find('/') != std::string_view::npos ? std::string(region) : "";
+}
+
 bool DynamoDbServer::MayBlock(const HttpRequest& request) {
   std::string_view target = request.Header("X-Amz-Target");
   if (target.starts_with(kDynamoDbTarget)) {
@@ -186,7 +205,9 @@ HttpResponse DynamoDbServer::Handle(const HttpRequest& request) {
     }
     // 6. An empty body.
     if (!body.ok()) return CoralError("SerializationException", "", content_type);
-    // 7. The operation.
+    // 7. The operation, its ARNs in the region it was signed for.
+    std::string region = SignedRegion(request.Header("Authorization"));
+    const ArnScope arns(region.empty() ? options_.region : std::move(region), options_.account);
     api::CallContext context;
     context.host = std::string(request.Header("Host"));
     Result<json::Value> result = service_.Call(operation, *body, context);

@@ -31,7 +31,16 @@ struct ServeOptions {
   std::map<std::string, std::string> credentials;
   bool log = false;               // one line per request on standard error
   std::function<double()> clock;  // epoch seconds for the signature window (system clock)
+  // The region of the ARNs a request sees (tables, indexes, streams, stream records'
+  // awsRegion) when it was not signed for one (core/schema.h ArnScope): the region in its
+  // Authorization header's credential scope wins, as DynamoDB's endpoint is the region's.
+  std::string region = "local";
+  std::string account = "000000000000";  // the account in those ARNs
 };
+
+// The region of a SigV4 Authorization header's credential scope
+// ("Credential=AKID/20240101/us-east-1/dynamodb/aws4_request"), or "" when there is none.
+std::string SignedRegion(std::string_view authorization);
 
 class DynamoDbServer {
  public:

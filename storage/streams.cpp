@@ -221,7 +221,7 @@ Status StreamNotFound(std::string_view arn) {
 
 // Splits a stream ARN into table name and label.
 bool ParseArn(std::string_view arn, std::string* table, std::string* label) {
-  static const std::string kArnPrefix = TableArnOf("");  // "arn:aws:dynamodb:local:...:table/"
+  const std::string kArnPrefix = TableArnOf("");  // "arn:aws:dynamodb:<region>:...:table/"
   if (!arn.starts_with(kArnPrefix)) return false;
   arn.remove_prefix(kArnPrefix.size());
   size_t at = arn.find("/stream/");

@@ -32,8 +32,10 @@ Status Stats(Txn& txn, MDB_dbi dbi, int64_t* count, int64_t* bytes) {
 std::string KmsKeyArn(const std::optional<std::string>& id) {
   if (!id) return DefaultKmsKeyArn();
   if (id->starts_with("arn:")) return *id;
-  if (id->starts_with("alias/")) return fmt::format("arn:aws:kms:{}:{}:{}", kRegion, kAccount, *id);
-  return fmt::format("arn:aws:kms:{}:{}:key/{}", kRegion, kAccount, *id);
+  if (id->starts_with("alias/")) {
+    return fmt::format("arn:aws:kms:{}:{}:{}", ArnRegion(), ArnAccount(), *id);
+  }
+  return fmt::format("arn:aws:kms:{}:{}:key/{}", ArnRegion(), ArnAccount(), *id);
 }
 
 // The UTC day of an epoch-seconds time.

@@ -322,6 +322,9 @@ class Runner {
         credentials.secret_access_key = kSecret;
         credentials.source = "keyhole_sqltest";
         remote.credentials = keyhole::aws::CredentialProvider::Fixed(credentials);
+        // Signed for region "local": keyhole serve answers with ARNs in the region a request
+        // was signed for, and the files expect keyhole's own ("local").
+        remote.region = "local";
       }
       auto created = keyhole::remote::RemoteBackend::Create(remote);
       if (!created.ok()) {

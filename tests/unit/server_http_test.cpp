@@ -447,3 +447,79 @@ TEST_F(ServerTest, HostileRequestsGetErrorsAndTheServerKeepsServing) {
 
 }  // namespace
 }  // namespace keyhole::server
+
+namespace keyhole::server {
+namespace {
+
+// ARNs in the region a request was signed for (DynamoDB's endpoint is the region's), else
+// serve's --region, with serve's --account: applications that build an ARN from their own
+// region find their tables.
+TEST_F(ServerTest, ArnsAreInTheSignedRegionAndServesAccount) {
+  ServeOptions serve;
+  serve.region = "ap-south-1";
+  serve.account = "123456789012";
+  Start(serve);
+  const auto signed_for = [](const std::string& region) {
+    return httplib::Headers{
+        {"Authorization", "AWS4-HMAC-SHA256 Credential=AKID/20260101/" + region +
+                              "/dynamodb/aws4_request, SignedHeaders=host, Signature=00"}};
+  };
+  auto created = Post("CreateTable",
+                      R"j({"TableName": "Things",
+                      "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
+                      "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"},
+                                               {"AttributeName": "g", "AttributeType": "S"}],
+                      "GlobalSecondaryIndexes": [{"IndexName": "byG",
+                        "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}],
+                        "Projection": {"ProjectionType": "ALL"}}],
+                      "StreamSpecification": {"StreamEnabled": true, "StreamViewType": "KEYS_ONLY"},
+                      "BillingMode": "PAY_PER_REQUEST"})j",
+                      "application/x-amz-json-1.0", signed_for("eu-west-2"));
+  ASSERT_EQ(created->status, 200) << created->body;
+  auto d = Post("DescribeTable", R"({"TableName": "Things"})", "application/x-amz-json-1.0",
+                signed_for("us-east-1"));
+  const std::string prefix = "arn:aws:dynamodb:us-east-1:123456789012:table/Things";
+  const json::Value table = *Json(d).Find("Table");
+  EXPECT_EQ(table.Find("TableArn")->str(), prefix);
+  EXPECT_TRUE(table.Find("LatestStreamArn")->str().starts_with(prefix + "/stream/"));
+  EXPECT_EQ(table.Find("GlobalSecondaryIndexes")->array()[0].Find("IndexArn")->str(),
+            prefix + "/index/byG");
+  // Unsigned: serve's --region.
+  auto unsigned_d = Post("DescribeTable", R"({"TableName": "Things"})");
+  EXPECT_EQ(Json(unsigned_d).Find("Table")->Find("TableArn")->str(),
+            "arn:aws:dynamodb:ap-south-1:123456789012:table/Things");
+  // The tag operations take the signed region's ARN (and refuse another region's).
+  auto tags = Post("ListTagsOfResource", "{\"ResourceArn\": \"" + prefix + "\"}",
+                   "application/x-amz-json-1.0", signed_for("us-east-1"));
+  EXPECT_EQ(tags->status, 200) << tags->body;
+  auto other = Post("ListTagsOfResource", "{\"ResourceArn\": \"" + prefix + "\"}",
+                    "application/x-amz-json-1.0", signed_for("eu-west-1"));
+  EXPECT_EQ(other->status, 400) << other->body;
+  // Stream records carry the region too.
+  ASSERT_EQ(Post("PutItem", R"({"TableName": "Things", "Item": {"pk": {"S": "a"}}})")->status, 200);
+  const std::string stream = table.Find("LatestStreamArn")->str();
+  auto shards =
+      Post("DynamoDBStreams_20120810.DescribeStream", "{\"StreamArn\": \"" + stream + "\"}",
+           "application/x-amz-json-1.0", signed_for("us-east-1"));
+  ASSERT_EQ(shards->status, 200) << shards->body;
+  const std::string shard =
+      Json(shards).Find("StreamDescription")->Find("Shards")->array()[0].Find("ShardId")->str();
+  auto it = Post("DynamoDBStreams_20120810.GetShardIterator",
+                 "{\"StreamArn\": \"" + stream + "\", \"ShardId\": \"" + shard +
+                     "\", \"ShardIteratorType\": \"TRIM_HORIZON\"}",
+                 "application/x-amz-json-1.0", signed_for("us-east-1"));
+  ASSERT_EQ(it->status, 200) << it->body;
+  auto records = Post("DynamoDBStreams_20120810.GetRecords",
+                      "{\"ShardIterator\": \"" + Json(it).Find("ShardIterator")->str() + "\"}",
+                      "application/x-amz-json-1.0", signed_for("us-east-1"));
+  ASSERT_EQ(records->status, 200) << records->body;
+  EXPECT_EQ(Json(records).Find("Records")->array().at(0).Find("awsRegion")->str(), "us-east-1");
+  EXPECT_EQ(SignedRegion("AWS4-HMAC-SHA256 Credential=A/20260101/eu-central-1/dynamodb/"
+                         "aws4_request, SignedHeaders=host, Signature=0"),
+            "eu-central-1");
+  EXPECT_EQ(SignedRegion("AWS4-HMAC-SHA256 Credential=A/20260101"), "");
+  EXPECT_EQ(SignedRegion(""), "");
+}
+
+}  // namespace
+}  // namespace keyhole::server
