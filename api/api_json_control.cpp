@@ -133,7 +133,8 @@ Result<DescribeContinuousBackupsRequest> DescribeContinuousBackupsRequestFromJso
   KH_RETURN_IF_ERROR(api_json::CheckStructure(v, at, kMembers));
   Violations errs;
   DescribeContinuousBackupsRequest r;
-  KH_ASSIGN_OR_RETURN(r.table_name, api_json::ReadTableNameMember(v, "TableName", at, true, &errs));
+  KH_ASSIGN_OR_RETURN(r.table_name,
+                      api_json::ReadTableNameOrArnMember(v, "TableName", at, true, &errs));
   KH_RETURN_IF_ERROR(errs.ToStatus());
   return r;
 }
@@ -146,7 +147,8 @@ Result<UpdateContinuousBackupsRequest> UpdateContinuousBackupsRequestFromJson(
   KH_RETURN_IF_ERROR(api_json::CheckStructure(v, at, kMembers));
   Violations errs;
   UpdateContinuousBackupsRequest r;
-  KH_ASSIGN_OR_RETURN(r.table_name, api_json::ReadTableNameMember(v, "TableName", at, true, &errs));
+  KH_ASSIGN_OR_RETURN(r.table_name,
+                      api_json::ReadTableNameOrArnMember(v, "TableName", at, true, &errs));
   KH_ASSIGN_OR_RETURN(
       const json::Value* spec,
       api_json::ReadRequiredObject(v, "PointInTimeRecoverySpecification", at, &errs));

@@ -320,6 +320,30 @@ Result<std::string> ReadTableNameMember(const json::Value& obj, std::string_view
   return *s;
 }
 
+Status RequireTableName(const json::Value& request) {
+  const json::Value* name = request.Find("TableName");
+  if (!name || name->IsNull()) {
+    return Status::Validation(
+        "The parameter 'TableName' is required but was not present in the request");
+  }
+  return Status::OK();
+}
+
+Result<std::string> ReadTableNameOrArnMember(const json::Value& obj, std::string_view name,
+                                             const Path& at, bool required, Violations* errs) {
+  KH_ASSIGN_OR_RETURN(std::optional<std::string> s, ReadString(obj, name, at));
+  if (!s) {
+    if (required) errs->AddNull(at.Child(name));
+    return std::string();
+  }
+  if (std::optional<std::string> table = TableNameFromArn(*s)) {
+    CheckLength(s->size(), 1, 1024, *s, at.Child(name), errs);
+    return *table;
+  }
+  CheckTableName(*s, at.Child(name), errs);
+  return *s;
+}
+
 Result<std::string> ReadDataTableNameMember(const json::Value& obj, std::string_view name,
                                             const Path& at, bool required, Violations* errs) {
   KH_ASSIGN_OR_RETURN(std::optional<std::string> s, ReadString(obj, name, at));

@@ -103,6 +103,17 @@ std::string ShowList(const std::vector<std::string>& items);
 
 // ---- shapes shared by several operations ----
 
+// A request without TableName (or with null): DynamoDB's "The parameter 'TableName' is
+// required but was not present in the request" (CreateTable, DescribeTable, DeleteTable,
+// UpdateTable, DescribeTimeToLive), found after the members' JSON types and before their
+// constraints (dynalite's tests, run against AWS; reference §7.2).
+Status RequireTableName(const json::Value& request);
+// The TableName of the control-plane operations on an existing table (DescribeTable,
+// UpdateTable, DeleteTable, the TTL and backup operations): a table name, or the table's ARN
+// in this thread's region and account (core/schema.h ArnScope), which DynamoDB also accepts;
+// the name either way.
+Result<std::string> ReadTableNameOrArnMember(const json::Value& obj, std::string_view name,
+                                             const Path& at, bool required, Violations* errs);
 // TableName (required): the name, "" when absent (recorded).
 Result<std::string> ReadTableNameMember(const json::Value& obj, std::string_view name,
                                         const Path& at, bool required, Violations* errs);

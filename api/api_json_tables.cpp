@@ -27,6 +27,7 @@ using api_json::ReadObject;
 using api_json::ReadProjection;
 using api_json::ReadString;
 using api_json::ReadTableNameMember;
+using api_json::ReadTableNameOrArnMember;
 using api_json::ReadThroughput;
 using api_json::Violations;
 
@@ -92,7 +93,9 @@ Result<std::string> ReadTableNameOnly(const json::Value& v) {
   static constexpr MemberSpec kMembers[] = {{"TableName"}};
   KH_RETURN_IF_ERROR(CheckStructure(v, Path(), kMembers));
   Violations errs;
-  KH_ASSIGN_OR_RETURN(std::string name, ReadTableNameMember(v, "TableName", Path(), true, &errs));
+  KH_ASSIGN_OR_RETURN(std::string name,
+                      ReadTableNameOrArnMember(v, "TableName", Path(), true, &errs));
+  KH_RETURN_IF_ERROR(api_json::RequireTableName(v));
   KH_RETURN_IF_ERROR(errs.ToStatus());
   return name;
 }
@@ -243,11 +246,7 @@ Result<CreateTableRequest> CreateTableRequestFromJson(const json::Value& v) {
   if (tags) r.tags = std::move(*tags);
   // CreateTable without TableName: DynamoDB's "required" text, after the JSON types and before
   // the constraints (dynalite's createTable checks, run against AWS; reference §7.2).
-  const json::Value* name_member = v.Find("TableName");
-  if (!name_member || name_member->IsNull()) {
-    return Status::Validation(
-        "The parameter 'TableName' is required but was not present in the request");
-  }
+  KH_RETURN_IF_ERROR(api_json::RequireTableName(v));
   KH_RETURN_IF_ERROR(errs.ToStatus());
   KH_RETURN_IF_ERROR(api_json::CheckStreamViewTypeGiven(r.stream_specification, v));
 
@@ -324,7 +323,7 @@ Result<UpdateTableRequest> UpdateTableRequestFromJson(const json::Value& v) {
     KH_ASSIGN_OR_RETURN(r.attribute_definitions,
                         ReadAttributeDefinitions(*defs, root.Child("AttributeDefinitions"), &errs));
   }
-  KH_ASSIGN_OR_RETURN(r.table_name, ReadTableNameMember(v, "TableName", root, true, &errs));
+  KH_ASSIGN_OR_RETURN(r.table_name, ReadTableNameOrArnMember(v, "TableName", root, true, &errs));
   KH_ASSIGN_OR_RETURN(const json::Value* updates, ReadList(v, "GlobalSecondaryIndexUpdates", root));
   std::vector<IndexAction> actions;
   if (updates) {
@@ -346,6 +345,7 @@ Result<UpdateTableRequest> UpdateTableRequestFromJson(const json::Value& v) {
                                       &r.read_capacity_units, &r.write_capacity_units, &errs));
   }
   KH_ASSIGN_OR_RETURN(r.sse_specification, api_json::ReadSseSpecification(v, root, &errs));
+  KH_RETURN_IF_ERROR(api_json::RequireTableName(v));
   KH_RETURN_IF_ERROR(errs.ToStatus());
   KH_RETURN_IF_ERROR(api_json::CheckStreamViewTypeGiven(r.stream_specification, v));
   if (updates) {

@@ -19,7 +19,8 @@ Result<UpdateTimeToLiveRequest> UpdateTimeToLiveRequestFromJson(const json::Valu
   KH_RETURN_IF_ERROR(api_json::CheckStructure(v, at, kMembers));
   Violations errs;
   UpdateTimeToLiveRequest r;
-  KH_ASSIGN_OR_RETURN(r.table_name, api_json::ReadTableNameMember(v, "TableName", at, true, &errs));
+  KH_ASSIGN_OR_RETURN(r.table_name,
+                      api_json::ReadTableNameOrArnMember(v, "TableName", at, true, &errs));
   KH_ASSIGN_OR_RETURN(const json::Value* spec,
                       api_json::ReadRequiredObject(v, "TimeToLiveSpecification", at, &errs));
   if (spec) {
@@ -47,7 +48,9 @@ Result<DescribeTimeToLiveRequest> DescribeTimeToLiveRequestFromJson(const json::
   KH_RETURN_IF_ERROR(api_json::CheckStructure(v, at, kMembers));
   Violations errs;
   DescribeTimeToLiveRequest r;
-  KH_ASSIGN_OR_RETURN(r.table_name, api_json::ReadTableNameMember(v, "TableName", at, true, &errs));
+  KH_ASSIGN_OR_RETURN(r.table_name,
+                      api_json::ReadTableNameOrArnMember(v, "TableName", at, true, &errs));
+  KH_RETURN_IF_ERROR(api_json::RequireTableName(v));
   KH_RETURN_IF_ERROR(errs.ToStatus());
   return r;
 }

@@ -29,7 +29,7 @@ Result<std::string> TableNameOf(const json::Value& body, std::span<const MemberS
   KH_RETURN_IF_ERROR(api_json::CheckStructure(body, at, members));
   Violations errs;
   KH_ASSIGN_OR_RETURN(std::string name,
-                      api_json::ReadTableNameMember(body, "TableName", at, true, &errs));
+                      api_json::ReadTableNameOrArnMember(body, "TableName", at, true, &errs));
   KH_RETURN_IF_ERROR(errs.ToStatus());
   return name;
 }
