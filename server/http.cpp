@@ -111,6 +111,12 @@ bool Inflate(const std::string& in, bool raw_deflate, size_t limit, std::string*
       *too_large = true;
       break;
     }
+    // A gzip body may hold several members, one after another (RFC 1952 §2.2): all of them.
+    if (rc == Z_STREAM_END && !raw_deflate && z.avail_in > 0) {
+      if (inflateReset(&z) != Z_OK) break;
+      rc = Z_OK;
+      continue;
+    }
     if (rc == Z_OK && z.avail_in == 0 && z.avail_out != 0) break;  // truncated input
   }
   inflateEnd(&z);
@@ -232,6 +238,7 @@ struct HttpServer::Impl {
       // DynamoDB answers another encoding, or a body that does not inflate, with
       // InternalServerError (reference §7.3).
       if (!ok) return Queue(connection, InternalError());
+      state->request.wire_body = std::move(state->request.body);
       state->request.body = std::move(plain);
     }
     if (impl->options.may_block && impl->Busy() && impl->options.may_block(state->request)) {

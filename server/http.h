@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -26,7 +27,10 @@ struct HttpRequest {
   std::string method;                                        // "POST", "GET", ...
   std::string path;                                          // "/"
   std::vector<std::pair<std::string, std::string>> headers;  // as received
-  std::string body;
+  std::string body;  // decoded (a gzip or deflate body arrives inflated here)
+  // The body's bytes as they came on the wire, when Content-Encoding changed them (a SigV4
+  // signature covers these); nullopt when `body` is the wire's.
+  std::optional<std::string> wire_body;
   // The first header named `name` (case-insensitive), or "" when there is none.
   std::string_view Header(std::string_view name) const;
   bool HasHeader(std::string_view name) const;

@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include <optional>
 #include <vector>
 
@@ -37,7 +39,7 @@ std::string SignRequest(const HttpRequest& request, std::string_view secret, std
                         std::string_view signed_headers) {
   const std::string canonical =
       aws::CanonicalRequest(request.method, request.path, "", request.headers, signed_headers,
-                            aws::Sha256Hex(request.body));
+                            aws::Sha256Hex(request.wire_body ? *request.wire_body : request.body));
   return aws::Signature(secret, {std::string(date), std::string(region), "dynamodb"}, amz_date,
                         canonical);
 }
@@ -59,8 +61,10 @@ SignatureCheck VerifySignature(const HttpRequest& request,
             fmt::format("Unsupported AWS 'algorithm': '{}'", auth.substr(0, auth.find(' ')))};
   }
   std::string credential, signed_headers, signature;
-  for (const std::string& part :
-       Split(auth.substr(std::string_view("AWS4-HMAC-SHA256 ").size()), ',')) {
+  // Parameters separated by commas, spaces, or both (clients and proxies differ).
+  std::string parameters(auth.substr(std::string_view("AWS4-HMAC-SHA256 ").size()));
+  std::replace(parameters.begin(), parameters.end(), ' ', ',');
+  for (const std::string& part : Split(parameters, ',')) {
     std::string p = Trim(part);
     size_t eq = p.find('=');
     if (eq == std::string::npos) continue;

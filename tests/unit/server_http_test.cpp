@@ -523,3 +523,78 @@ TEST_F(ServerTest, ArnsAreInTheSignedRegionAndServesAccount) {
 
 }  // namespace
 }  // namespace keyhole::server
+
+namespace keyhole::server {
+namespace {
+
+// `text` gzip'd as one member (zlib's gzip wrapper).
+std::string Gzip(const std::string& text) {
+  z_stream z{};
+  deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, MAX_WBITS + 16, 8, Z_DEFAULT_STRATEGY);
+  std::string out(deflateBound(&z, text.size()) + 32, '\0');
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
+  z.avail_in = static_cast<uInt>(text.size());
+  z.next_out = reinterpret_cast<Bytef*>(out.data());
+  z.avail_out = static_cast<uInt>(out.size());
+  deflate(&z, Z_FINISH);
+  out.resize(z.total_out);
+  deflateEnd(&z);
+  return out;
+}
+
+// boto3 compresses large requests (request_min_compression_size_bytes) and signs the bytes it
+// sends: the signature is checked over the wire's body, and a body of several gzip members is
+// inflated whole. An Authorization header whose parts are separated by spaces only is read
+// too (its expiry reported as DynamoDB words it).
+TEST_F(ServerTest, ACompressedRequestIsSignedOverItsWireBytes) {
+  ServeOptions serve;
+  serve.require_signature = true;
+  serve.credentials["AKIDEXAMPLE"] = "secret";
+  const double now = 1'700'000'000;
+  serve.clock = [now] { return now; };
+  Start(serve);
+  const std::string json = R"({"TableName": "Things"})";
+  // Two members: '{"TableName": ' and '"Things"}'.
+  const std::string wire = Gzip(json.substr(0, 14)) + Gzip(json.substr(14));
+  const auto post = [&](double at, const std::string& separator) {
+    std::time_t t = static_cast<std::time_t>(at);
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char amz[32], date[16];
+    std::strftime(amz, sizeof amz, "%Y%m%dT%H%M%SZ", &tm);
+    std::strftime(date, sizeof date, "%Y%m%d", &tm);
+    std::vector<std::pair<std::string, std::string>> headers = {
+        {"Host", "127.0.0.1:" + std::to_string(port_)},
+        {"X-Amz-Date", amz},
+        {"X-Amz-Target", "DynamoDB_20120810.DescribeTable"},
+        {"Content-Encoding", "gzip"}};
+    HttpRequest r;
+    r.method = "POST";
+    r.path = "/";
+    r.body = wire;
+    r.headers = headers;
+    const std::string signature = SignRequest(r, "secret", date, "us-east-1", amz,
+                                              "content-encoding;host;x-amz-date;x-amz-target");
+    httplib::Headers h = {
+        {"X-Amz-Date", amz},
+        {"Content-Encoding", "gzip"},
+        {"Authorization", "AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/" + std::string(date) +
+                              "/us-east-1/dynamodb/aws4_request" + separator +
+                              "SignedHeaders=content-encoding;host;x-amz-date;x-amz-target" +
+                              separator + "Signature=" + signature}};
+    return Post("DescribeTable", wire, "application/x-amz-json-1.0", h);
+  };
+  auto found = post(now, ", ");
+  EXPECT_EQ(found->status, 400);  // signed correctly, and read whole: no such table
+  EXPECT_EQ(Type(found), "com.amazonaws.dynamodb.v20120810#ResourceNotFoundException")
+      << found->body;
+  auto spaces = post(now - 20 * 60, "  ");
+  EXPECT_EQ(Type(spaces), "com.amazon.coral.service#InvalidSignatureException") << spaces->body;
+  EXPECT_TRUE(Json(spaces).Find("Message")->str().starts_with("Signature expired: "))
+      << spaces->body;
+  EXPECT_EQ(post(now, " ")->status, 400);
+  EXPECT_EQ(Type(post(now, " ")), "com.amazonaws.dynamodb.v20120810#ResourceNotFoundException");
+}
+
+}  // namespace
+}  // namespace keyhole::server
