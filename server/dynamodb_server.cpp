@@ -143,19 +143,25 @@ HttpResponse DynamoDbServer::Handle(const HttpRequest& request) {
   ++requests_;
   std::string operation;
   HttpResponse response = [&]() -> HttpResponse {
-    // 1. A health check.
-    if (request.method == "GET") {
+    // 1. A health check: GET / only, naming the host it was reached at (Alternator's tests,
+    // written against DynamoDB; other paths are 4xx there).
+    if (request.method == "GET" && request.path == "/") {
       HttpResponse r;
       r.content_type = "text/plain";
-      r.body = "healthy: dynamodb.local.amazonaws.com ";
+      const std::string_view host = request.Header("Host");
+      r.body = fmt::format("healthy: {} ", host.empty() ? "dynamodb.local.amazonaws.com" : host);
       return r;
     }
+    // A CORS preflight: the requested method and headers allowed (the CORS headers every
+    // answer to a request with Origin carries are added below).
     if (request.method == "OPTIONS" && request.HasHeader("Origin")) {
       HttpResponse r;
-      r.headers.emplace_back("Access-Control-Allow-Origin", "*");
-      r.headers.emplace_back("Access-Control-Allow-Headers", "*");
-      r.headers.emplace_back("Access-Control-Allow-Methods", "POST");
-      r.body = "";
+      const std::string_view method = request.Header("Access-Control-Request-Method");
+      const std::string_view headers = request.Header("Access-Control-Request-Headers");
+      r.headers.emplace_back("Access-Control-Allow-Methods", method.empty() ? "POST" : method);
+      if (!headers.empty()) r.headers.emplace_back("Access-Control-Allow-Headers", headers);
+      r.headers.emplace_back("Access-Control-Max-Age", "172800");
+      r.content_type.clear();
       return r;
     }
     // 2. Not POST, or a body that is not JSON by its media type.
@@ -221,6 +227,20 @@ HttpResponse DynamoDbServer::Handle(const HttpRequest& request) {
     }
     return JsonResponse(200, json::Write(*result), content_type);
   }();
+  // Every answer carries a request id and the body's CRC-32, 404s and health checks included
+  // (SDKs read both); one to a request with Origin carries CORS headers (any origin).
+  const auto has = [&](std::string_view name) {
+    return std::any_of(response.headers.begin(), response.headers.end(),
+                       [&](const auto& h) { return h.first == name; });
+  };
+  if (!has("x-amzn-RequestId")) response.headers.emplace_back("x-amzn-RequestId", RequestId());
+  if (!has("x-amz-crc32")) response.headers.emplace_back("x-amz-crc32", Crc32Header(response.body));
+  if (request.HasHeader("Origin")) {
+    response.headers.emplace_back("Access-Control-Allow-Origin", "*");
+    response.headers.emplace_back(
+        "Access-Control-Expose-Headers",
+        "x-amzn-RequestId,x-amzn-ErrorType,x-amzn-ErrorMessage,x-amz-crc32,Date");
+  }
   if (options_.log) {
     const double ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();

@@ -103,7 +103,7 @@ TEST_F(ServerTest, ChecksInDynamoDbsOrder) {
   auto health = client_->Get("/");
   ASSERT_TRUE(health);
   EXPECT_EQ(health->status, 200);
-  EXPECT_EQ(health->body, "healthy: dynamodb.local.amazonaws.com ");
+  EXPECT_EQ(health->body, "healthy: 127.0.0.1:" + std::to_string(port_) + " ");
   auto put = client_->Put("/", "{}", "application/x-amz-json-1.0");
   ASSERT_TRUE(put);
   EXPECT_EQ(put->status, 404);
@@ -594,6 +594,56 @@ TEST_F(ServerTest, ACompressedRequestIsSignedOverItsWireBytes) {
       << spaces->body;
   EXPECT_EQ(post(now, " ")->status, 400);
   EXPECT_EQ(Type(post(now, " ")), "com.amazonaws.dynamodb.v20120810#ResourceNotFoundException");
+}
+
+}  // namespace
+}  // namespace keyhole::server
+
+namespace keyhole::server {
+namespace {
+
+// The health check names the host it was reached at and answers GET / only; every answer has
+// a request id and a CRC-32; CORS as DynamoDB answers it (Alternator's tests, written against
+// DynamoDB); headers past 16 KB are a 400.
+TEST_F(ServerTest, HealthCheckCorsAndTheHeadersOfEveryAnswer) {
+  Start();
+  auto health = client_->Get("/");
+  ASSERT_TRUE(health);
+  EXPECT_EQ(health->body, "healthy: 127.0.0.1:" + std::to_string(port_) + " ");
+  EXPECT_TRUE(health->has_header("x-amzn-RequestId"));
+  EXPECT_FALSE(health->has_header("Access-Control-Allow-Origin"));
+  for (const char* path : {"/abc", "/health", "/index.htm"}) {
+    auto other = client_->Get(path);
+    ASSERT_TRUE(other);
+    EXPECT_EQ(other->status, 404) << path;
+    EXPECT_TRUE(other->has_header("x-amzn-RequestId")) << path;
+    EXPECT_TRUE(other->has_header("x-amz-crc32")) << path;
+  }
+  // CORS: on every answer to a request with Origin; the preflight echoes what it asks for.
+  httplib::Headers origin = {{"Origin", "http://example.com/"}};
+  auto post = Post("ListTables", "{}", "application/x-amz-json-1.0", origin);
+  EXPECT_EQ(post->get_header_value("Access-Control-Allow-Origin"), "*");
+  EXPECT_TRUE(post->has_header("Access-Control-Expose-Headers"));
+  EXPECT_FALSE(post->has_header("Access-Control-Max-Age"));
+  EXPECT_FALSE(Post("ListTables", "{}")->has_header("Access-Control-Allow-Origin"));
+  auto preflight = client_->Options("/", {{"Origin", "http://example.com/"},
+                                          {"Access-Control-Request-Method", "dog"},
+                                          {"Access-Control-Request-Headers", "cat, meerkat"}});
+  ASSERT_TRUE(preflight);
+  EXPECT_EQ(preflight->status, 200);
+  EXPECT_EQ(preflight->get_header_value("Access-Control-Allow-Origin"), "*");
+  EXPECT_EQ(preflight->get_header_value("Access-Control-Allow-Methods"), "dog");
+  EXPECT_EQ(preflight->get_header_value("Access-Control-Allow-Headers"), "cat, meerkat");
+  EXPECT_TRUE(preflight->has_header("Access-Control-Max-Age"));
+  // 17 KB of headers.
+  auto big = Post("ListTables", "{}", "application/x-amz-json-1.0",
+                  {{"X-Padding", std::string(17 * 1024, 'p')}});
+  ASSERT_TRUE(big);
+  EXPECT_EQ(big->status, 400);
+  EXPECT_EQ(Post("ListTables", "{}", "application/x-amz-json-1.0",
+                 {{"X-Padding", std::string(15 * 1024, 'p')}})
+                ->status,
+            200);
 }
 
 }  // namespace
