@@ -11,6 +11,10 @@
 // name (bytewise) order, so equal values give identical text.
 #include "core/ddb_json.h"
 
+#include <fmt/format.h>
+
+#include <cctype>
+#include <optional>
 #include <unordered_set>
 
 #include "core/item.h"
@@ -39,11 +43,83 @@ std::string Echo(std::string_view name) {
   return out;
 }
 
-// keyhole choice: the input is not a JSON object at all (DynamoDB: SerializationException).
-Status NotAnObject() {
-  return Status::Validation(
-      "Supplied AttributeValue is not a JSON object, must contain exactly one of the supported "
-      "datatypes");
+// DynamoDB's JSON reader answers a JSON value of the wrong kind with SerializationException,
+// in Java's words for the type it wanted (dynalite's tests record them against AWS): where an
+// AttributeValue belongs ...
+Status NotAnObject(const json::Value& v) {
+  return Status(ErrorCode::kSerialization, v.IsArray()
+                                               ? "Unrecognized collection type class "
+                                                 "com.amazonaws.dynamodb.v20120810.AttributeValue"
+                                               : "Unexpected value type in payload");
+}
+
+// ... where a string (S, N, a set's member) or a boolean (BOOL, NULL) belongs ...
+Status ScalarMismatch(const json::Value& v, std::string_view java_type) {
+  std::string msg;
+  switch (v.kind()) {
+    case json::Kind::kObject:
+      msg = "Start of structure or map found where not expected";
+      break;
+    case json::Kind::kArray:
+      msg = fmt::format("Unrecognized collection type class java.lang.{}", java_type);
+      break;
+    case json::Kind::kNumber:
+      msg = fmt::format("{} cannot be converted to {}",
+                        v.number_text().find_first_of(".eE") != std::string::npos ? "DECIMAL_VALUE"
+                                                                                  : "NUMBER_VALUE",
+                        java_type);
+      break;
+    case json::Kind::kBool:
+      msg = fmt::format("{} cannot be converted to {}", v.boolean() ? "TRUE_VALUE" : "FALSE_VALUE",
+                        java_type);
+      break;
+    default:  // a string where a boolean belongs, not one of the words DynamoDB reads as one
+      msg = "Unexpected token received from parser";
+  }
+  return Status(ErrorCode::kSerialization, std::move(msg));
+}
+
+// ... where base64 bytes (B, a BS member) belong ...
+Status BadBlob(const json::Value& v) {
+  std::string msg;
+  if (v.IsObject()) {
+    msg = "Start of structure or map found where not expected";
+  } else if (v.IsArray()) {
+    msg = "Unrecognized collection type class java.nio.ByteBuffer";
+  } else if (!v.IsString()) {
+    msg = "only base-64-encoded strings are convertible to bytes";
+  } else if (v.str().size() % 4 != 0) {
+    msg = fmt::format("Base64 encoded length is expected a multiple of 4 bytes but found: {}",
+                      v.str().size());
+  } else {
+    msg = "Invalid last non-pad Base64 character dectected";  // sic
+  }
+  return Status(ErrorCode::kSerialization, std::move(msg));
+}
+
+// ... and where a list (L, SS, NS, BS) or a map (M) belongs.
+Status CollectionMismatch(const json::Value& v, bool map) {
+  if (map && v.IsArray()) {
+    return Status(ErrorCode::kSerialization,
+                  "Unrecognized collection type java.util.Map<java.lang.String, "
+                  "com.amazonaws.dynamodb.v20120810.AttributeValue>");
+  }
+  if (!map && v.IsObject()) {
+    return Status(ErrorCode::kSerialization, "Start of structure or map found where not expected");
+  }
+  return Status(ErrorCode::kSerialization, "Unexpected field type");
+}
+
+// BOOL and NULL take a JSON boolean, or a string DynamoDB's reader converts: true, 1 or yes,
+// false, 0 or no, in any case. nullopt for anything else.
+std::optional<bool> ReadBoolean(const json::Value& v) {
+  if (v.IsBool()) return v.boolean();
+  if (!v.IsString()) return std::nullopt;
+  std::string word = v.str();
+  for (char& c : word) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  if (word == "TRUE" || word == "1" || word == "YES") return true;
+  if (word == "FALSE" || word == "0" || word == "NO") return false;
+  return std::nullopt;
 }
 
 Status Empty() {
@@ -64,25 +140,6 @@ Status UnknownType(std::string_view key) {
                             "BOOL, NULL, M, L, SS, NS, BS");
 }
 
-// keyhole choice: the JSON kind of a datatype's value is wrong (DynamoDB:
-// SerializationException), e.g. {"N": 1}, {"BOOL": "true"}, {"SS": [1]}.
-Status WrongKind(ValueType t, std::string_view expected) {
-  std::string msg(kInvalid);
-  msg += "Invalid value for attribute of type ";
-  msg += TypeName(t);
-  msg += ", expected ";
-  msg += expected;
-  return Status::Validation(std::move(msg));
-}
-
-// keyhole choice: B or a BS member is not canonical padded base64.
-Status BadBase64(ValueType t) {
-  std::string msg(kInvalid);
-  msg += "Invalid base64 value for attribute of type ";
-  msg += TypeName(t);
-  return Status::Validation(std::move(msg));
-}
-
 // keyhole choice: the same name twice in one JSON object (DynamoDB keeps one silently).
 Status DuplicateName(std::string_view name, bool in_item) {
   std::string msg(kInvalid);
@@ -91,18 +148,6 @@ Status DuplicateName(std::string_view name, bool in_item) {
   msg += in_item ? " in item" : " in attribute of type M";
   return Status::Validation(std::move(msg));
 }
-
-constexpr std::string_view kExpectS = "a JSON string";
-constexpr std::string_view kExpectN = "a number in a JSON string, such as \"42\"";
-constexpr std::string_view kExpectB = "a base64 JSON string";
-constexpr std::string_view kExpectBool = "true or false";
-constexpr std::string_view kExpectNull = "true";
-constexpr std::string_view kExpectM = "a JSON object of names to AttributeValues";
-constexpr std::string_view kExpectL = "a JSON array of AttributeValues";
-constexpr std::string_view kExpectSS = "a JSON array of strings";
-constexpr std::string_view kExpectNS =
-    "a JSON array of numbers in JSON strings, such as [\"1\", \"2\"]";
-constexpr std::string_view kExpectBS = "a JSON array of base64 strings";
 
 // Decodes without ValidateValue (the caller validates once, at the top level).
 Status Decode(const json::Value& j, AttributeValue* out);
@@ -140,7 +185,7 @@ Status DecodeMap(const json::Value::Object& members, Map* out, bool in_item) {
 }
 
 Status Decode(const json::Value& j, AttributeValue* out) {
-  if (!j.IsObject()) return NotAnObject();
+  if (!j.IsObject()) return NotAnObject(j);
   const json::Value* body = nullptr;
   ValueType type = ValueType::kNull;
   int count = 0;
@@ -160,65 +205,68 @@ Status Decode(const json::Value& j, AttributeValue* out) {
   const json::Value& b = *body;
   switch (type) {
     case ValueType::kS:
-      if (!b.IsString()) return WrongKind(type, kExpectS);
+      if (!b.IsString()) return ScalarMismatch(b, "String");
       *out = AttributeValue::S(b.str());
       return Status::OK();
     case ValueType::kN: {
-      if (!b.IsString()) return WrongKind(type, kExpectN);
+      if (!b.IsString()) return ScalarMismatch(b, "String");
       KH_ASSIGN_OR_RETURN(Number n, Number::Parse(b.str()));
       *out = AttributeValue::N(std::move(n));
       return Status::OK();
     }
     case ValueType::kB: {
-      if (!b.IsString()) return WrongKind(type, kExpectB);
       std::string bytes;
-      if (!Base64Decode(b.str(), &bytes)) return BadBase64(type);
+      if (!b.IsString() || !Base64Decode(b.str(), &bytes)) return BadBlob(b);
       *out = AttributeValue::B(std::move(bytes));
       return Status::OK();
     }
-    case ValueType::kBool:
-      if (!b.IsBool()) return WrongKind(type, kExpectBool);
-      *out = AttributeValue::Bool(b.boolean());
+    case ValueType::kBool: {
+      const std::optional<bool> v = ReadBoolean(b);
+      if (!v) return ScalarMismatch(b, "Boolean");
+      *out = AttributeValue::Bool(*v);
       return Status::OK();
-    case ValueType::kNull:
-      if (!b.IsBool()) return WrongKind(type, kExpectNull);
-      if (!b.boolean()) {
+    }
+    case ValueType::kNull: {
+      const std::optional<bool> v = ReadBoolean(b);
+      if (!v) return ScalarMismatch(b, "Boolean");
+      if (!*v) {
         return Status::Validation(std::string(kInvalid) +
                                   "Null attribute value types must have the value of true");
       }
       *out = AttributeValue::Null();
       return Status::OK();
+    }
     case ValueType::kM: {
-      if (!b.IsObject()) return WrongKind(type, kExpectM);
+      if (!b.IsObject()) return CollectionMismatch(b, /*map=*/true);
       Map m;
       KH_RETURN_IF_ERROR(DecodeMap(b.object(), &m, /*in_item=*/false));
       *out = AttributeValue::M(std::move(m));
       return Status::OK();
     }
     case ValueType::kL: {
-      if (!b.IsArray()) return WrongKind(type, kExpectL);
+      if (!b.IsArray()) return CollectionMismatch(b, /*map=*/false);
       List l(b.array().size());
       for (size_t i = 0; i < l.size(); ++i) KH_RETURN_IF_ERROR(Decode(b.array()[i], &l[i]));
       *out = AttributeValue::L(std::move(l));
       return Status::OK();
     }
     case ValueType::kSS: {
-      if (!b.IsArray()) return WrongKind(type, kExpectSS);
+      if (!b.IsArray()) return CollectionMismatch(b, /*map=*/false);
       std::vector<std::string> members;
       members.reserve(b.array().size());
       for (const json::Value& e : b.array()) {
-        if (!e.IsString()) return WrongKind(type, kExpectSS);
+        if (!e.IsString()) return ScalarMismatch(e, "String");
         members.push_back(e.str());
       }
       *out = AttributeValue::SS(std::move(members));
       return Status::OK();
     }
     case ValueType::kNS: {
-      if (!b.IsArray()) return WrongKind(type, kExpectNS);
+      if (!b.IsArray()) return CollectionMismatch(b, /*map=*/false);
       std::vector<Number> members;
       members.reserve(b.array().size());
       for (const json::Value& e : b.array()) {
-        if (!e.IsString()) return WrongKind(type, kExpectNS);
+        if (!e.IsString()) return ScalarMismatch(e, "String");
         KH_ASSIGN_OR_RETURN(Number n, Number::Parse(e.str()));
         members.push_back(std::move(n));
       }
@@ -226,13 +274,12 @@ Status Decode(const json::Value& j, AttributeValue* out) {
       return Status::OK();
     }
     case ValueType::kBS: {
-      if (!b.IsArray()) return WrongKind(type, kExpectBS);
+      if (!b.IsArray()) return CollectionMismatch(b, /*map=*/false);
       std::vector<std::string> members;
       members.reserve(b.array().size());
       for (const json::Value& e : b.array()) {
-        if (!e.IsString()) return WrongKind(type, kExpectBS);
         std::string bytes;
-        if (!Base64Decode(e.str(), &bytes)) return BadBase64(type);
+        if (!e.IsString() || !Base64Decode(e.str(), &bytes)) return BadBlob(e);
         members.push_back(std::move(bytes));
       }
       *out = AttributeValue::BS(std::move(members));

@@ -25,14 +25,16 @@ std::string ValueError(std::string_view text) {
   if (!j.ok()) return "<bad JSON: " + j.status().message() + ">";
   Result<AttributeValue> v = ValueFromJson(j.value());
   if (v.ok()) return "<decoded: " + ValueToJsonText(v.value()) + ">";
-  EXPECT_TRUE(v.status().IsValidation()) << v.status().ToString();
+  EXPECT_TRUE(v.status().IsValidation() || v.status().code() == ErrorCode::kSerialization)
+      << v.status().ToString();
   return v.status().message();
 }
 
 std::string ItemError(std::string_view text) {
   Result<Item> item = ItemFromJsonText(text);
   if (item.ok()) return "<decoded: " + ItemToJsonText(item.value()) + ">";
-  EXPECT_TRUE(item.status().IsValidation()) << item.status().ToString();
+  EXPECT_TRUE(item.status().IsValidation() || item.status().code() == ErrorCode::kSerialization)
+      << item.status().ToString();
   return item.status().message();
 }
 
@@ -355,9 +357,8 @@ constexpr char kEmpty[] =
 constexpr char kMoreThanOne[] =
     "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the "
     "supported datatypes";
-constexpr char kNotObject[] =
-    "Supplied AttributeValue is not a JSON object, must contain exactly one of the supported "
-    "datatypes";
+// DynamoDB's JSON reader's words (SerializationException), as dynalite's tests record them.
+constexpr char kNotObject[] = "Unexpected value type in payload";
 
 struct ErrorCase {
   std::string text;
@@ -396,55 +397,49 @@ TEST(DdbJsonErrorTest, ExactMessages) {
       {R"("a")", kNotObject},
       {R"(1)", kNotObject},
       {R"(null)", kNotObject},
-      {R"([{"S":"a"}])", kNotObject},
+      {R"([{"S":"a"}])",
+       "Unrecognized collection type class com.amazonaws.dynamodb.v20120810.AttributeValue"},
       {R"({"L":[1]})", kNotObject},
       {R"({"L":[null]})", kNotObject},
       {R"({"M":{"a":"b"}})", kNotObject},
       // NULL.
       {R"({"NULL":false})", p + "Null attribute value types must have the value of true"},
-      {R"({"NULL":"true"})", p + "Invalid value for attribute of type NULL, expected true"},
-      {R"({"NULL":1})", p + "Invalid value for attribute of type NULL, expected true"},
-      // Wrong JSON kinds.
-      {R"({"S":1})", p + "Invalid value for attribute of type S, expected a JSON string"},
-      {R"({"S":["a"]})", p + "Invalid value for attribute of type S, expected a JSON string"},
-      {R"({"N":1})",
-       p + "Invalid value for attribute of type N, expected a number in a JSON string, such as "
-           "\"42\""},
-      {R"({"N":1.5})",
-       p + "Invalid value for attribute of type N, expected a number in a JSON string, such as "
-           "\"42\""},
-      {R"({"B":1})", p + "Invalid value for attribute of type B, expected a base64 JSON string"},
-      {R"({"BOOL":"true"})",
-       p + "Invalid value for attribute of type BOOL, expected true or false"},
-      {R"({"BOOL":1})", p + "Invalid value for attribute of type BOOL, expected true or false"},
+      {R"({"NULL":"yes"})", "<decoded: {\"NULL\":true}>"},  // DynamoDB's reader's words
+      {R"({"NULL":1})", "NUMBER_VALUE cannot be converted to Boolean"},
+      // Wrong JSON kinds (SerializationException).
+      {R"({"S":1})", "NUMBER_VALUE cannot be converted to String"},
+      {R"({"S":["a"]})", "Unrecognized collection type class java.lang.String"},
+      {R"({"S":{}})", "Start of structure or map found where not expected"},
+      {R"({"N":1})", "NUMBER_VALUE cannot be converted to String"},
+      {R"({"N":1.5})", "DECIMAL_VALUE cannot be converted to String"},
+      {R"({"N":true})", "TRUE_VALUE cannot be converted to String"},
+      {R"({"B":1})", "only base-64-encoded strings are convertible to bytes"},
+      {R"({"B":[]})", "Unrecognized collection type class java.nio.ByteBuffer"},
+      {R"({"BOOL":"true"})", "<decoded: {\"BOOL\":true}>"},
+      {R"({"BOOL":"No"})", "<decoded: {\"BOOL\":false}>"},
+      {R"({"BOOL":"maybe"})", "Unexpected token received from parser"},
+      {R"({"BOOL":1})", "NUMBER_VALUE cannot be converted to Boolean"},
       {R"({"M":[]})",
-       p + "Invalid value for attribute of type M, expected a JSON object of names to "
-           "AttributeValues"},
-      {R"({"L":{}})",
-       p + "Invalid value for attribute of type L, expected a JSON array of AttributeValues"},
-      {R"({"SS":"a"})",
-       p + "Invalid value for attribute of type SS, expected a JSON array of strings"},
-      {R"({"SS":["a",1]})",
-       p + "Invalid value for attribute of type SS, expected a JSON array of strings"},
-      {R"({"SS":[null]})",
-       p + "Invalid value for attribute of type SS, expected a JSON array of strings"},
-      {R"({"NS":[1,2]})",
-       p + "Invalid value for attribute of type NS, expected a JSON array of numbers in JSON "
-           "strings, such as [\"1\", \"2\"]"},
-      {R"({"NS":"1"})",
-       p + "Invalid value for attribute of type NS, expected a JSON array of numbers in JSON "
-           "strings, such as [\"1\", \"2\"]"},
-      {R"({"BS":["AA==",0]})",
-       p + "Invalid value for attribute of type BS, expected a JSON array of base64 strings"},
-      {R"({"BS":{}})",
-       p + "Invalid value for attribute of type BS, expected a JSON array of base64 strings"},
+       "Unrecognized collection type java.util.Map<java.lang.String, "
+       "com.amazonaws.dynamodb.v20120810.AttributeValue>"},
+      {R"({"M":"a"})", "Unexpected field type"},
+      {R"({"L":{}})", "Start of structure or map found where not expected"},
+      {R"({"SS":"a"})", "Unexpected field type"},
+      {R"({"SS":["a",1]})", "NUMBER_VALUE cannot be converted to String"},
+      {R"({"SS":[null]})", "Unexpected token received from parser"},
+      {R"({"NS":[1,2]})", "NUMBER_VALUE cannot be converted to String"},
+      {R"({"NS":"1"})", "Unexpected field type"},
+      {R"({"BS":["AA==",0]})", "only base-64-encoded strings are convertible to bytes"},
+      {R"({"BS":{}})", "Start of structure or map found where not expected"},
       // Base64.
-      {R"({"B":"AA"})", p + "Invalid base64 value for attribute of type B"},
-      {R"({"B":"A==="})", p + "Invalid base64 value for attribute of type B"},
-      {R"({"B":"AB=="})", p + "Invalid base64 value for attribute of type B"},
-      {R"({"B":"aGVsbG8_"})", p + "Invalid base64 value for attribute of type B"},
-      {R"({"B":"aGVs bG8="})", p + "Invalid base64 value for attribute of type B"},
-      {R"({"BS":["AA==","!!!!"]})", p + "Invalid base64 value for attribute of type BS"},
+      {R"({"B":"AA"})", "Base64 encoded length is expected a multiple of 4 bytes but found: 2"},
+      {R"({"B":"A==="})", "Invalid last non-pad Base64 character dectected"},
+      {R"({"B":"AB=="})", "Invalid last non-pad Base64 character dectected"},
+      {R"({"B":"aGVsbG8_"})", "Invalid last non-pad Base64 character dectected"},
+      {R"({"B":"aGVs bG8="})",
+       "Base64 encoded length is expected a multiple of 4 bytes but found: 9"},
+      {R"({"B":"aGVs bG8"})", "Invalid last non-pad Base64 character dectected"},
+      {R"({"BS":["AA==","!!!!"]})", "Invalid last non-pad Base64 character dectected"},
       // Sets (ValidateValue).
       {R"({"SS":[]})", p + "An string set  may not be empty"},
       {R"({"NS":[]})", p + "An number set  may not be empty"},
@@ -515,8 +510,7 @@ TEST(DdbJsonItemTest, ErrorMessages) {
   EXPECT_EQ(ItemError(R"({"a":"x"})"), kNotObject);
   EXPECT_EQ(ItemError(R"({"a":{}})"), kEmpty);
   EXPECT_EQ(ItemError(R"({"a":{"S":"x"},"b":{"N":5}})"),
-            p + "Invalid value for attribute of type N, expected a number in a JSON string, such "
-                "as \"42\"");
+            "NUMBER_VALUE cannot be converted to String");
   EXPECT_EQ(ItemError(R"({"a":{"NS":["2","2"]}})"),
             p + "Input collection [2, 2] contains duplicates.");
   EXPECT_EQ(ItemError(R"({"a":{"S":"x"})"),
