@@ -347,7 +347,10 @@ Status ValidateDataTableName(std::string_view name, std::string_view what) {
   };
   if (name.empty()) return fail("Member must have length greater than or equal to 1");
   if (name.size() > 1024) return fail("Member must have length less than or equal to 1024");
-  return Status::OK();
+  // A name is then checked as the control plane checks it (the Parity Suite's record): a
+  // ValidationException, not ResourceNotFoundException, for "a;" or "ab".
+  if (TableNameFromArn(name)) return Status::OK();
+  return ValidateTableName(name, what);
 }
 
 Result<TableDescription> BuildTableDescription(const std::string& table_name,

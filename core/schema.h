@@ -213,9 +213,10 @@ Status ValidateTableName(std::string_view name, std::string_view what = "tableNa
 std::optional<std::string> TableNameFromArn(std::string_view arn);
 // The TableName of the data-plane operations (GetItem, PutItem, UpdateItem, DeleteItem, Query,
 // Scan, the batches and the transactions), which DynamoDB also accepts as a table ARN: length 1
-// to 1024 and nothing else ("1 validation error detected: Value '' at 'tableName' failed to
-// satisfy constraint: Member must have length greater than or equal to 1"). A name no table
-// can have is then simply not found (ResourceNotFoundException), as in DynamoDB.
+// to 1024 ("1 validation error detected: Value '' at 'tableName' failed to satisfy constraint:
+// Member must have length greater than or equal to 1"), then, unless it is this region's table
+// ARN, ValidateTableName's pattern and 3..255 characters: a name no table can have is a
+// ValidationException, not ResourceNotFoundException (the Parity Suite's record of DynamoDB).
 Status ValidateDataTableName(std::string_view name, std::string_view what = "tableName");
 
 // Builds the description of a new table, applying CreateTable's rules with DynamoDB's messages
