@@ -56,6 +56,7 @@ struct RequestState {
   bool too_large = false;  // the body passed max_body_bytes: answered 413
   // Set by a worker before it resumes the connection: the answer to queue.
   std::optional<HttpResponse> response;
+  bool suspended = false;  // counted in Impl::suspended until answered or ended
 };
 
 MHD_Result CollectHeader(void* cls, MHD_ValueKind, const char* key, const char* value) {
@@ -161,7 +162,27 @@ struct HttpServer::Impl {
   std::condition_variable drained;  // Stop waits on it for the requests in flight
   bool stopping = false;
   int in_flight = 0;  // requests begun and not yet answered (guarded by mutex)
+  // Connections suspended for a worker and not yet resumed and answered (guarded by mutex):
+  // libmicrohttpd aborts if stopped with one.
+  int suspended = 0;
   std::unique_ptr<WorkerPool> workers;
+
+  // Counts a connection about to be suspended; false once stopping (the request is then
+  // answered on the event thread: no connection may be suspended when the daemon stops).
+  bool WillSuspend() {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (stopping) return false;
+    ++suspended;
+    return true;
+  }
+
+  // A suspended request is answered, or ended (its client gone).
+  void Resumed(RequestState* state) {
+    if (!state->suspended) return;
+    state->suspended = false;
+    std::lock_guard<std::mutex> lock(mutex);
+    if (--suspended == 0 && stopping) drained.notify_all();
+  }
 
   // Open connections (MHD_OPTION_NOTIFY_CONNECTION).
   std::atomic<int> connections{0};
@@ -234,7 +255,10 @@ struct HttpServer::Impl {
       return MHD_YES;
     }
     if (state->too_large) return Queue(connection, TooLarge());
-    if (state->response) return Queue(connection, *state->response);  // resumed by its worker
+    if (state->response) {  // resumed by its worker
+      impl->Resumed(state);
+      return Queue(connection, *state->response);
+    }
     const std::string_view encoding = state->request.Header("Content-Encoding");
     if (!encoding.empty() && !EqualsIgnoreCase(encoding, "identity")) {
       const bool gzip = EqualsIgnoreCase(encoding, "gzip");
@@ -254,11 +278,13 @@ struct HttpServer::Impl {
       state->request.wire_body = std::move(state->request.body);
       state->request.body = std::move(plain);
     }
-    if (impl->options.may_block && impl->Busy() && impl->options.may_block(state->request)) {
+    if (impl->options.may_block && impl->Busy() && impl->options.may_block(state->request) &&
+        impl->WillSuspend()) {
       // Answered on a worker; the event thread goes on with other connections meanwhile, and
       // libmicrohttpd calls here again once the worker resumes this one. (The only client's
       // request is answered here: the hand-off costs about ten system calls and two thread
       // switches, and there is no other request to delay or to share a group commit with.)
+      state->suspended = true;
       MHD_suspend_connection(connection);
       impl->workers->Submit([impl, connection, state] {
         state->response = impl->Answer(state->request);
@@ -275,6 +301,7 @@ struct HttpServer::Impl {
     Impl* impl = static_cast<Impl*>(cls);
     auto* state = static_cast<RequestState*>(*state_slot);
     if (!state) return;
+    impl->Resumed(state);
     delete state;
     *state_slot = nullptr;
     std::lock_guard<std::mutex> lock(impl->mutex);
@@ -415,9 +442,13 @@ void HttpServer::Stop() {
       impl.drained.wait_for(lock, std::chrono::seconds(impl.options.idle_timeout_seconds + 1),
                             [&] { return impl.in_flight == 0; });
     }
-    // A suspended connection must be resumed before the daemon stops: the requests on workers
-    // finish whatever the wait above gave up on.
+    // A suspended connection must be resumed (and its answer queued) before the daemon stops:
+    // the requests on workers finish whatever the wait above gave up on.
     if (impl.workers) impl.workers->Drain();
+    {
+      std::unique_lock<std::mutex> lock(impl.mutex);
+      impl.drained.wait(lock, [&] { return impl.suspended == 0; });
+    }
     MHD_stop_daemon(daemon);
   }
   impl.stopped.notify_all();
