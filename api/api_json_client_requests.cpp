@@ -142,6 +142,9 @@ json::Value CreateTableRequestToJson(const CreateTableRequest& r) {
   AddStreamSpecification(r.stream_specification, &body);
   AddSse(r.sse_specification, &body);
   if (!r.tags.empty()) body.Add("Tags", TagList(r.tags));
+  if (r.deletion_protection_enabled) {
+    body.Add("DeletionProtectionEnabled", json::Value::Bool(*r.deletion_protection_enabled));
+  }
   return body;
 }
 
@@ -202,6 +205,9 @@ json::Value UpdateTableRequestToJson(const UpdateTableRequest& r) {
   }
   AddStreamSpecification(r.stream_specification, &body);
   AddSse(r.sse_specification, &body);
+  if (r.deletion_protection_enabled) {
+    body.Add("DeletionProtectionEnabled", json::Value::Bool(*r.deletion_protection_enabled));
+  }
   return body;
 }
 

@@ -301,6 +301,9 @@ Result<TableDescription> TableDescriptionFromJson(const json::Value& v) {
     KH_RETURN_IF_ERROR(ReadDouble(*billing, "LastUpdateToPayPerRequestDateTime",
                                   "BillingModeSummary", &t.pay_per_request_since));
   }
+  if (const json::Value* p = v.Find("DeletionProtectionEnabled"); p && p->IsBool()) {
+    t.deletion_protection = p->boolean();
+  }
   KH_ASSIGN_OR_RETURN(const json::Value* sse, Find(v, "SSEDescription", json::Kind::kObject, ""));
   if (sse) {
     std::string status;

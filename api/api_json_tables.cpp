@@ -206,7 +206,7 @@ Result<CreateTableRequest> CreateTableRequestFromJson(const json::Value& v) {
       {"SSESpecification"},
       {"Tags"},
       {"TableClass", false},
-      {"DeletionProtectionEnabled", false},
+      {"DeletionProtectionEnabled"},
       {"WarmThroughput", false},
       {"ResourcePolicy", false},
       {"OnDemandThroughput", false},
@@ -244,6 +244,8 @@ Result<CreateTableRequest> CreateTableRequestFromJson(const json::Value& v) {
   KH_ASSIGN_OR_RETURN(r.sse_specification, api_json::ReadSseSpecification(v, root, &errs));
   KH_ASSIGN_OR_RETURN(std::optional<std::vector<Tag>> tags, api_json::ReadTags(v, root));
   if (tags) r.tags = std::move(*tags);
+  KH_ASSIGN_OR_RETURN(r.deletion_protection_enabled,
+                      api_json::ReadBool(v, "DeletionProtectionEnabled", root));
   // CreateTable without TableName: DynamoDB's "required" text, after the JSON types and before
   // the constraints (dynalite's createTable checks, run against AWS; reference §7.2).
   KH_RETURN_IF_ERROR(api_json::RequireTableName(v));
@@ -308,7 +310,7 @@ Result<UpdateTableRequest> UpdateTableRequestFromJson(const json::Value& v) {
       {"SSESpecification"},
       {"ReplicaUpdates", false},
       {"TableClass", false},
-      {"DeletionProtectionEnabled", false},
+      {"DeletionProtectionEnabled"},
       {"MultiRegionConsistency", false},
       {"GlobalTableWitnessUpdates", false},
       {"OnDemandThroughput", false},
@@ -345,6 +347,8 @@ Result<UpdateTableRequest> UpdateTableRequestFromJson(const json::Value& v) {
                                       &r.read_capacity_units, &r.write_capacity_units, &errs));
   }
   KH_ASSIGN_OR_RETURN(r.sse_specification, api_json::ReadSseSpecification(v, root, &errs));
+  KH_ASSIGN_OR_RETURN(r.deletion_protection_enabled,
+                      api_json::ReadBool(v, "DeletionProtectionEnabled", root));
   KH_RETURN_IF_ERROR(api_json::RequireTableName(v));
   KH_RETURN_IF_ERROR(errs.ToStatus());
   KH_RETURN_IF_ERROR(api_json::CheckStreamViewTypeGiven(r.stream_specification, v));

@@ -382,6 +382,7 @@ class Backed : public Place {
           table, def.kms_master_key_arn.empty() ? "AWS managed" : def.kms_master_key_arn));
     }
     for (const auto& [k, v] : def.tags) c.tags.push_back({k, v});
+    if (def.deletion_protection) c.deletion_protection_enabled = true;
     KH_RETURN_IF_ERROR(db_.CreateTable(c).status());
     // Until it, and each of its indexes, is ACTIVE (DynamoDB: seconds to minutes).
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(30);

@@ -85,6 +85,7 @@ struct CreateTableRequest {
   std::optional<StreamSpecification> stream_specification;
   std::optional<SSESpecification> sse_specification;
   std::vector<Tag> tags;  // validated as TagResource's
+  std::optional<bool> deletion_protection_enabled;
 };
 struct CreateTableResponse {
   TableDescription table_description;
@@ -125,6 +126,7 @@ struct UpdateTableRequest {
   std::optional<int64_t> read_capacity_units, write_capacity_units;
   bool has_provisioned_throughput = false;  // ProvisionedThroughput was given
   std::optional<SSESpecification> sse_specification;
+  std::optional<bool> deletion_protection_enabled;
   // GlobalSecondaryIndexUpdates' Update actions: a GSI's new ProvisionedThroughput (several
   // per call; DynamoDB requires one for every GSI when a table becomes PROVISIONED).
   struct IndexThroughput {

@@ -633,6 +633,7 @@ json::Value TableToJson(const TableDescription& t) {
     sse.Add("KMSMasterKeyArn", json::Value::String(t.kms_master_key_arn));
     o.Add("SSEDescription", std::move(sse));
   }
+  o.Add("DeletionProtectionEnabled", json::Value::Bool(t.deletion_protection));
   o.Add("KeyholeTableId", json::Value::Int(static_cast<int64_t>(t.id)));
   if (t.data_id) o.Add("KeyholeDataId", json::Value::Int(static_cast<int64_t>(t.data_id)));
   if (!t.tags.empty()) {
@@ -731,6 +732,9 @@ Result<TableDescription> TableFromJson(const json::Value& v) {
   // was created.
   if (t.pay_per_request_since == 0 && t.billing_mode == "PAY_PER_REQUEST") {
     t.pay_per_request_since = t.creation_time;
+  }
+  if (const json::Value* p = Member(v, "DeletionProtectionEnabled", json::Kind::kBool)) {
+    t.deletion_protection = p->boolean();
   }
   if (const json::Value* sse = Member(v, "SSEDescription", json::Kind::kObject)) {
     const json::Value* status = Member(*sse, "Status", json::Kind::kString);

@@ -115,6 +115,8 @@ struct TableDescription {
   // SSEType KMS, KMSMasterKeyArn}); absent, DynamoDB's default encryption, which it does not
   // describe.
   bool sse_enabled = false;
+  // DeletionProtectionEnabled: DeleteTable refuses the table while it is set.
+  bool deletion_protection = false;
   std::string kms_master_key_arn;
   // Point-in-time recovery (UpdateContinuousBackups): enabled since (epoch seconds), and the
   // recovery period (1..35 days). Catalog-only (DescribeContinuousBackups reports it).

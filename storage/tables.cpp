@@ -247,6 +247,7 @@ Result<CreateTableResponse> Database::CreateTable(const CreateTableRequest& r) {
   t.creation_time = impl_->clock();
   if (t.billing_mode == "PAY_PER_REQUEST") t.pay_per_request_since = t.creation_time;
   if (r.sse_specification) KH_RETURN_IF_ERROR(ApplySse(*r.sse_specification, &t));
+  t.deletion_protection = r.deletion_protection_enabled.value_or(false);
   if (!r.tags.empty()) {
     KH_RETURN_IF_ERROR(ValidateTags(r.tags));
     KH_RETURN_IF_ERROR(MergeTags(r.tags, &t.tags));
@@ -280,6 +281,11 @@ Result<DeleteTableResponse> Database::DeleteTable(const DeleteTableRequest& r) {
   Status s = impl_->WithTable(
       r.table_name, true,
       [&](Txn& txn, const TableHandle& h) -> Status {
+        if (h.desc.deletion_protection) {
+          return Status::Validation(
+              "Resource cannot be deleted as it is currently protected against deletion. "
+              "Disable deletion protection first.");
+        }
         resp.table_description = h.desc;
         KH_RETURN_IF_ERROR(Stats(txn, h.dbi, &resp.table_description.item_count,
                                  &resp.table_description.size_bytes));
@@ -371,7 +377,7 @@ Result<UpdateTableResponse> Database::UpdateTable(const UpdateTableRequest& r) {
   const bool billing = r.billing_mode || r.has_provisioned_throughput;
   const bool index_updates = !r.update_global_indexes.empty();
   if (!r.create_global_index && !r.delete_global_index && !r.stream_specification && !billing &&
-      !r.sse_specification && !index_updates) {
+      !r.sse_specification && !index_updates && !r.deletion_protection_enabled) {
     // DynamoDB's text as observed in 2026 (ack-api-quirks catalogue): it lists every member,
     // including those keyhole does not support.
     return Status::Validation(
@@ -390,7 +396,13 @@ Result<UpdateTableResponse> Database::UpdateTable(const UpdateTableRequest& r) {
       r.table_name, true,
       [&](Txn& txn, const TableHandle& h) -> Status {
         TableDescription t = h.desc;
+        if (r.deletion_protection_enabled) t.deletion_protection = *r.deletion_protection_enabled;
         const bool index = r.create_global_index || r.delete_global_index;
+        if (!index && !index_updates && !billing && !r.stream_specification &&
+            !r.sse_specification) {  // DeletionProtectionEnabled alone
+          resp.table_description = t;
+          return impl_->WriteTable(txn, t);
+        }
         if (r.sse_specification) {
           if (billing || index || index_updates || r.stream_specification) {
             return Status::Validation(fmt::format(

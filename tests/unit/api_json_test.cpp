@@ -448,7 +448,11 @@ TEST(ApiJsonUpdateTable, Unsupported) {
             "constraint: Member must satisfy enum value set: [PROVISIONED, PAY_PER_REQUEST]");
   EXPECT_EQ(
       Err(UpdateTableRequestFromJson, R"({"TableName": "abc", "DeletionProtectionEnabled": true})"),
-      "keyhole does not support the parameter DeletionProtectionEnabled yet");
+      "<decoded>");
+  EXPECT_EQ(
+      Err(UpdateTableRequestFromJson, R"({"TableName": "abc", "DeletionProtectionEnabled": "x"})"),
+      "Invalid type for parameter DeletionProtectionEnabled, value: \"x\", type: string, valid "
+      "types: boolean");
 }
 
 // ---- PutItem, GetItem, DeleteItem ----
@@ -1019,7 +1023,8 @@ TEST(ApiJsonResponses, TableDescriptions) {
       R"("WriteCapacityUnits":0},"TableSizeBytes":0,"ItemCount":0,)"
       R"("TableArn":"arn:aws:dynamodb:local:000000000000:table/Music",)"
       R"("TableId":"00000000-0000-0000-0000-00000000002a",)"
-      R"("BillingModeSummary":{"BillingMode":"PAY_PER_REQUEST"}})";
+      R"("BillingModeSummary":{"BillingMode":"PAY_PER_REQUEST"},)"
+      R"("DeletionProtectionEnabled":false})";
   EXPECT_EQ(json::Write(DescribeTableResponseToJson(DescribeTableResponse{t})),
             R"({"Table":)" + description + "}");
   EXPECT_EQ(json::Write(CreateTableResponseToJson(CreateTableResponse{t})),
