@@ -171,7 +171,7 @@ Result<DescribeStreamResponse> DescribeStreamResponseFromJson(const json::Value&
 Result<GetShardIteratorResponse> GetShardIteratorResponseFromJson(const json::Value& v);
 Result<GetRecordsResponse> GetRecordsResponseFromJson(const json::Value& v);
 // One record. ApproximateCreationDateTime is rounded down to whole seconds; `service_deletion`
-// is set by userIdentity {"type": "Service", "principalId": "dynamodb.amazonaws.com"} (a TTL
+// is set by userIdentity {"Type": "Service", "PrincipalId": "dynamodb.amazonaws.com"} (a TTL
 // deletion); members absent keep StreamRecord's defaults.
 Result<StreamRecord> StreamRecordFromJson(const json::Value& v);
 

@@ -97,8 +97,11 @@ Result<StreamRecord> StreamRecordFromJson(const json::Value& v) {
   if (user) {
     const std::string u_at = Child(at, "userIdentity");
     std::string type, principal;
-    KH_RETURN_IF_ERROR(ReadString(*user, "type", u_at, &type));
-    KH_RETURN_IF_ERROR(ReadString(*user, "principalId", u_at, &principal));
+    // DynamoDB's Type and PrincipalId; older keyhole servers wrote them in Lambda's case.
+    KH_RETURN_IF_ERROR(ReadString(*user, "Type", u_at, &type));
+    KH_RETURN_IF_ERROR(ReadString(*user, "PrincipalId", u_at, &principal));
+    if (type.empty()) KH_RETURN_IF_ERROR(ReadString(*user, "type", u_at, &type));
+    if (principal.empty()) KH_RETURN_IF_ERROR(ReadString(*user, "principalId", u_at, &principal));
     r.service_deletion = type == "Service" && principal == "dynamodb.amazonaws.com";
   }
   return r;

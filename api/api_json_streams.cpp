@@ -186,8 +186,10 @@ json::Value StreamRecordToJson(const StreamRecord& r) {
   o.Add("dynamodb", std::move(d));
   if (r.service_deletion) {
     json::Value u = json::Value::MakeObject();
-    u.Add("type", json::Value::String("Service"));
-    u.Add("principalId", json::Value::String("dynamodb.amazonaws.com"));
+    // The Streams API's Identity shape: Type and PrincipalId (Lambda's event JSON spells them
+    // "type" and "principalId"; SDKs reading GetRecords drop those).
+    u.Add("Type", json::Value::String("Service"));
+    u.Add("PrincipalId", json::Value::String("dynamodb.amazonaws.com"));
     o.Add("userIdentity", std::move(u));
   }
   return o;

@@ -228,7 +228,7 @@ struct StreamRecord {
   std::string sequence_number;    // 21 decimal digits
   int64_t size_bytes = 0;
   std::string stream_view_type;
-  // userIdentity {"type": "Service", "principalId": "dynamodb.amazonaws.com"}: a TTL deletion.
+  // userIdentity {"Type": "Service", "PrincipalId": "dynamodb.amazonaws.com"}: a TTL deletion.
   bool service_deletion = false;
 };
 

@@ -201,7 +201,7 @@ struct ItemWrite {
   const expr::ParsedExpressions* parsed = nullptr;  // may be null: no expressions. Not owned.
   ReturnValues on_failure = ReturnValues::kNone;    // ReturnValuesOnConditionCheckFailure
   bool want_old = false;                            // decode the old item of a Put
-  // The stream record of this write carries userIdentity {"type": "Service", "principalId":
+  // The stream record of this write carries userIdentity {"Type": "Service", "PrincipalId":
   // "dynamodb.amazonaws.com"} (TTL deletions).
   bool service_deletion = false;
   // Filled by EvaluateWrite:

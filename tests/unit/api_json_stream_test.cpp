@@ -156,7 +156,7 @@ TEST(ApiJsonStreamTest, RecordShape) {
             R"("dynamodb":{"ApproximateCreationDateTime":1795385600,"Keys":{"pk":{"S":"a"}},)"
             R"("SequenceNumber":"000000000000000000010","SizeBytes":9,)"
             R"("StreamViewType":"KEYS_ONLY"},)"
-            R"("userIdentity":{"type":"Service","principalId":"dynamodb.amazonaws.com"}})");
+            R"("userIdentity":{"Type":"Service","PrincipalId":"dynamodb.amazonaws.com"}})");
   GetRecordsResponse g;
   g.records.push_back(r);
   json::Value v = GetRecordsResponseToJson(g);
