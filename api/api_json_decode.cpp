@@ -331,17 +331,13 @@ Status RequireTableName(const json::Value& request) {
 
 Result<std::string> ReadTableNameOrArnMember(const json::Value& obj, std::string_view name,
                                              const Path& at, bool required, Violations* errs) {
-  KH_ASSIGN_OR_RETURN(std::optional<std::string> s, ReadString(obj, name, at));
-  if (!s) {
-    if (required) errs->AddNull(at.Child(name));
-    return std::string();
+  if (const json::Value* v = obj.Find(name); v && v->IsString()) {
+    if (std::optional<std::string> table = TableNameFromArn(v->str())) {
+      CheckLength(v->str().size(), 1, 1024, v->str(), at.Child(name), errs);
+      return *table;
+    }
   }
-  if (std::optional<std::string> table = TableNameFromArn(*s)) {
-    CheckLength(s->size(), 1, 1024, *s, at.Child(name), errs);
-    return *table;
-  }
-  CheckTableName(*s, at.Child(name), errs);
-  return *s;
+  return ReadTableNameMember(obj, name, at, required, errs);
 }
 
 Result<std::string> ReadDataTableNameMember(const json::Value& obj, std::string_view name,

@@ -14,11 +14,9 @@
    each answered once more.
 """
 import argparse
-import json
 import multiprocessing
 import os
 import resource
-import selectors
 import shutil
 import signal
 import socket
@@ -27,33 +25,8 @@ import sys
 import tempfile
 import time
 
-
-def request(target, body):
-    data = json.dumps(body).encode()
-    head = (f"POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Amz-Target: DynamoDB_20120810.{target}\r\n"
-            "Content-Type: application/x-amz-json-1.0\r\n"
-            "Authorization: AWS4-HMAC-SHA256 Credential=AKID/20260101/us-east-1/dynamodb/"
-            "aws4_request, SignedHeaders=host, Signature=00\r\n"
-            f"Content-Length: {len(data)}\r\n\r\n")
-    return head.encode() + data
-
-
-def read_response(sock):
-    buf = b""
-    while b"\r\n\r\n" not in buf:
-        chunk = sock.recv(65536)
-        if not chunk:
-            raise ConnectionError("closed")
-        buf += chunk
-    head, _, rest = buf.partition(b"\r\n\r\n")
-    length = 0
-    for line in head.decode().split("\r\n")[1:]:
-        k, _, v = line.partition(":")
-        if k.strip().lower() == "content-length":
-            length = int(v)
-    while len(rest) < length:
-        rest += sock.recv(65536)
-    return int(head.split()[1]), rest[:length]
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "serve"))
+from wire import read_response, request, send_all_read_all  # noqa: E402
 
 
 def busy_client(args):
@@ -102,37 +75,9 @@ def rss_kb(pid):
 
 
 def answer_all(socks, make):
-    for i, s in enumerate(socks):
-        s.sendall(make(i))
-    sel = selectors.DefaultSelector()
-    bufs = {}
-    for i, s in enumerate(socks):
-        s.setblocking(False)
-        sel.register(s, selectors.EVENT_READ, i)
-        bufs[i] = b""
-    done, bad = 0, 0
-    deadline = time.time() + 300
-    while done + bad < len(socks) and time.time() < deadline:
-        for key, _ in sel.select(timeout=1):
-            i = key.data
-            try:
-                chunk = key.fileobj.recv(65536)
-            except OSError:
-                chunk = b""
-            if not chunk:
-                bad += 1
-                sel.unregister(key.fileobj)
-                continue
-            bufs[i] += chunk
-            head, sep, rest = bufs[i].partition(b"\r\n\r\n")
-            if sep:
-                done += 1 if head.split()[1] == b"200" else 0
-                bad += 0 if head.split()[1] == b"200" else 1
-                sel.unregister(key.fileobj)
-    sel.close()
-    for s in socks:
-        s.setblocking(True)
-    return done
+    """How many of `socks` answer make(i) with 200."""
+    answered, _ = send_all_read_all(socks, make, seconds=300)
+    return sum(1 for status, _ in answered.values() if status == 200)
 
 
 def main():
@@ -175,8 +120,8 @@ def main():
         for key in acked1 + acked2:
             s.sendall(request("GetItem", {"TableName": "Bench", "Key": {"pk": {"S": key}},
                                           "ConsistentRead": True}))
-            _, body = read_response(s)
-            missing += b'"Item"' not in body
+            status, body = read_response(s)
+            missing += status != 200 or b'"Item"' not in body
         print(f"{'':<34}{'p50 µs':>10}{'p99 µs':>10}{'req/s':>10}")
         for name, r in ((f"{args.busy} busy, no idle connections", alone),
                         (f"{args.busy} busy beside {args.idle:,} idle", beside)):

@@ -332,6 +332,7 @@ Status ValidateTableName(std::string_view name, std::string_view what) {
 }
 
 std::optional<std::string> TableNameFromArn(std::string_view arn) {
+  if (!arn.starts_with("arn:")) return std::nullopt;  // a name (every data-plane request)
   const std::string prefix = TableArnOf("");
   if (!arn.starts_with(prefix)) return std::nullopt;
   std::string_view name = arn.substr(prefix.size());

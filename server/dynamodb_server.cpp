@@ -9,6 +9,7 @@
 #include <random>
 
 #include "api/api_json.h"
+#include "aws/endpoint.h"
 #include "server/sigv4.h"
 
 namespace keyhole::server {
@@ -104,11 +105,9 @@ std::string SignedRegion(std::string_view authorization) {
     scope.remove_prefix(slash + 1);
   }
   const std::string_view region = scope.substr(0, scope.find('/'));
-  const bool ok = !region.empty() && region.size() <= 64 &&
-                  std::all_of(region.begin(), region.end(), [](char c) {
-                    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
-                  });
-  return ok && scope.find('/') != std::string_view::npos ? std::string(region) : "";
+  return aws::ValidRegionName(region) && scope.find('/') != std::string_view::npos
+             ? std::string(region)
+             : "";
 }
 
 bool DynamoDbServer::MayBlock(const HttpRequest& request) {

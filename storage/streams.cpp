@@ -221,9 +221,9 @@ Status StreamNotFound(std::string_view arn) {
 
 // Splits a stream ARN into table name and label.
 bool ParseArn(std::string_view arn, std::string* table, std::string* label) {
-  const std::string kArnPrefix = TableArnOf("");  // "arn:aws:dynamodb:<region>:...:table/"
-  if (!arn.starts_with(kArnPrefix)) return false;
-  arn.remove_prefix(kArnPrefix.size());
+  const std::string prefix = TableArnOf("");  // "arn:aws:dynamodb:<region>:...:table/"
+  if (!arn.starts_with(prefix)) return false;
+  arn.remove_prefix(prefix.size());
   size_t at = arn.find("/stream/");
   if (at == std::string_view::npos || at == 0) return false;
   *table = std::string(arn.substr(0, at));

@@ -15,100 +15,22 @@ service holds"), driven with plain sockets so that nothing is pooled or retried 
 import json
 import os
 import resource
-import selectors
 import socket
 import sys
 import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "remote"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from harness import check, finish, start_server  # noqa: E402
+from wire import read_response, request, send_all_read_all  # noqa: E402
 
 KEYHOLE = sys.argv[1]
 
 
-def request(target, body):
-    data = json.dumps(body).encode()
-    head = (f"POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Amz-Target: DynamoDB_20120810.{target}\r\n"
-            "Content-Type: application/x-amz-json-1.0\r\n"
-            "Authorization: AWS4-HMAC-SHA256 Credential=AKID/20260101/us-east-1/dynamodb/"
-            "aws4_request, SignedHeaders=host, Signature=00\r\n"
-            f"Content-Length: {len(data)}\r\n\r\n")
-    return head.encode() + data
-
-
-def read_response(sock, timeout=30):
-    """(status, body) of one response read from a blocking socket; (None, error) on failure."""
-    sock.settimeout(timeout)
-    buf = b""
-    try:
-        while b"\r\n\r\n" not in buf:
-            chunk = sock.recv(65536)
-            if not chunk:
-                return None, "closed before a response"
-            buf += chunk
-        head, _, rest = buf.partition(b"\r\n\r\n")
-        lines = head.decode().split("\r\n")
-        status = int(lines[0].split()[1])
-        length = 0
-        for line in lines[1:]:
-            k, _, v = line.partition(":")
-            if k.strip().lower() == "content-length":
-                length = int(v)
-        while len(rest) < length:
-            chunk = sock.recv(65536)
-            if not chunk:
-                return None, "closed inside a response"
-            rest += chunk
-        return status, rest[:length]
-    except OSError as e:
-        return None, repr(e)
-
-
 def round_trip(socks, make_request, what, expect=200):
-    """Sends a request on every socket at once, then reads every answer (selectors)."""
-    errors = []
-    for i, s in enumerate(socks):
-        try:
-            s.sendall(make_request(i))
-        except OSError as e:
-            errors.append(f"{i}: send {e!r}")
-    sel = selectors.DefaultSelector()
-    bufs = {}
-    for i, s in enumerate(socks):
-        s.setblocking(False)
-        sel.register(s, selectors.EVENT_READ, i)
-        bufs[i] = b""
-    answered = {}
-    deadline = time.time() + 120
-    while len(answered) + len(errors) < len(socks) and time.time() < deadline:
-        for key, _ in sel.select(timeout=1):
-            i = key.data
-            try:
-                chunk = key.fileobj.recv(65536)
-            except OSError as e:
-                errors.append(f"{i}: {e!r}")
-                sel.unregister(key.fileobj)
-                continue
-            if not chunk:
-                errors.append(f"{i}: closed")
-                sel.unregister(key.fileobj)
-                continue
-            bufs[i] += chunk
-            head, sep, rest = bufs[i].partition(b"\r\n\r\n")
-            if not sep:
-                continue
-            length = 0
-            for line in head.decode().split("\r\n")[1:]:
-                k, _, v = line.partition(":")
-                if k.strip().lower() == "content-length":
-                    length = int(v)
-            if len(rest) >= length:
-                answered[i] = (int(head.split()[1]), rest[:length])
-                sel.unregister(key.fileobj)
-    sel.close()
-    for s in socks:
-        s.setblocking(True)
+    """Sends a request on every socket at once and checks that each is answered `expect`."""
+    answered, errors = send_all_read_all(socks, make_request)
     ok = sum(1 for st, _ in answered.values() if st == expect)
     check(f"{what}: every connection answered {expect}", ok == len(socks) and not errors,
           f"{ok} of {len(socks)} answered {expect}; errors: {errors[:5]}; "

@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <ctime>
@@ -65,6 +66,43 @@ class ServerTest : public ::testing::Test {
       headers.emplace("X-Amz-Target",
                       op.find('.') == std::string::npos ? std::string(kTarget) + op : op);
     return client_->Post("/", headers, body, content_type.c_str());
+  }
+  // POSTs `body` to the operation `op` signed as an SDK signs it, for us-east-1 at epoch `at`
+  // with `key` and `secret`: host, x-amz-date, x-amz-target and the `extra` headers (each given
+  // in lower case) signed, Authorization's parts separated by `separator`.
+  httplib::Result SignedPost(const std::string& op, const std::string& body, const std::string& key,
+                             const std::string& secret, double at,
+                             const httplib::Headers& extra = {},
+                             const std::string& separator = ", ") {
+    std::time_t t = static_cast<std::time_t>(at);
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char amz[32], date[16];
+    std::strftime(amz, sizeof amz, "%Y%m%dT%H%M%SZ", &tm);
+    std::strftime(date, sizeof date, "%Y%m%d", &tm);
+    HttpRequest r;
+    r.method = "POST";
+    r.path = "/";
+    r.body = body;
+    r.headers = {{"Host", "127.0.0.1:" + std::to_string(port_)},
+                 {"X-Amz-Date", amz},
+                 {"X-Amz-Target", std::string(kTarget) + op}};
+    std::vector<std::string> names = {"host", "x-amz-date", "x-amz-target"};
+    httplib::Headers headers = extra;
+    for (const auto& [k, v] : extra) {
+      r.headers.emplace_back(k, v);
+      names.push_back(k);
+    }
+    std::sort(names.begin(), names.end());
+    std::string signed_headers;
+    for (const std::string& n : names) signed_headers += (signed_headers.empty() ? "" : ";") + n;
+    const std::string signature = SignRequest(r, secret, date, "us-east-1", amz, signed_headers);
+    headers.emplace("X-Amz-Date", amz);
+    headers.emplace("Authorization", "AWS4-HMAC-SHA256 Credential=" + key + "/" + date +
+                                         "/us-east-1/dynamodb/aws4_request" + separator +
+                                         "SignedHeaders=" + signed_headers + separator +
+                                         "Signature=" + signature);
+    return Post(op, body, "application/x-amz-json-1.0", headers);
   }
   // The JSON body of a response.
   static json::Value Json(const httplib::Result& r) {
@@ -264,28 +302,7 @@ TEST_F(ServerTest, SignaturesAreVerifiedWhenRequired) {
             R"j("Message":"Request is missing Authentication Token"})j");
   // Signs as an SDK does: host, x-amz-date and x-amz-target.
   auto signed_post = [&](const std::string& key, const std::string& secret, double at) {
-    std::time_t t = static_cast<std::time_t>(at);
-    std::tm tm{};
-    gmtime_r(&t, &tm);
-    char amz[32], date[16];
-    std::strftime(amz, sizeof amz, "%Y%m%dT%H%M%SZ", &tm);
-    std::strftime(date, sizeof date, "%Y%m%d", &tm);
-    HttpRequest r;
-    r.method = "POST";
-    r.path = "/";
-    r.body = "{}";
-    r.headers = {{"Host", "127.0.0.1:" + std::to_string(port_)},
-                 {"X-Amz-Date", amz},
-                 {"X-Amz-Target", "DynamoDB_20120810.ListTables"}};
-    std::string signature =
-        SignRequest(r, secret, date, "us-east-1", amz, "host;x-amz-date;x-amz-target");
-    httplib::Headers headers = {
-        {"X-Amz-Date", amz},
-        {"Authorization", "AWS4-HMAC-SHA256 Credential=" + key + "/" + date +
-                              "/us-east-1/dynamodb/aws4_request, "
-                              "SignedHeaders=host;x-amz-date;x-amz-target, Signature=" +
-                              signature}};
-    return Post("ListTables", "{}", "application/x-amz-json-1.0", headers);
+    return SignedPost("ListTables", "{}", key, secret, at);
   };
   EXPECT_EQ(signed_post("AKIDEXAMPLE", "secret", now)->status, 200);
   auto wrong = signed_post("AKIDEXAMPLE", "other", now);
@@ -557,32 +574,8 @@ TEST_F(ServerTest, ACompressedRequestIsSignedOverItsWireBytes) {
   // Two members: '{"TableName": ' and '"Things"}'.
   const std::string wire = Gzip(json.substr(0, 14)) + Gzip(json.substr(14));
   const auto post = [&](double at, const std::string& separator) {
-    std::time_t t = static_cast<std::time_t>(at);
-    std::tm tm{};
-    gmtime_r(&t, &tm);
-    char amz[32], date[16];
-    std::strftime(amz, sizeof amz, "%Y%m%dT%H%M%SZ", &tm);
-    std::strftime(date, sizeof date, "%Y%m%d", &tm);
-    std::vector<std::pair<std::string, std::string>> headers = {
-        {"Host", "127.0.0.1:" + std::to_string(port_)},
-        {"X-Amz-Date", amz},
-        {"X-Amz-Target", "DynamoDB_20120810.DescribeTable"},
-        {"Content-Encoding", "gzip"}};
-    HttpRequest r;
-    r.method = "POST";
-    r.path = "/";
-    r.body = wire;
-    r.headers = headers;
-    const std::string signature = SignRequest(r, "secret", date, "us-east-1", amz,
-                                              "content-encoding;host;x-amz-date;x-amz-target");
-    httplib::Headers h = {
-        {"X-Amz-Date", amz},
-        {"Content-Encoding", "gzip"},
-        {"Authorization", "AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/" + std::string(date) +
-                              "/us-east-1/dynamodb/aws4_request" + separator +
-                              "SignedHeaders=content-encoding;host;x-amz-date;x-amz-target" +
-                              separator + "Signature=" + signature}};
-    return Post("DescribeTable", wire, "application/x-amz-json-1.0", h);
+    return SignedPost("DescribeTable", wire, "AKIDEXAMPLE", "secret", at,
+                      {{"content-encoding", "gzip"}}, separator);
   };
   auto found = post(now, ", ");
   EXPECT_EQ(found->status, 400);  // signed correctly, and read whole: no such table

@@ -26,6 +26,23 @@ Status AddOne(TempDb& db, int64_t n) {
   return db->UpdateItem(u).status();
 }
 
+// The sum of the counters AddOne adds to: ("c", 0) to ("c", 4).
+int64_t CounterSum(TempDb& db) {
+  int64_t sum = 0;
+  for (int n = 0; n < 5; ++n) {
+    GetItemRequest g;
+    g.table_name = "App";
+    g.key = Key("c", n);
+    auto r = db->GetItem(g);
+    EXPECT_TRUE(r.ok() && r->item);
+    if (!r.ok() || !r->item) return -1;
+    int64_t v = 0;
+    r->item->at("v").n().ToInt64(&v);
+    sum += v;
+  }
+  return sum;
+}
+
 // The items of partition `pk` in "App", following LastEvaluatedKey; -1 on an error.
 int64_t CountPartition(TempDb& db, const std::string& pk, int limit) {
   int64_t n = 0;
@@ -124,16 +141,7 @@ TEST(StorageThreadsTest, ReadersWritersAndSchemaChangesShareOneDatabase) {
   EXPECT_EQ(errors.load(), 0) << first_error;
   for (int w = 0; w < kWriters; ++w)
     EXPECT_EQ(CountPartition(db, "w" + std::to_string(w), 50), kPerWriter);
-  int64_t sum = 0;
-  for (int n = 0; n < 5; ++n) {
-    GetItemRequest g;
-    g.table_name = "App";
-    g.key = Key("c", n);
-    auto r = db->GetItem(g);
-    ASSERT_TRUE(r.ok() && r->item);
-    sum += std::stoll(r->item->at("v").n().ToString());
-  }
-  EXPECT_EQ(sum, acknowledged.load());
+  EXPECT_EQ(CounterSum(db), acknowledged.load());
   auto tables = db->ListTables({});
   ASSERT_TRUE(tables.ok());
   EXPECT_EQ(tables->table_names, (std::vector<std::string>{"App", "Other"}));
@@ -275,18 +283,7 @@ TEST(StorageThreadsTest, GroupCommitKeepsEachWriteAtomic) {
   EXPECT_EQ(unexpected.load(), 0);
   EXPECT_EQ(puts_ok.load(), kKeys);  // one per key, whoever came first
   EXPECT_EQ(CountPartition(db, "put", 7), kKeys);
-  int64_t counted = 0;
-  for (int n = 0; n < 5; ++n) {
-    GetItemRequest g;
-    g.table_name = "App";
-    g.key = Key("c", n);
-    auto r = db->GetItem(g);
-    ASSERT_TRUE(r.ok() && r->item);
-    int64_t v = 0;
-    r->item->at("v").n().ToInt64(&v);
-    counted += v;
-  }
-  EXPECT_EQ(counted, adds_ok.load());
+  EXPECT_EQ(CounterSum(db), adds_ok.load());
   EXPECT_EQ(adds_ok.load(), kThreads * kPerThread);
   auto tables = db->ListTables({});
   ASSERT_TRUE(tables.ok());
