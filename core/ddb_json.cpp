@@ -390,6 +390,158 @@ constexpr Base64Table kBase64;
 
 }  // namespace
 
+namespace {
+
+// ReadItemText's depth limit in AttributeValue levels: past ValidateValue's, so that nothing
+// it would accept falls back.
+constexpr int kMaxTextDepth = 40;
+
+bool ReadValueText(json::TextReader* in, AttributeValue* out, int depth, std::string* scratch);
+
+// {"name": AttributeValue, ...}, as DecodeMap reads it (a repeated name falls back).
+bool ReadMapText(json::TextReader* in, Map* out, int depth, std::string* scratch) {
+  if (!in->Consume('{')) return false;
+  Map::Vector pairs;
+  if (!in->Consume('}')) {
+    do {
+      std::string name;
+      if (!in->ReadString(&name) || !in->Consume(':')) return false;
+      AttributeValue v;
+      if (!ReadValueText(in, &v, depth, scratch)) return false;
+      pairs.emplace_back(std::move(name), std::move(v));
+    } while (in->Consume(','));
+    if (!in->Consume('}')) return false;
+  }
+  const size_t n = pairs.size();
+  Map m = Map::FromUnsorted(std::move(pairs));
+  if (m.size() != n) return false;
+  *out = std::move(m);
+  return true;
+}
+
+// [ "text", ... ] of a set, each member through `add`.
+template <typename Add>
+bool ReadStringArray(json::TextReader* in, std::string* scratch, Add add) {
+  if (!in->Consume('[')) return false;
+  if (in->Consume(']')) return true;
+  do {
+    if (!in->ReadString(scratch) || !add(*scratch)) return false;
+  } while (in->Consume(','));
+  return in->Consume(']');
+}
+
+// {"<type>": body}, as Decode reads it.
+bool ReadValueText(json::TextReader* in, AttributeValue* out, int depth, std::string* scratch) {
+  ValueType type;
+  if (depth > kMaxTextDepth || !in->Consume('{') || !in->ReadString(scratch) ||
+      !TypeFromName(*scratch, &type) || !in->Consume(':')) {
+    return false;
+  }
+  switch (type) {
+    case ValueType::kS: {
+      std::string s;
+      if (!in->ReadString(&s)) return false;
+      *out = AttributeValue::S(std::move(s));
+      break;
+    }
+    case ValueType::kN: {
+      if (!in->ReadString(scratch)) return false;
+      Result<Number> n = Number::Parse(*scratch);
+      if (!n.ok()) return false;
+      *out = AttributeValue::N(std::move(*n));
+      break;
+    }
+    case ValueType::kB: {
+      std::string bytes;
+      if (!in->ReadString(scratch) || !Base64Decode(*scratch, &bytes)) return false;
+      *out = AttributeValue::B(std::move(bytes));
+      break;
+    }
+    case ValueType::kBool: {
+      bool b;
+      if (!in->ReadBool(&b)) return false;
+      *out = AttributeValue::Bool(b);
+      break;
+    }
+    case ValueType::kNull: {
+      bool b;
+      if (!in->ReadBool(&b) || !b) return false;
+      *out = AttributeValue::Null();
+      break;
+    }
+    case ValueType::kM: {
+      Map m;
+      if (!ReadMapText(in, &m, depth + 1, scratch)) return false;
+      *out = AttributeValue::M(std::move(m));
+      break;
+    }
+    case ValueType::kL: {
+      if (!in->Consume('[')) return false;
+      List l;
+      if (!in->Consume(']')) {
+        do {
+          l.emplace_back();
+          if (!ReadValueText(in, &l.back(), depth + 1, scratch)) return false;
+        } while (in->Consume(','));
+        if (!in->Consume(']')) return false;
+      }
+      *out = AttributeValue::L(std::move(l));
+      break;
+    }
+    case ValueType::kSS: {
+      std::vector<std::string> members;
+      if (!ReadStringArray(in, scratch, [&](std::string& s) {
+            members.push_back(std::move(s));
+            return true;
+          })) {
+        return false;
+      }
+      *out = AttributeValue::SS(std::move(members));
+      break;
+    }
+    case ValueType::kNS: {
+      std::vector<Number> members;
+      if (!ReadStringArray(in, scratch, [&](const std::string& s) {
+            Result<Number> n = Number::Parse(s);
+            if (!n.ok()) return false;
+            members.push_back(std::move(*n));
+            return true;
+          })) {
+        return false;
+      }
+      *out = AttributeValue::NS(std::move(members));
+      break;
+    }
+    case ValueType::kBS: {
+      std::vector<std::string> members;
+      if (!ReadStringArray(in, scratch, [&](const std::string& s) {
+            std::string bytes;
+            if (!Base64Decode(s, &bytes)) return false;
+            members.push_back(std::move(bytes));
+            return true;
+          })) {
+        return false;
+      }
+      *out = AttributeValue::BS(std::move(members));
+      break;
+    }
+  }
+  return in->Consume('}');
+}
+
+}  // namespace
+
+bool ReadItemText(json::TextReader* in, Item* out) {
+  std::string scratch;
+  Item item;
+  if (!ReadMapText(in, &item, 1, &scratch)) return false;
+  for (const auto& [name, value] : item) {
+    if (!ValidateValue(value, 1).ok()) return false;
+  }
+  *out = std::move(item);
+  return true;
+}
+
 Result<AttributeValue> ValueFromJson(const json::Value& v) {
   AttributeValue out;
   KH_RETURN_IF_ERROR(Decode(v, &out));

@@ -28,6 +28,14 @@ Result<Item> ItemFromJson(const json::Value& v);
 // Parses text then ItemFromJson.
 Result<Item> ItemFromJsonText(std::string_view text);
 
+// Reads one DynamoDB JSON item (an object of attribute names to AttributeValues) at `in`'s
+// position into *out: the item ItemFromJson would give for that text parsed by json::Parse,
+// without the Value tree (a read response's items, most of its bytes). False on anything it
+// does not take: every error ItemFromJson would report, and spellings it leaves to that slow
+// path (a member that is JSON null, BOOL given as a string, nesting past the limit). The caller
+// then decodes the whole text again the slow way, for the exact error.
+bool ReadItemText(json::TextReader* in, Item* out);
+
 // Encoders: sets in their stored (sorted) order, numbers canonical, binary as base64, map keys
 // in sorted order. Output is stable: equal values give identical text.
 json::Value ValueToJson(const AttributeValue& v);

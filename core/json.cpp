@@ -176,6 +176,11 @@ class Parser {
         end_(text.data() + text.size()),
         max_depth_(max_depth) {}
 
+  // For TextReader: one construct at the start of the text, and how far it went.
+  size_t consumed() const { return static_cast<size_t>(p_ - begin_); }
+  bool String(std::string* out) { return p_ < end_ && *p_ == '"' && ParseString(out); }
+  bool AnyValue(Value* out) { return ParseValue(out, 0); }
+
   Result<Value> Run() {
     if (end_ - p_ >= 3 && std::memcmp(p_, "\xEF\xBB\xBF", 3) == 0) {
       Fail(p_, "byte order mark (U+FEFF) is not allowed");
@@ -538,6 +543,72 @@ void AppendValue(const Value& v, std::string* out) {
 }  // namespace
 
 Result<Value> Parse(std::string_view text, int max_depth) { return Parser(text, max_depth).Run(); }
+
+// ---------------------------------------------------------------------------------------------
+// TextReader
+
+char TextReader::Peek() {
+  while (pos_ < text_.size()) {
+    const char c = text_[pos_];
+    if (c != ' ' && c != '\n' && c != '\r' && c != '\t') return c;
+    ++pos_;
+  }
+  return '\0';
+}
+
+bool TextReader::Consume(char c) {
+  if (Peek() != c || pos_ == text_.size()) return false;
+  ++pos_;
+  return true;
+}
+
+bool TextReader::AtEnd() {
+  Peek();
+  return pos_ == text_.size();
+}
+
+bool TextReader::ReadString(std::string* out) {
+  if (Peek() != '"') return false;
+  // The usual string, printable ASCII up to the closing quote, is taken at once.
+  const char* begin = text_.data() + pos_ + 1;
+  const char* end = text_.data() + text_.size();
+  const char* q = begin;
+  while (q < end && kPlain.plain[static_cast<unsigned char>(*q)]) ++q;
+  if (q < end && *q == '"') {
+    out->assign(begin, q);
+    pos_ = static_cast<size_t>(q + 1 - text_.data());
+    return true;
+  }
+  out->clear();
+  Parser p(text_.substr(pos_), 0);
+  if (!p.String(out)) return false;
+  pos_ += p.consumed();
+  return true;
+}
+
+bool TextReader::ReadBool(bool* out) {
+  const char c = Peek();
+  const std::string_view rest = text_.substr(pos_);
+  if (c == 't' && rest.starts_with("true")) {
+    pos_ += 4;
+    *out = true;
+    return true;
+  }
+  if (c == 'f' && rest.starts_with("false")) {
+    pos_ += 5;
+    *out = false;
+    return true;
+  }
+  return false;
+}
+
+bool TextReader::ReadValue(Value* out, int max_depth) {
+  if (Peek() == '\0' && pos_ == text_.size()) return false;
+  Parser p(text_.substr(pos_), max_depth);
+  if (!p.AnyValue(out)) return false;
+  pos_ += p.consumed();
+  return true;
+}
 
 std::string ToValidUtf8(std::string_view text) {
   std::string out;

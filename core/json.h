@@ -87,6 +87,33 @@ std::string ToValidUtf8(std::string_view text);
 // Whether `s` (from Parse) is the error of nesting deeper than max_depth.
 bool IsDepthError(const Status& s);
 
+// Reads JSON text piece by piece, for callers that build their own structures straight from
+// the text instead of a Value tree (a fast path beside Parse: DynamoDB JSON items in a read
+// response, core/ddb_json.h). Each Read* reads exactly what Parse accepts for that construct
+// and returns true, or returns false; after a false the position is unspecified, and the caller
+// is expected to parse the whole text again with Parse, for the exact error. Whitespace before
+// a construct is skipped.
+class TextReader {
+ public:
+  explicit TextReader(std::string_view text) : text_(text) {}
+
+  // The next byte after whitespace, or '\0' at the end of the text (not advancing past it).
+  char Peek();
+  // Skips whitespace, then `c` if it is next: whether it was.
+  bool Consume(char c);
+  bool AtEnd();  // nothing but whitespace left
+  // A string literal, decoded into *out (replacing it).
+  bool ReadString(std::string* out);
+  // `true` or `false`.
+  bool ReadBool(bool* out);
+  // Any value into *out, containers nested at most `max_depth` deep.
+  bool ReadValue(Value* out, int max_depth = 256);
+
+ private:
+  std::string_view text_;
+  size_t pos_ = 0;
+};
+
 // Compact serialization (no spaces), strings escaped per RFC 8259: '"' and '\\' escaped, \b \f \n
 // \r \t as those short escapes, other control characters (U+0000..U+001F) as \u00xx (lowercase
 // hex); everything else, including non-ASCII UTF-8 and DEL, passed through byte for byte.
