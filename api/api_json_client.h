@@ -134,6 +134,12 @@ Result<DeleteItemResponse> DeleteItemResponseFromJson(const json::Value& v);
 Result<UpdateItemResponse> UpdateItemResponseFromJson(const json::Value& v);
 Result<QueryResponse> QueryResponseFromJson(const json::Value& v);
 Result<ScanResponse> ScanResponseFromJson(const json::Value& v);
+// The fast paths of GetItem's, Query's and Scan's decoders, straight from the response text:
+// their items are read by ReadItemText (core/ddb_json.h) without a Value tree, the other
+// members as above. nullopt when anything is unusual or wrong; the caller then parses the text
+// and uses the decoder above, which gives the exact error.
+std::optional<GetItemResponse> GetItemResponseFromText(std::string_view text);
+std::optional<ReadResponse> ReadResponseFromText(std::string_view text);
 
 // ConsumedCapacity: TableName, CapacityUnits, ReadCapacityUnits, WriteCapacityUnits into
 // `total`; Table into `table`; LocalSecondaryIndexes and GlobalSecondaryIndexes into the maps.

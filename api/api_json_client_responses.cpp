@@ -1,10 +1,13 @@
 // Response decoders of api/api_json_client.h for the item, read, batch and transaction
 // operations: the inverses of api_json_responses.cpp's and api_json_batches.cpp's encoders.
+#include <algorithm>
+#include <optional>
 #include <string>
 #include <utility>
 
 #include "api/api_json_client.h"
 #include "api/api_json_client_read.h"
+#include "core/ddb_json.h"
 
 namespace keyhole {
 
@@ -181,6 +184,81 @@ Result<QueryResponse> QueryResponseFromJson(const json::Value& v) {
 }
 
 Result<ScanResponse> ScanResponseFromJson(const json::Value& v) { return ReadResponseFromJson(v); }
+
+namespace {
+
+// The response object in `text` as a Value, except the members `take` reads from the text
+// itself: take(name, in) returns 1 when it read the member's value, 0 to leave it to the Value,
+// -1 when the value is not what it reads. nullopt when anything is off, a name `take` read
+// appears twice, or text follows the object.
+template <typename Take>
+std::optional<json::Value> ReadResponseText(std::string_view text, Take take) {
+  json::TextReader in(text);
+  if (!in.Consume('{')) return std::nullopt;
+  json::Value rest = json::Value::MakeObject();
+  std::vector<std::string> taken;
+  if (!in.Consume('}')) {
+    do {
+      std::string name;
+      if (!in.ReadString(&name) || !in.Consume(':')) return std::nullopt;
+      const int t = take(name, &in);
+      if (t < 0) return std::nullopt;
+      if (t > 0) {
+        if (std::find(taken.begin(), taken.end(), name) != taken.end()) return std::nullopt;
+        taken.push_back(std::move(name));
+        continue;
+      }
+      json::Value v;
+      if (!in.ReadValue(&v)) return std::nullopt;
+      rest.Add(std::move(name), std::move(v));
+    } while (in.Consume(','));
+    if (!in.Consume('}')) return std::nullopt;
+  }
+  if (!in.AtEnd()) return std::nullopt;
+  return rest;
+}
+
+}  // namespace
+
+std::optional<GetItemResponse> GetItemResponseFromText(std::string_view text) {
+  std::optional<Item> item;
+  std::optional<json::Value> rest = ReadResponseText(text, [&](std::string_view name, auto* in) {
+    if (name != "Item") return 0;
+    item.emplace();
+    return ReadItemText(in, &*item) ? 1 : -1;
+  });
+  if (!rest) return std::nullopt;
+  Result<GetItemResponse> r = GetItemResponseFromJson(*rest);
+  if (!r.ok()) return std::nullopt;
+  r->item = std::move(item);
+  return std::move(*r);
+}
+
+std::optional<ReadResponse> ReadResponseFromText(std::string_view text) {
+  ItemList items;
+  std::optional<Item> last;
+  std::optional<json::Value> rest = ReadResponseText(text, [&](std::string_view name, auto* in) {
+    if (name == "LastEvaluatedKey") {
+      last.emplace();
+      return ReadItemText(in, &*last) ? 1 : -1;
+    }
+    if (name != "Items") return 0;
+    if (!in->Consume('[')) return -1;
+    if (in->Consume(']')) return 1;
+    do {
+      Item item;
+      if (!ReadItemText(in, &item)) return -1;
+      items.push_back(std::move(item));
+    } while (in->Consume(','));
+    return in->Consume(']') ? 1 : -1;
+  });
+  if (!rest) return std::nullopt;
+  Result<ReadResponse> r = ReadResponseFromJson(*rest);
+  if (!r.ok()) return std::nullopt;
+  r->items = std::move(items);
+  r->last_evaluated_key = std::move(last);
+  return std::move(*r);
+}
 
 Result<std::map<std::string, std::vector<WriteRequest>>> WriteRequestsFromJson(
     const json::Value& v) {

@@ -81,6 +81,20 @@ Status TransportStatus(const aws::HttpResult& r, const aws::Endpoint& endpoint,
   }
 }
 
+// A 200 answer's body as JSON: an object, or {} for an empty body (TagResource's).
+Result<json::Value> ParseAnswer(std::string_view op, const std::string& url,
+                                const std::string& text) {
+  if (text.empty()) return json::Value::MakeObject();
+  Result<json::Value> v = json::Parse(text);
+  if (!v.ok() || !v->IsObject()) {
+    return Status::Named("ResponseParserError",
+                         fmt::format("{} from {}: the answer is not DynamoDB's JSON (is this a "
+                                     "DynamoDB endpoint?)",
+                                     op, url));
+  }
+  return v;
+}
+
 }  // namespace
 
 struct RemoteBackend::Impl {
@@ -154,6 +168,12 @@ const RemoteBackend::Stats& RemoteBackend::stats() const { return impl_->stats; 
 
 Result<json::Value> RemoteBackend::Call(std::string_view op, const json::Value& body, Safety safety,
                                         bool streams) {
+  KH_ASSIGN_OR_RETURN(std::string text, CallText(op, body, safety, streams));
+  return ParseAnswer(op, impl_->endpoint.Url(), text);
+}
+
+Result<std::string> RemoteBackend::CallText(std::string_view op, const json::Value& body,
+                                            Safety safety, bool streams) {
   Impl& im = *impl_;
   const Options& o = im.options;
   aws::HttpRequest request;
@@ -219,16 +239,7 @@ Result<json::Value> RemoteBackend::Call(std::string_view op, const json::Value& 
         retryable = safety == Safety::kIdempotent || resp.status == 503;
       } else if (resp.status == 200) {
         im.quota.Release(taken);
-        if (resp.body.empty()) return json::Value::MakeObject();  // TagResource's empty body
-        Result<json::Value> v = json::Parse(resp.body);
-        if (!v.ok() || !v->IsObject()) {
-          return Status::Named(
-              "ResponseParserError",
-              fmt::format("{} from {}: the answer is not DynamoDB's JSON (is this a DynamoDB "
-                          "endpoint?)",
-                          op, im.endpoint.Url()));
-        }
-        return v;
+        return std::move(r.response.body);
       } else {
         error = ErrorFromJson(resp.status, resp.body);
         const std::string name(error.name());
@@ -279,6 +290,17 @@ Result<json::Value> RemoteBackend::Call(std::string_view op, const json::Value& 
     if (o.http.cancel && o.http.cancel->load())
       return Status(ErrorCode::kInterrupted, "Interrupted");
   }
+}
+
+template <typename Response, typename Request>
+Result<Response> RemoteBackend::ExchangeRead(std::string_view op, const Request& request,
+                                             json::Value (*encode)(const Request&),
+                                             std::optional<Response> (*fast)(std::string_view),
+                                             Result<Response> (*decode)(const json::Value&)) {
+  KH_ASSIGN_OR_RETURN(std::string text, CallText(op, encode(request), Safety::kIdempotent));
+  if (std::optional<Response> r = fast(text)) return std::move(*r);
+  KH_ASSIGN_OR_RETURN(json::Value v, ParseAnswer(op, impl_->endpoint.Url(), text));
+  return decode(v);
 }
 
 template <typename Response, typename Request>
@@ -398,8 +420,8 @@ Result<PutItemResponse> RemoteBackend::PutItem(const PutItemRequest& r) {
 }
 
 Result<GetItemResponse> RemoteBackend::GetItem(const GetItemRequest& r) {
-  return Exchange("GetItem", r, &GetItemRequestToJson, &GetItemResponseFromJson,
-                  Safety::kIdempotent);
+  return ExchangeRead("GetItem", r, &GetItemRequestToJson, &GetItemResponseFromText,
+                      &GetItemResponseFromJson);
 }
 
 Result<DeleteItemResponse> RemoteBackend::DeleteItem(const DeleteItemRequest& r) {
@@ -483,11 +505,12 @@ Result<TransactGetItemsResponse> RemoteBackend::TransactGetItems(const TransactG
 }
 
 Result<QueryResponse> RemoteBackend::Query(const QueryRequest& r) {
-  return Exchange("Query", r, &QueryRequestToJson, &QueryResponseFromJson, Safety::kIdempotent);
+  return ExchangeRead("Query", r, &QueryRequestToJson, &ReadResponseFromText,
+                      &QueryResponseFromJson);
 }
 
 Result<ScanResponse> RemoteBackend::Scan(const ScanRequest& r) {
-  return Exchange("Scan", r, &ScanRequestToJson, &ScanResponseFromJson, Safety::kIdempotent);
+  return ExchangeRead("Scan", r, &ScanRequestToJson, &ReadResponseFromText, &ScanResponseFromJson);
 }
 
 Result<UpdateTimeToLiveResponse> RemoteBackend::UpdateTimeToLive(const UpdateTimeToLiveRequest& r) {

@@ -127,12 +127,21 @@ class RemoteBackend : public Backend {
   // (api/api_json_client.h ErrorFromJson), retrying as the header says.
   Result<json::Value> Call(std::string_view op, const json::Value& body, Safety safety,
                            bool streams = false);
+  // Call's response body as text ("" for an empty one), not yet parsed.
+  Result<std::string> CallText(std::string_view op, const json::Value& body, Safety safety,
+                               bool streams = false);
   // One operation: `request` encoded, called, and its response decoded.
   template <typename Response, typename Request>
   Result<Response> Exchange(std::string_view op, const Request& request,
                             json::Value (*encode)(const Request&),
                             Result<Response> (*decode)(const json::Value&), Safety safety,
                             bool streams = false);
+  // The same for a read whose decoder has a fast path from the text (`fast`, tried first).
+  template <typename Response, typename Request>
+  Result<Response> ExchangeRead(std::string_view op, const Request& request,
+                                json::Value (*encode)(const Request&),
+                                std::optional<Response> (*fast)(std::string_view),
+                                Result<Response> (*decode)(const json::Value&));
   void Forget(const std::string& table_name);
   std::unique_ptr<Impl> impl_;
 };

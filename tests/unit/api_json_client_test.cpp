@@ -408,6 +408,48 @@ TEST(ApiJsonClientTest, UnknownMembersAreIgnored) {
   EXPECT_EQ(q.count, 0);
 }
 
+// The fast paths from the text give what the decoders give, and step aside (nullopt) for
+// anything unusual, where the decoders give the exact error.
+TEST(ApiJsonClientTest, ReadResponsesFromTextMatchTheDecoders) {
+  ReadResponse r;
+  r.items = {Rich("a"), Key("b", "2"), Item{}};
+  r.count = 3;
+  r.scanned_count = 7;
+  r.last_evaluated_key = Key("b", "2");
+  r.consumed_capacity = WithIndexes("Tab");
+  for (Select select : {Select::kAllAttributes, Select::kCount}) {
+    const std::string text = json::Write(QueryResponseToJson(r, select));
+    std::optional<ReadResponse> fast = ReadResponseFromText(text);
+    ASSERT_TRUE(fast) << text;
+    Result<ReadResponse> slow = QueryResponseFromJson(*json::Parse(text));
+    ASSERT_TRUE(slow.ok());
+    EXPECT_TRUE(fast->items == slow->items) << text;
+    EXPECT_EQ(fast->count, slow->count);
+    EXPECT_EQ(fast->scanned_count, slow->scanned_count);
+    ASSERT_TRUE(fast->last_evaluated_key);
+    EXPECT_TRUE(*fast->last_evaluated_key == *slow->last_evaluated_key);
+    EXPECT_EQ(fast->consumed_capacity.has_value(), slow->consumed_capacity.has_value());
+  }
+  GetItemResponse g;
+  g.item = Rich("g");
+  std::optional<GetItemResponse> fg =
+      GetItemResponseFromText(json::Write(GetItemResponseToJson(g)));
+  ASSERT_TRUE(fg && fg->item);
+  EXPECT_TRUE(*fg->item == *g.item);
+  fg = GetItemResponseFromText("{}");
+  ASSERT_TRUE(fg);
+  EXPECT_FALSE(fg->item);
+  for (const char* odd :
+       {R"({"Items": null})", R"({"Items": [], "Items": []})", R"({"Items": [{"a": {"N": "x"}}]})",
+        R"({"Count": "3"})", R"({"Items": []} [])", R"([])", "", R"({"Items": [5]})"}) {
+    EXPECT_FALSE(ReadResponseFromText(odd)) << odd;
+  }
+  for (const char* odd : {R"({"Item": null})", R"({"Item": {"a": {"S": "x"}}, "Item": {}})",
+                          R"({"Item": {"a": {"BOOL": "yes"}}})", "{"}) {
+    EXPECT_FALSE(GetItemResponseFromText(odd)) << odd;
+  }
+}
+
 TEST(ApiJsonClientTest, MalformedItemResponses) {
   EXPECT_EQ(Malformed(&GetItemResponseFromJson, R"([])"),
             "Malformed DynamoDB response: the body is a list, not a JSON object");
