@@ -16,11 +16,14 @@
 #include "copy/place.h"
 #include "core/ddb_json.h"
 #include "core/item.h"
+#include "core/item_codec.h"
 
 namespace keyhole::copy {
 
 uint64_t ItemDigest(const Item& item) {
-  const std::string text = ItemToJsonText(item);
+  thread_local std::string text;
+  text.clear();
+  AppendItemBody(item, &text);
   // SHA-256 fetched once and a context per thread: OpenSSL 3's one-shot SHA256() looks the
   // algorithm up, under a lock, on every call (twice the time, and contended across parts).
   static EVP_MD* const sha256 = EVP_MD_fetch(nullptr, "SHA256", nullptr);
@@ -47,7 +50,7 @@ class BatchPartWriter : public PartWriter {
                   api::RateLimiter* limiter, const std::atomic<bool>* cancel)
       : writer_(backend, table, std::move(keys), [&] {
           api::BatchWriter::Options o;
-          o.threads = 16;  // batches in flight per part: larger group commits at a keyhole serve
+          o.threads = 32;  // batches in flight per part: larger group commits at a keyhole serve
           o.limiter = limiter;
           o.cancel = cancel;
           return o;

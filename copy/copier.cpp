@@ -48,6 +48,9 @@ std::string Duration(double seconds) {
                    : fmt::format("{}:{:02d}", s / 60, s % 60);
 }
 
+// The saved state's format; 2: digests of item bytes (ItemDigest) where 1 summed JSON texts'.
+constexpr int kStateVersion = 2;
+
 // One part's progress, as saved.
 struct PartState {
   std::string position;  // resume after this ("" at the start)
@@ -71,7 +74,7 @@ struct State {
 
   json::Value ToJson() const {
     json::Value root = json::Value::MakeObject();
-    root.Add("version", json::Value::Int(1));
+    root.Add("version", json::Value::Int(kStateVersion));
     root.Add("from", json::Value::String(from));
     root.Add("to", json::Value::String(to));
     json::Value tables_json = json::Value::MakeObject();
@@ -118,7 +121,9 @@ struct State {
       const json::Value* m = o ? o->Find(k) : nullptr;
       return m && m->IsBool() && m->boolean();
     };
-    if (str(&*v, "from") != from || str(&*v, "to") != to) return false;
+    if (num(&*v, "version") != kStateVersion || str(&*v, "from") != from || str(&*v, "to") != to) {
+      return false;
+    }
     const json::Value* tj = v->Find("tables");
     if (!tj || !tj->IsObject()) return false;
     for (const auto& [name, t] : tj->object()) {

@@ -114,7 +114,8 @@ std::unique_ptr<Place> BackendPlace(Backend& backend, std::string name,
 Result<std::unique_ptr<Place>> ExportFolder(const std::string& path, bool for_writing);
 
 // An order-free digest of items: the sum (mod 2^64) of the first 8 bytes of the SHA-256 of each
-// item's canonical DynamoDB JSON (attributes by name, sets sorted, numbers normalized).
+// item's canonical bytes (core/item_codec.h AppendItemBody: attributes by name, sets sorted,
+// numbers normalized).
 uint64_t ItemDigest(const Item& item);
 
 }  // namespace keyhole::copy

@@ -340,6 +340,8 @@ std::string EncodeItem(const Item& item, size_t size) {
   return out;
 }
 
+void AppendItemBody(const Item& item, std::string* out) { PutAttrs(item, out); }
+
 bool DecodeItemInto(std::string_view bytes, Item* item) {
   if (bytes.empty() || static_cast<uint8_t>(bytes[0]) != kItemFormatVersion) return false;
   Reader r{bytes.substr(1)};

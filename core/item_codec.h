@@ -27,6 +27,10 @@ constexpr uint8_t kItemFormatVersion = 1;
 
 // Encodes `item` whose DynamoDB size is `size`.
 std::string EncodeItem(const Item& item, size_t size);
+// Appends the item's attributes as EncodeItem writes them, without the version and size
+// before them: bytes that are equal exactly when the items are (attributes in name order, sets
+// in their sorted order), for digests of items.
+void AppendItemBody(const Item& item, std::string* out);
 // Decodes an item. InternalServerError ("corrupt item encoding") on malformed bytes: never a
 // crash on any input.
 Result<Item> DecodeItem(std::string_view bytes);
