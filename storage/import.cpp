@@ -42,7 +42,7 @@ namespace {
 constexpr size_t kStageBytes = size_t{4} << 20;
 // The memory of each of the two sorts: the items', and the index entries' (shared by the
 // indexes), which fill at the same time.
-constexpr size_t kSortBytes = size_t{32} << 20;
+constexpr size_t kSortBytes = size_t{128} << 20;
 
 const expr::ParsedExpressions kNone;
 
