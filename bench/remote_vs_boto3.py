@@ -18,7 +18,9 @@ Each keyhole copy's time includes creating the destination and reading every ite
 compare digests, which boto3's scripts do not do.
   GetItem CPU       client CPU per GetItem: `keyhole --endpoint URL -f` of N point SELECTs |
                     boto3 client.get_item N times; each less the same process doing nothing;
-                    the median of three runs of each, taken in turn
+                    the median of three runs of each, taken in turn. keyhole's items go to
+                    /dev/null (they are rendered and written; boto3's loop prints nothing), its
+                    footers to a file
   Query50 CPU       the same for a 50-item Query (a whole customer)
 
 Copies print items/s each way and the ratio (keyhole's rate / boto3's: above 1, keyhole is
@@ -48,11 +50,17 @@ def children_cpu():
     return u.ru_utime + u.ru_stime
 
 
-def timed(cmd, env, stdin=None):
-    """Wall seconds and CPU seconds of one child process."""
+def timed(cmd, env, stdin=None, quiet=False):
+    """Wall seconds and CPU seconds of one child process (its output to /dev/null if quiet)."""
     before = children_cpu()
     t0 = time.perf_counter()
-    r = subprocess.run(cmd, env=env, input=stdin, capture_output=True, text=True)
+    if quiet:  # stderr to a file, not a pipe: a pipe would wake this process at every footer
+        with tempfile.TemporaryFile("w+") as err:
+            r = subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, stderr=err, text=True)
+            err.seek(0)
+            r.stderr = err.read()
+    else:
+        r = subprocess.run(cmd, env=env, input=stdin, capture_output=True, text=True)
     wall = time.perf_counter() - t0
     if r.returncode != 0:
         sys.exit(f"failed: {' '.join(cmd)}\n{r.stderr[-2000:]}")
@@ -176,8 +184,8 @@ def main():
             open(f"{d}/nothing.sql", "w").write(".tables\n")
             k_runs, b_runs = [], []
             for _ in range(3):
-                _, cpu_n = timed(ep + ["--mode", "ddb", "-f", script], env)
-                _, cpu_0 = timed(ep + ["--mode", "ddb", "-f", f"{d}/nothing.sql"], env)
+                _, cpu_n = timed(ep + ["--mode", "ddb", "-f", script], env, quiet=True)
+                _, cpu_0 = timed(ep + ["--mode", "ddb", "-f", f"{d}/nothing.sql"], env, quiet=True)
                 k_runs.append((cpu_n - cpu_0) / args.reads * 1e6)
                 out_n = subprocess.run([py, "-c", BOTO3_READS, url, kind, str(args.reads)],
                                        env=env, capture_output=True, text=True)

@@ -3,6 +3,8 @@
 #include "shell/session.h"
 
 #include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
@@ -50,9 +52,26 @@ double Since(Clock::time_point start) {
 
 // ---- Session ----
 
+namespace {
+
+// Whether stdout and stderr end in the same place (one terminal, file or pipe): then what was
+// printed must reach it before what follows on stderr. Otherwise stdout keeps its buffer, as
+// stdio's, and a script's output piped or sent to a file costs one write per buffer, not two
+// per statement.
+bool SharedDestination() {
+  static const bool shared = [] {
+    struct stat out, err;
+    if (::fstat(STDOUT_FILENO, &out) != 0 || ::fstat(STDERR_FILENO, &err) != 0) return true;
+    return out.st_dev == err.st_dev && out.st_ino == err.st_ino;
+  }();
+  return shared;
+}
+
+}  // namespace
+
 void StdioSink::Out(std::string_view text) { std::fwrite(text.data(), 1, text.size(), stdout); }
 void StdioSink::Err(std::string_view text) {
-  std::fflush(stdout);
+  if (SharedDestination()) std::fflush(stdout);
   // Errors quote what was typed; a terminal or log gets it as valid UTF-8.
   const std::string clean = ValidUtf8(text);
   std::fwrite(clean.data(), 1, clean.size(), stderr);
