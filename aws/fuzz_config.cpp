@@ -1,11 +1,14 @@
 // libFuzzer target for aws/'s parsers of what users and services hand in: the shared config
 // files' INI dialect (ParseIni), endpoint URLs (ParseEndpoint), ISO 8601 times (ParseIso8601),
-// STS's XML answers (XmlText) and SigV4's canonical request. The first byte picks the parser.
+// STS's XML answers (XmlText), SigV4's canonical request, and plain_http.h's readers of a
+// server's answer (URL, response head, chunked body). The first byte picks the parser.
 // Properties, beyond "no crash, no leak, no hang":
 //  - an endpoint that parses prints (Url) as a URL that parses to the same endpoint;
 //  - an INI file that parses has no key twice in a section and no empty key;
 //  - a time that parses is finite;
-//  - a canonical request has six lines after its headers, whatever the input.
+//  - a canonical request has six lines after its headers, whatever the input;
+//  - a response head that parses ends within the input, with a status of 100 or more;
+//  - a chunked body that ends used no more than it was given, and never more body than input.
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -16,6 +19,7 @@
 #include "aws/config.h"
 #include "aws/credentials.h"
 #include "aws/endpoint.h"
+#include "aws/plain_http.h"
 #include "aws/sigv4.h"
 
 namespace {
@@ -30,7 +34,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace keyhole;
   if (size == 0) return 0;
   const std::string_view input(reinterpret_cast<const char*>(data) + 1, size - 1);
-  switch (data[0] % 5) {
+  switch (data[0] % 8) {
     case 0: {
       Result<aws::Endpoint> e = aws::ParseEndpoint(input);
       if (e.ok()) {
@@ -66,6 +70,34 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       const std::string canonical = aws::CanonicalRequest(
           "POST", path, input.substr(input.size() / 2), headers, "host;x-amz-date", "HASH");
       Require(canonical.ends_with("\nhost;x-amz-date\nHASH"));
+      break;
+    }
+    case 5: {
+      aws::internal::PlainTarget t;
+      if (aws::internal::ParsePlainUrl(input, &t)) Require(t.port > 0 && t.target[0] == '/');
+      break;
+    }
+    case 6: {
+      aws::internal::ResponseHead h;
+      if (aws::internal::ParseResponseHead(input, &h) == 1) {
+        Require(h.head_bytes <= input.size() && h.status >= 100);
+      }
+      break;
+    }
+    case 7: {  // fed in pieces of a size the input's first byte picks
+      aws::internal::ChunkedDecoder d;
+      std::string body;
+      const size_t piece = input.empty() ? 1 : 1 + static_cast<uint8_t>(input[0]) % 64;
+      for (size_t at = 0; at < input.size(); at += piece) {
+        const std::string_view more = input.substr(at, piece);
+        size_t used = 0;
+        const int r = d.Feed(more, &body, &used);
+        Require(body.size() <= input.size());
+        if (r != 0) {
+          Require(r < 0 || used <= more.size());
+          break;
+        }
+      }
       break;
     }
   }

@@ -1,6 +1,8 @@
 // HttpClient (http_client.h) on libcurl's easy interface; the only file that includes curl.h.
 #include "aws/http_client.h"
 
+#include "aws/plain_http.h"
+
 #include <curl/curl.h>
 
 #include <algorithm>
@@ -163,14 +165,16 @@ std::string_view TransportErrorName(TransportError e) {
 }
 
 struct HttpClient::Pool {
+  explicit Pool(const Options& options) : plain(options) {}
   std::mutex mutex;
   std::vector<CURL*> idle;
+  internal::PlainHttp plain;  // http:// to an address, no proxy (plain_http.h)
   ~Pool() {
     for (CURL* c : idle) curl_easy_cleanup(c);
   }
 };
 
-HttpClient::HttpClient(Options options) : options_(std::move(options)), pool_(new Pool) {
+HttpClient::HttpClient(Options options) : options_(std::move(options)), pool_(new Pool(options_)) {
   static std::once_flag once;
   std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
 }
@@ -178,6 +182,11 @@ HttpClient::HttpClient(Options options) : options_(std::move(options)), pool_(ne
 HttpClient::~HttpClient() = default;
 
 HttpResult HttpClient::Send(const HttpRequest& request) {
+  internal::PlainTarget plain;
+  if (!options_.always_libcurl && !internal::HttpProxyConfigured() &&
+      internal::ParsePlainUrl(request.url, &plain)) {
+    return pool_->plain.Send(request, plain);
+  }
   CURL* curl = nullptr;
   {
     std::lock_guard<std::mutex> lock(pool_->mutex);

@@ -7,6 +7,10 @@
 // against the system's CA store or a bundle (AWS_CA_BUNDLE), and keeps connections alive per
 // handle; cpp-httplib ignores NO_PROXY and holds one connection per client object.
 //
+// A request to http:// and an IP address or localhost, where no proxy variable applies, goes
+// over plain_http.h's sockets instead: on loopback libcurl cost as much CPU as the rest of a
+// request (Options::always_libcurl turns that off).
+//
 // Thread-safety: Send may be called from many threads at once. Each call takes an idle libcurl
 // handle (with its open connection) from a pool, or makes one; the pool keeps up to
 // Options::max_idle handles.
@@ -73,6 +77,8 @@ class HttpClient {
     size_t max_idle = 32;
     // Set (by a signal handler, say) to stop requests in flight: they end with kInterrupted.
     const std::atomic<bool>* cancel = nullptr;
+    // Every request through libcurl, plain http:// to an address too.
+    bool always_libcurl = false;
   };
   explicit HttpClient(Options options);
   ~HttpClient();
