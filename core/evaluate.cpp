@@ -482,4 +482,45 @@ Status CheckFilterAvoidsKeys(const Condition& filter, const std::vector<std::str
   return Status::OK();
 }
 
+Status CheckKeyPaths(const std::vector<const Path*>& paths, const TableDescription& table) {
+  std::set<std::string_view> nested;
+  for (const Path* p : paths) {
+    if (p->elements.size() > 1 && !p->elements[0].is_index) nested.insert(p->elements[0].name);
+  }
+  if (nested.empty()) return Status::OK();
+  constexpr std::string_view kScalars =
+      "Key attributes must be scalars; list random access '[]' and map lookup '.' are not "
+      "allowed: ";
+  for (const std::string& k : table.key.Names()) {
+    if (nested.count(k)) return Status::Validation(std::string(kScalars) + "Key: " + k);
+  }
+  for (const IndexDescription& index : table.indexes) {
+    for (const std::string& k : index.key.Names()) {
+      if (nested.count(k)) return Status::Validation(std::string(kScalars) + "IndexKey: " + k);
+    }
+  }
+  return Status::OK();
+}
+
+void AppendPaths(const Condition& c, std::vector<const Path*>* out) {
+  for (const internal::Node& n : internal::Flatten(c)) {
+    if (n.operand && n.operand->kind == OperandKind::kPath) out->push_back(&n.operand->path);
+  }
+}
+
+void AppendPaths(const ProjectionExpression& p, std::vector<const Path*>* out) {
+  for (const Path& path : p.paths) out->push_back(&path);
+}
+
+void AppendPaths(const UpdateExpression& u, std::vector<const Path*>* out) {
+  std::vector<internal::Node> nodes;
+  for (const UpdateAction& a : u.actions) {
+    out->push_back(&a.path);
+    if (a.kind != UpdateActionKind::kRemove) internal::FlattenOperand(a.value, &nodes);
+  }
+  for (const internal::Node& n : nodes) {
+    if (n.operand && n.operand->kind == OperandKind::kPath) out->push_back(&n.operand->path);
+  }
+}
+
 }  // namespace keyhole::expr

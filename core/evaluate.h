@@ -6,6 +6,7 @@
 // (reference §3); each is prefixed with ErrorPrefix(kind) where DynamoDB prefixes it.
 #pragma once
 
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -47,6 +48,25 @@ bool Evaluate(const Condition& c, const Item& item);
 // only contain non-primary key attributes: Primary key attribute: <k>".
 Status CheckFilterAvoidsKeys(const Condition& filter, const std::vector<std::string>& key_names,
                              bool legacy = false);
+
+// Paths that reach inside a key attribute (`a.b`, `a[0]` where a is a key): "Key attributes
+// must be scalars; list random access '[]' and map lookup '.' are not allowed: Key: <k>" for
+// the table's key, "... IndexKey: <k>" for an index's (dynalite's tests record it against
+// DynamoDB for projections and filters, Alternator's for updates). The table's key attributes
+// are checked first, in key order, then each index's. `paths`: one expression's.
+Status CheckKeyPaths(const std::vector<const Path*>& paths, const TableDescription& table);
+// The paths of a condition, a projection, and an update (targets and values), for it.
+void AppendPaths(const Condition& c, std::vector<const Path*>* out);
+void AppendPaths(const ProjectionExpression& p, std::vector<const Path*>* out);
+void AppendPaths(const UpdateExpression& u, std::vector<const Path*>* out);
+// CheckKeyPaths of one of `parsed`'s expressions when it is there.
+template <typename Expression>
+Status CheckKeyPathsOf(const std::shared_ptr<const Expression>& e, const TableDescription& table) {
+  if (!e) return Status::OK();
+  std::vector<const Path*> paths;
+  AppendPaths(*e, &paths);
+  return CheckKeyPaths(paths, table);
+}
 
 // Turns a KeyConditionExpression into the structured KeyCondition, with the messages of
 // reference §3.5 ("Query condition missed key schema element: pk", "KeyConditionExpressions

@@ -142,6 +142,7 @@ Result<BatchGetItemResponse> Database::BatchGetItem(const BatchGetItemRequest& r
         KH_RETURN_IF_ERROR(ValidateKey(hs[t]->desc.key, key, true));
         if (!keys.insert(EncodeTableKey(hs[t]->desc.key, key)).second) return Duplicates();
       }
+      KH_RETURN_IF_ERROR(expr::CheckKeyPathsOf(parsed[t].projection, hs[t]->desc));
       ++t;
     }
     // One snapshot. Keys are read in request order; once the response would pass 16 MB, the

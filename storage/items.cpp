@@ -314,11 +314,16 @@ Status CheckWrite(const ItemWrite& w) {
     if (SizeWithLocalIndexes(t, *w.input, ItemSize(*w.input)) > kMaxItemSize) {
       return Status::Validation("Item size has exceeded the maximum allowed size");
     }
-    return Status::OK();
+    return w.parsed ? expr::CheckKeyPathsOf(w.parsed->condition, t) : Status::OK();
   }
   KH_RETURN_IF_ERROR(ValidateKey(t.key, *w.input, true));
   if (w.kind == WriteKind::kUpdate && w.parsed && w.parsed->update)
     KH_RETURN_IF_ERROR(expr::ValidateUpdate(*w.parsed->update, t.key));
+  if (w.parsed) {
+    KH_RETURN_IF_ERROR(expr::CheckKeyPathsOf(w.parsed->condition, t));
+    if (w.kind == WriteKind::kUpdate)
+      KH_RETURN_IF_ERROR(expr::CheckKeyPathsOf(w.parsed->update, t));
+  }
   return Status::OK();
 }
 
@@ -462,6 +467,7 @@ Result<GetItemResponse> Database::GetItem(const GetItemRequest& r) {
       impl_->WithTable(r.table_name, false, [&](Txn& txn, const TableHandle& h) -> Status {
         size_t size = 0;
         KH_ASSIGN_OR_RETURN(std::optional<Item> item, ReadItem(txn, h, r.key, &size));
+        KH_RETURN_IF_ERROR(expr::CheckKeyPathsOf(parsed.projection, h.desc));
         if (item) {
           // An existing item with none of the projected attributes is returned as {}.
           resp.item =

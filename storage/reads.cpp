@@ -588,11 +588,6 @@ Result<QueryResponse> Database::Query(const QueryRequest& r) {
           KH_ASSIGN_OR_RETURN(kc, expr::ToKeyCondition(*parsed.key_condition, *src.key, global));
         }
         KH_RETURN_IF_ERROR(CheckKeyCondition(kc, *src.key));
-        if (parsed.filter) {
-          std::vector<std::string> keys = h.desc.key.Names();
-          for (const std::string& name : src.key->Names()) keys.push_back(name);
-          KH_RETURN_IF_ERROR(expr::CheckFilterAvoidsKeys(*parsed.filter, keys, parsed.legacy));
-        }
         if (r.exclusive_start_key) {
           KH_ASSIGN_OR_RETURN(spec.start_after, StartKey(h, src, *r.exclusive_start_key));
           const Item& esk = *r.exclusive_start_key;
@@ -605,6 +600,15 @@ Result<QueryResponse> Database::Query(const QueryRequest& r) {
             return Status::Validation(
                 "The provided starting key does not match the range key predicate");
           }
+        }
+        // dynalite's order, recorded against DynamoDB: the projection's key paths, then the
+        // filter's key attributes (those of the key queried: a filter on a GSI query may name
+        // the table's key), then the filter's key paths.
+        KH_RETURN_IF_ERROR(expr::CheckKeyPathsOf(parsed.projection, h.desc));
+        if (parsed.filter) {
+          KH_RETURN_IF_ERROR(
+              expr::CheckFilterAvoidsKeys(*parsed.filter, src.key->Names(), parsed.legacy));
+          KH_RETURN_IF_ERROR(expr::CheckKeyPathsOf(parsed.filter, h.desc));
         }
         spec.forward = r.scan_index_forward;
         spec.limit = r.limit;
@@ -696,6 +700,8 @@ Result<ScanResponse> Database::Scan(const ScanRequest& r) {
                             total, segment));
           }
         }
+        KH_RETURN_IF_ERROR(expr::CheckKeyPathsOf(parsed.projection, h.desc));
+        KH_RETURN_IF_ERROR(expr::CheckKeyPathsOf(parsed.filter, h.desc));
         spec.limit = r.limit;
         spec.consistent = r.consistent_read;
         spec.filter = parsed.filter.get();

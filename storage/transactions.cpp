@@ -323,6 +323,9 @@ Result<TransactGetItemsResponse> Database::TransactGetItems(const TransactGetIte
     std::vector<Status::CancellationReason> reasons(r.transact_items.size(), {"None", "", nullptr});
     bool invalid = false;
     for (size_t i = 0; i < r.transact_items.size(); ++i) {
+      KH_RETURN_IF_ERROR(expr::CheckKeyPathsOf(parsed[i].projection, hs[index[i]]->desc));
+    }
+    for (size_t i = 0; i < r.transact_items.size(); ++i) {
       const Item& key = r.transact_items[i].get.key;
       Status s = ValidateKey(hs[index[i]]->desc.key, key, true);
       if (s.IsValidation()) {

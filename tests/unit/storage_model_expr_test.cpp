@@ -939,17 +939,17 @@ struct Sources {
              "l1",        "zz",          "doc/x",       "doc/y",   "doc/m1",  "doc/m1/z",
              "doc/arr",   "doc/arr/[0]", "doc/arr/[1]", "lst/[0]", "lst/[1]", "lst/[3]",
              "lst/[0]/k", "lst/[1]/[0]", "doc/zz",      "zz/q",    "a1/q"});
-  // Query filters may not name keys of the table or of the queried index (§3.4); on an index
-  // they name projected attributes only.
+  // Query filters may not name the queried key schema's attributes (§3.4), but may name the
+  // table's key on an index; on an index they name projected attributes only.
   std::vector<MPath> table_query_filter = Paths(
       {"a1",      "n1",          "s1",      "tags",    "lst",     "doc",       "status", "dot.ted",
        "g",       "gn",          "l1",      "zz",      "doc/x",   "doc/y",     "doc/m1", "doc/m1/z",
        "doc/arr", "doc/arr/[0]", "lst/[0]", "lst/[1]", "lst/[3]", "lst/[0]/k", "zz/q",   "a1/q"});
-  std::vector<MPath> gsi_query_filter =
-      Paths({"a1", "doc", "doc/x", "doc/y", "doc/m1", "doc/m1/z", "doc/arr", "doc/arr/[1]"});
+  std::vector<MPath> gsi_query_filter = Paths(
+      {"pk", "sk", "a1", "doc", "doc/x", "doc/y", "doc/m1", "doc/m1/z", "doc/arr", "doc/arr/[1]"});
   std::vector<MPath> gsi_scan_filter = Paths(
       {"pk", "sk", "g", "gn", "a1", "doc", "doc/x", "doc/y", "doc/m1/z", "doc/arr", "doc/arr/[0]"});
-  std::vector<MPath> lsi_query_filter = Paths({"s1", "tags"});
+  std::vector<MPath> lsi_query_filter = Paths({"sk", "s1", "tags"});
   std::vector<MPath> lsi_scan_filter = Paths({"pk", "sk", "l1", "s1", "tags"});
   // ProjectionExpressions. On the LSI non-projected attributes are fetched from the table
   // (reference §4.4); on the GSI that is not pinned down, so only projected ones are named.
@@ -2138,9 +2138,11 @@ class ExprRunner {
     const std::vector<MPath>& filter_pool = src == Src::kGsi   ? sources_.gsi_query_filter
                                             : src == Src::kLsi ? sources_.lsi_query_filter
                                                                : sources_.table_query_filter;
-    std::vector<std::string> keys = {"pk", "sk"};
-    if (src != Src::kTable) keys.push_back(sort_key);
-    if (src == Src::kGsi) keys.push_back(partition);
+    // The queried key schema's attributes (a filter on an index query may name the table's).
+    std::vector<std::string> keys;
+    if (src == Src::kTable) keys = {"pk", "sk"};
+    if (src == Src::kLsi) keys = {"pk", sort_key};
+    if (src == Src::kGsi) keys = {partition, sort_key};
     std::optional<std::string> invalid =
         RandomFilterAndProjection(&q, src, filter_pool, keys, &t, &filter, &projection);
     SCOPED_TRACE("Query " + IndexName(src).value_or("table") + " limit " +
