@@ -10,6 +10,7 @@
 
 #include "api/api_json.h"
 #include "aws/endpoint.h"
+#include "aws/sigv4.h"
 #include "server/sigv4.h"
 
 namespace keyhole::server {
@@ -233,6 +234,21 @@ HttpResponse DynamoDbServer::Handle(const HttpRequest& request) {
                        [&](const auto& h) { return h.first == name; });
   };
   if (!has("x-amzn-RequestId")) response.headers.emplace_back("x-amzn-RequestId", RequestId());
+  // A large answer compressed as the client's Accept-Encoding asks (the last such header, as
+  // DynamoDB reads it); its CRC-32 is then the compressed bytes' (SDKs check those).
+  if (response.body.size() >= kCompressFrom) {
+    std::string_view accept;
+    for (const auto& [name, value] : request.headers) {
+      if (aws::HeaderNameEquals(name, "Accept-Encoding")) accept = value;
+    }
+    if (const ContentCoding coding = ChooseContentCoding(accept);
+        coding != ContentCoding::kIdentity) {
+      response.body = Compress(response.body, coding);
+      response.headers.emplace_back("Content-Encoding",
+                                    coding == ContentCoding::kGzip ? "gzip" : "deflate");
+      std::erase_if(response.headers, [](const auto& h) { return h.first == "x-amz-crc32"; });
+    }
+  }
   if (!has("x-amz-crc32")) response.headers.emplace_back("x-amz-crc32", Crc32Header(response.body));
   if (request.HasHeader("Origin")) {
     response.headers.emplace_back("Access-Control-Allow-Origin", "*");

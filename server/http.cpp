@@ -29,12 +29,14 @@
 #include <cctype>
 #include <chrono>
 #include <condition_variable>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <optional>
 #include <thread>
 
+#include "aws/sigv4.h"
 #include "server/worker_pool.h"
 
 namespace keyhole::server {
@@ -125,6 +127,97 @@ bool Inflate(const std::string& in, bool raw_deflate, size_t limit, std::string*
   inflateEnd(&z);
   return rc == Z_STREAM_END && !*too_large;
 }
+
+std::string_view TrimSpaces(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
+// A token as RFC 9110 spells one (no quotes, separators or spaces).
+bool IsToken(std::string_view s) {
+  if (s.empty()) return false;
+  for (char c : s) {
+    if (c <= ' ' || c >= 0x7F || std::strchr("\"(),/:;<=>?@[\\]{}", c)) return false;
+  }
+  return true;
+}
+
+// The q of an entry's parameters ("q=0.5;..."): the first q parameter's, clamped to [0, 1];
+// 1 when there is none or it does not parse.
+double Quality(std::string_view params) {
+  while (!params.empty()) {
+    const size_t semi = params.find(';');
+    std::string_view p = TrimSpaces(params.substr(0, semi));
+    params = semi == std::string_view::npos ? std::string_view() : params.substr(semi + 1);
+    const size_t eq = p.find('=');
+    if (eq == std::string_view::npos) continue;
+    const std::string_view name = TrimSpaces(p.substr(0, eq));
+    if (name != "q" && name != "Q") continue;
+    const std::string value(TrimSpaces(p.substr(eq + 1)));
+    char* end = nullptr;
+    const double q = std::strtod(value.c_str(), &end);
+    if (value.empty() || end != value.c_str() + value.size()) return 1.0;
+    return std::clamp(q, 0.0, 1.0);
+  }
+  return 1.0;
+}
+
+}  // namespace
+
+ContentCoding ChooseContentCoding(std::string_view accept) {
+  struct Choice {
+    double q = -1;  // -1: not named
+    size_t at = 0;  // the entry that first named it
+  } gzip, deflate, star;
+  size_t at = 0;
+  while (!accept.empty()) {
+    const size_t comma = accept.find(',');
+    const std::string_view entry = accept.substr(0, comma);
+    accept = comma == std::string_view::npos ? std::string_view() : accept.substr(comma + 1);
+    ++at;
+    const size_t semi = entry.find(';');
+    const std::string_view token = TrimSpaces(entry.substr(0, semi));
+    if (!IsToken(token)) continue;
+    const double q = Quality(semi == std::string_view::npos ? "" : entry.substr(semi + 1));
+    Choice* c = aws::HeaderNameEquals(token, "gzip")      ? &gzip
+                : aws::HeaderNameEquals(token, "deflate") ? &deflate
+                : token == "*"                            ? &star
+                                                          : nullptr;
+    if (!c) continue;
+    if (c->q < 0) c->at = at;
+    c->q = std::max(c->q, q);
+  }
+  // What `*` brings to a coding the header does not name.
+  const auto effective = [&](const Choice& c) {
+    if (c.q >= 0) return c;
+    Choice from_star = star;
+    from_star.at = SIZE_MAX;
+    return from_star.q >= 0 ? from_star : Choice{};
+  };
+  const Choice g = effective(gzip), d = effective(deflate);
+  if (g.q <= 0 && d.q <= 0) return ContentCoding::kIdentity;
+  if (g.q != d.q) return g.q > d.q ? ContentCoding::kGzip : ContentCoding::kDeflate;
+  return g.at <= d.at ? ContentCoding::kGzip : ContentCoding::kDeflate;
+}
+
+std::string Compress(std::string_view body, ContentCoding coding) {
+  z_stream z{};
+  // windowBits 15 + 16: a gzip wrapper; 15: zlib's (what HTTP's "deflate" names).
+  deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED,
+               coding == ContentCoding::kGzip ? MAX_WBITS + 16 : MAX_WBITS, 8, Z_DEFAULT_STRATEGY);
+  std::string out(deflateBound(&z, static_cast<uLong>(body.size())), '\0');
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(body.data()));
+  z.avail_in = static_cast<uInt>(body.size());
+  z.next_out = reinterpret_cast<Bytef*>(out.data());
+  z.avail_out = static_cast<uInt>(out.size());
+  deflate(&z, Z_FINISH);
+  out.resize(z.total_out);
+  deflateEnd(&z);
+  return out;
+}
+
+namespace {
 
 // Raises the soft limit on open files toward the hard one, to hold `connections` sockets (and
 // the files the database keeps open). Left as it is when not allowed.

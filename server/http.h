@@ -67,6 +67,21 @@ struct HttpOptions {
   std::string tls_cert_pem, tls_key_pem;
 };
 
+// Response compression as DynamoDB does it (Alternator's suite records it against AWS,
+// test_compressed_response.py): gzip, or deflate in its zlib wrapping (RFC 1950), of a body of
+// at least kCompressFrom bytes, when the request's Accept-Encoding asks for one.
+enum class ContentCoding { kIdentity, kGzip, kDeflate };
+inline constexpr size_t kCompressFrom = 4096;
+// The coding an Accept-Encoding value picks: the acceptable one (gzip or deflate, named or
+// through `*`) with the highest q; on a tie one named beats one `*` brings, the first named
+// wins, and gzip before deflate through `*`. q=0 refuses a coding, q past 1 counts as 1, a
+// negative one as 0, one that does not parse as 1; only a coding's first q counts, and its
+// highest among repeats. Unknown codings, `identity` and malformed entries are ignored, so
+// an answer is never refused (no 406): kIdentity when nothing acceptable is left.
+ContentCoding ChooseContentCoding(std::string_view accept_encoding);
+// `body` compressed with `coding`. REQUIRES: coding != kIdentity.
+std::string Compress(std::string_view body, ContentCoding coding);
+
 class HttpServer {
  public:
   using Handler = std::function<HttpResponse(const HttpRequest&)>;

@@ -641,3 +641,110 @@ TEST_F(ServerTest, HealthCheckCorsAndTheHeadersOfEveryAnswer) {
 
 }  // namespace
 }  // namespace keyhole::server
+
+namespace keyhole::server {
+namespace {
+
+// Accept-Encoding as DynamoDB reads it: every case Alternator's suite checks against AWS
+// (test_compressed_response.py::test_compressed_response_accept_encodings).
+TEST(ContentCodingTest, ChoosesAsDynamoDbDoes) {
+  const struct {
+    const char* accept;
+    ContentCoding want;
+  } cases[] = {
+      {"", ContentCoding::kIdentity},
+      {"identity", ContentCoding::kIdentity},
+      {"br", ContentCoding::kIdentity},
+      {"zstd", ContentCoding::kIdentity},
+      {"compress", ContentCoding::kIdentity},
+      {"x-gzip", ContentCoding::kIdentity},
+      {"gzip", ContentCoding::kGzip},
+      {"deflate", ContentCoding::kDeflate},
+      {"gzip, deflate", ContentCoding::kGzip},
+      {"br, identity, deflate, gzip", ContentCoding::kDeflate},
+      {"GZIP, identity", ContentCoding::kGzip},
+      {"dog, gzip ,, cat", ContentCoding::kGzip},
+      {"gzip;q=0.8, deflate;q=0.5", ContentCoding::kGzip},
+      {"br, gzip;q=0, deflate; q = 0.5 , identity;q=0", ContentCoding::kDeflate},
+      {"gzip ;q=0", ContentCoding::kIdentity},
+      {"identity;q=0", ContentCoding::kIdentity},
+      {"*;q=0", ContentCoding::kIdentity},
+      {"br;q=0.8,identity;q=0.5,*;q=0", ContentCoding::kIdentity},
+      {"br,identity;q=0.5,gzip;q=0.0001", ContentCoding::kGzip},
+      {"*", ContentCoding::kGzip},
+      {"*, deflate;q=0.5", ContentCoding::kGzip},
+      {"*, deflate", ContentCoding::kDeflate},
+      {"*, identity", ContentCoding::kGzip},
+      {"*, gzip;q=0.5", ContentCoding::kDeflate},
+      {"*;q=0.5,identity", ContentCoding::kGzip},
+      {"gzip;q=0.5,identity;q=0.8", ContentCoding::kGzip},
+      {"\"gzip\"", ContentCoding::kIdentity},
+      {"gzip br", ContentCoding::kIdentity},
+      {"gzip:q=1", ContentCoding::kIdentity},
+      {"deflate;q=0.5, gzip;q=31", ContentCoding::kGzip},
+      {"gzip;q=31,deflate;q=51", ContentCoding::kGzip},
+      {"deflate;q=0.5, gzip;q=1;q=0.2", ContentCoding::kGzip},
+      {"deflate;q=0.5,gzip;q=0.", ContentCoding::kDeflate},
+      {"deflate;q=0.5,gzip;q=0.x", ContentCoding::kGzip},
+      {"deflate;q=-0.5,gzip;q=0.2", ContentCoding::kGzip},
+      {"gzip;nq=1;q=0 ", ContentCoding::kIdentity},
+      {"gzip;q=0, gzip;q=1, gzip;q=0", ContentCoding::kGzip},
+  };
+  for (const auto& c : cases) EXPECT_EQ(ChooseContentCoding(c.accept), c.want) << c.accept;
+}
+
+std::string Inflated(const std::string& in) {
+  z_stream z{};
+  inflateInit2(&z, MAX_WBITS + 32);  // gzip or zlib, by its header
+  std::string out(1 << 20, '\0');
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
+  z.avail_in = static_cast<uInt>(in.size());
+  z.next_out = reinterpret_cast<Bytef*>(out.data());
+  z.avail_out = static_cast<uInt>(out.size());
+  const int rc = inflate(&z, Z_FINISH);
+  out.resize(rc == Z_STREAM_END ? z.total_out : 0);
+  inflateEnd(&z);
+  return out;
+}
+
+// A body of 4,096 bytes or more is compressed when Accept-Encoding asks (gzip, or deflate in
+// its zlib wrapping), and its x-amz-crc32 is the compressed bytes'; a smaller one never is,
+// and neither is one to a request that does not ask (test_compressed_response.py, test_crc.py).
+TEST_F(ServerTest, LargeAnswersAreCompressedWhenAsked) {
+  Start();
+  CreateTable();
+  client_->set_decompress(false);
+  const std::string big(5000, 'x');
+  ASSERT_EQ(Post("PutItem", R"({"TableName": "Things", "Item": {"pk": {"S": "big"}, "x": {"S": ")" +
+                                big + R"("}}})")
+                ->status,
+            200);
+  const std::string get = R"({"TableName": "Things", "Key": {"pk": {"S": "big"}}})";
+  auto plain = Post("GetItem", get);
+  ASSERT_EQ(plain->status, 200);
+  EXPECT_FALSE(plain->has_header("Content-Encoding"));
+  for (const char* accept : {"gzip", "deflate", "br, deflate;q=0.9, gzip;q=0.1"}) {
+    auto r = Post("GetItem", get, "application/x-amz-json-1.0", {{"Accept-Encoding", accept}});
+    ASSERT_EQ(r->status, 200);
+    const std::string want = std::string(accept) == "gzip" ? "gzip" : "deflate";
+    EXPECT_EQ(r->get_header_value("Content-Encoding"), want) << accept;
+    if (want == "gzip") EXPECT_TRUE(r->body.starts_with("\x1f\x8b"));
+    if (want == "deflate") EXPECT_EQ(r->body[0], '\x78');  // zlib's header
+    EXPECT_LT(r->body.size(), 200u);
+    EXPECT_EQ(Inflated(r->body), plain->body);
+    EXPECT_EQ(r->get_header_value("x-amz-crc32"), Crc32Header(r->body));
+  }
+  // Under the threshold: never compressed.
+  auto tiny = Post("ListTables", "{}", "application/x-amz-json-1.0", {{"Accept-Encoding", "gzip"}});
+  EXPECT_FALSE(tiny->has_header("Content-Encoding"));
+  EXPECT_EQ(tiny->get_header_value("x-amz-crc32"), Crc32Header(tiny->body));
+  // Nothing acceptable: the plain answer, never a 406.
+  auto refused = Post("GetItem", get, "application/x-amz-json-1.0",
+                      {{"Accept-Encoding", "gzip;q=0, identity"}});
+  EXPECT_EQ(refused->status, 200);
+  EXPECT_FALSE(refused->has_header("Content-Encoding"));
+  EXPECT_EQ(refused->body, plain->body);
+}
+
+}  // namespace
+}  // namespace keyhole::server
