@@ -551,10 +551,12 @@ Result<GetShardIteratorResponse> Database::GetShardIterator(const GetShardIterat
     uint64_t pos = m.start_seq;
     if (type == "LATEST") {
       pos = last + 1;
-    } else if (at && seq == m.start_seq && last < m.start_seq) {
-      // AT_SEQUENCE_NUMBER at an empty shard's own StartingSequenceNumber (as DescribeStream
-      // reports it) is accepted, as DynamoDB does: the iterator waits at the shard's start.
-      pos = seq;
+    } else if (seq == m.start_seq && last < m.start_seq) {
+      // AT_ or AFTER_SEQUENCE_NUMBER at an empty shard's own StartingSequenceNumber (as
+      // DescribeStream reports it) is accepted, as DynamoDB does (Alternator's
+      // test_get_shard_iterator, written against it): the iterator waits at the shard's start,
+      // or just after the number for AFTER (the first record takes that number).
+      pos = after ? seq + 1 : seq;
     } else if (at || after) {
       if (seq < m.start_seq || seq > last) {
         return Status::Validation(fmt::format(

@@ -640,6 +640,31 @@ TEST(StreamTest, AtStartingSequenceNumberOfAnEmptyShard) {
   EXPECT_EQ(records->records[0].event_name, "INSERT");
 }
 
+// AFTER_SEQUENCE_NUMBER there is accepted too (Alternator's test_get_shard_iterator, written
+// against DynamoDB); the shard's first record takes that number, so the iterator reads from
+// the second.
+TEST(StreamTest, AfterStartingSequenceNumberOfAnEmptyShard) {
+  TempDb db;
+  Create(db, "Tbl", "KEYS_ONLY");
+  const std::string arn = Arn(db, "Tbl");
+  DescribeStreamRequest d;
+  d.stream_arn = arn;
+  auto described = db->DescribeStream(d);
+  ASSERT_TRUE(described.ok()) << described.status().ToString();
+  const std::string start = described->stream_description.shards[0].starting_sequence_number;
+  Result<std::string> it = Iter(db, arn, "AFTER_SEQUENCE_NUMBER", start);
+  ASSERT_TRUE(it.ok()) << it.status().ToString();
+  EXPECT_FALSE(Iter(db, arn, "AFTER_SEQUENCE_NUMBER", std::to_string(std::stoull(start) + 1)).ok());
+  Put(db, "Tbl", I("a", 1, "v"));
+  Put(db, "Tbl", I("b", 1, "v"));
+  GetRecordsRequest g;
+  g.shard_iterator = *it;
+  auto records = db->GetRecords(g);
+  ASSERT_TRUE(records.ok()) << records.status().ToString();
+  ASSERT_EQ(records->records.size(), 1u);
+  EXPECT_EQ(std::stoull(records->records[0].sequence_number), std::stoull(start) + 1);
+}
+
 // A StreamArn that is not shaped like one is a ValidationException ("Invalid StreamArn"); a
 // well-formed one that names no stream is not found.
 TEST(StreamTest, MalformedStreamArn) {
