@@ -272,6 +272,12 @@ json::Value DescribeStreamRequestToJson(const DescribeStreamRequest& r) {
   body.Add("StreamArn", Str(r.stream_arn));
   AddLimit(r.limit, &body);
   AddString("ExclusiveStartShardId", r.exclusive_start_shard_id, &body);
+  if (r.shard_filter) {
+    json::Value filter = json::Value::MakeObject();
+    AddString("Type", r.shard_filter->type, &filter);
+    AddString("ShardId", r.shard_filter->shard_id, &filter);
+    body.Add("ShardFilter", std::move(filter));
+  }
   return body;
 }
 

@@ -114,11 +114,28 @@ Result<ListStreamsRequest> ListStreamsRequestFromJson(const json::Value& v) {
 }
 
 Result<DescribeStreamRequest> DescribeStreamRequestFromJson(const json::Value& v) {
-  static constexpr MemberSpec kMembers[] = {{"StreamArn"}, {"Limit"}, {"ExclusiveStartShardId"}};
+  static constexpr MemberSpec kMembers[] = {
+      {"StreamArn"}, {"Limit"}, {"ExclusiveStartShardId"}, {"ShardFilter"}};
+  static constexpr MemberSpec kFilter[] = {{"Type"}, {"ShardId"}};
+  static constexpr std::string_view kFilterTypes[] = {"CHILD_SHARDS"};
   const Path at;
   KH_RETURN_IF_ERROR(api_json::CheckStructure(v, at, kMembers));
   Violations errs;
   DescribeStreamRequest r;
+  KH_ASSIGN_OR_RETURN(const json::Value* filter, api_json::ReadObject(v, "ShardFilter", at));
+  if (filter) {
+    const Path fp = at.Child("ShardFilter");
+    KH_RETURN_IF_ERROR(api_json::CheckStructure(*filter, fp, kFilter));
+    ShardFilter f;
+    KH_ASSIGN_OR_RETURN(std::optional<size_t> type,
+                        api_json::ReadEnum(*filter, "Type", fp, kFilterTypes, &errs));
+    if (type) f.type = std::string(kFilterTypes[*type]);
+    KH_ASSIGN_OR_RETURN(f.shard_id, api_json::ReadString(*filter, "ShardId", fp));
+    if (f.shard_id) {
+      api_json::CheckLength(f.shard_id->size(), 28, 65, *f.shard_id, fp.Child("ShardId"), &errs);
+    }
+    r.shard_filter = std::move(f);
+  }
   KH_ASSIGN_OR_RETURN(r.stream_arn, ReadRequiredString(v, "StreamArn", at, 37, 1024, &errs));
   KH_ASSIGN_OR_RETURN(r.limit, ReadLimit(v, at, 100, &errs));
   KH_ASSIGN_OR_RETURN(r.exclusive_start_shard_id,

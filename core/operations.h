@@ -247,10 +247,17 @@ struct ListStreamsResponse {
   std::optional<std::string> last_evaluated_stream_arn;
 };
 
+// DescribeStream's ShardFilter: the children of shard `shard_id` (Type CHILD_SHARDS, the only
+// type). Either member may be absent on the wire.
+struct ShardFilter {
+  std::optional<std::string> type;
+  std::optional<std::string> shard_id;
+};
 struct DescribeStreamRequest {
   std::string stream_arn;
   std::optional<int> limit;  // 1..100 shards
   std::optional<std::string> exclusive_start_shard_id;
+  std::optional<ShardFilter> shard_filter;
 };
 struct StreamShard {
   std::string shard_id;

@@ -502,6 +502,22 @@ Result<DescribeStreamResponse> Database::DescribeStream(const DescribeStreamRequ
     shard.shard_id = ShardId(m, h.desc.id);
     shard.starting_sequence_number = SequenceText(m.start_seq);
     if (!m.open()) shard.ending_sequence_number = SequenceText(EndSeq(m));
+    if (r.shard_filter) {
+      // The children of a shard. keyhole keeps one shard per stream, which never splits: a
+      // shard of the stream has none (an empty list, as DynamoDB answers for a shard that is
+      // still open); another shard is not found, as GetShardIterator says (DynamoDB's texts for
+      // these are not recorded; keyhole's wording).
+      if (!r.shard_filter->type || !r.shard_filter->shard_id) {
+        return Status::Validation(
+            "ShardFilter needs both Type (CHILD_SHARDS) and the ShardId of the parent shard");
+      }
+      if (*r.shard_filter->shard_id != shard.shard_id) {
+        return Status::NotFound(
+            fmt::format("Requested resource not found: Shard: {} in Stream: {} not found",
+                        *r.shard_filter->shard_id, r.stream_arn));
+      }
+      return Status::OK();
+    }
     if (!r.exclusive_start_shard_id || *r.exclusive_start_shard_id < shard.shard_id) {
       d.shards.push_back(std::move(shard));
     }

@@ -222,6 +222,11 @@ TEST(ApiJsonClientRequestTest, StreamRequestsRoundTrip) {
   EXPECT_EQ(db.stream_arn, arn);
   EXPECT_EQ(db.limit, 100);
   EXPECT_EQ(db.exclusive_start_shard_id, shard);
+  d.shard_filter = ShardFilter{"CHILD_SHARDS", shard};
+  db = ExpectRoundTrip(d, DescribeStreamRequestFromJson, DescribeStreamRequestToJson);
+  ASSERT_TRUE(db.shard_filter);
+  EXPECT_EQ(db.shard_filter->shard_id, shard);
+  EXPECT_EQ(db.shard_filter->type, "CHILD_SHARDS");
   EXPECT_EQ(json::Write(DescribeStreamRequestToJson({arn, std::nullopt, std::nullopt})),
             R"({"StreamArn":")" + arn + R"("})");
 

@@ -97,6 +97,24 @@ TEST(ApiJsonStreamTest, StreamRequests) {
   EXPECT_EQ(Err(&DescribeStreamRequestFromJson, "{}"),
             "1 validation error detected: Value null at 'streamArn' failed to satisfy constraint: "
             "Member must not be null");
+  d = Ok(
+      &DescribeStreamRequestFromJson,
+      R"({"StreamArn": ")" + arn +
+          R"(", "ShardFilter": {"Type": "CHILD_SHARDS", "ShardId": "shardId-00000000000000000001-00000001"}})");
+  ASSERT_TRUE(d.shard_filter);
+  EXPECT_EQ(d.shard_filter->type, "CHILD_SHARDS");
+  EXPECT_EQ(d.shard_filter->shard_id, "shardId-00000000000000000001-00000001");
+  EXPECT_EQ(
+      Err(&DescribeStreamRequestFromJson,
+          R"({"StreamArn": ")" + arn + R"(", "ShardFilter": {"Type": "foo", "ShardId": "s"}})"),
+      "2 validation errors detected: Value 'foo' at 'shardFilter.type' failed to satisfy "
+      "constraint: Member must satisfy enum value set: [CHILD_SHARDS]; Value 's' at "
+      "'shardFilter.shardId' failed to satisfy constraint: Member must have length greater "
+      "than or equal to 28");
+  EXPECT_NE(Err(&DescribeStreamRequestFromJson,
+                R"({"StreamArn": ")" + arn + R"(", "ShardFilter": {"Parent": "x"}})")
+                .find("Unknown parameter in ShardFilter: \"Parent\""),
+            std::string::npos);
 
   GetShardIteratorRequest g = Ok(
       &GetShardIteratorRequestFromJson,

@@ -665,6 +665,27 @@ TEST(StreamTest, AfterStartingSequenceNumberOfAnEmptyShard) {
   EXPECT_EQ(std::stoull(records->records[0].sequence_number), std::stoull(start) + 1);
 }
 
+// DescribeStream's ShardFilter (CHILD_SHARDS): the stream's one shard has no children; another
+// shard is not found; Type and ShardId are both needed.
+TEST(StreamTest, ShardFilterChildShards) {
+  TempDb db;
+  Create(db, "Tbl", "KEYS_ONLY");
+  DescribeStreamRequest d;
+  d.stream_arn = Arn(db, "Tbl");
+  auto all = db->DescribeStream(d);
+  ASSERT_TRUE(all.ok()) << all.status().ToString();
+  const std::string shard = all->stream_description.shards.at(0).shard_id;
+  d.shard_filter = ShardFilter{"CHILD_SHARDS", shard};
+  auto children = db->DescribeStream(d);
+  ASSERT_TRUE(children.ok()) << children.status().ToString();
+  EXPECT_TRUE(children->stream_description.shards.empty());
+  EXPECT_EQ(children->stream_description.stream_status, "ENABLED");
+  d.shard_filter = ShardFilter{"CHILD_SHARDS", "shardId-00000000000000000099-00000099"};
+  EXPECT_TRUE(db->DescribeStream(d).status().IsNotFound());
+  d.shard_filter = ShardFilter{"CHILD_SHARDS", std::nullopt};
+  EXPECT_TRUE(db->DescribeStream(d).status().IsValidation());
+}
+
 // A StreamArn that is not shaped like one is a ValidationException ("Invalid StreamArn"); a
 // well-formed one that names no stream is not found.
 TEST(StreamTest, MalformedStreamArn) {
