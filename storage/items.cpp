@@ -338,10 +338,15 @@ Status EvaluateWrite(Txn& txn, ItemWrite* w) {
     w->next_size = ItemSize(*w->input);  // the item is w->input itself (NextItem)
   } else if (w->kind == WriteKind::kUpdate) {
     w->next = w->cur.item ? *w->cur.item : *w->input;
+    // Removing from an item that is not there creates nothing: REMOVE, and AttributeUpdates'
+    // DELETE (of the attribute, or of set elements) as DynamoDB answers it (the issue's
+    // Parity Suite record; an UpdateExpression DELETE creates the key-only item).
+    const bool legacy = w->parsed && w->parsed->legacy;
     if (!w->cur.item && w->parsed && w->parsed->update && !w->parsed->update->actions.empty() &&
         std::all_of(w->parsed->update->actions.begin(), w->parsed->update->actions.end(),
-                    [](const expr::UpdateAction& a) {
-                      return a.kind == expr::UpdateActionKind::kRemove;
+                    [&](const expr::UpdateAction& a) {
+                      return a.kind == expr::UpdateActionKind::kRemove ||
+                             (legacy && a.kind == expr::UpdateActionKind::kDelete);
                     })) {
       w->no_op = true;
     }
