@@ -155,10 +155,17 @@ Status ReadExpressions(const json::Value& v, const Path& at, expr::ExpressionInp
   if (names) {
     std::map<std::string, std::string> n;
     for (const auto& [key, value] : names->object()) {
+      // A value of another JSON type is DynamoDB's SerializationException ("NUMBER_VALUE cannot
+      // be converted to String", as the Parity Suite records it in transactions); null is
+      // keyhole's ValidationException.
+      if (!value.IsString() && !value.IsNull()) {
+        return TypeError(at.Child("ExpressionAttributeNames").Entry(key), value, "string");
+      }
       if (!value.IsString()) {
         return Status::Validation(fmt::format(
-            "Invalid type for parameter ExpressionAttributeNames.{}, type: {}, valid types: string",
-            key, value.IsNull() ? "null" : "non-string"));
+            "Invalid type for parameter ExpressionAttributeNames.{}, type: null, valid types: "
+            "string",
+            key));
       }
       n[key] = value.str();
     }
