@@ -77,6 +77,10 @@ Result<std::unique_ptr<Endpoint>> OpenEndpoint(const EndpointFlags& flags) {
   o.credentials_source = out->credentials_source;
   o.region_source = region_source;
   o.http = http;
+  // Every connection a copy keeps busy stays open between its requests (8 parts of 32
+  // BatchWriteItems in flight by default): with fewer kept, most requests opened a new
+  // connection (a TLS handshake, against DynamoDB).
+  o.http.max_idle = 1024;
   o.max_attempts = settings.max_attempts;
   o.user_agent = "keyhole/" KEYHOLE_VERSION;
   KH_ASSIGN_OR_RETURN(out->remote, remote::RemoteBackend::Create(o));
