@@ -432,9 +432,16 @@ Result<expr::UpdateAction> TranslateUpdate(const RawUpdate& u) {
   return a;
 }
 
-// AttributesToGet may not name an attribute twice.
+// AttributesToGet names an attribute at most once, each a name an item may hold (empty, or
+// past 65,535 bytes, in ValidateItem's words as AttributeUpdates does).
 Status CheckAttributesToGet(const std::vector<std::string>& names) {
   for (size_t i = 0; i < names.size(); ++i) {
+    if (names[i].empty())
+      return Status::Validation(fmt::format("{}Empty attribute name", kInvalid));
+    if (names[i].size() > kMaxAttributeNameBytes) {
+      return Status::Validation(
+          fmt::format("{}Attribute name is too large, must be less than 65536 bytes", kInvalid));
+    }
     if (std::find(names.begin(), names.begin() + i, names[i]) != names.begin() + i) {
       return Status::Validation(
           fmt::format("{}Duplicate value in attribute name: {}", kInvalid, names[i]));
