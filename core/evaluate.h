@@ -68,6 +68,11 @@ Status CheckKeyPathsOf(const std::shared_ptr<const Expression>& e, const TableDe
   return CheckKeyPaths(paths, table);
 }
 
+// The checks of a KeyConditionExpression that need no key schema (operators, functions,
+// operands, constant types, nesting), which DynamoDB makes before it looks the table up: a
+// Query on a missing table with `attribute_type(a, :a)` is a ValidationException.
+Status CheckKeyConditionShape(const Condition& c);
+
 // Turns a KeyConditionExpression into the structured KeyCondition, with the messages of
 // reference §3.5 ("Query condition missed key schema element: pk", "KeyConditionExpressions
 // must only contain one condition per key", ...). `key` is the table's or index's key schema.

@@ -364,6 +364,11 @@ Result<KeyCondition> MultiAttributeKeyCondition(const std::vector<KeyConditionTe
   return out;
 }
 
+Status CheckKeyConditionShape(const Condition& c) {
+  std::vector<Clause> clauses;
+  return ParseClauses(c, &clauses);
+}
+
 Result<KeyCondition> ToKeyCondition(const Condition& c, const KeySchema& key, bool global_index) {
   std::vector<Clause> clauses;
   KH_RETURN_IF_ERROR(ParseClauses(c, &clauses));

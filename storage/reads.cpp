@@ -564,6 +564,7 @@ static Result<expr::ParsedExpressions> ParseReadExpressions(const Database::Impl
     KH_RETURN_IF_ERROR(expr::ValidateCondition(*parsed.filter, expr::Kind::kFilter));
   if (parsed.key_condition) {
     KH_RETURN_IF_ERROR(expr::ValidateCondition(*parsed.key_condition, expr::Kind::kKeyCondition));
+    KH_RETURN_IF_ERROR(expr::CheckKeyConditionShape(*parsed.key_condition));
   }
   if (parsed.projection) KH_RETURN_IF_ERROR(expr::ValidateProjection(*parsed.projection));
   return parsed;
