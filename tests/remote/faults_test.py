@@ -116,12 +116,20 @@ class Proxy(http.server.BaseHTTPRequestHandler):
         self.answer(r.status, data, headers)
 
 
+class ProxyServer(http.server.ThreadingHTTPServer):
+    # A copy opens a connection per request in flight (8 parts of 32) at once: with Python's
+    # default listen queue of 5, the kernel dropped handshakes it had answered, and a request
+    # sent on such a connection waited out the read timeout.
+    request_queue_size = 1024
+    daemon_threads = True
+
+
 with tempfile.TemporaryDirectory() as tmp:
     server = subprocess.Popen([KEYHOLE, "serve", f"{tmp}/s.kh", "--port", "0"], stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, text=True)
     line = server.stdout.readline()
     UPSTREAM = ("127.0.0.1", int(line.split("127.0.0.1:")[1].split(" ")[0]))
-    proxy = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Proxy)
+    proxy = ProxyServer(("127.0.0.1", 0), Proxy)
     threading.Thread(target=proxy.serve_forever, daemon=True).start()
     url = f"http://127.0.0.1:{proxy.server_address[1]}"
     env = {"HOME": tmp, "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "AWS_CONFIG_FILE": "/dev/null",
