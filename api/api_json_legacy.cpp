@@ -301,25 +301,15 @@ expr::Condition Translate(const std::string& name, std::string_view op,
                   expr::Operand::MakeValue(std::move(values[1]))};
     return c;
   }
-  // IN: an expression's IN takes at most 100 values (reference §3.4) where an
-  // AttributeValueList has no documented limit, so a longer list is split into INs of 100
-  // joined by OR, which means the same.
-  constexpr size_t kMaxInValues = 100;
-  std::vector<expr::Condition> parts;
-  for (size_t i = 0; i < values.size(); i += kMaxInValues) {
-    expr::Condition c;
-    c.kind = expr::ConditionKind::kIn;
-    c.operands.push_back(PathOf(name));
-    for (size_t j = i; j < std::min(values.size(), i + kMaxInValues); ++j) {
-      c.operands.push_back(expr::Operand::MakeValue(std::move(values[j])));
-    }
-    parts.push_back(std::move(c));
-  }
-  if (parts.size() == 1) return std::move(parts[0]);
-  expr::Condition any;
-  any.kind = expr::ConditionKind::kOr;
-  any.children = std::move(parts);
-  return any;
+  // IN: an expression's IN takes at most 100 values (reference §3.4), an AttributeValueList
+  // many more (DynamoDB accepted 27,500): one IN without that limit.
+  expr::Condition c;
+  c.kind = expr::ConditionKind::kIn;
+  c.unbounded_in = true;
+  c.operands.reserve(values.size() + 1);
+  c.operands.push_back(PathOf(name));
+  for (AttributeValue& v : values) c.operands.push_back(expr::Operand::MakeValue(std::move(v)));
+  return c;
 }
 
 // Several conditions joined by ConditionalOperator; nullptr when there are none.

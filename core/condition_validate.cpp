@@ -185,7 +185,7 @@ Status CheckArity(const Node& n, Kind kind) {
   auto [min, max] = ConditionArity(c);
   if (count < min || count > max)
     return Invalid(kind, internal::WrongArity(OperatorName(c), count));
-  if (c.kind == ConditionKind::kIn && count - 1 > internal::kMaxInListOperands) {
+  if (c.kind == ConditionKind::kIn && !c.unbounded_in && count - 1 > internal::kMaxInListOperands) {
     return Invalid(kind,
                    "The IN operator is provided with too many operands; number of operands: " +
                        std::to_string(count - 1));

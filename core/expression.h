@@ -92,6 +92,10 @@ struct Condition {
   // A primary wrapped in two directly nested pairs of parentheses: DynamoDB rejects it with
   // "The expression has redundant parentheses;". Set by the parser, checked by validation.
   bool redundant_parentheses = false;
+  // An IN translated from a legacy AttributeValueList (ScanFilter, QueryFilter, Expected), which
+  // takes more values than an expression's IN (DynamoDB accepted 27,500; its limit, if any, is
+  // not recorded): no limit on the operands but the request's size.
+  bool unbounded_in = false;
 };
 
 enum class UpdateActionKind { kSet, kRemove, kAdd, kDelete };
