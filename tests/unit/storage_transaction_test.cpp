@@ -307,8 +307,10 @@ TEST(TransactWriteItems, RequestErrorsAreNotCancellations) {
     big.push_back(
         Put("Users", {{"pk", S("big" + std::to_string(i))}, {"d", S(std::string(400000, 'x'))}}));
   }
+  // 11 items of 400,000 + 1 ("d") + 2 ("pk") bytes and their keys, "big0" to "big10".
   EXPECT_EQ(err(big),
-            "ValidationException: Transaction request size has exceeded the maximum allowed size");
+            "ValidationException: Transaction payload size cannot exceed 4MB. Payload Size: " +
+                std::to_string(11 * (400000 + 1 + 2) + 10 * 4 + 5));
   EXPECT_FALSE(Get(db, "Users", UKey("ok")).has_value());
   EXPECT_FALSE(Get(db, "Users", UKey("big0")).has_value());
 }
