@@ -26,7 +26,10 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 constexpr size_t kMaxHead = 64 * 1024;  // a longer response head is refused
-constexpr int kSliceMs = 100;           // waits wake this often to see the cancel flag
+// A longer answer is refused (DynamoDB's are a few MB at most): a server that says or sends
+// more cannot make the client run out of memory.
+constexpr uint64_t kMaxBody = uint64_t{256} << 20;
+constexpr int kSliceMs = 100;  // waits wake this often to see the cancel flag
 
 std::string_view Trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
@@ -387,6 +390,9 @@ End Exchange(int fd, std::string_view wire, const HttpClient::Options& o, HttpRe
                   "the server closed the connection before the whole response");
     }
     received = true;
+    if (in.size() + body.size() > kMaxBody) {
+      return fail(TransportError::kOther, "the answer is larger than 256 MB");
+    }
     std::string_view more(buf, static_cast<size_t>(n));
     if (!have_head) {
       in.append(more);
@@ -406,6 +412,9 @@ End Exchange(int fd, std::string_view wire, const HttpClient::Options& o, HttpRe
       if (!head.chunked) {
         body_from = head.head_bytes;
         if (head.content_length >= 0) {
+          if (static_cast<uint64_t>(head.content_length) > kMaxBody) {
+            return fail(TransportError::kOther, "the answer is larger than 256 MB");
+          }
           body.reserve(static_cast<size_t>(head.content_length));
           body.assign(more.substr(0, static_cast<size_t>(head.content_length)));
           if (more.size() > static_cast<size_t>(head.content_length))

@@ -250,6 +250,16 @@ TEST(PlainHttpTest, FailuresAreNamed) {
     HttpClient client(HttpClient::Options{});
     EXPECT_EQ(client.Send(Post(server.url())).error, TransportError::kConnectionLost);
   }
+  {  // an answer that says it is larger than any DynamoDB answer: refused, nothing allocated
+    Scripted server([&](int fd, int) {
+      ReadRequest(fd);
+      Write(fd, "HTTP/1.1 200 OK\r\nContent-Length: 99999999999999\r\n\r\n{}");
+    });
+    HttpClient client(HttpClient::Options{});
+    HttpResult r = client.Send(Post(server.url()));
+    EXPECT_EQ(r.error, TransportError::kOther);
+    EXPECT_EQ(r.message, "the answer is larger than 256 MB");
+  }
   {
     Scripted server([&](int fd, int) {
       ReadRequest(fd);
