@@ -7,6 +7,8 @@
 //  - a request a decoder accepts encodes (where keyhole has an encoder) to JSON the decoder
 //    accepts again;
 //  - a response a decoder accepts encodes to JSON the decoder accepts again;
+//  - ReadItemText and the read responses' fast paths from the text agree with json::Parse and
+//    the decoders wherever they read an item;
 //  - the error read from any body (as 400, 413 or 500) encodes (ErrorToJson) to a body that reads
 //    back to the same code and message.
 // The first input byte picks the operation (and the error's HTTP status), the rest is the text.
@@ -47,6 +49,30 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   Require(!error.ok());
   Status error_again = ErrorFromJson(ErrorHttpStatus(error), json::Write(ErrorToJson(error)));
   Require(error_again.code() == error.code() && error_again.message() == error.message());
+
+  // The fast paths from the text (ReadItemText, the read responses') read what the slow ones
+  // read, or step aside.
+  {
+    json::TextReader in(text);
+    Item fast;
+    if (ReadItemText(&in, &fast) && in.AtEnd()) {
+      Result<Item> slow = ItemFromJsonText(text);
+      Require(slow.ok() && *slow == fast);
+    }
+    if (std::optional<ReadResponse> r = ReadResponseFromText(text)) {
+      Result<json::Value> p = json::Parse(text);
+      Require(p.ok());
+      Result<ReadResponse> slow = QueryResponseFromJson(*p);
+      Require(slow.ok() && slow->items == r->items && slow->count == r->count &&
+              slow->last_evaluated_key == r->last_evaluated_key);
+    }
+    if (std::optional<GetItemResponse> g = GetItemResponseFromText(text)) {
+      Result<json::Value> p = json::Parse(text);
+      Require(p.ok());
+      Result<GetItemResponse> slow = GetItemResponseFromJson(*p);
+      Require(slow.ok() && slow->item == g->item);
+    }
+  }
 
   Result<json::Value> parsed = json::Parse(text, 64);
   if (!parsed.ok()) return 0;
