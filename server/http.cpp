@@ -279,6 +279,15 @@ struct HttpServer::Impl {
 
   // Open connections (MHD_OPTION_NOTIFY_CONNECTION).
   std::atomic<int> connections{0};
+  // Set by Stop: a connection accepted from then on is closed at once. (Not
+  // MHD_quiesce_daemon: in libmicrohttpd 0.9.75 with epoll threads it races the event threads,
+  // which take the listening socket out of their epoll sets themselves once quiesced, and
+  // aborts the process when they were first: "Failed to remove listen FD from epoll set",
+  // seen once under load in a fresh-Debian run.)
+  std::atomic<bool> refuse_new{false};
+  static MHD_Result OnAccept(void* cls, const sockaddr*, socklen_t) {
+    return static_cast<Impl*>(cls)->refuse_new.load() ? MHD_NO : MHD_YES;
+  }
   // Whether another client is connected beside the caller's.
   bool Busy() const { return connections.load(std::memory_order_relaxed) > 1; }
   static void OnConnection(void* cls, MHD_Connection*, void**,
@@ -498,7 +507,7 @@ Status HttpServer::Start() {
         {MHD_OPTION_HTTPS_MEM_KEY, 0, const_cast<char*>(impl.options.tls_key_pem.c_str())});
   }
   options.push_back({MHD_OPTION_END, 0, nullptr});
-  impl.daemon = MHD_start_daemon(flags, 0, nullptr, nullptr, &Impl::OnRequest, &impl,
+  impl.daemon = MHD_start_daemon(flags, 0, &Impl::OnAccept, &impl, &Impl::OnRequest, &impl,
                                  MHD_OPTION_ARRAY, options.data(), MHD_OPTION_END);
   if (!impl.daemon) {
     return Status::Internal(
@@ -529,7 +538,7 @@ void HttpServer::Stop() {
   if (daemon) {
     // No new connections; the requests in flight are answered (up to the idle timeout), then
     // the idle keep-alive connections are closed.
-    MHD_quiesce_daemon(daemon);
+    impl.refuse_new = true;
     {
       std::unique_lock<std::mutex> lock(impl.mutex);
       impl.drained.wait_for(lock, std::chrono::seconds(impl.options.idle_timeout_seconds + 1),
@@ -542,7 +551,9 @@ void HttpServer::Stop() {
       std::unique_lock<std::mutex> lock(impl.mutex);
       impl.drained.wait(lock, [&] { return impl.suspended == 0; });
     }
-    MHD_stop_daemon(daemon);
+    MHD_stop_daemon(daemon);  // it closes the listening socket, which it was given
+    std::lock_guard<std::mutex> lock(impl.mutex);
+    impl.listen_fd = -1;
   }
   impl.stopped.notify_all();
 }
