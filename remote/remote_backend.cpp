@@ -12,6 +12,7 @@
 
 #include "api/api_json.h"
 #include "api/api_json_client.h"
+#include "aws/content_coding.h"
 #include "aws/endpoint.h"
 #include "aws/retry.h"
 
@@ -89,23 +90,10 @@ bool Inflated(aws::HttpResponse* r) {
   if (!aws::HeaderNameEquals(coding, "gzip") && !aws::HeaderNameEquals(coding, "deflate")) {
     return false;
   }
-  z_stream z{};
-  if (inflateInit2(&z, MAX_WBITS + 32) != Z_OK) return false;  // gzip or zlib, by the header
-  z.next_in = reinterpret_cast<Bytef*>(r->body.data());
-  z.avail_in = static_cast<uInt>(r->body.size());
+  // gzip or zlib, by the header (DynamoDB's "deflate" is zlib's wrapping).
   std::string out;
-  char buffer[65536];
-  int rc = Z_OK;
-  while (rc == Z_OK && out.size() <= (size_t{64} << 20)) {
-    z.next_out = reinterpret_cast<Bytef*>(buffer);
-    z.avail_out = sizeof buffer;
-    rc = inflate(&z, Z_NO_FLUSH);
-    if (rc != Z_OK && rc != Z_STREAM_END) break;
-    out.append(buffer, sizeof buffer - z.avail_out);
-    if (rc == Z_OK && z.avail_in == 0 && z.avail_out != 0) break;  // truncated
-  }
-  inflateEnd(&z);
-  if (rc != Z_STREAM_END) return false;
+  bool too_large = false;
+  if (!aws::Inflate(r->body, false, size_t{64} << 20, &out, &too_large)) return false;
   r->body = std::move(out);
   return true;
 }

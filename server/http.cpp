@@ -36,6 +36,7 @@
 #include <optional>
 #include <thread>
 
+#include "aws/content_coding.h"
 #include "aws/sigv4.h"
 #include "server/worker_pool.h"
 
@@ -93,39 +94,6 @@ HttpResponse InternalError() {
   r.body = R"({"__type":"com.amazonaws.dynamodb.v20120810#InternalServerError",)"
            R"("message":"Internal server error"})";
   return r;
-}
-
-// Inflates a gzip or deflate body (DynamoDB accepts compressed requests: reference §7.3) into
-// *out, at most `limit` bytes. false when it is not valid; *too_large when it inflates past the
-// limit.
-bool Inflate(const std::string& in, bool raw_deflate, size_t limit, std::string* out,
-             bool* too_large) {
-  z_stream z{};
-  if (inflateInit2(&z, raw_deflate ? -MAX_WBITS : MAX_WBITS + 32) != Z_OK) return false;
-  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
-  z.avail_in = static_cast<uInt>(in.size());
-  char buffer[16384];
-  int rc = Z_OK;
-  while (rc == Z_OK) {
-    z.next_out = reinterpret_cast<Bytef*>(buffer);
-    z.avail_out = sizeof buffer;
-    rc = inflate(&z, Z_NO_FLUSH);
-    if (rc != Z_OK && rc != Z_STREAM_END) break;
-    out->append(buffer, sizeof buffer - z.avail_out);
-    if (out->size() > limit) {
-      *too_large = true;
-      break;
-    }
-    // A gzip body may hold several members, one after another (RFC 1952 §2.2): all of them.
-    if (rc == Z_STREAM_END && !raw_deflate && z.avail_in > 0) {
-      if (inflateReset(&z) != Z_OK) break;
-      rc = Z_OK;
-      continue;
-    }
-    if (rc == Z_OK && z.avail_in == 0 && z.avail_out != 0) break;  // truncated input
-  }
-  inflateEnd(&z);
-  return rc == Z_STREAM_END && !*too_large;
 }
 
 std::string_view TrimSpaces(std::string_view s) {
@@ -367,11 +335,12 @@ struct HttpServer::Impl {
       const bool deflate = EqualsIgnoreCase(encoding, "deflate");
       std::string plain;
       bool too_large = false;
-      bool ok = (gzip || deflate) && Inflate(state->request.body, false,
-                                             impl->options.max_body_bytes, &plain, &too_large);
+      bool ok = (gzip || deflate) && aws::Inflate(state->request.body, false,
+                                                  impl->options.max_body_bytes, &plain, &too_large);
       if (!ok && deflate && !too_large) {
         plain.clear();
-        ok = Inflate(state->request.body, true, impl->options.max_body_bytes, &plain, &too_large);
+        ok = aws::Inflate(state->request.body, true, impl->options.max_body_bytes, &plain,
+                          &too_large);
       }
       if (too_large) return Queue(connection, TooLarge());
       // DynamoDB answers another encoding, or a body that does not inflate, with
