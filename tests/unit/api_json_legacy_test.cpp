@@ -915,6 +915,18 @@ TEST_F(LegacyService, FiltersEachOperator) {
   EXPECT_EQ(scan(cond("sk", "BETWEEN", R"([{"N": "2"}, {"N": "3"}])")), "2,3 of 4");
 }
 
+// An AttributeValueList for IN takes the 27,500 values DynamoDB accepted, past an expression's
+// 100 operands and 300 operators.
+TEST_F(LegacyService, InTakesAsManyValuesAsDynamoDbAccepted) {
+  PutSample();
+  std::string values = R"({"N": "5"})";
+  for (int i = 100; i < 100 + 27499; ++i) values += R"(, {"N": ")" + std::to_string(i) + "\"}";
+  EXPECT_EQ(Call("Scan", R"({"TableName": "Hsh", "Select": "COUNT", "ScanFilter": {"n":
+      {"ComparisonOperator": "IN", "AttributeValueList": [)" +
+                             values + "]}}}"),
+            R"({"Count":1,"ScannedCount":1})");
+}
+
 TEST_F(LegacyService, AttributesToGetOnEveryRead) {
   Must("PutItem", R"({"TableName": "Tab", "Item": {"pk": {"S": "p"}, "sk": {"N": "1"},
       "a": {"S": "x"}, "b": {"S": "y"}, "c.d": {"S": "dotted"}}})");
