@@ -603,7 +603,7 @@ bool TextReader::ReadBool(bool* out) {
 }
 
 bool TextReader::ReadValue(Value* out, int max_depth) {
-  if (Peek() == '\0' && pos_ == text_.size()) return false;
+  Peek();  // past whitespace: the parser fails at the end of the text by itself
   Parser p(text_.substr(pos_), max_depth);
   if (!p.AnyValue(out)) return false;
   pos_ += p.consumed();
