@@ -192,7 +192,8 @@ TEST(EndpointTest, ParsesWhatUsersWrite) {
   EXPECT_EQ(e->HostHeader(), "h");
   for (const char* bad :
        {"dynamodb.us-east-1.amazonaws.com", "ftp://h", "http://", "http://h:0", "http://h:99999",
-        "http://h:x", "http://u:p@h", "http://h/?a=1", "http://h h", "http://[::1"}) {
+        "http://h:x", "http://u:p@h", "http://h/?a=1", "http://h h", "http://[::1",
+        "http://:.:80/s", "http://::1:8000", "http://[a[b]"}) {
     SCOPED_TRACE(bad);
     Result<Endpoint> r = ParseEndpoint(bad);
     ASSERT_FALSE(r.ok());
