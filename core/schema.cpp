@@ -248,6 +248,28 @@ size_t ProjectedCount(const std::vector<IndexDescription>& indexes) {
 
 }  // namespace
 
+Status CheckGsiProjects(const IndexDescription& index, const KeySchema& table_key,
+                        const std::vector<std::string>& names) {
+  if (index.kind != IndexKind::kGlobal || index.projection.type == ProjectionType::kAll) {
+    return Status::OK();
+  }
+  const auto& extra = index.projection.non_key_attributes;
+  std::string list;
+  std::vector<std::string_view> missing;
+  for (const std::string& name : names) {
+    if (table_key.Has(name) || index.key.Has(name) ||
+        std::find(extra.begin(), extra.end(), name) != extra.end() ||
+        std::find(missing.begin(), missing.end(), name) != missing.end()) {
+      continue;
+    }
+    missing.push_back(name);
+    list += (list.empty() ? "" : ", ") + name;
+  }
+  if (missing.empty()) return Status::OK();
+  return Status::Validation("One or more parameter values were invalid: Global secondary index " +
+                            index.name + " does not project [" + list + "]");
+}
+
 std::string_view ProjectionTypeName(ProjectionType t) {
   switch (t) {
     case ProjectionType::kAll:

@@ -91,6 +91,13 @@ struct IndexDescription {
   int64_t size_bytes = 0;
 };
 
+// Refuses reading `names` (top-level attribute names, in request order) through a GSI that does
+// not project them: "One or more parameter values were invalid: Global secondary index g does not
+// project [a, b]" (each missing name once, in order). OK for an LSI, which reads the rest from
+// the table, and for an index projecting ALL.
+Status CheckGsiProjects(const IndexDescription& index, const KeySchema& table_key,
+                        const std::vector<std::string>& names);
+
 struct TableDescription {
   std::string name;
   uint64_t id = 0;  // storage's stable id (TableId); names the stream's sub-database

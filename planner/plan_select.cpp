@@ -103,27 +103,10 @@ Status Refusal(const SelectStatement& s, const TableDescription& table, const Ta
 // Refuses selecting attributes a GSI does not project (reference §2.5, §4.4).
 Status CheckGsiProjection(const SelectStatement& s, const TableDescription& table,
                           const Target& t) {
-  if (!t.index || t.index->kind != IndexKind::kGlobal || s.select_all ||
-      t.index->projection.type == ProjectionType::kAll) {
-    return Status::OK();
-  }
-  std::set<std::string> projected = {table.key.partition.name};
-  if (table.key.sort) projected.insert(table.key.sort->name);
-  for (const std::string& name : t.key->Names()) projected.insert(name);
-  for (const auto& a : t.index->projection.non_key_attributes) projected.insert(a);
-  std::vector<std::string> missing;
-  for (const auto& p : s.projection) {
-    const std::string& name = p.elements.front().name;
-    if (!projected.count(name) &&
-        std::find(missing.begin(), missing.end(), name) == missing.end()) {
-      missing.push_back(name);
-    }
-  }
-  if (missing.empty()) return Status::OK();
-  std::string list;
-  for (const auto& m : missing) list += (list.empty() ? "" : ", ") + m;
-  return Status::Validation("One or more parameter values were invalid: Global secondary index " +
-                            t.index->name + " does not project [" + list + "]");
+  if (!t.index || s.select_all) return Status::OK();
+  std::vector<std::string> names;
+  for (const auto& p : s.projection) names.push_back(p.elements.front().name);
+  return CheckGsiProjects(*t.index, table.key, names);
 }
 
 Status CheckKeyType(const AttributeValue& v, const KeyAttribute& k) {

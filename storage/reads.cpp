@@ -112,10 +112,15 @@ Result<Output> ResolveSelect(Select select, const Source& src, const KeySchema& 
       }
       break;
   }
-  // A projection or filter on an LSI naming attributes the index does not hold reads the base
-  // item (at extra cost, as DynamoDB does), so results never depend on what was projected. On a
-  // GSI such attributes are simply absent: DynamoDB's behaviour there is not pinned down
-  // (reference Appendix D); keyhole chooses omission.
+  // Attributes a GSI does not project cannot be asked for (the index holds nothing more); a
+  // filter naming them sees them absent. On an LSI, a projection or filter naming attributes the
+  // index does not hold reads the base item (at extra cost, as DynamoDB does), so results never
+  // depend on what was projected.
+  if (partial && projection) {
+    std::vector<std::string> names;
+    for (const auto& path : projection->paths) names.push_back(path.elements.front().name);
+    if (Status st = CheckGsiProjects(*src.index, table_key, names); !st.ok()) return st;
+  }
   if (partial && src.index->kind == IndexKind::kLocal) {
     std::vector<std::string> names;
     if (projection) {

@@ -394,6 +394,18 @@ TEST(Indexes, SparseGsiAndLsiQueries) {
             "One or more parameter values were invalid: Select type ALL_ATTRIBUTES is not "
             "supported for global "
             "secondary index byG because its projection type is not ALL");
+  // Naming attributes a KEYS_ONLY GSI does not hold is refused (top-level names, in order);
+  // table and index keys are fine.
+  q.select = Select::kUnset;
+  q.expressions.projection = "l, gs, pk, #x.y";
+  q.expressions.names = std::map<std::string, std::string>{{"#x", "x"}};
+  EXPECT_EQ(db->Query(q).status().message(),
+            "One or more parameter values were invalid: Global secondary index byG does not "
+            "project [l, x]");
+  q.expressions.projection = "pk, sk, g, gs";
+  q.expressions.names.reset();
+  EXPECT_TRUE(db->Query(q).ok());
+  q.expressions.projection.reset();
   // LSI: ordered by l, only items that have l.
   q = Q("a");
   q.index_name = "byL";
