@@ -48,6 +48,27 @@ json::Value Throughput(int64_t read, int64_t write) {
 
 // {IndexName, KeySchema, Projection: {ProjectionType?, NonKeyAttributes?},
 // ProvisionedThroughput?}
+void AddLong(const char* member, const std::optional<int64_t>& n, json::Value* body) {
+  if (n) body->Add(member, json::Value::Int(*n));
+}
+
+// OnDemandThroughput and WarmThroughput members of a table or a GSI, as given.
+void AddThroughputModes(const std::optional<OnDemandThroughputSpec>& on_demand,
+                        const std::optional<WarmThroughputSpec>& warm, json::Value* body) {
+  if (on_demand) {
+    json::Value o = json::Value::MakeObject();
+    AddLong("MaxReadRequestUnits", on_demand->max_read_request_units, &o);
+    AddLong("MaxWriteRequestUnits", on_demand->max_write_request_units, &o);
+    body->Add("OnDemandThroughput", std::move(o));
+  }
+  if (warm) {
+    json::Value o = json::Value::MakeObject();
+    AddLong("ReadUnitsPerSecond", warm->read_units_per_second, &o);
+    AddLong("WriteUnitsPerSecond", warm->write_units_per_second, &o);
+    body->Add("WarmThroughput", std::move(o));
+  }
+}
+
 json::Value Index(const IndexSpec& spec) {
   json::Value e = json::Value::MakeObject();
   e.Add("IndexName", Str(spec.name));
@@ -64,6 +85,7 @@ json::Value Index(const IndexSpec& spec) {
     e.Add("ProvisionedThroughput",
           Throughput(spec.read_capacity_units.value_or(0), spec.write_capacity_units.value_or(0)));
   }
+  AddThroughputModes(spec.on_demand_throughput, spec.warm_throughput, &e);
   return e;
 }
 
@@ -145,6 +167,7 @@ json::Value CreateTableRequestToJson(const CreateTableRequest& r) {
   if (r.deletion_protection_enabled) {
     body.Add("DeletionProtectionEnabled", json::Value::Bool(*r.deletion_protection_enabled));
   }
+  AddThroughputModes(r.on_demand_throughput, r.warm_throughput, &body);
   return body;
 }
 
@@ -188,8 +211,11 @@ json::Value UpdateTableRequestToJson(const UpdateTableRequest& r) {
     for (const UpdateTableRequest::IndexThroughput& u : r.update_global_indexes) {
       json::Value update = json::Value::MakeObject();
       update.Add("IndexName", Str(u.index_name));
-      update.Add("ProvisionedThroughput",
-                 Throughput(u.read_capacity_units, u.write_capacity_units));
+      if (u.has_provisioned_throughput) {
+        update.Add("ProvisionedThroughput",
+                   Throughput(u.read_capacity_units, u.write_capacity_units));
+      }
+      AddThroughputModes(u.on_demand_throughput, u.warm_throughput, &update);
       json::Value action = json::Value::MakeObject();
       action.Add("Update", std::move(update));
       updates.Push(std::move(action));
@@ -208,6 +234,7 @@ json::Value UpdateTableRequestToJson(const UpdateTableRequest& r) {
   if (r.deletion_protection_enabled) {
     body.Add("DeletionProtectionEnabled", json::Value::Bool(*r.deletion_protection_enabled));
   }
+  AddThroughputModes(r.on_demand_throughput, r.warm_throughput, &body);
   return body;
 }
 

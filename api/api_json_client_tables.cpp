@@ -143,6 +143,32 @@ Status ReadProvisionedThroughput(const json::Value& v, const std::string& at, T*
   return ReadInt(*pt, "NumberOfDecreasesToday", where, &t->decreases_today);
 }
 
+// The OnDemandThroughput and WarmThroughput members of `v` (a table's or a GSI's description at
+// `at`), when present, into *t (TableDescription or IndexDescription). Without a WarmThroughput
+// (a CreateTable answer), 0 / 0.
+template <typename T>
+Status ReadThroughputModes(const json::Value& v, const std::string& at, T* t) {
+  KH_ASSIGN_OR_RETURN(const json::Value* od,
+                      Find(v, "OnDemandThroughput", json::Kind::kObject, at));
+  if (od) {
+    const std::string where = Child(at, "OnDemandThroughput");
+    for (auto [name, out] : {std::pair{"MaxReadRequestUnits", &t->max_read_request_units},
+                             std::pair{"MaxWriteRequestUnits", &t->max_write_request_units}}) {
+      if (!od->Find(name)) continue;
+      int64_t n = 0;
+      KH_RETURN_IF_ERROR(ReadInt(*od, name, where, &n));
+      if (n > 0) *out = n;  // -1: no limit
+    }
+  }
+  KH_ASSIGN_OR_RETURN(const json::Value* warm, Find(v, "WarmThroughput", json::Kind::kObject, at));
+  if (warm) {
+    const std::string where = Child(at, "WarmThroughput");
+    KH_RETURN_IF_ERROR(ReadInt(*warm, "ReadUnitsPerSecond", where, &t->warm_read_units));
+    KH_RETURN_IF_ERROR(ReadInt(*warm, "WriteUnitsPerSecond", where, &t->warm_write_units));
+  }
+  return Status::OK();
+}
+
 // The index list `member` (LocalSecondaryIndexes or GlobalSecondaryIndexes) into t->indexes.
 Status ReadIndexes(const json::Value& v, std::string_view member, IndexKind kind,
                    const Definitions& defs, TableDescription* t) {
@@ -163,6 +189,7 @@ Status ReadIndexes(const json::Value& v, std::string_view member, IndexKind kind
     }
     KH_RETURN_IF_ERROR(ReadString(e, "IndexStatus", at, &idx.status));
     KH_RETURN_IF_ERROR(ReadProvisionedThroughput(e, at, &idx));
+    KH_RETURN_IF_ERROR(ReadThroughputModes(e, at, &idx));
     KH_RETURN_IF_ERROR(ReadInt(e, "IndexSizeBytes", at, &idx.size_bytes));
     KH_RETURN_IF_ERROR(ReadInt(e, "ItemCount", at, &idx.item_count));
     t->indexes.push_back(std::move(idx));
@@ -304,6 +331,7 @@ Result<TableDescription> TableDescriptionFromJson(const json::Value& v) {
   if (const json::Value* p = v.Find("DeletionProtectionEnabled"); p && p->IsBool()) {
     t.deletion_protection = p->boolean();
   }
+  KH_RETURN_IF_ERROR(ReadThroughputModes(v, "", &t));
   KH_ASSIGN_OR_RETURN(const json::Value* sse, Find(v, "SSEDescription", json::Kind::kObject, ""));
   if (sse) {
     std::string status;
@@ -333,7 +361,20 @@ Result<TableDescription> TableDescriptionFromJson(const json::Value& v) {
 }
 
 Result<CreateTableResponse> CreateTableResponseFromJson(const json::Value& v) {
-  return Wrapped(v, "TableDescription", &CreateTableResponse::table_description);
+  KH_ASSIGN_OR_RETURN(CreateTableResponse r,
+                      Wrapped(v, "TableDescription", &CreateTableResponse::table_description));
+  // Which WarmThroughputs the answer described (those the request gave).
+  const json::Value* d = v.Find("TableDescription");
+  r.describe_warm_throughput = d->Find("WarmThroughput") != nullptr;
+  if (const json::Value* gsis = d->Find("GlobalSecondaryIndexes"); gsis && gsis->IsArray()) {
+    for (const json::Value& g : gsis->array()) {
+      const json::Value* name = g.IsObject() ? g.Find("IndexName") : nullptr;
+      if (name && name->IsString() && g.Find("WarmThroughput")) {
+        r.indexes_with_warm_throughput.push_back(name->str());
+      }
+    }
+  }
+  return r;
 }
 
 Result<DeleteTableResponse> DeleteTableResponseFromJson(const json::Value& v) {

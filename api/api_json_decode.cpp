@@ -440,4 +440,34 @@ Status ReadThroughput(const json::Value& obj, const Path& at, std::optional<int6
   return Status::OK();
 }
 
+Result<std::optional<OnDemandThroughputSpec>> ReadOnDemandThroughput(const json::Value& obj,
+                                                                     const Path& at) {
+  static constexpr MemberSpec kMembers[] = {{"MaxReadRequestUnits"}, {"MaxWriteRequestUnits"}};
+  KH_ASSIGN_OR_RETURN(const json::Value* v, ReadObject(obj, "OnDemandThroughput", at));
+  if (!v) return std::optional<OnDemandThroughputSpec>();
+  const Path here = at.Child("OnDemandThroughput");
+  KH_RETURN_IF_ERROR(CheckStructure(*v, here, kMembers));
+  OnDemandThroughputSpec out;
+  KH_ASSIGN_OR_RETURN(out.max_read_request_units,
+                      ReadInteger(*v, "MaxReadRequestUnits", here, /*is_long=*/true));
+  KH_ASSIGN_OR_RETURN(out.max_write_request_units,
+                      ReadInteger(*v, "MaxWriteRequestUnits", here, /*is_long=*/true));
+  return std::optional<OnDemandThroughputSpec>(out);
+}
+
+Result<std::optional<WarmThroughputSpec>> ReadWarmThroughput(const json::Value& obj,
+                                                             const Path& at) {
+  static constexpr MemberSpec kMembers[] = {{"ReadUnitsPerSecond"}, {"WriteUnitsPerSecond"}};
+  KH_ASSIGN_OR_RETURN(const json::Value* v, ReadObject(obj, "WarmThroughput", at));
+  if (!v) return std::optional<WarmThroughputSpec>();
+  const Path here = at.Child("WarmThroughput");
+  KH_RETURN_IF_ERROR(CheckStructure(*v, here, kMembers));
+  WarmThroughputSpec out;
+  KH_ASSIGN_OR_RETURN(out.read_units_per_second,
+                      ReadInteger(*v, "ReadUnitsPerSecond", here, /*is_long=*/true));
+  KH_ASSIGN_OR_RETURN(out.write_units_per_second,
+                      ReadInteger(*v, "WriteUnitsPerSecond", here, /*is_long=*/true));
+  return std::optional<WarmThroughputSpec>(out);
+}
+
 }  // namespace keyhole::api_json

@@ -134,6 +134,14 @@ Result<std::vector<KeySchemaElement>> ReadKeySchema(const json::Value& list, con
 // Projection: {ProjectionType?, NonKeyAttributes?} into `spec`.
 Status ReadProjection(const json::Value& obj, const Path& at, IndexSpec* spec, Violations* errs);
 // ProvisionedThroughput: {ReadCapacityUnits, WriteCapacityUnits}, both required and >= 1.
+// OnDemandThroughput {MaxReadRequestUnits, MaxWriteRequestUnits} and WarmThroughput
+// {ReadUnitsPerSecond, WriteUnitsPerSecond}: members of `obj` at `at` (absent: nullopt). JSON
+// types only; core/throughput.h checks the values.
+Result<std::optional<OnDemandThroughputSpec>> ReadOnDemandThroughput(const json::Value& obj,
+                                                                     const Path& at);
+Result<std::optional<WarmThroughputSpec>> ReadWarmThroughput(const json::Value& obj,
+                                                             const Path& at);
+
 Status ReadThroughput(const json::Value& obj, const Path& at, std::optional<int64_t>* read,
                       std::optional<int64_t>* write, Violations* errs);
 

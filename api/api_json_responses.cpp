@@ -128,7 +128,26 @@ json::Value ConsumedCapacityToJson(const ConsumedCapacity& c) {
 }
 
 json::Value CreateTableResponseToJson(const CreateTableResponse& r) {
-  return Wrap("TableDescription", r.table_description);
+  // WarmThroughput only where the request gave one (DynamoDB's answer; findings 032, 033).
+  json::Value d = DescriptionJson(r.table_description);
+  auto drop_warm = [](json::Value* o) {
+    std::erase_if(o->object(),
+                  [](const json::Value::Member& m) { return m.first == "WarmThroughput"; });
+  };
+  if (!r.describe_warm_throughput) drop_warm(&d);
+  for (auto& [member, gsis] : d.object()) {
+    if (member != "GlobalSecondaryIndexes") continue;
+    for (json::Value& g : gsis.array()) {
+      const json::Value* name = g.Find("IndexName");
+      if (!name || std::ranges::find(r.indexes_with_warm_throughput, name->str()) ==
+                       r.indexes_with_warm_throughput.end()) {
+        drop_warm(&g);
+      }
+    }
+  }
+  json::Value o = json::Value::MakeObject();
+  o.Add("TableDescription", std::move(d));
+  return o;
 }
 
 json::Value DeleteTableResponseToJson(const DeleteTableResponse& r) {

@@ -35,14 +35,11 @@ constexpr std::string_view kInvalid = "One or more parameter values were invalid
 constexpr std::string_view kBillingModes[] = {"PROVISIONED", "PAY_PER_REQUEST"};
 
 // Reads one index element at `at` (a GlobalSecondaryIndex, LocalSecondaryIndex or GSI Create).
-// `global` admits ProvisionedThroughput and names the members keyhole does not support yet.
+// `global` admits ProvisionedThroughput, OnDemandThroughput and WarmThroughput.
 Result<IndexSpec> ReadIndex(const json::Value& v, const Path& at, bool global, Violations* errs) {
-  static constexpr MemberSpec kGlobal[] = {{"IndexName"},
-                                           {"KeySchema"},
-                                           {"Projection"},
-                                           {"ProvisionedThroughput"},
-                                           {"OnDemandThroughput", false},
-                                           {"WarmThroughput", false}};
+  static constexpr MemberSpec kGlobal[] = {{"IndexName"},          {"KeySchema"},
+                                           {"Projection"},         {"ProvisionedThroughput"},
+                                           {"OnDemandThroughput"}, {"WarmThroughput"}};
   static constexpr MemberSpec kLocal[] = {{"IndexName"}, {"KeySchema"}, {"Projection"}};
   if (global) {
     KH_RETURN_IF_ERROR(CheckStructure(v, at, kGlobal));
@@ -69,6 +66,8 @@ Result<IndexSpec> ReadIndex(const json::Value& v, const Path& at, bool global, V
       KH_RETURN_IF_ERROR(ReadThroughput(*pt, at.Child("ProvisionedThroughput"),
                                         &out.read_capacity_units, &out.write_capacity_units, errs));
     }
+    KH_ASSIGN_OR_RETURN(out.on_demand_throughput, api_json::ReadOnDemandThroughput(v, at));
+    KH_ASSIGN_OR_RETURN(out.warm_throughput, api_json::ReadWarmThroughput(v, at));
   }
   return out;
 }
@@ -100,8 +99,8 @@ Result<std::string> ReadTableNameOnly(const json::Value& v) {
   return name;
 }
 
-// One GlobalSecondaryIndexUpdates element: a Create, an Update (ProvisionedThroughput) or a
-// Delete.
+// One GlobalSecondaryIndexUpdates element: a Create, an Update (ProvisionedThroughput,
+// OnDemandThroughput, WarmThroughput) or a Delete.
 struct IndexAction {
   std::optional<IndexSpec> create;
   std::optional<UpdateTableRequest::IndexThroughput> update;
@@ -112,10 +111,8 @@ struct IndexAction {
 Result<IndexAction> ReadIndexAction(const json::Value& v, const Path& at, Violations* errs) {
   static constexpr MemberSpec kMembers[] = {{"Update"}, {"Create"}, {"Delete"}};
   static constexpr MemberSpec kDelete[] = {{"IndexName"}};
-  static constexpr MemberSpec kUpdate[] = {{"IndexName"},
-                                           {"ProvisionedThroughput"},
-                                           {"OnDemandThroughput", false},
-                                           {"WarmThroughput", false}};
+  static constexpr MemberSpec kUpdate[] = {
+      {"IndexName"}, {"ProvisionedThroughput"}, {"OnDemandThroughput"}, {"WarmThroughput"}};
   KH_RETURN_IF_ERROR(CheckStructure(v, at, kMembers));
   IndexAction a;
   KH_ASSIGN_OR_RETURN(const json::Value* update, ReadObject(v, "Update", at));
@@ -129,11 +126,12 @@ Result<IndexAction> ReadIndexAction(const json::Value& v, const Path& at, Violat
       std::optional<int64_t> read, write;
       KH_RETURN_IF_ERROR(
           ReadThroughput(*pt, p.Child("ProvisionedThroughput"), &read, &write, errs));
+      u.has_provisioned_throughput = true;
       u.read_capacity_units = read.value_or(0);
       u.write_capacity_units = write.value_or(0);
-    } else {
-      errs->AddNull(p.Child("ProvisionedThroughput"));
     }
+    KH_ASSIGN_OR_RETURN(u.on_demand_throughput, api_json::ReadOnDemandThroughput(*update, p));
+    KH_ASSIGN_OR_RETURN(u.warm_throughput, api_json::ReadWarmThroughput(*update, p));
     a.update = std::move(u);
     ++a.count;
   }
@@ -207,9 +205,9 @@ Result<CreateTableRequest> CreateTableRequestFromJson(const json::Value& v) {
       {"Tags"},
       {"TableClass", false},
       {"DeletionProtectionEnabled"},
-      {"WarmThroughput", false},
+      {"WarmThroughput"},
       {"ResourcePolicy", false},
-      {"OnDemandThroughput", false},
+      {"OnDemandThroughput"},
   };
   const Path root;
   KH_RETURN_IF_ERROR(CheckStructure(v, root, kMembers));
@@ -246,6 +244,8 @@ Result<CreateTableRequest> CreateTableRequestFromJson(const json::Value& v) {
   if (tags) r.tags = std::move(*tags);
   KH_ASSIGN_OR_RETURN(r.deletion_protection_enabled,
                       api_json::ReadBool(v, "DeletionProtectionEnabled", root));
+  KH_ASSIGN_OR_RETURN(r.warm_throughput, api_json::ReadWarmThroughput(v, root));
+  KH_ASSIGN_OR_RETURN(r.on_demand_throughput, api_json::ReadOnDemandThroughput(v, root));
   // CreateTable without TableName: DynamoDB's "required" text, after the JSON types and before
   // the constraints (dynalite's createTable checks, run against AWS; reference §7.2).
   KH_RETURN_IF_ERROR(api_json::RequireTableName(v));
@@ -313,8 +313,8 @@ Result<UpdateTableRequest> UpdateTableRequestFromJson(const json::Value& v) {
       {"DeletionProtectionEnabled"},
       {"MultiRegionConsistency", false},
       {"GlobalTableWitnessUpdates", false},
-      {"OnDemandThroughput", false},
-      {"WarmThroughput", false},
+      {"OnDemandThroughput"},
+      {"WarmThroughput"},
   };
   const Path root;
   KH_RETURN_IF_ERROR(CheckStructure(v, root, kMembers));
@@ -349,6 +349,8 @@ Result<UpdateTableRequest> UpdateTableRequestFromJson(const json::Value& v) {
   KH_ASSIGN_OR_RETURN(r.sse_specification, api_json::ReadSseSpecification(v, root, &errs));
   KH_ASSIGN_OR_RETURN(r.deletion_protection_enabled,
                       api_json::ReadBool(v, "DeletionProtectionEnabled", root));
+  KH_ASSIGN_OR_RETURN(r.on_demand_throughput, api_json::ReadOnDemandThroughput(v, root));
+  KH_ASSIGN_OR_RETURN(r.warm_throughput, api_json::ReadWarmThroughput(v, root));
   KH_RETURN_IF_ERROR(api_json::RequireTableName(v));
   KH_RETURN_IF_ERROR(errs.ToStatus());
   KH_RETURN_IF_ERROR(api_json::CheckStreamViewTypeGiven(r.stream_specification, v));

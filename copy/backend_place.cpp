@@ -17,8 +17,20 @@
 #include "core/ddb_json.h"
 #include "core/item.h"
 #include "core/item_codec.h"
+#include "core/throughput.h"
 
 namespace keyhole::copy {
+
+namespace {
+
+// A table's or a GSI's OnDemandThroughput as CreateTable takes it (nullopt: no limit).
+template <typename T>
+std::optional<OnDemandThroughputSpec> OnDemandOf(const T& t) {
+  if (!t.max_read_request_units && !t.max_write_request_units) return std::nullopt;
+  return OnDemandThroughputSpec{t.max_read_request_units, t.max_write_request_units};
+}
+
+}  // namespace
 
 uint64_t ItemDigest(const Item& item) {
   thread_local std::string text;
@@ -353,6 +365,19 @@ class Backed : public Place {
       c.read_capacity_units = def.read_capacity;
       c.write_capacity_units = def.write_capacity;
     }
+    // OnDemandThroughput is a limit, and is carried. WarmThroughput above what a new table
+    // has anyway is billed (pre-warming), so it is named, not carried.
+    auto note_warm = [&](const std::string& what, const auto& d) {
+      const int64_t read = provisioned ? d.read_capacity : kOnDemandWarmReadUnits;
+      const int64_t write = provisioned ? d.write_capacity : kOnDemandWarmWriteUnits;
+      if (d.warm_read_units <= read && d.warm_write_units <= write) return;
+      note(
+          fmt::format("{}: its WarmThroughput ({} reads, {} writes per second) is not carried, "
+                      "because pre-warming is billed; UpdateTable sets it",
+                      what, d.warm_read_units, d.warm_write_units));
+    };
+    c.on_demand_throughput = OnDemandOf(def);
+    note_warm(table, def);
     for (const IndexDescription& idx : def.indexes) {
       define(idx.key);
       IndexSpec spec;
@@ -367,6 +392,8 @@ class Backed : public Place {
           spec.read_capacity_units = std::max<int64_t>(1, idx.read_capacity);
           spec.write_capacity_units = std::max<int64_t>(1, idx.write_capacity);
         }
+        spec.on_demand_throughput = OnDemandOf(idx);
+        note_warm(fmt::format("{}'s index {}", table, idx.name), idx);
         c.global_secondary_indexes.push_back(std::move(spec));
       } else {
         c.local_secondary_indexes.push_back(std::move(spec));

@@ -86,9 +86,15 @@ struct CreateTableRequest {
   std::optional<SSESpecification> sse_specification;
   std::vector<Tag> tags;  // validated as TagResource's
   std::optional<bool> deletion_protection_enabled;
+  std::optional<OnDemandThroughputSpec> on_demand_throughput;
+  std::optional<WarmThroughputSpec> warm_throughput;
 };
 struct CreateTableResponse {
   TableDescription table_description;
+  // DynamoDB's CreateTable answer describes a WarmThroughput only where the request gave one:
+  // the table's, and the GSIs named here.
+  bool describe_warm_throughput = false;
+  std::vector<std::string> indexes_with_warm_throughput;
 };
 
 struct DeleteTableRequest {
@@ -127,11 +133,17 @@ struct UpdateTableRequest {
   bool has_provisioned_throughput = false;  // ProvisionedThroughput was given
   std::optional<SSESpecification> sse_specification;
   std::optional<bool> deletion_protection_enabled;
-  // GlobalSecondaryIndexUpdates' Update actions: a GSI's new ProvisionedThroughput (several
-  // per call; DynamoDB requires one for every GSI when a table becomes PROVISIONED).
+  std::optional<OnDemandThroughputSpec> on_demand_throughput;
+  std::optional<WarmThroughputSpec> warm_throughput;
+  // GlobalSecondaryIndexUpdates' Update actions: a GSI's new ProvisionedThroughput,
+  // OnDemandThroughput or WarmThroughput (several per call; DynamoDB requires a
+  // ProvisionedThroughput for every GSI when a table becomes PROVISIONED).
   struct IndexThroughput {
     std::string index_name;
+    bool has_provisioned_throughput = false;  // ProvisionedThroughput was given
     int64_t read_capacity_units = 0, write_capacity_units = 0;
+    std::optional<OnDemandThroughputSpec> on_demand_throughput;
+    std::optional<WarmThroughputSpec> warm_throughput;
   };
   std::vector<IndexThroughput> update_global_indexes;
 };

@@ -6,6 +6,8 @@
 #include <map>
 #include <set>
 
+#include "core/throughput.h"
+
 namespace keyhole {
 
 namespace {
@@ -426,6 +428,7 @@ Result<TableDescription> BuildTableDescription(const std::string& table_name,
                               "Number of attributes in KeySchema does not exactly match number of "
                               "attributes defined in AttributeDefinitions");
   }
+  SettleWarmThroughput(&t);  // an on-demand table's, until CreateTable says otherwise
   return t;
 }
 
@@ -551,6 +554,43 @@ void ReadThroughputJson(const json::Value& v, T* t) {
     t->decreases_today = std::stoll(n->number_text());
 }
 
+// DescribeTable's OnDemandThroughput (only the members set; nothing when none is) and
+// WarmThroughput of a table or a GSI, added to `o` (T: TableDescription or IndexDescription).
+template <typename T>
+void AddThroughputModes(const T& t, std::string_view status, json::Value* o) {
+  if (t.max_read_request_units || t.max_write_request_units) {
+    json::Value od = json::Value::MakeObject();
+    if (t.max_read_request_units)
+      od.Add("MaxReadRequestUnits", json::Value::Int(*t.max_read_request_units));
+    if (t.max_write_request_units)
+      od.Add("MaxWriteRequestUnits", json::Value::Int(*t.max_write_request_units));
+    o->Add("OnDemandThroughput", std::move(od));
+  }
+  json::Value warm = json::Value::MakeObject();
+  warm.Add("ReadUnitsPerSecond", json::Value::Int(t.warm_read_units));
+  warm.Add("WriteUnitsPerSecond", json::Value::Int(t.warm_write_units));
+  warm.Add("Status", json::Value::String(std::string(status)));
+  o->Add("WarmThroughput", std::move(warm));
+}
+
+// Reads what AddThroughputModes writes. A catalog from before keyhole recorded them has no
+// WarmThroughput: SettleWarmThroughput fills it.
+template <typename T>
+void ReadThroughputModes(const json::Value& v, T* t) {
+  if (const json::Value* od = Member(v, "OnDemandThroughput", json::Kind::kObject)) {
+    if (const json::Value* r = Member(*od, "MaxReadRequestUnits", json::Kind::kNumber))
+      t->max_read_request_units = std::stoll(r->number_text());
+    if (const json::Value* w = Member(*od, "MaxWriteRequestUnits", json::Kind::kNumber))
+      t->max_write_request_units = std::stoll(w->number_text());
+  }
+  if (const json::Value* warm = Member(v, "WarmThroughput", json::Kind::kObject)) {
+    if (const json::Value* r = Member(*warm, "ReadUnitsPerSecond", json::Kind::kNumber))
+      t->warm_read_units = std::stoll(r->number_text());
+    if (const json::Value* w = Member(*warm, "WriteUnitsPerSecond", json::Kind::kNumber))
+      t->warm_write_units = std::stoll(w->number_text());
+  }
+}
+
 json::Value IndexJson(const IndexDescription& i, const TableDescription& t) {
   json::Value o = json::Value::MakeObject();
   o.Add("IndexName", json::Value::String(i.name));
@@ -570,6 +610,7 @@ json::Value IndexJson(const IndexDescription& i, const TableDescription& t) {
   o.Add("IndexSizeBytes", json::Value::Int(i.size_bytes));
   o.Add("ItemCount", json::Value::Int(i.item_count));
   o.Add("IndexArn", json::Value::String(t.TableArn() + "/index/" + i.name));
+  if (i.kind == IndexKind::kGlobal) AddThroughputModes(i, i.status, &o);
   return o;
 }
 
@@ -657,6 +698,7 @@ json::Value TableToJson(const TableDescription& t) {
     o.Add("SSEDescription", std::move(sse));
   }
   o.Add("DeletionProtectionEnabled", json::Value::Bool(t.deletion_protection));
+  AddThroughputModes(t, "ACTIVE", &o);
   o.Add("KeyholeTableId", json::Value::Int(static_cast<int64_t>(t.id)));
   if (t.data_id) o.Add("KeyholeDataId", json::Value::Int(static_cast<int64_t>(t.data_id)));
   if (!t.tags.empty()) {
@@ -826,9 +868,12 @@ Result<TableDescription> TableFromJson(const json::Value& v) {
       if (const json::Value* st = Member(iv, "IndexStatus", json::Kind::kString))
         idx.status = st->str();
       ReadThroughputJson(iv, &idx);
+      ReadThroughputModes(iv, &idx);
       t.indexes.push_back(std::move(idx));
     }
   }
+  ReadThroughputModes(v, &t);
+  SettleWarmThroughput(&t);
   return t;
 }
 

@@ -73,6 +73,19 @@ struct Projection {
 
 enum class IndexKind { kGlobal, kLocal };
 
+// OnDemandThroughput as CreateTable and UpdateTable take it, for a table or a GSI: the most read
+// and write request units per second (absent: not given; UpdateTable's -1 removes a limit).
+struct OnDemandThroughputSpec {
+  std::optional<int64_t> max_read_request_units, max_write_request_units;
+  bool operator==(const OnDemandThroughputSpec&) const = default;
+};
+// WarmThroughput as CreateTable and UpdateTable take it: the read and write units per second a
+// table or GSI is to be ready for at once (absent: not given).
+struct WarmThroughputSpec {
+  std::optional<int64_t> read_units_per_second, write_units_per_second;
+  bool operator==(const WarmThroughputSpec&) const = default;
+};
+
 struct IndexDescription {
   std::string name;
   IndexKind kind = IndexKind::kGlobal;
@@ -86,6 +99,9 @@ struct IndexDescription {
   int64_t read_capacity = 0, write_capacity = 0;
   double last_increase_time = 0, last_decrease_time = 0;
   int64_t decreases_today = 0;
+  // A GSI's OnDemandThroughput and WarmThroughput, as TableDescription's (core/throughput.h).
+  std::optional<int64_t> max_read_request_units, max_write_request_units;
+  int64_t warm_read_units = 0, warm_write_units = 0;
   // Filled by DescribeTable; not persisted.
   int64_t item_count = 0;
   int64_t size_bytes = 0;
@@ -118,6 +134,13 @@ struct TableDescription {
   double pay_per_request_since = 0;
   double last_increase_time = 0, last_decrease_time = 0;
   int64_t decreases_today = 0;
+  // OnDemandThroughput (PAY_PER_REQUEST only): the most read / write request units per second,
+  // absent while unlimited. Recorded and described; keyhole does not throttle by it.
+  std::optional<int64_t> max_read_request_units, max_write_request_units;
+  // WarmThroughput: the read and write units per second the table is ready for at once, always
+  // described (Status ACTIVE: keyhole applies an increase at once). 12000 / 4000 on demand, at
+  // least the provisioned units, and never lowered (core/throughput.h).
+  int64_t warm_read_units = 0, warm_write_units = 0;
   // SSESpecification: Enabled true means a KMS key (DynamoDB's SSEDescription {Status ENABLED,
   // SSEType KMS, KMSMasterKeyArn}); absent, DynamoDB's default encryption, which it does not
   // describe.
@@ -181,6 +204,9 @@ struct IndexSpec {
   std::optional<std::vector<std::string>> non_key_attributes;
   // A GSI's ProvisionedThroughput (required when the table is PROVISIONED, refused otherwise).
   std::optional<int64_t> read_capacity_units = std::nullopt, write_capacity_units = std::nullopt;
+  // A GSI's OnDemandThroughput and WarmThroughput (core/throughput.h checks them).
+  std::optional<OnDemandThroughputSpec> on_demand_throughput = std::nullopt;
+  std::optional<WarmThroughputSpec> warm_throughput = std::nullopt;
 };
 
 // keyhole's region and account, as its ARNs carry them when nothing else is said.

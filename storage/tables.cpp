@@ -5,6 +5,7 @@
 
 #include "core/item_codec.h"
 #include "core/tags.h"
+#include "core/throughput.h"
 #include "storage/engine.h"
 #include "storage/key_codec.h"
 
@@ -84,14 +85,27 @@ Status ApplyIndexThroughput(const UpdateTableRequest& r, bool just_provisioned, 
           "Cannot update an index that is not a GlobalSecondaryIndex: {}", u.index_name));
     }
     if (t->billing_mode == "PAY_PER_REQUEST") {
-      return Status::Validation(
-          fmt::format("{}The only Updates for index: {} when TableThroughputMode is "
-                      "PAY_PER_REQUEST can be to OnDemandThroughput, WarmThroughput",
-                      kInvalid, u.index_name));
+      if (u.has_provisioned_throughput || (!u.on_demand_throughput && !u.warm_throughput)) {
+        return Status::Validation(
+            fmt::format("{}The only Updates for index: {} when TableThroughputMode is "
+                        "PAY_PER_REQUEST can be to OnDemandThroughput, WarmThroughput",
+                        kInvalid, u.index_name));
+      }
+      KH_RETURN_IF_ERROR(ApplyIndexThroughputUpdate(u, *t, &*it));
+      continue;
+    }
+    if (!u.has_provisioned_throughput) {
+      if (just_provisioned || (!u.on_demand_throughput && !u.warm_throughput)) {
+        return Status::Validation(fmt::format(
+            "{}ProvisionedThroughput must be specified for index: {}", kInvalid, u.index_name));
+      }
+      KH_RETURN_IF_ERROR(ApplyIndexThroughputUpdate(u, *t, &*it));
+      continue;
     }
     if (just_provisioned) {
       it->read_capacity = u.read_capacity_units;
       it->write_capacity = u.write_capacity_units;
+      KH_RETURN_IF_ERROR(ApplyIndexThroughputUpdate(u, *t, &*it));
       continue;
     }
     if (u.read_capacity_units == it->read_capacity &&
@@ -106,6 +120,7 @@ Status ApplyIndexThroughput(const UpdateTableRequest& r, bool just_provisioned, 
           u.write_capacity_units));
     }
     ChangeThroughput(u.read_capacity_units, u.write_capacity_units, now, &*it);
+    KH_RETURN_IF_ERROR(ApplyIndexThroughputUpdate(u, *t, &*it));
   }
   return Status::OK();
 }
@@ -248,6 +263,7 @@ Result<CreateTableResponse> Database::CreateTable(const CreateTableRequest& r) {
   if (t.billing_mode == "PAY_PER_REQUEST") t.pay_per_request_since = t.creation_time;
   if (r.sse_specification) KH_RETURN_IF_ERROR(ApplySse(*r.sse_specification, &t));
   t.deletion_protection = r.deletion_protection_enabled.value_or(false);
+  KH_RETURN_IF_ERROR(ApplyCreateThroughput(r, &t));
   if (!r.tags.empty()) {
     KH_RETURN_IF_ERROR(ValidateTags(r.tags));
     KH_RETURN_IF_ERROR(MergeTags(r.tags, &t.tags));
@@ -271,6 +287,10 @@ Result<CreateTableResponse> Database::CreateTable(const CreateTableRequest& r) {
   }));
   CreateTableResponse resp;
   resp.table_description = t;
+  resp.describe_warm_throughput = r.warm_throughput.has_value();
+  for (const IndexSpec& g : r.global_secondary_indexes) {
+    if (g.warm_throughput) resp.indexes_with_warm_throughput.push_back(g.name);
+  }
   return resp;
 }
 
@@ -377,7 +397,8 @@ Result<UpdateTableResponse> Database::UpdateTable(const UpdateTableRequest& r) {
   const bool billing = r.billing_mode || r.has_provisioned_throughput;
   const bool index_updates = !r.update_global_indexes.empty();
   if (!r.create_global_index && !r.delete_global_index && !r.stream_specification && !billing &&
-      !r.sse_specification && !index_updates && !r.deletion_protection_enabled) {
+      !r.sse_specification && !index_updates && !r.deletion_protection_enabled &&
+      !r.on_demand_throughput && !r.warm_throughput) {
     // DynamoDB's text as observed in 2026 (ack-api-quirks catalogue): it lists every member,
     // including those keyhole does not support.
     return Status::Validation(
@@ -387,6 +408,7 @@ Result<UpdateTableResponse> Database::UpdateTable(const UpdateTableRequest& r) {
         "DeletionProtectionEnabled, OnDemandThroughput, WarmThroughput or TableClass is "
         "required");
   }
+  KH_RETURN_IF_ERROR(CheckUpdateThroughputRequest(r));
   UpdateTableResponse resp;
   std::string forget;
   // Dropping an index closes its handle (mdb_drop): that write runs with no reader of this
@@ -399,7 +421,8 @@ Result<UpdateTableResponse> Database::UpdateTable(const UpdateTableRequest& r) {
         if (r.deletion_protection_enabled) t.deletion_protection = *r.deletion_protection_enabled;
         const bool index = r.create_global_index || r.delete_global_index;
         if (!index && !index_updates && !billing && !r.stream_specification &&
-            !r.sse_specification) {  // DeletionProtectionEnabled alone
+            !r.sse_specification) {  // DeletionProtectionEnabled, OnDemand- or WarmThroughput
+          KH_RETURN_IF_ERROR(ApplyTableThroughputUpdate(r, &t));
           resp.table_description = t;
           return impl_->WriteTable(txn, t);
         }
@@ -437,6 +460,8 @@ Result<UpdateTableResponse> Database::UpdateTable(const UpdateTableRequest& r) {
                 "{}You cannot create or delete index while updating table IOPS", kInvalid));
           }
           KH_ASSIGN_OR_RETURN(just_provisioned, ApplyBilling(r, impl_->clock(), &t));
+          SettleWarmThroughput(&t);
+          KH_RETURN_IF_ERROR(ApplyTableThroughputUpdate(r, &t));
         }
         // GSI throughput: after the billing mode, or alone, or beside a Create or a stream change.
         KH_RETURN_IF_ERROR(ApplyIndexThroughput(r, just_provisioned, impl_->clock(), &t));
@@ -482,6 +507,7 @@ Result<UpdateTableResponse> Database::UpdateTable(const UpdateTableRequest& r) {
               "when BillingMode is PAY_PER_REQUEST",
               kInvalid, spec.name));
         }
+        KH_RETURN_IF_ERROR(ApplyNewIndexThroughput(spec, t, &idx));
         KH_ASSIGN_OR_RETURN(MDB_dbi dbi,
                             impl_->env->CreateDbi(txn, IndexDbName(DataId(t), idx.name)));
         // Backfill in the same transaction: the index is ACTIVE and complete once this commits.

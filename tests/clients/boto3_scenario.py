@@ -300,6 +300,22 @@ with tempfile.TemporaryDirectory() as tmp:
         check("update_continuous_backups", pitr["PointInTimeRecoveryStatus"] == "ENABLED"
               and "EarliestRestorableDateTime" in pitr, pitr)
         check("describe_limits", ddb.describe_limits()["TableMaxReadCapacityUnits"] == 40000)
+        # OnDemandThroughput and WarmThroughput as botocore sends and reads them.
+        if supports(ddb, "UpdateTable", "WarmThroughput"):
+            d = ddb.update_table(TableName="Tagged",
+                                 OnDemandThroughput={"MaxReadRequestUnits": 40})["TableDescription"]
+            check("update_table OnDemandThroughput", d.get("OnDemandThroughput") == {"MaxReadRequestUnits": 40}, d)
+            d = ddb.update_table(TableName="Tagged", WarmThroughput={"ReadUnitsPerSecond": 12500})["TableDescription"]
+            check("update_table WarmThroughput", d["WarmThroughput"] == {
+                "ReadUnitsPerSecond": 12500, "WriteUnitsPerSecond": 4000, "Status": "ACTIVE"}, d)
+            resp = expect_error("WarmThroughput decrease", "ValidationException", lambda: ddb.update_table(
+                TableName="Tagged", WarmThroughput={"ReadUnitsPerSecond": 12000}))
+            check("WarmThroughput decrease text", resp and "decreasing WarmThroughput is not supported"
+                  in resp["Error"]["Message"], resp)
+            d = ddb.describe_table(TableName="Tagged")["Table"]
+            check("describe_table WarmThroughput", d["WarmThroughput"]["ReadUnitsPerSecond"] == 12500, d)
+        else:
+            skip("OnDemandThroughput and WarmThroughput", "this botocore's UpdateTable has no WarmThroughput")
         deleted = ddb.delete_table(TableName="Tagged")["TableDescription"]
         check("delete_table description", deleted["TableStatus"] == "DELETING" and "KeySchema" not in deleted, deleted)
 

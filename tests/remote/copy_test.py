@@ -41,6 +41,8 @@ CREATE TABLE "Rich" (pk S, sk N)
   TTL expires STREAM NEW_AND_OLD_IMAGES;
 CREATE TABLE "Plain" (id B) BILLING PROVISIONED (READ 7, WRITE 3);
 CALL TagResource {"ResourceArn": "arn:aws:dynamodb:local:000000000000:table/Plain", "Tags": [{"Key": "team", "Value": "blue"}]};
+UpdateTable {"TableName": "Rich", "OnDemandThroughput": {"MaxReadRequestUnits": 250}};
+UpdateTable {"TableName": "Rich", "WarmThroughput": {"ReadUnitsPerSecond": 15000}};
 """
 
 
@@ -115,7 +117,7 @@ with tempfile.TemporaryDirectory() as tmp:
                                "--tls-key", f"{TLS}/server.key", "--require-signature", "--access-key-id", KEY,
                                "--secret-access-key", SECRET)
     try:
-        r = run(["copy", src, url])
+        r = copied = run(["copy", src, url])
         check("copy to serve", r.returncode == 0 and "Rich: read back" in r.stderr and
               "Plain: read back" in r.stderr, r.stderr)
         check("definition at serve", definitions(["--endpoint", url]) == source_definitions,
@@ -123,6 +125,15 @@ with tempfile.TemporaryDirectory() as tmp:
         r = run(["--endpoint", url, "-c", 'CALL ListTagsOfResource {"ResourceArn": '
                  '"arn:aws:dynamodb:us-east-1:000000000000:table/Plain"}'])  # the signed region
         check("tags carried", '"Key":"team"' in r.stdout.replace(" ", ""), r.stdout + r.stderr)
+        # OnDemandThroughput is carried; a raised WarmThroughput is named, not carried (billed).
+        r = run(["--endpoint", url, "-c", ".mode json", "-c", 'CALL DescribeTable {"TableName": "Rich"}'])
+        rich = json.loads(r.stdout)["Table"] if r.returncode == 0 else {}
+        check("OnDemandThroughput carried",
+              rich.get("OnDemandThroughput") == {"MaxReadRequestUnits": 250}, r.stdout + r.stderr)
+        check("WarmThroughput not carried",
+              rich.get("WarmThroughput", {}).get("ReadUnitsPerSecond") == 12000, r.stdout)
+        check("WarmThroughput named", "WarmThroughput (15000 reads, 4000 writes per second) is not "
+              "carried" in copied.stderr, copied.stderr)
         back = f"{tmp}/back.kh"
         r = run(["copy", url, back, "--segments", "3"])
         check("copy back", r.returncode == 0, r.stderr)

@@ -149,7 +149,7 @@ TEST(ApiJsonClientRequestTest, UpdateTableRoundTrips) {
   // A PROVISIONED table's new index carries its throughput; Updates set an index's.
   create.create_global_index->read_capacity_units = 3;
   create.create_global_index->write_capacity_units = 4;
-  create.update_global_indexes = {{"byH", 5, 6}, {"byI", 7, 8}};
+  create.update_global_indexes = {{"byH", true, 5, 6}, {"byI", true, 7, 8}};
   json::Value provisioned = UpdateTableRequestToJson(create);
   EXPECT_NE(json::Write(provisioned)
                 .find(R"("ProvisionedThroughput":{"ReadCapacityUnits":3,"WriteCapacityUnits":4})"),

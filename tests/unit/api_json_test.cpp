@@ -280,9 +280,13 @@ TEST(ApiJsonCreateTable, UnknownAndUnsupportedMembers) {
       "Value": "v", "X": 1}]})"),
             "Unknown parameter in Tags[0]: \"X\", must be one of: Key, Value");
   EXPECT_EQ(Err(CreateTableRequestFromJson, R"({"TableName": "abc",
-      "GlobalSecondaryIndexes": [{"IndexName": "idx", "OnDemandThroughput": {}}]})"),
-            "keyhole does not support the parameter GlobalSecondaryIndexes[0].OnDemandThroughput "
-            "yet");
+      "GlobalSecondaryIndexes": [{"IndexName": "idx", "OnDemandThroughput": {"Max": 1}}]})"),
+            "Unknown parameter in GlobalSecondaryIndexes[0].OnDemandThroughput: \"Max\", must be "
+            "one of: MaxReadRequestUnits, MaxWriteRequestUnits");
+  EXPECT_EQ(Err(CreateTableRequestFromJson, R"({"TableName": "abc",
+      "WarmThroughput": {"ReadUnitsPerSecond": "many"}})"),
+            "Invalid type for parameter WarmThroughput.ReadUnitsPerSecond, value: \"many\", type: "
+            "string, valid types: integer (64-bit)");
   EXPECT_EQ(Err(CreateTableRequestFromJson, R"({"TableName": "abc", "TableName": "abd"})"),
             "Duplicate parameter in input: \"TableName\"");
 }
@@ -427,7 +431,7 @@ TEST(ApiJsonUpdateTable, IndexUpdateRules) {
 
 TEST(ApiJsonUpdateTable, Unsupported) {
   // Update takes a GSI's ProvisionedThroughput (both units, as DynamoDB's model says);
-  // OnDemandThroughput and WarmThroughput are not supported yet.
+  // OnDemandThroughput and WarmThroughput are read; their values are storage's to check.
   EXPECT_EQ(
       Err(UpdateTableRequestFromJson, R"({"TableName": "abc", "GlobalSecondaryIndexUpdates":
       [{"Update": {"IndexName": "abc", "ProvisionedThroughput": {}}}]})"),
@@ -438,8 +442,16 @@ TEST(ApiJsonUpdateTable, Unsupported) {
       "failed to satisfy constraint: Member must not be null");
   EXPECT_EQ(Err(UpdateTableRequestFromJson, R"({"TableName": "abc", "GlobalSecondaryIndexUpdates":
       [{"Update": {"IndexName": "abc", "OnDemandThroughput": {}}}]})"),
-            "keyhole does not support the parameter "
-            "GlobalSecondaryIndexUpdates[0].Update.OnDemandThroughput yet");
+            "<decoded>");
+  Result<UpdateTableRequest> modes = UpdateTableRequestFromJson(J(R"({"TableName": "abc",
+      "OnDemandThroughput": {"MaxReadRequestUnits": -1}, "GlobalSecondaryIndexUpdates":
+      [{"Update": {"IndexName": "byG", "WarmThroughput": {"WriteUnitsPerSecond": 5000}}}]})"));
+  ASSERT_TRUE(modes.ok()) << modes.status().ToString();
+  EXPECT_EQ(modes->on_demand_throughput, (OnDemandThroughputSpec{-1, std::nullopt}));
+  ASSERT_EQ(modes->update_global_indexes.size(), 1u);
+  EXPECT_FALSE(modes->update_global_indexes[0].has_provisioned_throughput);
+  EXPECT_EQ(modes->update_global_indexes[0].warm_throughput,
+            (WarmThroughputSpec{std::nullopt, 5000}));
   EXPECT_EQ(
       Err(UpdateTableRequestFromJson, R"({"TableName": "abc", "BillingMode": "PAY_PER_REQUEST"})"),
       "<decoded>");
@@ -1015,7 +1027,9 @@ TEST(ApiJsonResponses, TableDescriptions) {
   t.id = 42;
   t.key = KeySchema{KeyAttribute{"Artist", ValueType::kS}, std::nullopt};
   t.creation_time = 1700000000.5;
-  const std::string description =
+  t.warm_read_units = 12000;
+  t.warm_write_units = 4000;
+  const std::string created =
       R"({"AttributeDefinitions":[{"AttributeName":"Artist","AttributeType":"S"}],)"
       R"("TableName":"Music","KeySchema":[{"AttributeName":"Artist","KeyType":"HASH"}],)"
       R"("TableStatus":"ACTIVE","CreationDateTime":1700000000.500,)"
@@ -1024,10 +1038,16 @@ TEST(ApiJsonResponses, TableDescriptions) {
       R"("TableArn":"arn:aws:dynamodb:local:000000000000:table/Music",)"
       R"("TableId":"00000000-0000-0000-0000-00000000002a",)"
       R"("BillingModeSummary":{"BillingMode":"PAY_PER_REQUEST"},)"
-      R"("DeletionProtectionEnabled":false})";
+      R"("DeletionProtectionEnabled":false)";
+  const std::string description =
+      created + R"(,"WarmThroughput":{"ReadUnitsPerSecond":12000,"WriteUnitsPerSecond":4000,)"
+                R"("Status":"ACTIVE"}})";
   EXPECT_EQ(json::Write(DescribeTableResponseToJson(DescribeTableResponse{t})),
             R"({"Table":)" + description + "}");
+  // CreateTable describes WarmThroughput only when the request gave one.
   EXPECT_EQ(json::Write(CreateTableResponseToJson(CreateTableResponse{t})),
+            R"({"TableDescription":)" + created + "}}");
+  EXPECT_EQ(json::Write(CreateTableResponseToJson(CreateTableResponse{t, true})),
             R"({"TableDescription":)" + description + "}");
   // DeleteTable's description leaves out the schema.
   EXPECT_EQ(json::Write(DeleteTableResponseToJson(DeleteTableResponse{t})),

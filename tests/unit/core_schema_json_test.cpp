@@ -37,6 +37,34 @@ TEST(SchemaJson, TtlAndStreamRoundTrip) {
   EXPECT_EQ(json::Write(TableToJson(*back)), json::Write(j));
 }
 
+// OnDemandThroughput and WarmThroughput round trip; a catalog from before keyhole recorded
+// WarmThroughput reads with DynamoDB's defaults (12000 / 4000 on demand, the provisioned units).
+TEST(SchemaJson, ThroughputModes) {
+  TableDescription t = Table();
+  EXPECT_EQ(t.warm_read_units, 12000);
+  EXPECT_EQ(t.warm_write_units, 4000);
+  t.max_read_request_units = 50;
+  t.warm_write_units = 5000;
+  json::Value j = TableToJson(t);
+  EXPECT_EQ(json::Write(*j.Find("OnDemandThroughput")), R"({"MaxReadRequestUnits":50})");
+  EXPECT_EQ(json::Write(*j.Find("WarmThroughput")),
+            R"({"ReadUnitsPerSecond":12000,"WriteUnitsPerSecond":5000,"Status":"ACTIVE"})");
+  auto back = TableFromJson(j);
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  EXPECT_EQ(json::Write(TableToJson(*back)), json::Write(j));
+
+  t.billing_mode = "PROVISIONED";
+  t.read_capacity = 7;
+  t.write_capacity = 3;
+  t.max_read_request_units.reset();
+  j = TableToJson(t);
+  std::erase_if(j.object(), [](const auto& m) { return m.first == "WarmThroughput"; });
+  back = TableFromJson(j);
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  EXPECT_EQ(back->warm_read_units, 7);
+  EXPECT_EQ(back->warm_write_units, 3);
+}
+
 TEST(SchemaJson, DisabledStreamKeepsItsLabel) {
   TableDescription t = Table();
   t.latest_stream_label = "2023-11-14T22:13:20.000";
