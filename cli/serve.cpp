@@ -35,7 +35,8 @@ constexpr char kUsage[] =
     "usage: keyhole serve FILE [--host ADDRESS] [--port PORT] [--log] [--require-signature]\n"
     "                          [--access-key-id ID --secret-access-key KEY]\n"
     "                          [--ttl-sweep-seconds N] [--max-connections N] [--idle-timeout N]\n"
-    "                          [--region REGION] [--account ID] [--clock TIME]\n"
+    "                          [--request-timeout N] [--region REGION] [--account ID] [--clock "
+    "TIME]\n"
     "                          [--tls-cert FILE --tls-key FILE]\n"
     "  FILE                 the database (created when missing)\n"
     "  --host ADDRESS       listen on ADDRESS (default 127.0.0.1; another address is reachable\n"
@@ -47,6 +48,8 @@ constexpr char kUsage[] =
     "  --ttl-sweep-seconds N  delete expired TTL items every N seconds (default 60; 0: never)\n"
     "  --max-connections N  connections held at once (default 10000); more wait to be accepted\n"
     "  --idle-timeout N     close a connection idle for N seconds (default 60, as DynamoDB)\n"
+    "  --request-timeout N  a request must arrive whole within N seconds, else 408 (default\n"
+    "                       60; 0: no limit)\n"
     "  --region REGION      the region in ARNs when a request was not signed for one (default\n"
     "                       local; a signed request's own region wins)\n"
     "  --account ID         the 12-digit account in ARNs (default 000000000000)\n"
@@ -91,8 +94,8 @@ int ServeMain(int argc, char** argv) {
     };
     if (a == "--host" || a == "--port" || a == "--access-key-id" || a == "--secret-access-key" ||
         a == "--ttl-sweep-seconds" || a == "--max-connections" || a == "--idle-timeout" ||
-        a == "--clock" || a == "--region" || a == "--account" || a == "--tls-cert" ||
-        a == "--tls-key") {
+        a == "--request-timeout" || a == "--clock" || a == "--region" || a == "--account" ||
+        a == "--tls-cert" || a == "--tls-key") {
       std::optional<std::string> v = value(a.c_str());
       if (!v) return Usage(a + " needs a value");
       if (a == "--host") http.host = *v;
@@ -113,17 +116,19 @@ int ServeMain(int argc, char** argv) {
       if (a == "--access-key-id") access_key = *v;
       if (a == "--secret-access-key") secret_key = *v;
       if (a == "--port" || a == "--ttl-sweep-seconds" || a == "--max-connections" ||
-          a == "--idle-timeout") {
+          a == "--idle-timeout" || a == "--request-timeout") {
         char* end = nullptr;
         long n = std::strtol(v->c_str(), &end, 10);
         if (end == v->c_str() || *end != '\0' || n < 0 || (a == "--port" && n > 65535) ||
             (a == "--max-connections" && (n < 1 || n > 100000)) ||
-            (a == "--idle-timeout" && (n < 1 || n > 86400)) || n > 1000000000) {
+            (a == "--idle-timeout" && (n < 1 || n > 86400)) ||
+            (a == "--request-timeout" && n > 86400) || n > 1000000000) {
           return Usage("bad " + a + " '" + *v + "'");
         }
         int& target = a == "--port"              ? http.port
                       : a == "--max-connections" ? http.max_connections
                       : a == "--idle-timeout"    ? http.idle_timeout_seconds
+                      : a == "--request-timeout" ? http.request_timeout_seconds
                                                  : sweep_seconds;
         target = static_cast<int>(n);
       }

@@ -56,6 +56,8 @@ constexpr size_t kMaxHeaderBytes = 16 * 1024;
 // What libmicrohttpd keeps for one request while its body arrives.
 struct RequestState {
   HttpRequest request;
+  // When the request line arrived (from the URI callback's stamp), for request_timeout_seconds.
+  std::chrono::steady_clock::time_point started;
   bool too_large = false;  // the body passed max_body_bytes: answered 413
   // Set by a worker before it resumes the connection: the answer to queue.
   std::optional<HttpResponse> response;
@@ -86,6 +88,31 @@ HttpResponse TooLarge() {  // DynamoDB: 413 with an empty body (reference §7.3)
   r.status = 413;
   r.content_type.clear();
   return r;
+}
+
+// A request that did not arrive whole in time: 408, in the JSON shape DynamoDB's errors have,
+// with a code the SDKs' standard retry mode counts as transient (RequestTimeoutException).
+HttpResponse RequestTimeout(int seconds) {
+  HttpResponse r;
+  r.status = 408;
+  r.body = fmt::format(R"({{"__type":"com.amazon.coral.service#RequestTimeoutException",)"
+                       R"("message":"The request did not arrive whole within {} seconds"}})",
+                       seconds);
+  return r;
+}
+
+// The URI callback's value for a request's state slot before the access handler makes its
+// RequestState: the time the request line arrived, in milliseconds of the steady clock, tagged
+// with a low bit of 1 (a RequestState's address never has one). Nothing to free if the client
+// goes before its headers are in.
+void* Stamp(std::chrono::steady_clock::time_point t) {
+  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(t.time_since_epoch());
+  return reinterpret_cast<void*>((static_cast<uintptr_t>(ms.count()) << 1) | 1);
+}
+bool IsStamp(void* slot) { return (reinterpret_cast<uintptr_t>(slot) & 1) != 0; }
+std::chrono::steady_clock::time_point StampTime(void* slot) {
+  return std::chrono::steady_clock::time_point(
+      std::chrono::milliseconds(reinterpret_cast<uintptr_t>(slot) >> 1));
 }
 
 HttpResponse InternalError() {
@@ -265,6 +292,18 @@ struct HttpServer::Impl {
                                 std::memory_order_relaxed);
   }
 
+  // The request line's arrival, stamped into the request's state slot (MHD_OPTION_URI_LOG_
+  // CALLBACK: called on the connection's event thread once the line is read).
+  static void* OnUri(void*, const char*, MHD_Connection*) {
+    return Stamp(std::chrono::steady_clock::now());
+  }
+  int TimeLimit() const { return options.request_timeout_seconds; }
+  // Whether a request still arriving at `now` is past the time limit.
+  bool Late(const RequestState& state, std::chrono::steady_clock::time_point now) const {
+    return options.request_timeout_seconds > 0 &&
+           now - state.started > std::chrono::seconds(options.request_timeout_seconds);
+  }
+
   HttpResponse Answer(const HttpRequest& request) {
     try {
       return handler(request);
@@ -279,9 +318,11 @@ struct HttpServer::Impl {
                               const char* method, const char* /*version*/, const char* upload_data,
                               size_t* upload_data_size, void** state_slot) {
     Impl* impl = static_cast<Impl*>(cls);
-    auto* state = static_cast<RequestState*>(*state_slot);
+    auto* state = IsStamp(*state_slot) ? nullptr : static_cast<RequestState*>(*state_slot);
     if (!state) {
+      const auto now = std::chrono::steady_clock::now();
       state = new RequestState();
+      state->started = *state_slot ? StampTime(*state_slot) : now;
       *state_slot = state;
       {
         std::lock_guard<std::mutex> lock(impl->mutex);
@@ -310,9 +351,14 @@ struct HttpServer::Impl {
         state->too_large = true;
         return Queue(connection, TooLarge());
       }
+      if (impl->Late(*state, now)) return Queue(connection, RequestTimeout(impl->TimeLimit()));
       return MHD_YES;
     }
     if (*upload_data_size != 0) {
+      // A body still arriving past the time limit: the connection is closed, the rest unread.
+      // (libmicrohttpd 0.9.75 takes no answer while a body is being read: MHD_queue_response
+      // refuses one until the body's end.)
+      if (impl->Late(*state, std::chrono::steady_clock::now())) return MHD_NO;
       if (!state->too_large) {
         if (state->request.body.size() + *upload_data_size > impl->options.max_body_bytes) {
           state->too_large = true;  // a chunked body past the limit: dropped as it arrives
@@ -370,6 +416,10 @@ struct HttpServer::Impl {
   static void OnCompleted(void* cls, MHD_Connection*, void** state_slot,
                           MHD_RequestTerminationCode) {
     Impl* impl = static_cast<Impl*>(cls);
+    if (IsStamp(*state_slot)) {  // ended before its headers were in
+      *state_slot = nullptr;
+      return;
+    }
     auto* state = static_cast<RequestState*>(*state_slot);
     if (!state) return;
     impl->Resumed(state);
@@ -463,6 +513,7 @@ Status HttpServer::Start() {
       {MHD_OPTION_LISTEN_SOCKET, impl.listen_fd, nullptr},
       {MHD_OPTION_NOTIFY_COMPLETED, reinterpret_cast<intptr_t>(&Impl::OnCompleted), &impl},
       {MHD_OPTION_NOTIFY_CONNECTION, reinterpret_cast<intptr_t>(&Impl::OnConnection), &impl},
+      {MHD_OPTION_URI_LOG_CALLBACK, reinterpret_cast<intptr_t>(&Impl::OnUri), &impl},
       {MHD_OPTION_CONNECTION_TIMEOUT, impl.options.idle_timeout_seconds, nullptr},
       {MHD_OPTION_CONNECTION_LIMIT, impl.options.max_connections, nullptr},
       {MHD_OPTION_CONNECTION_MEMORY_LIMIT, static_cast<intptr_t>(header_memory), nullptr},

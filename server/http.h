@@ -3,8 +3,8 @@
 // every connection, thousands of them, keep-alive or idle; a request that may block (a synced
 // write, a large page: HttpOptions::may_block says) runs on a bounded pool of worker threads
 // while its connection is suspended, the others on the event thread that read it. Also: a
-// request size limit (413 past it, before the body is read), an idle timeout, gzip and deflate
-// request bodies.
+// request size limit (413 past it, before the body is read), an idle timeout, a time limit on a
+// request's arrival (408), gzip and deflate request bodies.
 //
 // Thread-safety: the handler (and may_block) is called from several threads at once; Stop()
 // may be called from any thread.
@@ -53,6 +53,14 @@ struct HttpOptions {
   // client seldom sends a request on a connection the server is closing. Stopping waits at
   // most this long for requests still arriving.
   int idle_timeout_seconds = 60;
+  // A request must arrive whole (request line, headers and body) within this long; 0: no limit.
+  // Checked as its bytes arrive: headers completed past it are answered 408
+  // RequestTimeoutException (which SDKs retry) and the connection closed; a body still arriving
+  // past it has its connection closed at once, unanswered (libmicrohttpd takes no answer in the
+  // middle of a body). A client that stops sending altogether is idle_timeout's. So a client
+  // dribbling a request in holds neither a worker (no request does before it is whole) nor, for
+  // long, its buffers.
+  int request_timeout_seconds = 60;
   // Connections held at once. Past it, new connections wait in the listen queue (they are
   // accepted as others close), never reset.
   int max_connections = 10000;

@@ -13,11 +13,14 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cmath>
 #include <ctime>
 #include <memory>
 #include <string>
 #include <thread>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "api/service.h"
@@ -286,6 +289,76 @@ TEST_F(ServerTest, BodiesPastTheLimitAre413) {
       port_, head + "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n2\r\n{}\r\n0\r\n\r\n");
   EXPECT_TRUE(small.starts_with("HTTP/1.1 200")) << small;
   EXPECT_EQ(Post("ListTables", "{}")->status, 200);
+}
+
+// Sends `head` on a new connection, then `dribble` a byte every `gap`, reading meanwhile; stops
+// when the server has answered and closed (or the bytes are all sent and 5 s more have passed).
+// Returns the answer and how many bytes of `dribble` were sent.
+std::pair<std::string, size_t> Dribble(int port, const std::string& head,
+                                       const std::string& dribble, std::chrono::milliseconds gap) {
+  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(static_cast<uint16_t>(port));
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
+    ::close(fd);
+    return {"", 0};
+  }
+  ::send(fd, head.data(), head.size(), MSG_NOSIGNAL);
+  std::string response;
+  char buffer[4096];
+  size_t sent = 0;
+  bool closed = false;
+  while (!closed && sent < dribble.size()) {
+    std::this_thread::sleep_for(gap);
+    if (::send(fd, dribble.data() + sent, 1, MSG_NOSIGNAL) == 1) ++sent;
+    for (ssize_t n; (n = ::recv(fd, buffer, sizeof buffer, MSG_DONTWAIT)) != -1;) {
+      if (n == 0) {
+        closed = true;
+        break;
+      }
+      response.append(buffer, n);
+    }
+  }
+  timeval timeout{5, 0};
+  ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
+  for (ssize_t n; !closed && (n = ::recv(fd, buffer, sizeof buffer, 0)) > 0;) {
+    response.append(buffer, n);
+  }
+  ::close(fd);
+  return {response, sent};
+}
+
+// A request must arrive whole within request_timeout_seconds: headers dribbled in past it are
+// answered 408 (RequestTimeoutException, which SDKs retry); a body dribbled in has its connection
+// closed once past it, without waiting for the rest; the server serves others meanwhile.
+TEST_F(ServerTest, RequestsDribbledInAreCutAtTheTimeLimit) {
+  HttpOptions http;
+  http.request_timeout_seconds = 1;
+  http.idle_timeout_seconds = 5;
+  Start({}, http);
+  const std::string head =
+      "POST / HTTP/1.1\r\nHost: x\r\nX-Amz-Target: DynamoDB_20120810.ListTables\r\n"
+      "Content-Type: application/x-amz-json-1.0\r\n";
+  // The body: 100 bytes at 5 a second would take 20 s.
+  std::string body = "{" + std::string(98, ' ') + "}";
+  auto [answer, sent] =
+      Dribble(port_, head + "Content-Length: 100\r\n\r\n", body, std::chrono::milliseconds(200));
+  EXPECT_EQ(answer, "");  // closed unanswered
+  EXPECT_LT(sent, 20u);   // about a second in, not after the whole body
+  EXPECT_EQ(Post("ListTables", "{}")->status, 200);
+  // The headers: their last ones arrive past the limit.
+  std::tie(answer, sent) = Dribble(port_, head, "X-Slow: abcdefghij\r\nContent-Length: 2\r\n\r\n{}",
+                                   std::chrono::milliseconds(60));
+  EXPECT_TRUE(answer.starts_with("HTTP/1.1 408")) << answer;
+  EXPECT_NE(answer.find(R"("__type":"com.amazon.coral.service#RequestTimeoutException")"),
+            std::string::npos)
+      << answer;
+  // In time, the same request is answered.
+  std::tie(answer, sent) = Dribble(port_, head + "Connection: close\r\nContent-Length: 2\r\n\r\n",
+                                   "{}", std::chrono::milliseconds(100));
+  EXPECT_TRUE(answer.starts_with("HTTP/1.1 200")) << answer;
 }
 
 TEST_F(ServerTest, SignaturesAreVerifiedWhenRequired) {
