@@ -22,7 +22,8 @@ namespace {
 
 constexpr char kUsage[] =
     "usage: keyhole [FILE] [-f SCRIPT]... [-c STATEMENT]... [--patterns FILE]... [--bail]\n"
-    "               [--echo] [--mode MODE] [--readonly] [--yes] [--version]\n"
+    "               [--import-model MODEL.json]... [--echo] [--mode MODE] [--readonly] [--yes]\n"
+    "               [--version]\n"
     "       keyhole --endpoint URL | --region R | --profile P [options as above]\n"
     "               [--ca-bundle FILE] [--max-attempts N] [--connect-timeout S]\n"
     "               [--read-timeout S]\n"
@@ -31,6 +32,7 @@ constexpr char kUsage[] =
     "  -f SCRIPT     run the statements and dot-commands of SCRIPT (- for standard input)\n"
     "  -c STATEMENT  run STATEMENT (a trailing ';' is optional)\n"
     "  --patterns F  run the named access patterns of F (.patterns): exit 1 on a Scan or refusal\n"
+    "  --import-model MODEL.json  create the tables and items of a NoSQL Workbench data model\n"
     "  --bail        stop at the first failing statement\n"
     "  --echo        print each statement and dot-command before running it\n"
     "  --mode MODE   box, table, line, json, ddb or csv (default: box on a terminal, else ddb)\n"
@@ -115,26 +117,31 @@ int ParseShellArgs(int argc, char** argv, ShellArgs* out) {
   ShellArgs& a = *out;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
-    const bool takes_value = arg == "-f" || arg == "-c" || arg == "--patterns" || arg == "--mode" ||
-                             arg == "--endpoint" || arg == "--region" || arg == "--profile" ||
-                             arg == "--ca-bundle" || arg == "--max-attempts" ||
-                             arg == "--connect-timeout" || arg == "--read-timeout";
+    const bool takes_value = arg == "-f" || arg == "-c" || arg == "--patterns" ||
+                             arg == "--import-model" || arg == "--mode" || arg == "--endpoint" ||
+                             arg == "--region" || arg == "--profile" || arg == "--ca-bundle" ||
+                             arg == "--max-attempts" || arg == "--connect-timeout" ||
+                             arg == "--read-timeout";
     if (takes_value && i + 1 >= argc) {
-      const char* what = arg == "-f"            ? "a script file"
-                         : arg == "-c"          ? "a statement"
-                         : arg == "--patterns"  ? "a patterns file"
-                         : arg == "--mode"      ? "a mode (box, table, line, json, ddb or csv)"
-                         : arg == "--endpoint"  ? "a URL (http://HOST:PORT or https://HOST)"
-                         : arg == "--region"    ? "a region (us-east-1, ...)"
-                         : arg == "--profile"   ? "a profile name"
-                         : arg == "--ca-bundle" ? "a PEM file of certificates"
-                                                : "a number";
+      const char* what = arg == "-f"               ? "a script file"
+                         : arg == "-c"             ? "a statement"
+                         : arg == "--patterns"     ? "a patterns file"
+                         : arg == "--import-model" ? "a NoSQL Workbench model file"
+                         : arg == "--mode"         ? "a mode (box, table, line, json, ddb or csv)"
+                         : arg == "--endpoint"     ? "a URL (http://HOST:PORT or https://HOST)"
+                         : arg == "--region"       ? "a region (us-east-1, ...)"
+                         : arg == "--profile"      ? "a profile name"
+                         : arg == "--ca-bundle"    ? "a PEM file of certificates"
+                                                   : "a number";
       return BadUsage(arg + " needs " + what);
     }
     if (arg == "-f" || arg == "-c") {
       a.actions.emplace_back(arg[1], argv[++i]);
     } else if (arg == "--patterns") {
       a.actions.emplace_back('p', argv[++i]);
+    } else if (arg == "--import-model") {
+      std::string quoted = argv[++i];
+      a.actions.emplace_back('c', ".import-model '" + quoted + "'");
     } else if (arg == "--bail") {
       a.bail = true;
     } else if (arg == "--echo") {

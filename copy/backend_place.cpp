@@ -17,20 +17,9 @@
 #include "core/ddb_json.h"
 #include "core/item.h"
 #include "core/item_codec.h"
-#include "core/throughput.h"
+#include "core/table_definition.h"
 
 namespace keyhole::copy {
-
-namespace {
-
-// A table's or a GSI's OnDemandThroughput as CreateTable takes it (nullopt: no limit).
-template <typename T>
-std::optional<OnDemandThroughputSpec> OnDemandOf(const T& t) {
-  if (!t.max_read_request_units && !t.max_write_request_units) return std::nullopt;
-  return OnDemandThroughputSpec{t.max_read_request_units, t.max_write_request_units};
-}
-
-}  // namespace
 
 uint64_t ItemDigest(const Item& item) {
   thread_local std::string text;
@@ -346,73 +335,7 @@ class Backed : public Place {
 
   Status Create(const std::string& table, const TableDescription& def,
                 const std::function<void(const std::string&)>& note) override {
-    CreateTableRequest c;
-    c.table_name = table;
-    std::set<std::string> defined;
-    const auto define = [&](const KeySchema& key) {
-      for (const KeyAttribute* a : key.Attributes()) {
-        if (!defined.insert(a->name).second) continue;
-        c.attribute_definitions.push_back({a->name, a->type == ValueType::kN   ? "N"
-                                                    : a->type == ValueType::kB ? "B"
-                                                                               : "S"});
-      }
-    };
-    define(def.key);
-    c.key_schema = ToKeySchemaElements(def.key);
-    c.billing_mode = def.billing_mode;
-    const bool provisioned = def.billing_mode == "PROVISIONED";
-    if (provisioned) {
-      c.read_capacity_units = def.read_capacity;
-      c.write_capacity_units = def.write_capacity;
-    }
-    // OnDemandThroughput is a limit, and is carried. WarmThroughput above what a new table
-    // has anyway is billed (pre-warming), so it is named, not carried.
-    auto note_warm = [&](const std::string& what, const auto& d) {
-      const int64_t read = provisioned ? d.read_capacity : kOnDemandWarmReadUnits;
-      const int64_t write = provisioned ? d.write_capacity : kOnDemandWarmWriteUnits;
-      if (d.warm_read_units <= read && d.warm_write_units <= write) return;
-      note(
-          fmt::format("{}: its WarmThroughput ({} reads, {} writes per second) is not carried, "
-                      "because pre-warming is billed; UpdateTable sets it",
-                      what, d.warm_read_units, d.warm_write_units));
-    };
-    c.on_demand_throughput = OnDemandOf(def);
-    note_warm(table, def);
-    for (const IndexDescription& idx : def.indexes) {
-      define(idx.key);
-      IndexSpec spec;
-      spec.name = idx.name;
-      spec.key_schema = ToKeySchemaElements(idx.key);
-      spec.projection_type = std::string(ProjectionTypeName(idx.projection.type));
-      if (idx.projection.type == ProjectionType::kInclude) {
-        spec.non_key_attributes = idx.projection.non_key_attributes;
-      }
-      if (idx.kind == IndexKind::kGlobal) {
-        if (provisioned) {
-          spec.read_capacity_units = std::max<int64_t>(1, idx.read_capacity);
-          spec.write_capacity_units = std::max<int64_t>(1, idx.write_capacity);
-        }
-        spec.on_demand_throughput = OnDemandOf(idx);
-        note_warm(fmt::format("{}'s index {}", table, idx.name), idx);
-        c.global_secondary_indexes.push_back(std::move(spec));
-      } else {
-        c.local_secondary_indexes.push_back(std::move(spec));
-      }
-    }
-    if (def.stream_view_type) {
-      StreamSpecification stream;
-      stream.stream_enabled = true;
-      stream.stream_view_type = def.stream_view_type;
-      c.stream_specification = stream;
-    }
-    if (def.sse_enabled) {
-      note(fmt::format(
-          "{}: its KMS key ({}) belongs to the source's account and is not carried; "
-          "the copy has the destination's default encryption",
-          table, def.kms_master_key_arn.empty() ? "AWS managed" : def.kms_master_key_arn));
-    }
-    for (const auto& [k, v] : def.tags) c.tags.push_back({k, v});
-    if (def.deletion_protection) c.deletion_protection_enabled = true;
+    const CreateTableRequest c = CreateRequestFor(table, def, note);
     KH_RETURN_IF_ERROR(db_.CreateTable(c).status());
     // Until it, and each of its indexes, is ACTIVE (DynamoDB: seconds to minutes).
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(30);

@@ -638,6 +638,67 @@ std::string Write(const Value& v) {
   return out;
 }
 
+namespace {
+
+// `v` on one line with a space after each ',' and ':'.
+void AppendSpaced(const Value& v, std::string* out) {
+  if (v.kind() == Kind::kArray) {
+    out->push_back('[');
+    for (size_t i = 0; i < v.array().size(); ++i) {
+      if (i) out->append(", ");
+      AppendSpaced(v.array()[i], out);
+    }
+    out->push_back(']');
+  } else if (v.kind() == Kind::kObject) {
+    out->push_back('{');
+    for (size_t i = 0; i < v.object().size(); ++i) {
+      if (i) out->append(", ");
+      AppendQuoted(v.object()[i].first, out);
+      out->append(": ");
+      AppendSpaced(v.object()[i].second, out);
+    }
+    out->push_back('}');
+  } else {
+    AppendValue(v, out);
+  }
+}
+
+void AppendIndented(const Value& v, size_t indent, size_t width, std::string* out) {
+  const bool container = v.kind() == Kind::kArray || v.kind() == Kind::kObject;
+  std::string line;
+  AppendSpaced(v, &line);
+  const size_t column = out->size() - std::min(out->size(), out->rfind('\n') + 1);
+  if (!container || column + line.size() <= width ||
+      (v.kind() == Kind::kArray ? v.array().empty() : v.object().empty())) {
+    out->append(line);
+    return;
+  }
+  const std::string pad(indent + 2, ' ');
+  const bool array = v.kind() == Kind::kArray;
+  out->append(array ? "[\n" : "{\n");
+  const size_t n = array ? v.array().size() : v.object().size();
+  for (size_t i = 0; i < n; ++i) {
+    out->append(pad);
+    if (!array) {
+      AppendQuoted(v.object()[i].first, out);
+      out->append(": ");
+    }
+    AppendIndented(array ? v.array()[i] : v.object()[i].second, indent + 2, width, out);
+    out->append(i + 1 < n ? ",\n" : "\n");
+  }
+  out->append(indent, ' ');
+  out->push_back(array ? ']' : '}');
+}
+
+}  // namespace
+
+std::string WriteIndented(const Value& v, size_t width) {
+  std::string out;
+  AppendIndented(v, 0, width, &out);
+  out.push_back('\n');
+  return out;
+}
+
 void AppendQuoted(std::string_view s, std::string* out) {
   out->reserve(out->size() + s.size() + 2);
   out->push_back('"');

@@ -118,6 +118,10 @@ class TextReader {
 // \r \t as those short escapes, other control characters (U+0000..U+001F) as \u00xx (lowercase
 // hex); everything else, including non-ASCII UTF-8 and DEL, passed through byte for byte.
 std::string Write(const Value& v);
+// For people to read: a container that fits on one line within `width` columns is written on
+// it (", " and ": " between members), else one member per line, indented by two spaces a level.
+// Strings as Write escapes them. Ends with a newline.
+std::string WriteIndented(const Value& v, size_t width = 100);
 // Appends the JSON string literal for `s` (with quotes) to *out.
 void AppendQuoted(std::string_view s, std::string* out);
 

@@ -861,6 +861,12 @@ constexpr DotCommand kCommands[] = {
      true},
     {".model", "TABLE", "the entity types the table's items imply, with their key templates",
      RunModel, true},
+    {".import-model", "MODEL.json",
+     "create the tables of a NoSQL Workbench data model, with its items", RunImportModel, true},
+    {".export-model", "FILE [TABLE...] [--format workbench|cloudformation|cli]",
+     "the tables (and items) as a Workbench model, a CloudFormation template or create-table "
+     "input",
+     RunExportModel, true},
     {".patterns", "FILE",
      "run the named access patterns of FILE: one row per pattern, fails on a Scan or refusal",
      RunPatternsCommand, true},

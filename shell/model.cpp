@@ -355,6 +355,8 @@ Model InferModel(const TableDescription& t, const std::vector<Item>& items) {
     Entity e;
     e.name = g.name;
     e.items = static_cast<int64_t>(g.items.size());
+    for (const Item* item : g.items)
+      e.item_indexes.push_back(static_cast<size_t>(item - items.data()));
     // Shapes: items whose keys have the same prefixes and separators.
     std::vector<std::pair<std::string, std::vector<const Item*>>> shapes;
     for (const Item* item : g.items) {

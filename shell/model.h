@@ -60,6 +60,7 @@ struct Entity {
   int64_t items = 0;
   std::vector<EntityShape> shapes;           // most common first
   std::vector<AttributeSummary> attributes;  // non-key attributes, by name
+  std::vector<size_t> item_indexes;          // its items: positions in InferModel's `items`
 };
 
 struct Model {

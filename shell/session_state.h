@@ -284,6 +284,12 @@ bool RunPatterns(Session::State& s, std::string_view text, std::string_view sour
 // .model TABLE (model.cpp): the entity types the table's items imply, with key templates.
 bool RunModel(Session::State& s, const std::vector<std::string>& args, Location at);
 
+// .import-model FILE and .export-model FILE [TABLE...] [--format F] [--name N]
+// (model_files.cpp): NoSQL Workbench data models in and out, CloudFormation and create-table
+// input out.
+bool RunImportModel(Session::State& s, const std::vector<std::string>& args, Location at);
+bool RunExportModel(Session::State& s, const std::vector<std::string>& args, Location at);
+
 // Fills `report` from an API-form statement's request and response (patterns.cpp): the
 // operation, its table(s), Count/ScannedCount or the items returned, ConsumedCapacity.
 void ReportOperation(StatementReport& report, std::string_view operation,

@@ -404,3 +404,41 @@ TEST(JsonText, ToValidUtf8ReplacesIllFormedBytes) {
 
 }  // namespace
 }  // namespace keyhole::json
+
+namespace keyhole::json {
+namespace {
+
+// WriteIndented: what fits in the width on one line, the rest a member per line; parses back to
+// the same value.
+TEST(JsonWriteIndentedTest, FitsOnALineOrBreaks) {
+  Result<Value> v = Parse(R"({"a": [1, 2], "b": {"c": "x\n"}, "e": [], "f": {}})");
+  ASSERT_TRUE(v.ok());
+  EXPECT_EQ(WriteIndented(*v), "{\"a\": [1, 2], \"b\": {\"c\": \"x\\n\"}, \"e\": [], \"f\": {}}\n");
+  EXPECT_EQ(WriteIndented(*v, 20),
+            "{\n"
+            "  \"a\": [1, 2],\n"
+            "  \"b\": {\"c\": \"x\\n\"},\n"
+            "  \"e\": [],\n"
+            "  \"f\": {}\n"
+            "}\n");
+  EXPECT_EQ(WriteIndented(*v, 8),
+            "{\n"
+            "  \"a\": [\n"
+            "    1,\n"
+            "    2\n"
+            "  ],\n"
+            "  \"b\": {\n"
+            "    \"c\": \"x\\n\"\n"
+            "  },\n"
+            "  \"e\": [],\n"
+            "  \"f\": {}\n"
+            "}\n");
+  for (size_t width : {0, 8, 20, 100}) {
+    Result<Value> back = Parse(WriteIndented(*v, width));
+    ASSERT_TRUE(back.ok());
+    EXPECT_EQ(Write(*back), Write(*v));
+  }
+}
+
+}  // namespace
+}  // namespace keyhole::json

@@ -1,0 +1,193 @@
+// .import-model and .export-model: NoSQL Workbench data models in and out, and a database's
+// tables as CloudFormation or `aws dynamodb create-table` input (shell/workbench.h converts).
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <set>
+
+#include "api/batch_writer.h"
+#include "core/file.h"
+#include "shell/session_state.h"
+#include "shell/workbench.h"
+
+namespace keyhole::shell {
+
+namespace {
+
+using Args = std::vector<std::string>;
+
+void SayNotes(Session::State& s, const Notes& notes) {
+  for (const std::string& n : notes) s.sink->Err("-- note: " + n + "\n");
+}
+
+// Every item of `table`, in key order (Scan).
+Status ScanAll(Session::State& s, const std::string& table, std::vector<Item>* items) {
+  ScanRequest scan;
+  scan.table_name = table;
+  while (true) {
+    KH_ASSIGN_OR_RETURN(ScanResponse page, s.db.Scan(scan));
+    for (Item& item : page.items) items->push_back(std::move(item));
+    if (!page.last_evaluated_key) return Status::OK();
+    scan.exclusive_start_key = std::move(page.last_evaluated_key);
+  }
+}
+
+// Writes `text` to `path` whole: into a new file beside it, renamed over it once written.
+Status WriteFileWhole(const std::string& path, const std::string& text) {
+  const std::string temp = path + ".keyhole-model-tmp";
+  std::FILE* f = std::fopen(temp.c_str(), "w");
+  if (!f) return Status::Validation(fmt::format("cannot write {}: {}", path, std::strerror(errno)));
+  const bool written = std::fwrite(text.data(), 1, text.size(), f) == text.size();
+  const bool closed = std::fclose(f) == 0;
+  if (!written || !closed || std::rename(temp.c_str(), path.c_str()) != 0) {
+    const int error = errno;
+    std::remove(temp.c_str());
+    return Status::Validation(fmt::format("cannot write {}: {}", path, std::strerror(error)));
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+// .import-model FILE: the model's tables are created and filled; none may exist yet. Either all
+// of it is imported, or, when a write fails part way, the tables made are dropped again and the
+// error says so.
+bool RunImportModel(Session::State& s, const Args& args, Location at) {
+  if (args.size() != 1) return s.Fail(Status::Validation("usage: .import-model MODEL.json"), at);
+  std::string text;
+  if (!ReadWholeFile(args[0], &text)) {
+    return s.Fail(
+        Status::Validation(fmt::format("cannot read {}: {}", args[0], std::strerror(errno))), at);
+  }
+  Result<json::Value> parsed = json::Parse(text);
+  if (!parsed.ok()) {
+    return s.Fail(
+        Status::Validation(fmt::format("{} is not JSON: {}", args[0], parsed.status().message())),
+        at);
+  }
+  Notes notes;
+  Result<ImportedModel> model = ReadWorkbenchModel(*parsed, &notes);
+  if (!model.ok()) {
+    return s.Fail(Status::Validation(
+                      fmt::format("{}: {} (nothing imported)", args[0], model.status().message())),
+                  at);
+  }
+  for (const ImportedTable& t : model->tables) {
+    Result<DescribeTableResponse> d = s.db.DescribeTable({t.create.table_name});
+    if (d.ok()) {
+      return s.Fail(Status::InUse(fmt::format(
+                        "Table already exists: {} (.import-model creates the model's tables; "
+                        "nothing imported)",
+                        t.create.table_name)),
+                    at);
+    }
+    if (!d.status().IsNotFound()) return s.Fail(d.status(), at);
+  }
+  std::vector<std::string> created;
+  auto undo = [&](const Status& why) {
+    for (const std::string& name : created) (void)s.db.DeleteTable({name});
+    std::string undone = created.empty() ? std::string("nothing imported")
+                                         : fmt::format("the import was undone: {} dropped",
+                                                       fmt::join(created, ", "));
+    return s.Fail(Status(why.code(), fmt::format("{} ({})", why.message(), undone)), at);
+  };
+  std::string report;
+  for (const ImportedTable& t : model->tables) {
+    Result<CreateTableResponse> r = s.db.CreateTable(t.create);
+    if (!r.ok()) return undo(r.status());
+    created.push_back(t.create.table_name);
+    std::vector<std::string> keys;
+    for (const KeySchemaElement& k : t.create.key_schema) keys.push_back(k.name);
+    api::BatchWriter::Options options;
+    options.threads = 1;
+    api::BatchWriter writer(s.db, t.create.table_name, keys, options);
+    for (const Item& item : t.items) {
+      if (Status st = writer.Add(item); !st.ok()) {
+        (void)writer.Finish();
+        return undo(st);
+      }
+    }
+    if (Status st = writer.Finish(); !st.ok()) return undo(st);
+    report += fmt::format("-- table {} created: {}, {} GSI{}, {} facet{}\n", t.create.table_name,
+                          t.items.size() == 1 ? "1 item" : fmt::format("{} items", t.items.size()),
+                          t.create.global_secondary_indexes.size(),
+                          t.create.global_secondary_indexes.size() == 1 ? "" : "s", t.facets,
+                          t.facets == 1 ? "" : "s");
+  }
+  SayNotes(s, notes);
+  s.Notice(fmt::format("-- model {} imported from {}\n",
+                       model->name.empty() ? std::string("(unnamed)") : model->name, args[0]) +
+           report);
+  return true;
+}
+
+// .export-model FILE [TABLE...] [--format workbench|cloudformation|cli] [--name NAME]
+bool RunExportModel(Session::State& s, const Args& args, Location at) {
+  const Status usage = Status::Validation(
+      "usage: .export-model FILE.json [TABLE...] [--format workbench|cloudformation|cli] "
+      "[--name MODEL]");
+  std::string path, format = "workbench", name;
+  std::vector<std::string> tables;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "--format" || args[i] == "--name") {
+      if (i + 1 >= args.size()) return s.Fail(usage, at);
+      std::string& target = args[i] == "--format" ? format : name;
+      target = args[++i];
+    } else if (path.empty()) {
+      path = args[i];
+    } else {
+      tables.push_back(args[i]);
+    }
+  }
+  if (path.empty()) return s.Fail(usage, at);
+  if (format != "workbench" && format != "cloudformation" && format != "cli") {
+    return s.Fail(Status::Validation(
+                      fmt::format("unknown format {}: workbench (NoSQL Workbench's data model, the "
+                                  "default), cloudformation or cli (create-table --cli-input-json)",
+                                  format)),
+                  at);
+  }
+  if (tables.empty()) {
+    Result<ListTablesResponse> r = s.db.ListTables({});
+    if (!r.ok()) return s.Fail(r.status(), at);
+    tables = r->table_names;
+  }
+  if (tables.empty()) return s.Fail(Status::Validation("there are no tables to export"), at);
+  if (format == "cli" && tables.size() != 1) {
+    return s.Fail(Status::Validation(fmt::format(
+                      "--format cli writes one table's create-table input; name one of {}",
+                      fmt::join(tables, ", "))),
+                  at);
+  }
+  std::vector<ModelTable> model;
+  int64_t items = 0;
+  for (const std::string& table : tables) {
+    Result<TableSchemaPtr> t = s.db.TableSchema(table);
+    if (!t.ok()) return s.Fail(s.NameMissingTable(t.status(), table), at);
+    ModelTable mt{**t, {}};
+    if (format == "workbench") {
+      if (Status st = ScanAll(s, table, &mt.items); !st.ok()) return s.Fail(st, at);
+      items += static_cast<int64_t>(mt.items.size());
+    }
+    model.push_back(std::move(mt));
+  }
+  Notes notes;
+  json::Value out =
+      format == "workbench"
+          ? WorkbenchModelJson(name.empty() ? fmt::format("{}", fmt::join(tables, ", ")) : name,
+                               s.now(), model, &notes)
+      : format == "cloudformation" ? CloudFormationJson(model, &notes)
+                                   : CreateTableCliJson(model.front(), &notes);
+  if (Status st = WriteFileWhole(path, json::WriteIndented(out)); !st.ok()) return s.Fail(st, at);
+  SayNotes(s, notes);
+  const std::string what =
+      format == "workbench"
+          ? fmt::format("a NoSQL Workbench model ({} item{})", items, items == 1 ? "" : "s")
+      : format == "cloudformation" ? "a CloudFormation template"
+                                   : "create-table --cli-input-json input";
+  s.Notice(fmt::format("-- {} written to {}: {}\n", what, path, fmt::join(tables, ", ")));
+  return true;
+}
+
+}  // namespace keyhole::shell
