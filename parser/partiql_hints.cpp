@@ -8,6 +8,8 @@
 #include <cctype>
 #include <initializer_list>
 #include <optional>
+#include <set>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -474,6 +476,9 @@ std::string ParseHint(std::string_view text, const ParseError& error) {
   const size_t at = std::min(error.position.offset, text.size());
   const std::vector<Word> words = Words(text);
   const std::string first = words.empty() ? "" : words[0].upper;
+  if (const std::string t = Trimmed(text); t == "\\q" || t == "\\quit") {
+    return "use .quit (or Ctrl-D) to leave keyhole; at the prompt \\q, exit and quit do too";
+  }
 
   if (message ==
           "Unknown statement; expected SELECT, INSERT, UPDATE, DELETE or EXISTS, or one of "
@@ -486,6 +491,27 @@ std::string ParseHint(std::string_view text, const ParseError& error) {
     if (words.size() == 1 && first == "HELP") {
       return ".help lists the commands; .help SELECT (or INSERT, CREATE TABLE, ...) shows a "
              "statement's syntax";
+    }
+  }
+
+  // SQL's CREATE TABLE (column types, PRIMARY KEY): DynamoDB declares key attributes only.
+  if (first == "CREATE" && words.size() > 4 && words[1].upper == "TABLE") {
+    static const std::set<std::string> kSqlWords = {
+        "STRING",  "VARCHAR", "CHAR",    "TEXT",    "INT",   "INTEGER",
+        "BIGINT",  "NUMBER",  "NUMERIC", "DECIMAL", "FLOAT", "DOUBLE",
+        "BOOLEAN", "PRIMARY", "SERIAL",  "UUID",    "DATE"};
+    static const std::set<std::string> kNumeric = {
+        "INT", "INTEGER", "BIGINT", "NUMBER", "NUMERIC", "DECIMAL", "FLOAT", "DOUBLE", "SERIAL"};
+    for (size_t i = 3; i < words.size(); ++i) {
+      if (!kSqlWords.contains(words[i].upper)) continue;
+      const Word& name = words[i - 1];
+      const std::string column(text.substr(name.offset, name.upper.size()));
+      const std::string table(text.substr(words[2].offset, words[2].upper.size()));
+      return fmt::format(
+          "DynamoDB declares only the key: each key attribute with its type (S string, N "
+          "number, B binary) and role (HASH partition key, RANGE sort key); items carry any "
+          "other attributes undeclared. CREATE TABLE \"{}\" ({} {} HASH)",
+          table, column, kNumeric.contains(words[i].upper) ? "N" : "S");
     }
   }
 

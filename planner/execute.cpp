@@ -196,7 +196,11 @@ Result<ExecuteResult> Execute(const Plan& plan, Executor& executor, const Execut
               auto p = executor.PutItem(r);
               if (!p.ok()) {
                 if (plan.duplicate_on_condition_failure && p.status().IsConditionFailed()) {
-                  return Status(ErrorCode::kDuplicateItem, "Duplicate primary key exists in table");
+                  return Status(ErrorCode::kDuplicateItem, "Duplicate primary key exists in table")
+                      .WithHint(
+                          "INSERT adds a new item only, and an item with this key exists. "
+                          "UPDATE changes it (SET ..., REMOVE ...); the API's PutItem "
+                          "replaces it whole");
                 }
                 return p.status();
               }

@@ -255,8 +255,74 @@ std::string EqualitySuggestion(const parser::SelectStatement& s, const TableDesc
 
 }  // namespace
 
+namespace {
+
+// The attributes a condition tests (the first operand of each comparison, BETWEEN, IN and
+// function), each once, in order; with whether begins_with tests it.
+void CollectTested(const expr::Condition& c, std::vector<std::pair<std::string, bool>>* out) {
+  const bool tests = c.kind == expr::ConditionKind::kCompare ||
+                     c.kind == expr::ConditionKind::kBetween ||
+                     c.kind == expr::ConditionKind::kIn || c.kind == expr::ConditionKind::kFunction;
+  if (tests && !c.operands.empty() && c.operands[0].kind == expr::OperandKind::kPath &&
+      !c.operands[0].path.elements.empty() && !c.operands[0].path.elements[0].is_index) {
+    const std::string& name = c.operands[0].path.elements[0].name;
+    const bool begins = c.kind == expr::ConditionKind::kFunction && c.function == "begins_with";
+    auto it = std::ranges::find_if(*out, [&](const auto& e) { return e.first == name; });
+    if (it == out->end()) {
+      out->emplace_back(name, begins);
+    } else {
+      it->second = it->second || begins;
+    }
+  }
+  for (const expr::Condition& child : c.children) CollectTested(child, out);
+}
+
+bool EqualsIgnoringCase(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) ==
+                  std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+// A WHERE naming a key attribute in another case (pk for PK), or testing a partition key with
+// begins_with: the hint that says so, else "".
+std::string KeyNameHint(const parser::SelectStatement& s, const TableDescription& table) {
+  std::vector<std::string> keys = table.key.Names();
+  std::vector<std::string> partitions = {table.key.partition.name};
+  for (const auto& idx : table.indexes) {
+    for (const std::string& name : idx.key.Names()) {
+      if (std::ranges::find(keys, name) == keys.end()) keys.push_back(name);
+    }
+    partitions.push_back(idx.key.partition.name);
+  }
+  std::vector<std::pair<std::string, bool>> tested;
+  CollectTested(*s.where, &tested);
+  for (const auto& [name, begins] : tested) {
+    if (std::ranges::find(keys, name) != keys.end()) continue;
+    for (const std::string& key : keys) {
+      if (EqualsIgnoringCase(name, key)) {
+        return fmt::format("did you mean {}? Attribute names are case-sensitive: {} is not {}", key,
+                           name, key);
+      }
+    }
+  }
+  for (const auto& [name, begins] : tested) {
+    if (!begins || std::ranges::find(partitions, name) == partitions.end()) continue;
+    return fmt::format(
+        "begins_with narrows a sort key only: a Query needs the whole partition key with = "
+        "({} = <value>); within that item collection begins_with on the sort key picks a "
+        "range. To find items by a prefix of {}, give an index a partition key that holds the "
+        "prefix (ALTER TABLE ... ADD GLOBAL INDEX)",
+        name, name);
+  }
+  return "";
+}
+
+}  // namespace
+
 std::string IndexSuggestion(const parser::SelectStatement& s, const TableDescription& table) {
   if (!s.where) return "";
+  if (std::string names = KeyNameHint(s, table); !names.empty()) return names;
   std::set<std::string> index_keys;
   for (const auto& idx : table.indexes) {
     for (const std::string& name : idx.key.Names()) index_keys.insert(name);

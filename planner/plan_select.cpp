@@ -377,8 +377,22 @@ Result<Plan> PlanSelect(const parser::Statement& st, const TableDescription& tab
       if (sk_pos < 0) sk_pos = static_cast<int>(i);
       forward = !o.descending;
     } else {
+      std::string sort_names;
+      for (const KeyAttribute* a : sorts) sort_names += (sort_names.empty() ? "" : ", ") + a->name;
       return Status::Validation("Variable reference " + o.name +
-                                " in ORDER BY clause must be part of the primary key");
+                                " in ORDER BY clause must be part of the primary key")
+          .WithHint(
+              sorts.empty()
+                  ? fmt::format("{} has no sort key: an item collection holds one item, and "
+                                "nothing orders it. To read items in {} order, make {} the sort "
+                                "key of an index (ALTER TABLE ... ADD GLOBAL INDEX) and query "
+                                "that",
+                                t.index ? t.index->name : table.name, o.name, o.name)
+                  : fmt::format("DynamoDB returns an item collection in the order of its sort "
+                                "key only: ORDER BY {} [DESC]. To read items in {} order, make "
+                                "{} the sort key of an index (ALTER TABLE ... ADD GLOBAL INDEX, "
+                                "or a LOCAL INDEX at CREATE TABLE) and query that",
+                                sort_names, o.name, o.name));
     }
   }
   if (reads.size() > 1 && !s.order_by.empty() && pk_pos < 0) {

@@ -827,6 +827,35 @@ bool RunCollection(State& s, const Args& args, Location at) {
   return true;
 }
 
+// sqlite3's dot-commands that keyhole has under another name, or another way: what to use.
+std::string_view SqliteCommandHint(std::string_view name) {
+  static constexpr std::pair<std::string_view, std::string_view> kHints[] = {
+      {".dump",
+       "sqlite3's .dump is .export TABLE TO FILE here (a table's items as DynamoDB "
+       "JSON lines); .schema prints the CREATE TABLE statements"},
+      {".indexes",
+       ".schema TABLE shows a table's indexes in its CREATE TABLE; DESCRIBE "
+       "\"TABLE\" lists them"},
+      {".indices",
+       ".schema TABLE shows a table's indexes in its CREATE TABLE; DESCRIBE "
+       "\"TABLE\" lists them"},
+      {".open", "keyhole works on the file it was started with: quit, then keyhole FILE"},
+      {".databases", "keyhole works on the file it was started with; .tables lists its tables"},
+      {".show",
+       ".mode, .headers, .timer and the other settings print theirs when given no "
+       "argument"},
+      {".width", ".maxwidth N cuts wide cells in box and table modes"},
+      {".separator", ".mode csv writes comma-separated values"},
+      {".save", "the database is one file: keyhole copy FILE OTHER.kh copies it"},
+      {".backup", "the database is one file: keyhole copy FILE OTHER.kh copies it"},
+      {".q", ".quit (or .exit, or Ctrl-D) leaves keyhole"},
+  };
+  for (const auto& [command, hint] : kHints) {
+    if (name == command) return hint;
+  }
+  return "";
+}
+
 constexpr DotCommand kCommands[] = {
     {".help", "[COMMAND]", "this help, or one command's", RunHelp},
     {".tables", "", "list the tables", RunTables},
@@ -859,7 +888,7 @@ constexpr DotCommand kCommands[] = {
     {".startkey", "{KEY}", "the ExclusiveStartKey (DynamoDB JSON) of the next SELECT", RunStartKey},
     {".collection", "TABLE 'pk'", "one item collection: its items in sort-key order", RunCollection,
      true},
-    {".model", "TABLE", "the entity types the table's items imply, with their key templates",
+    {".model", "[TABLE]", "the entity types the table's items imply, with their key templates",
      RunModel, true},
     {".import-model", "MODEL.json",
      "create the tables of a NoSQL Workbench data model, with its items", RunImportModel, true},
@@ -975,9 +1004,12 @@ bool Session::State::RunDotCommand(std::string_view line, Location at) {
   std::string name = words[0];
   const DotCommand* c = Find(name);
   if (!c) {
-    return Fail(
-        Status::Validation(fmt::format("unknown command {}; .help lists them", Shorten(name, 40))),
-        at);
+    Status unknown =
+        Status::Validation(fmt::format("unknown command {}; .help lists them", Shorten(name, 40)));
+    if (std::string_view hint = SqliteCommandHint(name); !hint.empty()) {
+      unknown.WithHint(std::string(hint));
+    }
+    return Fail(unknown, at);
   }
   Args args(words.begin() + 1, words.end());
   const Clock::time_point start = Clock::now();

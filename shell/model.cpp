@@ -445,8 +445,22 @@ std::string FormatModel(const TableDescription& t, const Model& model) {
   return out;
 }
 
-bool RunModel(Session::State& s, const std::vector<std::string>& args, Location at) {
-  if (args.size() != 1) return s.Fail(Status::Validation("usage: .model TABLE"), at);
+bool RunModel(Session::State& s, const std::vector<std::string>& given, Location at) {
+  std::vector<std::string> args = given;
+  if (args.empty()) {  // the database's one table
+    Result<ListTablesResponse> tables = s.db.ListTables({});
+    if (!tables.ok()) return s.Fail(tables.status(), at);
+    if (tables->table_names.size() == 1) args = tables->table_names;
+    if (args.empty()) {
+      return s.Fail(
+          Status::Validation(tables->table_names.empty()
+                                 ? std::string("usage: .model TABLE (there are no tables yet)")
+                                 : fmt::format("usage: .model TABLE, one of {}",
+                                               fmt::join(tables->table_names, ", "))),
+          at);
+    }
+  }
+  if (args.size() != 1) return s.Fail(Status::Validation("usage: .model [TABLE]"), at);
   Result<TableSchemaPtr> t = s.db.TableSchema(args[0]);
   if (!t.ok()) return s.Fail(t.status(), at);
   ScanRequest scan;

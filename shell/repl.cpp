@@ -427,8 +427,13 @@ int RunRepl(Session& session, const ReplOptions& options) {
         run(line);
         continue;
       }
+      if (Session::IsQuitWord(line)) {  // psql's `\q`, `exit`, `quit`: as .quit
+        remember(line);
+        run(".quit");
+        continue;
+      }
       if (std::optional<std::string> answer = Session::AnswerBareWord(line)) {
-        std::fputs(answer->c_str(), term);  // `exit`, `quit`, `help`, `\q`: not PartiQL
+        std::fputs(answer->c_str(), term);  // `help`, `\?`: not PartiQL
         continue;
       }
     }

@@ -151,16 +151,29 @@ bool Session::RunPatterns(std::string_view text, std::string_view source) {
   return shell::RunPatterns(*state_, text, source);
 }
 
-std::optional<std::string> Session::AnswerBareWord(std::string_view line) {
+namespace {
+
+// A line holding one word (with or without ';'), lowercased; "" for anything else.
+std::string BareWord(std::string_view line) {
   size_t b = line.find_first_not_of(" \t\r\n");
-  if (b == std::string_view::npos) return std::nullopt;
+  if (b == std::string_view::npos) return "";
   size_t e = line.find_last_not_of(" \t\r\n;");
-  if (e == std::string_view::npos || e < b) return std::nullopt;
+  if (e == std::string_view::npos || e < b) return "";
   std::string word(line.substr(b, e - b + 1));
   for (char& c : word) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  if (word == "exit" || word == "quit" || word == "\\q" || word == "bye") {
-    return "-- use .quit (or Ctrl-D) to leave keyhole\n";
-  }
+  return word.find_first_of(" \t") == std::string::npos ? word : "";
+}
+
+}  // namespace
+
+bool Session::IsQuitWord(std::string_view line) {
+  const std::string word = BareWord(line);
+  return word == "exit" || word == "quit" || word == "\\q" || word == "bye";
+}
+
+std::optional<std::string> Session::AnswerBareWord(std::string_view line) {
+  const std::string word = BareWord(line);
+  if (word.empty()) return std::nullopt;
   if (word == "help" || word == "\\?" || word == "\\h" || word == "?") {
     return "-- .help lists the commands; .help SELECT (or INSERT, CREATE TABLE, ...) shows a "
            "statement's syntax\n";

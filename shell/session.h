@@ -137,9 +137,11 @@ class Session {
   // True once `.quit` / `.exit` ran; RunScript stops there and the caller should exit.
   bool quit_requested() const { return quit_; }
 
-  // What to answer when a person types a word from another shell alone at the prompt
-  // (`exit`, `quit`, `\q`, `help`, `\?`, with or without `;`): "-- use .quit ..." or
-  // "-- .help lists ...". nullopt for anything else.
+  // Whether a line typed at the prompt is another shell's way out, alone (`exit`, `quit`,
+  // `\q`, `bye`, any case, with or without `;`): the REPL then leaves as .quit does.
+  static bool IsQuitWord(std::string_view line);
+  // What to answer when a person types another shell's word for help alone at the prompt
+  // (`help`, `\?`, `\h`, `?`): "-- .help lists ...". nullopt for anything else.
   static std::optional<std::string> AnswerBareWord(std::string_view line);
 
   // True when `pending` (lines typed so far, not starting with a dot-command) is not yet a

@@ -13,6 +13,7 @@
 
 #include "core/ddb_json.h"
 #include "planner/transaction.h"
+#include "shell/render.h"
 #include "shell/session_state.h"
 
 namespace keyhole::shell {
@@ -30,6 +31,62 @@ std::string Tables(const std::vector<ConsumedCapacity>& c) {
   std::string out;
   for (const ConsumedCapacity& t : c) out += (out.empty() ? "" : ", ") + t.table_name;
   return out;
+}
+
+// The item a transaction's write acts on: its table and key, as text for comparing.
+std::string ItemOf(const TransactWriteItem& w, const Session::State& s, std::string* shown) {
+  std::string table;
+  Item key;
+  if (w.put) {
+    table = w.put->table_name;
+    Result<TableSchemaPtr> t = s.db.TableSchema(table);
+    if (!t.ok()) return "";
+    for (const std::string& name : (*t)->key.Names()) {
+      if (auto it = w.put->item.find(name); it != w.put->item.end()) key.emplace(name, it->second);
+    }
+  } else if (w.update) {
+    table = w.update->table_name;
+    key = w.update->key;
+  } else if (w.delete_) {
+    table = w.delete_->table_name;
+    key = w.delete_->key;
+  } else if (w.condition_check) {
+    table = w.condition_check->table_name;
+    key = w.condition_check->key;
+  }
+  *shown = "";
+  for (const auto& [name, value] : key) {
+    std::string literal = FormatCell(value);
+    if (value.is(ValueType::kS)) {  // as a statement writes it
+      literal = "'";
+      for (char c : value.s()) literal += c == '\'' ? std::string("''") : std::string(1, c);
+      literal += "'";
+    }
+    *shown += fmt::format("{}{} = {}", shown->empty() ? "" : ", ", name, literal);
+  }
+  *shown += " in " + table;
+  return table + "\n" + ItemToJsonText(key);
+}
+
+// For DynamoDB's "multiple operations on one item": which statements those are.
+std::string SameItemHint(const std::vector<parser::Statement>& statements, Session::State& s) {
+  StatementSchemas schemas(s.db);
+  Result<planner::TransactionPlan> plan = planner::PlanTransaction(statements, schemas);
+  if (!plan.ok() || plan->reads()) return "";
+  const auto& items = std::get<TransactWriteItemsRequest>(plan->request).transact_items;
+  std::vector<std::string> seen;
+  for (size_t i = 0; i < items.size(); ++i) {
+    std::string shown;
+    seen.push_back(ItemOf(items[i], s, &shown));
+    for (size_t j = 0; j < i; ++j) {
+      if (seen[j].empty() || seen[j] != seen[i]) continue;
+      return fmt::format(
+          "TransactStatements[{}] and [{}] both act on the item {}; a transaction acts on an "
+          "item once: merge them (one UPDATE can SET and REMOVE several attributes)",
+          j, i, shown);
+    }
+  }
+  return "";
 }
 
 }  // namespace
@@ -171,11 +228,23 @@ bool Session::State::RunTransactionStatement(const parser::Statement& st, Locati
   if (!transaction) return Fail(Status::Validation("COMMIT without BEGIN"), at);
   std::vector<parser::Statement> statements = std::move(*transaction);
   transaction.reset();
+  if (statements.empty()) {  // DynamoDB refuses an empty ExecuteTransaction; nothing to send
+    Notice("-- nothing to commit: no statement was queued since BEGIN\n");
+    return true;
+  }
   if (transaction_is_batch) return CommitBatch(statements, at);
   // One implementation of PartiQL transactions, shared with ExecuteTransaction (api::Service).
   Result<api::TransactionOutcome> r =
       service.RunTransaction(statements, {}, std::nullopt, ReturnConsumedCapacity::kTotal);
-  if (!r.ok()) return Fail(r.status(), at);
+  if (!r.ok()) {
+    Status failed = r.status();
+    if (failed.message() == "Transaction request cannot include multiple operations on one item") {
+      if (std::string hint = SameItemHint(statements, *this); !hint.empty()) {
+        failed.WithHint(hint);
+      }
+    }
+    return Fail(failed, at);
+  }
   if (r->reads) {
     std::vector<Item> items;
     for (auto& item : r->responses) {
