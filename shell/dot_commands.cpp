@@ -29,6 +29,7 @@
 #include "core/json.h"
 #include "parser/partiql.h"
 #include "shell/session_state.h"
+#include "shell/terminal.h"
 
 namespace keyhole::shell {
 
@@ -817,11 +818,20 @@ bool RunCollection(State& s, const Args& args, Location at) {
   }
   s.Notice(fmt::format("-- item collection {} = {} · {} · {} bytes\n", pk.name, FormatCell(value),
                        Count(static_cast<int64_t>(items.size()), "item"), bytes));
+  // Rendered as SELECT renders (State::PrintItems): .maxwidth, .expanded auto, the pager.
   RenderOptions options;
   options.mode = s.settings.mode;
   options.headers = s.settings.headers;
   if ((*t)->key.sort) options.key_columns = {(*t)->key.sort->name};
-  s.Out(RenderItems(items, options));
+  options.max_cell_width = s.settings.max_cell_width;
+  const bool to_terminal = s.settings.terminal && !s.redirect && !s.suppress_out;
+  if (to_terminal && s.settings.expanded_auto) options.max_width = TerminalColumns();
+  const std::string text = RenderItems(items, options);
+  const size_t rows = to_terminal && s.settings.pager ? TerminalRows() : 0;
+  if (rows <= 2 || static_cast<size_t>(std::count(text.begin(), text.end(), '\n')) <= rows - 2 ||
+      !Page(text)) {
+    s.Out(text);
+  }
   s.Notice(fmt::format("-- {} returned · Query on {} · {}\n", items.size(), args[0],
                        CapacityText(units, "RCU")));
   return true;

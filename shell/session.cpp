@@ -767,6 +767,22 @@ bool RunAlter(Session::State& s, const parser::AlterTableStatement& a, Location 
   }
   Result<UpdateTableResponse> r = s.db.UpdateTable(request);
   if (!r.ok()) return s.Fail(r.status(), at);
+  if (request.create_global_index) {  // how many items the new index holds
+    Result<DescribeTableResponse> d = s.db.DescribeTable({a.table});
+    const IndexDescription* idx =
+        d.ok() ? d->table.FindIndex(request.create_global_index->name) : nullptr;
+    if (idx && idx->status != "ACTIVE") {
+      done += fmt::format(" (IndexStatus {}: the index is being filled)", idx->status);
+    } else if (idx) {
+      done +=
+          fmt::format(": {} of {} indexed", idx->item_count, Count(d->table.item_count, "item"));
+      if (idx->item_count < d->table.item_count) {
+        done +=
+            " (the others lack a key attribute of the index, or hold one of another type: "
+            "a sparse index)";
+      }
+    }
+  }
   s.Notice(s.Timed("-- " + done) + "\n");
   return true;
 }
