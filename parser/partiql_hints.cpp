@@ -494,6 +494,30 @@ std::string ParseHint(std::string_view text, const ParseError& error) {
     }
   }
 
+  // A statement keyword at the start of a later line: the statement before it had no ';'.
+  if (at > 0 && at < text.size()) {
+    static const std::set<std::string> kStarts = {
+        "SELECT",  "INSERT", "UPDATE", "DELETE", "CREATE",   "DROP", "ALTER", "SHOW",  "DESCRIBE",
+        "EXPLAIN", "SCAN",   "BEGIN",  "COMMIT", "ROLLBACK", "CALL", "NEXT",  "EXISTS"};
+    const size_t line_start = text.rfind('\n', at - 1);
+    const bool first_on_line =
+        line_start != std::string_view::npos &&
+        text.substr(line_start + 1, at - line_start - 1).find_first_not_of(" \t\r") ==
+            std::string_view::npos;
+    auto word = std::ranges::find_if(words, [&](const Word& w) { return w.offset == at; });
+    if (first_on_line && word != words.end() && word != words.begin() &&
+        kStarts.contains(word->upper)) {
+      std::string before = Trimmed(text.substr(0, line_start));
+      if (const size_t nl = before.find('\n'); nl != std::string::npos) {
+        before = Trimmed(before.substr(0, nl)) + " ...";
+      }
+      return fmt::format(
+          "did the statement before this line end without ';'? {} runs until a ';', so {} "
+          "became part of it",
+          before, word->upper);
+    }
+  }
+
   // SQL's CREATE TABLE (column types, PRIMARY KEY): DynamoDB declares key attributes only.
   if (first == "CREATE" && words.size() > 4 && words[1].upper == "TABLE") {
     static const std::set<std::string> kSqlWords = {

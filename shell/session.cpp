@@ -830,7 +830,10 @@ bool RunParsed(Session::State& s, const parser::Statement& st, Location at) {
       }
       Result<DeleteTableResponse> r = s.db.DeleteTable({d.table});
       if (!r.ok() && !(d.if_exists && r.status().IsNotFound())) return s.Fail(r.status(), at);
-      s.Notice(fmt::format("-- table {} {}\n", d.table, r.ok() ? "dropped" : "does not exist"));
+      // IF EXISTS on a missing table is routine (a schema script on a new file): said so, not
+      // in words that read as an error.
+      s.Notice(r.ok() ? fmt::format("-- table {} dropped\n", d.table)
+                      : fmt::format("-- no table {} to drop (IF EXISTS)\n", d.table));
       if (s.last_plan && s.last_plan->table == d.table) s.last_plan.reset();
       return true;
     }
