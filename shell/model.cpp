@@ -311,6 +311,17 @@ EntityShape MakeShape(const std::vector<const Item*>& items, const TableDescript
 
 }  // namespace
 
+std::string TypeAttributeOf(const std::vector<Item>& items) {
+  for (const char* candidate : kTypeAttributes) {
+    size_t with = std::count_if(items.begin(), items.end(), [&](const Item& item) {
+      auto it = item.find(candidate);
+      return it != item.end() && it->second.type() == ValueType::kS;
+    });
+    if (with > 0 && with * 2 >= items.size()) return candidate;
+  }
+  return "";
+}
+
 Model InferModel(const TableDescription& t, const std::vector<Item>& items) {
   Model model;
   model.items = static_cast<int64_t>(items.size());
@@ -319,16 +330,7 @@ Model InferModel(const TableDescription& t, const std::vector<Item>& items) {
   for (const IndexDescription& index : t.indexes) {
     for (const std::string& name : index.key.Names()) keys.insert(name);
   }
-  for (const char* candidate : kTypeAttributes) {
-    size_t with = std::count_if(items.begin(), items.end(), [&](const Item& item) {
-      auto it = item.find(candidate);
-      return it != item.end() && it->second.type() == ValueType::kS;
-    });
-    if (with > 0 && with * 2 >= items.size()) {
-      model.type_attribute = candidate;
-      break;
-    }
-  }
+  model.type_attribute = TypeAttributeOf(items);
   std::vector<Group> groups;
   std::vector<const Item*> untyped;
   std::map<std::string, size_t> by_type;

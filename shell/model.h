@@ -69,6 +69,10 @@ struct Model {
   std::vector<Entity> entities;  // in order of first appearance (key order)
 };
 
+// The type attribute of `items`: the first of the candidates above that at least half of them
+// carry as a string; "" when none.
+std::string TypeAttributeOf(const std::vector<Item>& items);
+
 // Infers the model of `table` from all of its items (in key order).
 Model InferModel(const TableDescription& table, const std::vector<Item>& items);
 

@@ -30,6 +30,7 @@
 #include "parser/partiql.h"
 #include "parser/suggest.h"
 #include "planner/plan.h"
+#include "shell/model.h"
 #include "shell/session_state.h"
 #include "shell/terminal.h"
 
@@ -605,6 +606,32 @@ bool RunPlan(Session::State& s, planner::Plan plan, const planner::Cursor* resum
   return true;
 }
 
+// A refusal's index advice names a generic `entityType` as the attribute that tells entities
+// apart: on a file, the table's own type attribute (Type, _type, ...) when its items have one
+// (.model's rule, on the first 200 items). Not on an endpoint, where reading costs.
+Status WithTypeAttribute(Session::State& s, Status status, const parser::Statement& st) {
+  const std::string generic = "(entityType S,";
+  if (!s.settings.endpoint.empty() || st.kind() != parser::StatementKind::kSelect ||
+      status.hint().find(generic) == std::string::npos) {
+    return status;
+  }
+  ScanRequest scan;
+  scan.table_name = st.as<parser::SelectStatement>().table;
+  scan.limit = 200;
+  Result<ScanResponse> page = s.db.Scan(scan);
+  if (!page.ok()) return status;
+  std::vector<Item> items(page->items.begin(), page->items.end());
+  const std::string type = TypeAttributeOf(items);
+  if (type.empty() || type == "entityType") return status;
+  std::string hint = status.hint();
+  const std::string named = parser::NameInStatement(type);
+  for (size_t at = 0; (at = hint.find("entityType", at)) != std::string::npos;) {
+    hint.replace(at, 10, named);
+    at += named.size();
+  }
+  return Status(status).WithHint(hint);
+}
+
 bool RunDml(Session::State& s, const parser::Statement& st, Location at) {
   StatementSchemas schemas(s.db);
   s.statement_schemas = &schemas;
@@ -615,7 +642,7 @@ bool RunDml(Session::State& s, const parser::Statement& st, Location at) {
   Result<planner::Plan> plan = planner::PlanStatement(st, schemas);
   std::optional<Item> start_key = std::move(s.start_key);
   s.start_key.reset();
-  if (!plan.ok()) return s.Fail(plan.status(), at);
+  if (!plan.ok()) return s.Fail(WithTypeAttribute(s, plan.status(), st), at);
   if (plan->explain) return RunExplain(s, *plan, at);
   const bool scans =
       !plan->operations.empty() && std::holds_alternative<ScanRequest>(plan->operations[0]);
