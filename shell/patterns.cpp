@@ -190,7 +190,18 @@ bool RunPatterns(Session::State& s, std::string_view text, std::string_view sour
     if (reports.empty()) {
       failures.push_back(fmt::format("\"{}\" ({}): no statement", b.name, at));
     } else if (!r.error.empty()) {
-      failures.push_back(fmt::format("\"{}\" ({}): {}", b.name, at, r.error));
+      std::string failure = fmt::format("\"{}\" ({}): {}", b.name, at, r.error);
+      // A write whose condition found its item: on a file where the patterns ran before.
+      if (r.error.starts_with("ConditionalCheckFailedException") ||
+          r.error.starts_with("DuplicateItemException") ||
+          (r.error.starts_with("TransactionCanceledException") &&
+           r.error.find("ConditionalCheckFailed") != std::string::npos)) {
+        failure +=
+            "\n  this pattern writes, and its condition failed: on this file it has likely run "
+            "before, and its write is done. A pattern that writes runs once per file: load "
+            "the schema again (keyhole FILE -f schema.sql) to run them all again";
+      }
+      failures.push_back(std::move(failure));
     } else if (r.operation.starts_with("Scan")) {
       failures.push_back(fmt::format(
           "\"{}\" ({}): needs a Scan of {}; an access pattern must be served by GetItem, Query or "

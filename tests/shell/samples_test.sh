@@ -27,6 +27,11 @@ for dir in "$samples"/*/; do
     echo "FAIL $name: unexpected summary: $summary"; fail=1; continue
   fi
   echo "ok $name: $summary"
+  # A second run: a pattern that writes may find its item there, and is then said to have run.
+  if ! "$bin" "$db" --patterns "$dir/patterns.sql" >"$work/p2.out" 2>"$work/p2.err" &&
+    ! grep -q "this pattern writes, and its condition failed: on this file it has likely run" "$work/p2.err"; then
+    echo "FAIL $name: a second --patterns failed without saying why"; cat "$work/p2.err"; fail=1
+  fi
 done
 [ "$count" -ge 7 ] || { echo "FAIL: expected at least 7 samples, found $count"; fail=1; }
 
