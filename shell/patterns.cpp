@@ -134,13 +134,25 @@ std::vector<StatementReport> RunHidden(Session::State& s, std::string_view text,
   return reports;
 }
 
-Item Row(const std::string& name, const std::string& operation, const StatementReport& r) {
+// One pattern's row. For people, capacity reads "0.5 RCU" and a page with more "3+"; for
+// programs (`machine`: csv, json, ddb), numbers: capacity and its unit apart, returned and
+// whether there was more.
+Item Row(const std::string& name, const std::string& operation, const StatementReport& r,
+         bool machine) {
   Item row;
   row["pattern"] = AttributeValue::S(name);
   row["operation"] = AttributeValue::S(operation);
   row["on"] = AttributeValue::S(r.target.empty() ? "-" : r.target);
   bool ran = operation != "refused" && operation != "error";
-  if (ran) {
+  if (ran && machine) {
+    row["read"] = AttributeValue::N(Number::FromInt(r.read));
+    row["returned"] = AttributeValue::N(Number::FromInt(r.returned));
+    row["more"] = AttributeValue::Bool(r.more);
+    if (!r.units.empty()) {
+      row["capacity"] = AttributeValue::N(Number::Parse(fmt::format("{:g}", r.capacity)).value());
+      row["unit"] = AttributeValue::S(r.units);
+    }
+  } else if (ran) {
     row["read"] = AttributeValue::N(Number::FromInt(r.read));
     row["returned"] = r.more ? AttributeValue::S(fmt::format("{}+", r.returned))
                              : AttributeValue::N(Number::FromInt(r.returned));
@@ -172,7 +184,7 @@ bool RunPatterns(Session::State& s, std::string_view text, std::string_view sour
                             : !r.error.empty()    ? "error"
                             : r.operation.empty() ? "-"
                                                   : r.operation;
-    rows.push_back(Row(b.name, operation, r));
+    rows.push_back(Row(b.name, operation, r, IsMachineMode(s.settings.mode)));
     std::string at = fmt::format("{}line {}", where, b.line);
     if (b.expect_refusal) {
       if (r.refused) {

@@ -117,6 +117,11 @@ with tempfile.TemporaryDirectory() as tmp:
           and rows[1][:2] == ["one item", "GetItem"] and len(rows) == 3, out + err)
     check("patterns summary on stderr",
           "-- 2 patterns: 1 key-addressed, 1 refused as expected" in err, err)
+    # ... and in json: capacity a number, its unit apart (not "0.5 RCU").
+    code, out, err = run(db, "--mode", "json", "--patterns", patterns)
+    first = json.loads(out.splitlines()[0]) if code == 0 and out else {}
+    check("patterns json: numbers", first.get("capacity") == 0.5 and first.get("unit") == "RCU"
+          and first.get("returned") == 1 and first.get("more") is False, out + err)
 
     # Box mode on a pipe keeps its footers inline, as a person reading it expects.
     code, out, err = run(db, "--mode", "box", "-c", "SELECT sk FROM \"Things\" WHERE pk = 'a' AND sk = 1")

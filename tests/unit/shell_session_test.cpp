@@ -346,14 +346,14 @@ TEST_F(SessionTest, PatternsReportOneRowPerPattern) {
       "SELECT * FROM \"App\" WHERE color = 'red';\n";
   ASSERT_TRUE(session_.RunPatterns(patterns, "p.sql")) << sink_.err;
   EXPECT_EQ(Out(),
-            "pattern,operation,on,read,returned,capacity\n"
-            "one item,GetItem,App,1,1,0.5 RCU\n"
-            "a collection,Query,App,3,3,0.5 RCU\n"
-            "by email,Query,App.byEmail,1,1,0.5 RCU\n"
-            "two partitions,Query ×2,App,3,3,1 RCU\n"
-            "a transaction,TransactWriteItems,App,0,0,4 WCU\n"
-            "an API call,GetItem,App,1,1,0.5 RCU\n"
-            "by color,refused,-,,,\n"
+            "pattern,operation,on,read,returned,capacity,more,unit\n"
+            "one item,GetItem,App,1,1,0.5,false,RCU\n"
+            "a collection,Query,App,3,3,0.5,false,RCU\n"
+            "by email,Query,App.byEmail,1,1,0.5,false,RCU\n"
+            "two partitions,Query ×2,App,3,3,1,false,RCU\n"
+            "a transaction,TransactWriteItems,App,0,0,4,false,WCU\n"
+            "an API call,GetItem,App,1,1,0.5,false,RCU\n"
+            "by color,refused,-,,,,,\n"
             "-- refused as expected: by color\n"
             "--   ValidationException: keyhole refuses to scan \"App\": the WHERE does not pin the "
             "partition key pk with = or IN. Add pk = <value>, or write SCAN SELECT ... to read the "
