@@ -405,7 +405,9 @@ int RunRepl(Session& session, const ReplOptions& options) {
     int count = 0;
     const char* got = lib.el_gets(el, &count);
     if (got == nullptr || count <= 0) {
-      const bool interrupted = count < 0 && g_sigint;
+      // A Ctrl-C ends el_gets with count -1, or, inside an incremental search (Ctrl-R), with
+      // the search's end-of-input (count 0): either way, only the line is discarded.
+      const bool interrupted = g_sigint != 0;
       std::fputs("\n", term);
       std::fflush(term);
       if (!interrupted) {  // Ctrl-D on an empty line, input is gone, or SIGTERM / SIGHUP

@@ -326,6 +326,24 @@ TEST_F(ReplPtyTest, TabCompletesKeywordsAndTableNames) {
   EXPECT_EQ(pty->output().find("Error"), std::string::npos) << pty->output();
 }
 
+// Ctrl-C inside a Ctrl-R history search ends the search only: keyhole and an open transaction
+// stay.
+TEST_F(ReplPtyTest, CtrlCDuringAHistorySearchCancelsTheSearchOnly) {
+  auto pty = Start();
+  pty->Send("BEGIN;\r");
+  ASSERT_TRUE(pty->Expect("keyhole*> "));
+  pty->Send("\x12");
+  ASSERT_TRUE(pty->Expect("bck:"));
+  pty->Send("SEL");
+  pty->Send("\x03");
+  ASSERT_TRUE(pty->Expect("keyhole*> "));
+  pty->Send("ROLLBACK;\r");
+  ASSERT_TRUE(pty->Expect("-- rolled back"));
+  pty->Send(".quit\r");
+  EXPECT_EQ(pty->WaitExit(), 0) << pty->output();
+  EXPECT_EQ(pty->output().find("the input ended"), std::string::npos) << pty->output();
+}
+
 TEST_F(ReplPtyTest, CtrlCDiscardsTheStatementBeingTyped) {
   auto pty = Start();
   pty->Send("CREATE TABLE \"Orders\" (pk S);\r");
