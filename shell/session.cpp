@@ -606,21 +606,62 @@ bool RunPlan(Session::State& s, planner::Plan plan, const planner::Cursor* resum
   return true;
 }
 
-// A refusal's index advice names a generic `entityType` as the attribute that tells entities
-// apart: on a file, the table's own type attribute (Type, _type, ...) when its items have one
-// (.model's rule, on the first 200 items). Not on an endpoint, where reading costs.
-Status WithTypeAttribute(Session::State& s, Status status, const parser::Statement& st) {
-  const std::string generic = "(entityType S,";
+namespace {
+
+void CollectPaths(const expr::Operand& o, std::vector<std::string>* out) {
+  if (o.kind == expr::OperandKind::kPath && !o.path.elements.empty() &&
+      std::find(out->begin(), out->end(), o.path.elements.front().name) == out->end()) {
+    out->push_back(o.path.elements.front().name);
+  }
+  for (const auto& a : o.args) CollectPaths(a, out);
+}
+void CollectPaths(const expr::Condition& c, std::vector<std::string>* out) {
+  for (const auto& o : c.operands) CollectPaths(o, out);
+  for (const auto& child : c.children) CollectPaths(child, out);
+}
+
+}  // namespace
+
+// A refused SELECT's advice, checked against the table's items (on a file, the first 200; not on
+// an endpoint, where reading costs): a WHERE attribute no item has is named, with the closest
+// name items do have, instead of advice to index it; and index advice names the table's own type
+// attribute (Type, _type, ...) where it said a generic `entityType`.
+Status WithDataHints(Session::State& s, Status status, const parser::Statement& st) {
   if (!s.settings.endpoint.empty() || st.kind() != parser::StatementKind::kSelect ||
-      status.hint().find(generic) == std::string::npos) {
+      !status.message().starts_with("keyhole refuses to scan") ||
+      status.hint().starts_with("did you mean")) {  // a key's name in another case
     return status;
   }
+  const auto& select = st.as<parser::SelectStatement>();
+  Result<TableSchemaPtr> table = s.db.TableSchema(select.table);
+  if (!table.ok() || !select.where) return status;
   ScanRequest scan;
-  scan.table_name = st.as<parser::SelectStatement>().table;
+  scan.table_name = select.table;
   scan.limit = 200;
   Result<ScanResponse> page = s.db.Scan(scan);
-  if (!page.ok()) return status;
+  if (!page.ok() || page->items.empty()) return status;
   std::vector<Item> items(page->items.begin(), page->items.end());
+  std::vector<std::string> names;
+  CollectPaths(*select.where, &names);
+  std::set<std::string> seen;
+  for (const Item& item : items) {
+    for (const auto& [name, value] : item) seen.insert(name);
+  }
+  for (const std::string& name : names) {
+    bool key = (*table)->key.Has(name);
+    for (const IndexDescription& idx : (*table)->indexes) key = key || idx.key.Has(name);
+    if (key || seen.contains(name)) continue;
+    const std::vector<std::string> have(seen.begin(), seen.end());
+    std::string hint = fmt::format(
+        "no item of {} has an attribute {}{}", select.table, name,
+        page->last_evaluated_key ? fmt::format(" (of the first {} read)", items.size()) : "");
+    if (std::optional<std::string> close = parser::ClosestName(name, have)) {
+      hint += fmt::format(": did you mean {}? Attribute names are case-sensitive", *close);
+    }
+    return Status(status).WithHint(hint);
+  }
+  const std::string generic = "(entityType S,";
+  if (status.hint().find(generic) == std::string::npos) return status;
   const std::string type = TypeAttributeOf(items);
   if (type.empty() || type == "entityType") return status;
   std::string hint = status.hint();
@@ -642,7 +683,7 @@ bool RunDml(Session::State& s, const parser::Statement& st, Location at) {
   Result<planner::Plan> plan = planner::PlanStatement(st, schemas);
   std::optional<Item> start_key = std::move(s.start_key);
   s.start_key.reset();
-  if (!plan.ok()) return s.Fail(WithTypeAttribute(s, plan.status(), st), at);
+  if (!plan.ok()) return s.Fail(WithDataHints(s, plan.status(), st), at);
   if (plan->explain) return RunExplain(s, *plan, at);
   const bool scans =
       !plan->operations.empty() && std::holds_alternative<ScanRequest>(plan->operations[0]);
