@@ -855,6 +855,63 @@ bool RunAlter(Session::State& s, const parser::AlterTableStatement& a, Location 
   return true;
 }
 
+// DESCRIBE in box, table and line modes: a row for the table and each index (keys, projection,
+// items, bytes, status), then its billing, stream and protection. (csv, json and ddb print
+// DescribeTable's JSON answer, for programs.)
+bool DescribeForPeople(Session::State& s, const std::string& table, Location at) {
+  Result<DescribeTableResponse> d = s.db.DescribeTable({table});
+  if (!d.ok()) return s.Fail(s.NameMissingTable(d.status(), table), at);
+  const TableDescription& t = d->table;
+  auto key_text = [](const std::vector<const KeyAttribute*>& attributes) {
+    std::string out;
+    for (const KeyAttribute* a : attributes) {
+      out += fmt::format("{}{} {}", out.empty() ? "" : ", ", a->name, TypeName(a->type));
+    }
+    return out;
+  };
+  auto row = [&](const std::string& name, const std::string& kind, const KeySchema& key,
+                 const std::string& projection, int64_t items, int64_t bytes,
+                 const std::string& status) {
+    Item r;
+    r["name"] = AttributeValue::S(name);
+    r["kind"] = AttributeValue::S(kind);
+    r["partition key"] = AttributeValue::S(key_text(key.PartitionAttributes()));
+    r["sort key"] = AttributeValue::S(key.sort ? key_text(key.SortAttributes()) : "-");
+    r["projection"] = AttributeValue::S(projection);
+    r["items"] = AttributeValue::N(Number::FromInt(items));
+    r["bytes"] = AttributeValue::N(Number::FromInt(bytes));
+    r["status"] = AttributeValue::S(status);
+    return r;
+  };
+  std::vector<Item> rows = {row(t.name, "table", t.key, "-", t.item_count, t.size_bytes, t.status)};
+  for (const IndexDescription& i : t.indexes) {
+    std::string projection(ProjectionTypeName(i.projection.type));
+    if (i.projection.type == ProjectionType::kInclude) {
+      projection +=
+          " (" + fmt::format("{}", fmt::join(i.projection.non_key_attributes, ", ")) + ")";
+    }
+    rows.push_back(row(i.name, i.kind == IndexKind::kGlobal ? "global index" : "local index", i.key,
+                       projection, i.item_count, i.size_bytes,
+                       i.kind == IndexKind::kGlobal ? i.status : t.status));
+  }
+  RenderOptions options;
+  options.mode = s.settings.mode;
+  options.headers = s.settings.headers;
+  options.columns = {"name",       "kind",  "partition key", "sort key",
+                     "projection", "items", "bytes",         "status"};
+  options.max_cell_width = s.settings.max_cell_width;
+  s.Out(RenderItems(rows, options));
+  std::string about =
+      t.billing_mode == "PROVISIONED"
+          ? fmt::format("PROVISIONED ({} RCU, {} WCU)", t.read_capacity, t.write_capacity)
+          : std::string("PAY_PER_REQUEST");
+  about += t.stream_view_type ? " · stream " + *t.stream_view_type : " · no stream";
+  if (t.deletion_protection) about += " · deletion protection";
+  s.Notice(fmt::format("-- {}: {} · {} (DescribeTable; .mode json shows its whole answer)\n",
+                       t.name, about, t.TableArn()));
+  return true;
+}
+
 bool RunParsed(Session::State& s, const parser::Statement& st, Location at) {
   using parser::StatementKind;
   if (s.transaction) {
@@ -919,8 +976,10 @@ bool RunParsed(Session::State& s, const parser::Statement& st, Location at) {
       return true;
     }
     case StatementKind::kDescribe: {
+      const std::string& table = st.as<parser::DescribeStatement>().table;
+      if (!IsMachineMode(s.settings.mode)) return DescribeForPeople(s, table, at);
       json::Value body = json::Value::MakeObject();
-      body.Add("TableName", json::Value::String(st.as<parser::DescribeStatement>().table));
+      body.Add("TableName", json::Value::String(table));
       return PrintJson(s, s.service.Call("DescribeTable", body, s.Context()), at);
     }
     case StatementKind::kShowCreateTable: {
