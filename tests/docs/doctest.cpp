@@ -9,7 +9,8 @@
 //                Run with bash in a scratch directory holding a `samples` link to REPO/samples,
 //                with BIN's directory first on PATH (so `keyhole` is the built executable).
 //   keyhole DB   a REPL transcript on database file DB (in the same scratch directory):
-//                `keyhole> ` starts a statement or dot-command, `   ...> ` continues it, the
+//                `keyhole> ` starts a statement or dot-command (`keyhole*> ` inside BEGIN ...
+//                COMMIT, as the REPL prompts there), `   ...> ` continues it, the
 //                other lines are its expected output. Run in-process through a Session in box
 //                mode, as the interactive shell runs it; each block opens the database anew.
 // Blocks run in file order and share the scratch directory. Other blocks are not run: `sh`
@@ -63,7 +64,12 @@ struct Block {
 };
 
 constexpr std::string_view kPrompt = "keyhole> ";
+constexpr std::string_view kTransactionPrompt = "keyhole*> ";
 constexpr std::string_view kMore = "   ...> ";
+
+bool StartsStatement(const std::string& line) {
+  return line.starts_with(kPrompt) || line.starts_with(kTransactionPrompt);
+}
 
 std::vector<std::string> Lines(const std::string& text) {
   std::vector<std::string> lines;
@@ -81,7 +87,7 @@ std::vector<Step> ParseSteps(const std::vector<std::string>& lines, bool console
   std::vector<Step> steps;
   bool continuing = false;
   for (const std::string& line : lines) {
-    bool starts = console ? line.starts_with("$ ") : line.starts_with(kPrompt);
+    bool starts = console ? line.starts_with("$ ") : StartsStatement(line);
     bool continues = console ? continuing : line.starts_with(kMore);
     if (starts || (continues && !steps.empty() && steps.back().output.empty())) {
       if (starts) steps.push_back({});
@@ -121,6 +127,8 @@ std::string StatementText(const std::vector<std::string>& input) {
   for (const std::string& line : input) {
     if (line.starts_with(kPrompt)) {
       text += line.substr(kPrompt.size());
+    } else if (line.starts_with(kTransactionPrompt)) {
+      text += line.substr(kTransactionPrompt.size());
     } else if (line.starts_with(kMore)) {
       text += line.substr(kMore.size());
     } else {
@@ -242,11 +250,18 @@ int main(int argc, char** argv) {
     size_t line_no = b.first_line + 1;  // 1-based line of the step's first line
     for (const Step& step : steps) {
       std::string actual;
+      std::vector<std::string> input = step.input;
       if (!step.input.empty()) {
         ++commands;
         if (console) {
           actual = RunConsole(step.input);
         } else {
+          // The prompt the REPL shows here: a transcript with another one differs.
+          const std::string_view prompt = session->in_transaction() ? kTransactionPrompt : kPrompt;
+          if (!input[0].starts_with(prompt)) {
+            input[0] = std::string(prompt) +
+                       StatementText({input[0]}).substr(0, StatementText({input[0]}).size() - 1);
+          }
           session->RunScript(StatementText(step.input), "", 1);
           actual = sink.Take();
         }
@@ -257,10 +272,12 @@ int main(int argc, char** argv) {
       for (std::string& l : want) l = RTrim(l);
       while (!want.empty() && want.back().empty()) want.pop_back();
       while (!got.empty() && got.back().empty()) got.pop_back();
-      if (got != want) {
+      const bool differs = got != want || input != step.input;
+      if (differs) {
         ++failures;
       }
-      if (got != want && !rewrite) {
+      if (differs && !rewrite) {
+        if (input != step.input) std::cerr << "(the REPL's prompt here is " << input[0] << ")\n";
         std::cerr << file << ":" << line_no << ": output differs for\n";
         for (const std::string& l : step.input) std::cerr << "  " << l << "\n";
         std::cerr << "--- expected\n";
@@ -269,7 +286,7 @@ int main(int argc, char** argv) {
         for (const std::string& l : got) std::cerr << l << "\n";
         std::cerr << "---\n";
       }
-      actual_block.insert(actual_block.end(), step.input.begin(), step.input.end());
+      actual_block.insert(actual_block.end(), input.begin(), input.end());
       actual_block.insert(actual_block.end(), got.begin(), got.end());
       line_no += step.input.size() + step.output.size();
     }
