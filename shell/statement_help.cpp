@@ -16,7 +16,7 @@ struct StatementHelp {
 
 constexpr StatementHelp kStatements[] = {
     {"SELECT",
-     "SELECT * | path [, path ...] FROM \"T\" | \"T\".\"Index\" WHERE <key condition> [AND ...]\n"
+     "SELECT * | path [, path ...] FROM \"Table\" | \"Table\".\"Index\" WHERE <key condition> [AND ...]\n"
      "       [ORDER BY sort_key [ASC | DESC]]\n"
      "SCAN SELECT ... (reads the whole table or index)\n"
      "The WHERE must pin the partition key with = or IN (GetItem or Query); other conditions\n"
@@ -24,12 +24,12 @@ constexpr StatementHelp kStatements[] = {
      "SELECT * FROM \"App\" WHERE pk = 'USER#1' AND begins_with(sk, 'ORDER#') ORDER BY sk DESC;\n"
      "SELECT email FROM \"App\".\"byEmail\" WHERE email = 'a@x.io';"},
     {"INSERT",
-     "INSERT INTO \"T\" VALUE {'attribute': value, ...}\n"
+     "INSERT INTO \"Table\" VALUE {'attribute': value, ...}\n"
      "One item, with its whole primary key; fails (DuplicateItemException) when the key exists.\n"
      "Strings take single quotes; numbers, true, false, null, [lists], {maps} and <<sets>>.",
      "INSERT INTO \"App\" VALUE {'pk': 'USER#1', 'sk': 'PROFILE', 'email': 'a@x.io', 'age': 42};"},
     {"UPDATE",
-     "UPDATE \"T\" SET path = value [, path = value ...] [REMOVE path ...] WHERE <whole key>\n"
+     "UPDATE \"Table\" SET path = value [, path = value ...] [REMOVE path ...] WHERE <whole key>\n"
      "       [RETURNING ALL|MODIFIED OLD|NEW *]\n"
      "Changes one existing item (ConditionalCheckFailedException when there is none).\n"
      "SCAN UPDATE ... applies the change to every item that matches.",
@@ -37,29 +37,29 @@ constexpr StatementHelp kStatements[] = {
      "NEW "
      "*;"},
     {"DELETE",
-     "DELETE FROM \"T\" WHERE <whole key> [AND condition] [RETURNING ALL OLD *]\n"
-     "SCAN DELETE FROM \"T\" WHERE ... deletes every item that matches.",
+     "DELETE FROM \"Table\" WHERE <whole key> [AND condition] [RETURNING ALL OLD *]\n"
+     "SCAN DELETE FROM \"Table\" WHERE ... deletes every item that matches.",
      "DELETE FROM \"App\" WHERE pk = 'USER#1' AND sk = 'ORDER#01';"},
     {"CREATE TABLE",
-     "CREATE TABLE [IF NOT EXISTS] \"T\" (pk S|N|B [, sk S|N|B])\n"
-     "       [GLOBAL INDEX \"g\" (a S [, b N]) [PROJECTION ALL | KEYS_ONLY | INCLUDE (x, y)]] ...\n"
+     "CREATE TABLE [IF NOT EXISTS] \"Table\" (pk S|N|B [, sk S|N|B])\n"
+     "       [GLOBAL INDEX \"byA\" (a S [, b N]) [PROJECTION ALL | KEYS_ONLY | INCLUDE (x, y)]] ...\n"
      "       (a multi-attribute GSI key, up to 4 + 4, names every role, HASH first:\n"
-     "        GLOBAL INDEX \"g\" (a S HASH, b S HASH, c N RANGE, d S RANGE))\n"
-     "       [LOCAL INDEX \"l\" (c N) [PROJECTION ...]] ...\n"
+     "        GLOBAL INDEX \"byA\" (a S HASH, b S HASH, c N RANGE, d S RANGE))\n"
+     "       [LOCAL INDEX \"byC\" (c N) [PROJECTION ...]] ...\n"
      "       [TTL attribute] [STREAM KEYS_ONLY | NEW_IMAGE | OLD_IMAGE | NEW_AND_OLD_IMAGES]\n"
      "       [BILLING PAY_PER_REQUEST | BILLING PROVISIONED (READ 5, WRITE 5)]",
      "CREATE TABLE \"App\" (pk S, sk S) GLOBAL INDEX \"byEmail\" (email S) TTL expires;"},
-    {"DROP TABLE", "DROP TABLE [IF EXISTS] \"T\"", "DROP TABLE IF EXISTS \"App\";"},
+    {"DROP TABLE", "DROP TABLE [IF EXISTS] \"Table\"", "DROP TABLE IF EXISTS \"App\";"},
     {"ALTER TABLE",
-     "ALTER TABLE \"T\" ADD GLOBAL INDEX \"g\" (a S [, b N]) [PROJECTION ...]   (backfilled;\n"
+     "ALTER TABLE \"Table\" ADD GLOBAL INDEX \"byA\" (a S [, b N]) [PROJECTION ...]   (backfilled;\n"
      "      a multi-attribute key as in CREATE TABLE: (a S HASH, b S HASH, c N RANGE))\n"
-     "ALTER TABLE \"T\" DROP INDEX \"g\"\n"
-     "ALTER TABLE \"T\" SET TTL attribute | DISABLE TTL\n"
-     "ALTER TABLE \"T\" SET STREAM NEW_AND_OLD_IMAGES | DISABLE STREAM",
+     "ALTER TABLE \"Table\" DROP INDEX \"byA\"\n"
+     "ALTER TABLE \"Table\" SET TTL attribute | DISABLE TTL\n"
+     "ALTER TABLE \"Table\" SET STREAM NEW_AND_OLD_IMAGES | DISABLE STREAM",
      "ALTER TABLE \"App\" ADD GLOBAL INDEX \"byRole\" (role S) PROJECTION KEYS_ONLY;"},
     {"SHOW TABLES", "SHOW TABLES (also .tables)", "SHOW TABLES;"},
-    {"SHOW CREATE TABLE", "SHOW CREATE TABLE \"T\" (also .schema T)", "SHOW CREATE TABLE \"App\";"},
-    {"DESCRIBE", "DESCRIBE [TABLE] \"T\": DescribeTable's answer as JSON", "DESCRIBE \"App\";"},
+    {"SHOW CREATE TABLE", "SHOW CREATE TABLE \"Table\" (also .schema T)", "SHOW CREATE TABLE \"App\";"},
+    {"DESCRIBE", "DESCRIBE [TABLE] \"Table\": DescribeTable's answer as JSON", "DESCRIBE \"App\";"},
     {"EXPLAIN",
      "EXPLAIN [ANALYZE] <SELECT | INSERT | UPDATE | DELETE | EXISTS, with or without SCAN>\n"
      "The DynamoDB requests the statement becomes and their estimated capacity; ANALYZE also\n"
