@@ -444,6 +444,8 @@ std::string RenderCsv(const std::vector<Item>& items, const RenderOptions& optio
 
 }  // namespace
 
+size_t TextWidth(std::string_view s) { return DisplayWidth(s); }
+
 std::optional<OutputMode> ParseOutputMode(std::string_view name) {
   for (OutputMode mode : {OutputMode::kBox, OutputMode::kTable, OutputMode::kLine,
                           OutputMode::kJson, OutputMode::kDdb, OutputMode::kCsv}) {

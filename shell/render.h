@@ -78,6 +78,9 @@ std::string RenderItems(const std::vector<Item>& items, const RenderOptions& opt
 //   L     [1, 'a', true]         M     {'k': 1, 'n': 'x'}    (strings inside always quoted)
 // Control characters and newlines never reach the output raw (\n, \t, \uXXXX escapes).
 std::string FormatCell(const AttributeValue& value);
+// The columns `s` (UTF-8) takes on a terminal: two for wide (East Asian, emoji) characters,
+// none for combining marks.
+size_t TextWidth(std::string_view s);
 
 // Capacity units and their unit, "1077433 WCU", "0.5 RCU": whole and half units (what
 // DynamoDB charges) exactly, at any size; anything else as {:g} prints it.

@@ -304,6 +304,34 @@ Status Session::State::NameMissingTable(Status status, std::string_view table) {
       fmt::format("there is no table {}{}{}", table, hint.empty() ? "" : ": ", hint));
 }
 
+// "  hint: <hint>\n"; for a person at a terminal, word-wrapped to its width, the lines after
+// the first indented under the hint's start.
+std::string HintLines(std::string_view hint, bool terminal) {
+  constexpr std::string_view kHead = "  hint: ";
+  if (!terminal) return fmt::format("{}{}\n", kHead, hint);
+  const size_t width = std::max<size_t>(40, TerminalColumns());
+  std::string out(kHead), line;
+  size_t column = kHead.size();
+  for (size_t i = 0; i < hint.size();) {
+    const size_t space = hint.find(' ', i);
+    const std::string_view word =
+        hint.substr(i, space == std::string_view::npos ? std::string_view::npos : space - i);
+    const size_t length = TextWidth(word);
+    if (column > kHead.size() && column + 1 + length > width) {
+      out += "\n" + std::string(kHead.size(), ' ');
+      column = kHead.size();
+    } else if (column > kHead.size()) {
+      out += ' ';
+      ++column;
+    }
+    out += word;
+    column += length;
+    if (space == std::string_view::npos) break;
+    i = space + 1;
+  }
+  return out + "\n";
+}
+
 bool Session::State::Fail(const Status& given, Location at) {
   Status status = given;
   if (status.hint().empty() && status.IsNotFound()) {
@@ -318,7 +346,7 @@ bool Session::State::Fail(const Status& given, Location at) {
   }
   std::string text = fmt::format("Error: {}\n", status.ToString());
   if (!at.source.empty()) text += fmt::format("  at {} line {}\n", at.source, at.line);
-  if (!status.hint().empty()) text += fmt::format("  hint: {}\n", status.hint());
+  if (!status.hint().empty()) text += HintLines(status.hint(), settings.terminal);
   // A failed condition with ReturnValuesOnConditionCheckFailure=ALL_OLD carries the item.
   if (const auto& item = status.item()) text += fmt::format("  item: {}\n", ItemToJsonText(*item));
   if (const auto& reasons = status.cancellation_reasons()) {
@@ -1063,7 +1091,7 @@ bool FailParse(Session::State& s, const parser::ParseError& e, std::string_view 
     out += fmt::format("  at {}line {}, column {}:\n  {}\n  {}\n", where,
                        at.line + e.position.line - 1, e.position.column, line, caret);
   }
-  if (!e.status.hint().empty()) out += fmt::format("  hint: {}\n", e.status.hint());
+  if (!e.status.hint().empty()) out += HintLines(e.status.hint(), s.settings.terminal);
   s.NoteError(e.status);
   s.sink->Err(out);
   return false;

@@ -441,6 +441,36 @@ TEST_F(ReplPtyTest, TabCompletesFileNamesOfDotCommands) {
   EXPECT_EQ(pty->WaitExit(), 0) << pty->output();
 }
 
+// A hint is word-wrapped to the terminal, its lines after the first under its text.
+TEST_F(ReplPtyTest, HintsWrapToTheTerminal) {
+  PtyOptions options;
+  options.columns = 60;
+  auto pty = Start(options);
+  pty->Send("CREATE TABLE \"Wide\" (pk S);\r");
+  ASSERT_TRUE(pty->Expect("keyhole> "));
+  pty->Send("SELECT * FROM \"Wide\" WHERE colour = 'red';\r");
+  ASSERT_TRUE(pty->Expect("  hint: "));
+  ASSERT_TRUE(pty->Expect("keyhole> "));
+  pty->Send(".quit\r");
+  EXPECT_EQ(pty->WaitExit(), 1) << pty->output();  // a statement failed
+  const std::string out = pty->output();
+  const size_t hint = out.find("  hint: ");
+  ASSERT_NE(hint, std::string::npos) << out;
+  // Every line of the hint fits in 60 columns, and there is more than one.
+  size_t lines = 0;
+  for (size_t at = hint; at < out.size();) {
+    size_t end = out.find("\r\n", at);
+    if (end == std::string::npos) break;
+    const std::string line = out.substr(at, end - at);
+    if (line.starts_with("keyhole>")) break;
+    EXPECT_LE(line.size(), 60u) << line;
+    ++lines;
+    at = end + 2;
+    if (!out.substr(at).starts_with("        ")) break;
+  }
+  EXPECT_GT(lines, 1u) << out;
+}
+
 TEST_F(ReplPtyTest, ResultsWiderThanTheTerminalPrintInLineMode) {
   PtyOptions options;
   options.columns = 60;
