@@ -2,6 +2,8 @@
 // rules in reference §1.6–1.9).
 #include "core/item.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <string_view>
@@ -180,10 +182,19 @@ Status ValidateItem(const Item& item) {
     KH_RETURN_IF_ERROR(ValidateValue(value, 1));
   }
   // Values are validated first, so ItemSize never recurses deeper than 32 levels.
-  if (ItemSize(item) > kMaxItemSize) {
-    return Status::Validation("Item size has exceeded the maximum allowed size");
+  if (const size_t size = ItemSize(item); size > kMaxItemSize) {
+    return Status::Validation("Item size has exceeded the maximum allowed size")
+        .WithHint(OversizeHint(size));
   }
   return Status::OK();
+}
+
+std::string OversizeHint(size_t size) {
+  return fmt::format(
+      "the item is {} bytes ({:.1f} KB) with its attribute names; DynamoDB's limit is 400 KB. "
+      "Keep a large value in S3 and store its key, or split the item into several items of one "
+      "item collection (same partition key, a sort key per part)",
+      size, static_cast<double>(size) / 1024);
 }
 
 bool TtlExpired(const Item& item, const std::string& attribute, double now) {

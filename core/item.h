@@ -40,6 +40,9 @@ Status ValidateValue(const AttributeValue& v, int depth = 1);
 // Name errors: "One or more parameter values were invalid: Empty attribute name" and "...:
 // Attribute name is too large, must be less than 65536 bytes" (our wording, see item.cpp).
 Status ValidateItem(const Item& item);
+// The hint under "Item size has exceeded the maximum allowed size": the item's size and the
+// two usual fixes.
+std::string OversizeHint(size_t size);
 // What is wrong with an attribute name ("Empty attribute name", "Attribute name is too large,
 // must be less than 65536 bytes"), or "" when it is valid.
 std::string_view AttributeNameProblem(std::string_view name);

@@ -106,7 +106,18 @@ Status CheckGsiProjection(const SelectStatement& s, const TableDescription& tabl
   if (!t.index || s.select_all) return Status::OK();
   std::vector<std::string> names;
   for (const auto& p : s.projection) names.push_back(p.elements.front().name);
-  return CheckGsiProjects(*t.index, table.key, names);
+  Status st = CheckGsiProjects(*t.index, table.key, names);
+  if (st.ok()) return st;
+  const Projection& p = t.index->projection;
+  std::string held = p.type == ProjectionType::kKeysOnly
+                         ? "only its keys and the table's (PROJECTION KEYS_ONLY)"
+                         : fmt::format("its keys, the table's and {} (PROJECTION INCLUDE)",
+                                       fmt::join(p.non_key_attributes, ", "));
+  return st.WithHint(fmt::format(
+      "the index {} holds {}. Read the other attributes from the table, by the keys the index "
+      "returns (GetItem, BatchGetItem), or give the index them: DROP INDEX, then ADD GLOBAL "
+      "INDEX again with PROJECTION INCLUDE (...) or ALL (each write then copies them too)",
+      t.index->name, held));
 }
 
 Status CheckKeyType(const AttributeValue& v, const KeyAttribute& k) {

@@ -311,8 +311,10 @@ Status CheckWrite(const ItemWrite& w) {
   const TableDescription& t = w.table->desc;
   if (w.kind == WriteKind::kPut) {
     KH_RETURN_IF_ERROR(ValidatePutKeys(t, *w.input));
-    if (SizeWithLocalIndexes(t, *w.input, ItemSize(*w.input)) > kMaxItemSize) {
-      return Status::Validation("Item size has exceeded the maximum allowed size");
+    if (const size_t size = SizeWithLocalIndexes(t, *w.input, ItemSize(*w.input));
+        size > kMaxItemSize) {
+      return Status::Validation("Item size has exceeded the maximum allowed size")
+          .WithHint(OversizeHint(size));
     }
     return w.parsed ? expr::CheckKeyPathsOf(w.parsed->condition, t) : Status::OK();
   }
@@ -357,8 +359,10 @@ Status EvaluateWrite(Txn& txn, ItemWrite* w) {
     for (const auto& [name, value] : w->next) KH_RETURN_IF_ERROR(ValidateValue(value));
     KH_RETURN_IF_ERROR(CheckIndexKeys(h.desc, w->next, /*from_update=*/true));
     w->next_size = ItemSize(w->next);
-    if (SizeWithLocalIndexes(h.desc, w->next, w->next_size) > kMaxItemSize) {
-      return Status::Validation("Item size to update has exceeded the maximum allowed size");
+    if (const size_t size = SizeWithLocalIndexes(h.desc, w->next, w->next_size);
+        size > kMaxItemSize) {
+      return Status::Validation("Item size to update has exceeded the maximum allowed size")
+          .WithHint(OversizeHint(size));
     }
   }
   return Status::OK();

@@ -249,6 +249,11 @@ TEST(ValidateItem, SizeLimitIsInclusive) {
   EXPECT_TRUE(ValidateItem(item).ok());
   item["p"] = AV::S(std::string(kMaxItemSize - used, 'x'));
   EXPECT_EQ(Message(ValidateItem(item)), "Item size has exceeded the maximum allowed size");
+  // The hint gives the item's size and the fixes.
+  EXPECT_EQ(ValidateItem(item).hint(),
+            "the item is 409601 bytes (400.0 KB) with its attribute names; DynamoDB's limit is "
+            "400 KB. Keep a large value in S3 and store its key, or split the item into several "
+            "items of one item collection (same partition key, a sort key per part)");
 }
 
 }  // namespace
