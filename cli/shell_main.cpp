@@ -22,7 +22,8 @@ namespace {
 
 constexpr char kUsage[] =
     "usage: keyhole [FILE] [-f SCRIPT]... [-c STATEMENT]... [--patterns FILE]... [--bail]\n"
-    "               [--import-model MODEL.json]... [--echo] [--mode MODE] [--readonly] [--yes]\n"
+    "               [--import-model MODEL.json]... [--draw TABLE[.INDEX] [-o FILE]]...\n"
+    "               [--echo] [--mode MODE] [--readonly] [--yes]\n"
     "               [--version]\n"
     "       keyhole --endpoint URL | --region R | --profile P [options as above]\n"
     "               [--ca-bundle FILE] [--max-attempts N] [--connect-timeout S]\n"
@@ -33,6 +34,8 @@ constexpr char kUsage[] =
     "  -c STATEMENT  run STATEMENT (a trailing ';' is optional)\n"
     "  --patterns F  run the named access patterns of F (.patterns): exit 1 on a Scan or refusal\n"
     "  --import-model MODEL.json  create the tables and items of a NoSQL Workbench data model\n"
+    "  --draw TABLE[.INDEX] [-o FILE]  a picture of it: FILE.html (the default, TABLE.html) or\n"
+    "                FILE.svg (.draw)\n"
     "  --bail        stop at the first failing statement\n"
     "  --echo        print each statement and dot-command before running it\n"
     "  --mode MODE   box, table, line, json, ddb or csv (default: box on a terminal, else ddb)\n"
@@ -117,16 +120,18 @@ int ParseShellArgs(int argc, char** argv, ShellArgs* out) {
   ShellArgs& a = *out;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
-    const bool takes_value = arg == "-f" || arg == "-c" || arg == "--patterns" ||
-                             arg == "--import-model" || arg == "--mode" || arg == "--endpoint" ||
-                             arg == "--region" || arg == "--profile" || arg == "--ca-bundle" ||
-                             arg == "--max-attempts" || arg == "--connect-timeout" ||
-                             arg == "--read-timeout";
+    const bool takes_value =
+        arg == "-f" || arg == "-c" || arg == "--patterns" || arg == "--import-model" ||
+        arg == "--draw" || arg == "-o" || arg == "--mode" || arg == "--endpoint" ||
+        arg == "--region" || arg == "--profile" || arg == "--ca-bundle" ||
+        arg == "--max-attempts" || arg == "--connect-timeout" || arg == "--read-timeout";
     if (takes_value && i + 1 >= argc) {
       const char* what = arg == "-f"               ? "a script file"
                          : arg == "-c"             ? "a statement"
                          : arg == "--patterns"     ? "a patterns file"
                          : arg == "--import-model" ? "a NoSQL Workbench model file"
+                         : arg == "--draw"         ? "a table (TABLE or TABLE.INDEX)"
+                         : arg == "-o"             ? "a file (FILE.html or FILE.svg)"
                          : arg == "--mode"         ? "a mode (box, table, line, json, ddb or csv)"
                          : arg == "--endpoint"     ? "a URL (http://HOST:PORT or https://HOST)"
                          : arg == "--region"       ? "a region (us-east-1, ...)"
@@ -139,6 +144,13 @@ int ParseShellArgs(int argc, char** argv, ShellArgs* out) {
       a.actions.emplace_back(arg[1], argv[++i]);
     } else if (arg == "--patterns") {
       a.actions.emplace_back('p', argv[++i]);
+    } else if (arg == "--draw") {  // TABLE or TABLE.INDEX: .draw tells them apart
+      a.actions.emplace_back('c', std::string(".draw '") + argv[++i] + "'");
+    } else if (arg == "-o") {
+      if (a.actions.empty() || !a.actions.back().second.starts_with(".draw ")) {
+        return BadUsage("-o names the file of a --draw before it");
+      }
+      a.actions.back().second += std::string(" TO '") + argv[++i] + "'";
     } else if (arg == "--import-model") {
       std::string quoted = argv[++i];
       a.actions.emplace_back('c', ".import-model '" + quoted + "'");

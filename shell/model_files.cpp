@@ -8,6 +8,7 @@
 
 #include "api/batch_writer.h"
 #include "core/file.h"
+#include "shell/draw.h"
 #include "shell/session_state.h"
 #include "shell/workbench.h"
 
@@ -187,6 +188,66 @@ bool RunExportModel(Session::State& s, const Args& args, Location at) {
       : format == "cloudformation" ? "a CloudFormation template"
                                    : "create-table --cli-input-json input";
   s.Notice(fmt::format("-- {} written to {}: {}\n", what, path, fmt::join(tables, ", ")));
+  return true;
+}
+
+// .draw TABLE [INDEX] [TO FILE.html|FILE.svg] [--partitions N] [--partition VALUE]
+bool RunDraw(Session::State& s, const Args& args, Location at) {
+  const Status usage = Status::Validation(
+      "usage: .draw TABLE [INDEX] [TO FILE.html|FILE.svg] [--partitions N] [--partition VALUE]");
+  std::vector<std::string> words;
+  std::string path, partition;
+  DrawOptions options;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if ((args[i] == "TO" || args[i] == "to") && i + 1 < args.size()) {
+      path = args[++i];
+    } else if (args[i] == "--partitions" && i + 1 < args.size()) {
+      char* end = nullptr;
+      const long n = std::strtol(args[++i].c_str(), &end, 10);
+      if (*end != '\0' || n < 1 || n > 10000) return s.Fail(usage, at);
+      options.partitions = static_cast<size_t>(n);
+    } else if (args[i] == "--partition" && i + 1 < args.size()) {
+      partition = args[++i];
+    } else if (args[i].starts_with("--")) {
+      return s.Fail(usage, at);
+    } else {
+      words.push_back(args[i]);
+    }
+  }
+  if (words.empty() || words.size() > 2) return s.Fail(usage, at);
+  // TABLE.INDEX in one word (--draw's form), when no table has the whole name.
+  if (const size_t dot = words[0].rfind('.'); words.size() == 1 && dot != std::string::npos &&
+                                              dot > 0 && dot + 1 < words[0].size() &&
+                                              !s.db.TableSchema(words[0]).ok()) {
+    words = {words[0].substr(0, dot), words[0].substr(dot + 1)};
+  }
+  const std::string table = words[0];
+  Result<TableSchemaPtr> t = s.db.TableSchema(table);
+  if (!t.ok()) return s.Fail(s.NameMissingTable(t.status(), table), at);
+  if (words.size() == 2) {
+    if (!(*t)->FindIndex(words[1])) {
+      return s.Fail(Status::Validation(fmt::format("{} has no index {}", table, words[1])), at);
+    }
+    options.index = words[1];
+  }
+  if (!partition.empty()) {
+    const KeySchema& key = options.index ? (*t)->FindIndex(*options.index)->key : (*t)->key;
+    if (key.partition.type == ValueType::kN) {
+      Result<Number> n = Number::Parse(partition);
+      if (!n.ok()) return s.Fail(n.status(), at);
+      options.partition = AttributeValue::N(std::move(n).value());
+    } else {
+      options.partition = AttributeValue::S(partition);
+    }
+  }
+  if (path.empty()) path = table + (options.index ? "." + *options.index : "") + ".html";
+  std::vector<Item> items;
+  if (Status st = ScanAll(s, table, &items); !st.ok()) return s.Fail(st, at);
+  const bool svg = path.ends_with(".svg");
+  const std::string text = svg ? DrawSvg(**t, items, options) : DrawHtml(**t, items, options);
+  if (Status st = WriteFileWhole(path, text); !st.ok()) return s.Fail(st, at);
+  s.Notice(fmt::format("-- {} of {}{} written to {} ({} items read)\n", svg ? "an SVG" : "a page",
+                       table, options.index ? "." + *options.index : "", path, items.size()));
   return true;
 }
 

@@ -289,6 +289,8 @@ bool RunModel(Session::State& s, const std::vector<std::string>& args, Location 
 // input out.
 bool RunImportModel(Session::State& s, const std::vector<std::string>& args, Location at);
 bool RunExportModel(Session::State& s, const std::vector<std::string>& args, Location at);
+// .draw TABLE [INDEX] [TO FILE] (model_files.cpp, shell/draw.h): a picture of the table or index.
+bool RunDraw(Session::State& s, const std::vector<std::string>& args, Location at);
 
 // Fills `report` from an API-form statement's request and response (patterns.cpp): the
 // operation, its table(s), Count/ScannedCount or the items returned, ConsumedCapacity.

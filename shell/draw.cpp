@@ -1,0 +1,266 @@
+#include "shell/draw.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "core/item.h"
+#include "shell/model.h"
+#include "shell/render.h"
+
+namespace keyhole::shell {
+
+namespace {
+
+// Geometry, in pixels: a monospace font of 12 px is about 7.2 px a character.
+constexpr double kCharWidth = 7.2;
+constexpr int kRowHeight = 34, kPad = 6, kKeyWidthChars = 18, kMargin = 16, kHeader = 44;
+// Pastel fills, one per entity type in order of appearance (then again).
+constexpr const char* kPalette[] = {"#cfe2ff", "#d1f2d9", "#ffe5b4", "#f8d7e3",
+                                    "#e2d9f3", "#d2f4f7", "#fff3c4", "#e9ecef"};
+
+std::string Escape(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+// `text` cut to `chars` display columns, ending with "…" when cut.
+std::string Cut(const std::string& text, size_t chars) {
+  if (TextWidth(text) <= chars) return text;
+  std::string out;
+  size_t width = 0;
+  for (size_t i = 0; i < text.size();) {
+    size_t len = 1;
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c >= 0xF0) {
+      len = 4;
+    } else if (c >= 0xE0) {
+      len = 3;
+    } else if (c >= 0xC0) {
+      len = 2;
+    }
+    const std::string piece = text.substr(i, len);
+    const size_t w = TextWidth(piece);
+    if (width + w + 1 > chars) break;
+    out += piece;
+    width += w;
+    i += len;
+  }
+  return out + "…";
+}
+
+std::string KeyText(const Item& item, const std::vector<const KeyAttribute*>& attributes) {
+  std::string out;
+  for (const KeyAttribute* a : attributes) {
+    auto it = item.find(a->name);
+    out +=
+        (out.empty() ? "" : " · ") + (it == item.end() ? std::string("-") : FormatCell(it->second));
+  }
+  return out;
+}
+
+int CompareKeys(const Item& a, const Item& b, const std::vector<const KeyAttribute*>& attributes) {
+  for (const KeyAttribute* k : attributes) {
+    auto x = a.find(k->name), y = b.find(k->name);
+    if (x == a.end() || y == b.end()) continue;
+    if (int c = x->second.CompareKey(y->second); c != 0) return c;
+  }
+  return 0;
+}
+
+// Whether `item` is in an index keyed by `key`: every key attribute there, of its type.
+bool HasKey(const Item& item, const KeySchema& key) {
+  for (const KeyAttribute* a : key.Attributes()) {
+    auto it = item.find(a->name);
+    if (it == item.end() || it->second.type() != a->type) return false;
+  }
+  return true;
+}
+
+struct Row {
+  const Item* item;
+  size_t entity;
+};
+
+}  // namespace
+
+std::string DrawSvg(const TableDescription& table, const std::vector<Item>& items,
+                    const DrawOptions& options) {
+  const IndexDescription* index = options.index ? table.FindIndex(*options.index) : nullptr;
+  const KeySchema& key = index ? index->key : table.key;
+  const std::vector<const KeyAttribute*> pk = key.PartitionAttributes();
+  const std::vector<const KeyAttribute*> sk = key.SortAttributes();
+  // Entity types over all of the table's items, so that colours agree between views.
+  const Model model = InferModel(table, items);
+  std::vector<size_t> entity_of(items.size(), 0);
+  for (size_t e = 0; e < model.entities.size(); ++e) {
+    for (size_t i : model.entities[e].item_indexes) entity_of[i] = e;
+  }
+  // The attributes shown: all, or the index's projection.
+  std::set<std::string> projected;
+  for (const std::string& n : table.key.Names()) projected.insert(n);
+  for (const std::string& n : key.Names()) projected.insert(n);
+  if (index && index->projection.type == ProjectionType::kInclude) {
+    for (const std::string& n : index->projection.non_key_attributes) projected.insert(n);
+  }
+  const bool all = !index || index->projection.type == ProjectionType::kAll;
+  // Items in the view, grouped by partition key value, each group in sort-key order.
+  std::map<std::string, std::vector<Row>> partitions;
+  size_t left_out = 0;
+  int64_t bytes = 0;
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (index && !HasKey(items[i], key)) {
+      ++left_out;
+      continue;
+    }
+    if (options.partition && pk.size() == 1) {
+      auto it = items[i].find(pk[0]->name);
+      if (it == items[i].end() || !(it->second == *options.partition)) continue;
+    }
+    partitions[KeyText(items[i], pk)].push_back({&items[i], entity_of[i]});
+    bytes += static_cast<int64_t>(ItemSize(items[i]));
+  }
+  size_t in_view = 0;
+  for (auto& [value, rows] : partitions) {
+    std::stable_sort(rows.begin(), rows.end(), [&](const Row& a, const Row& b) {
+      return CompareKeys(*a.item, *b.item, sk) < 0;
+    });
+    in_view += rows.size();
+  }
+  // Layout: a header, then per drawn partition a band of rows.
+  const double key_width = kKeyWidthChars * kCharWidth + 2 * kPad;
+  std::string body;
+  double y = kMargin + kHeader, width = kMargin * 2 + 2 * key_width;
+  size_t drawn = 0, drawn_items = 0;
+  std::set<size_t> entities_drawn;
+  for (const auto& [value, rows] : partitions) {
+    if (drawn == options.partitions) break;
+    ++drawn;
+    const double band_top = y;
+    std::string band;
+    for (const Row& r : rows) {
+      ++drawn_items;
+      entities_drawn.insert(r.entity);
+      const char* fill = kPalette[r.entity % std::size(kPalette)];
+      double x = kMargin + key_width;
+      std::string cells = fmt::format(
+          R"(<rect x="{:.1f}" y="{:.1f}" width="{:.1f}" height="{}" fill="{}" stroke="#8a94a6"/>)"
+          R"(<text x="{:.1f}" y="{:.1f}" class="k">{}</text>)",
+          x, y, key_width, kRowHeight, fill, x + kPad, y + kRowHeight / 2.0 + 4,
+          Escape(sk.empty() ? std::string("-") : Cut(KeyText(*r.item, sk), kKeyWidthChars)));
+      x += key_width;
+      for (const auto& [name, v] : *r.item) {
+        // The row's keys are its first two cells; on an index, the table's keys are attributes.
+        if (key.Has(name) || (!index && table.key.Has(name)) ||
+            (!all && !projected.contains(name))) {
+          continue;
+        }
+        const std::string shown = Cut(FormatCell(v), options.max_value_chars);
+        const std::string label = Cut(name, options.max_value_chars);
+        const double w =
+            static_cast<double>(std::max(TextWidth(shown), TextWidth(label))) * kCharWidth +
+            2 * kPad;
+        cells += fmt::format(
+            R"(<rect x="{:.1f}" y="{:.1f}" width="{:.1f}" height="{}" fill="{}" stroke="#c3c9d4"/>)"
+            R"(<text x="{:.1f}" y="{:.1f}" class="n">{}</text>)"
+            R"(<text x="{:.1f}" y="{:.1f}" class="v">{}</text>)",
+            x, y, w, kRowHeight, fill, x + kPad, y + 12, Escape(label), x + kPad, y + 27,
+            Escape(shown));
+        x += w;
+      }
+      width = std::max(width, x + kMargin);
+      band += "<g class=\"item\">" + cells + "</g>";
+      y += kRowHeight;
+    }
+    body += fmt::format(
+        R"(<g class="partition"><rect x="{}" y="{:.1f}" width="{:.1f}" height="{:.1f}" )"
+        R"(fill="#f4f6f9" stroke="#8a94a6"/><text x="{:.1f}" y="{:.1f}" class="k">{}</text>{}</g>)",
+        kMargin, band_top, key_width, y - band_top, double{kMargin + kPad},
+        band_top + kRowHeight / 2.0 + 4, Escape(Cut(value, kKeyWidthChars)), band);
+    y += 6;
+  }
+  // Header: what is drawn, the key columns' names.
+  const std::string title = index ? fmt::format("{} · index {} ({})", table.name, index->name,
+                                                ProjectionTypeName(index->projection.type))
+                                  : table.name;
+  auto names = [](const std::vector<const KeyAttribute*>& attributes) {
+    std::string out;
+    for (const KeyAttribute* a : attributes) out += (out.empty() ? "" : " · ") + a->name;
+    return out.empty() ? std::string("(no sort key)") : out;
+  };
+  std::string header = fmt::format(
+      R"(<text x="{}" y="{}" class="t">{}</text>)"
+      R"(<text x="{}" y="{}" class="h">{}</text><text x="{:.1f}" y="{}" class="h">{}</text>)",
+      kMargin, kMargin + 14, Escape(title), kMargin + kPad, kMargin + kHeader - 8,
+      Escape(names(pk) + " (partition)"), kMargin + key_width + kPad, kMargin + kHeader - 8,
+      Escape(names(sk) + " (sort)"));
+  // Under it: the counts, what is left out, the legend.
+  y += 18;
+  std::string footer = fmt::format(
+      R"(<text x="{}" y="{:.1f}" class="f">{} item{} in {} partition{} · {} bytes{}</text>)",
+      kMargin, y, in_view, in_view == 1 ? "" : "s", partitions.size(),
+      partitions.size() == 1 ? "" : "s", bytes,
+      drawn < partitions.size()
+          ? fmt::format(" · drawn: the first {} partitions, {} items", drawn, drawn_items)
+          : std::string());
+  if (index) {
+    y += 18;
+    footer += fmt::format(
+        R"(<text x="{}" y="{:.1f}" class="f sparse">{} of the table's {} item{} not in {}: )"
+        R"(they lack its key ({}))</text>)",
+        kMargin, y, left_out, items.size(), items.size() == 1 ? " is" : "s are", index->name,
+        Escape(fmt::format("{}", fmt::join(key.Names(), ", "))));
+  }
+  y += 12;
+  double lx = kMargin;
+  for (size_t e : entities_drawn) {
+    const std::string name = Cut(model.entities[e].name, 24);
+    footer += fmt::format(
+        R"(<g class="legend"><rect x="{:.1f}" y="{:.1f}" width="14" height="14" fill="{}" )"
+        R"(stroke="#8a94a6"/><text x="{:.1f}" y="{:.1f}" class="f">{}</text></g>)",
+        lx, y, kPalette[e % std::size(kPalette)], lx + 18, y + 11, Escape(name));
+    lx += 18 + static_cast<double>(TextWidth(name)) * kCharWidth + 16;
+  }
+  width = std::max(width, lx + kMargin);
+  y += 14 + kMargin;
+  return fmt::format(
+      R"(<svg xmlns="http://www.w3.org/2000/svg" width="{:.0f}" height="{:.0f}" )"
+      R"(viewBox="0 0 {:.0f} {:.0f}" font-family="DejaVu Sans Mono, Menlo, Consolas, monospace" )"
+      R"(font-size="12"><style>.t{{font-size:16px;font-weight:bold}} .h{{fill:#4a5568}} )"
+      R"(.k{{font-weight:bold}} .n{{font-size:10px;fill:#4a5568}} .f{{fill:#2d3748}})"
+      R"(</style><rect width="100%" height="100%" fill="#ffffff"/>{}{}{}</svg>)"
+      "\n",
+      width, y, width, y, header, body, footer);
+}
+
+std::string DrawHtml(const TableDescription& table, const std::vector<Item>& items,
+                     const DrawOptions& options) {
+  const std::string title = options.index ? table.name + " · " + *options.index : table.name;
+  return fmt::format(
+      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+      "<title>{}</title>\n<style>body{{margin:0;background:#ffffff}} svg{{display:block;"
+      "max-width:100%;height:auto}}</style>\n</head>\n<body>\n{}</body>\n</html>\n",
+      Escape(title), DrawSvg(table, items, options));
+}
+
+}  // namespace keyhole::shell

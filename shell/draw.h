@@ -1,0 +1,38 @@
+// .draw: a picture of a table or an index, in the style of NoSQL Workbench's aggregate view, as
+// an SVG or a self-contained HTML page (no network requests, no external fonts or scripts):
+//  - one band per item collection (partition key value), its items in sort-key order, each a
+//    row of cells: the sort key, then the item's other attributes, name above value;
+//  - items coloured by entity type (.model's: the type attribute, or key prefixes), with a
+//    legend;
+//  - an index drawn as the same items re-keyed by the index's keys and cut to its projection:
+//    items without its key are absent, and the picture says how many were left out (a sparse
+//    index made visible);
+//  - long values cut with an ellipsis; the item and partition counts and sizes under it.
+// Sized for a 1280x720 slide at about 30 items; `partitions` picks how many bands are drawn.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/attribute_value.h"
+#include "core/schema.h"
+
+namespace keyhole::shell {
+
+struct DrawOptions {
+  std::optional<std::string> index;         // draw this index of the table instead
+  size_t partitions = 8;                    // at most this many bands (item collections)
+  std::optional<AttributeValue> partition;  // only this partition key value
+  size_t max_value_chars = 22;              // longer values end with "…"
+};
+
+// The picture as SVG text (an <svg> element with its xmlns, UTF-8).
+std::string DrawSvg(const TableDescription& table, const std::vector<Item>& items,
+                    const DrawOptions& options);
+
+// The same picture in a self-contained HTML page.
+std::string DrawHtml(const TableDescription& table, const std::vector<Item>& items,
+                     const DrawOptions& options);
+
+}  // namespace keyhole::shell

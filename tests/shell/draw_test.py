@@ -1,0 +1,89 @@
+#!/usr/bin/env python3
+"""`.draw`, end to end with the real executable:
+  - a small table's SVG equals tests/shell/draw.expected.svg (UPDATE_GOLDEN=1 rewrites it);
+  - the Social sample's page: one group per partition drawn (at most --partitions), a row per
+    item, a legend entry per entity type drawn, nothing the page would fetch (no script, no
+    link, no URL but the SVG namespace), and the SVG parses as XML;
+  - an index's picture says how many items it leaves out (a sparse index);
+  - --partition draws one item collection.
+Usage: draw_test.py KEYHOLE SAMPLES_DIR
+"""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import xml.etree.ElementTree as ET
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "remote"))
+from harness import check, finish  # noqa: E402
+
+KEYHOLE, SAMPLES = sys.argv[1], sys.argv[2]
+GOLDEN = os.path.join(os.path.dirname(os.path.abspath(__file__)), "draw.expected.svg")
+NS = "{http://www.w3.org/2000/svg}"
+
+
+def run(*args):
+    return subprocess.run([KEYHOLE, *args], capture_output=True, text=True, timeout=120)
+
+
+def svg_of(path):
+    text = open(path, encoding="utf-8").read()
+    start, end = text.index("<svg"), text.index("</svg>") + len("</svg>")
+    return text, ET.fromstring(text[start:end])
+
+
+def groups(root, name):
+    return [g for g in root.iter(NS + "g") if g.get("class") == name]
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    os.chdir(tmp)
+    small = ("CREATE TABLE \"Shop\" (pk S, sk S) GLOBAL INDEX \"byStatus\" (status S, sk S);\n"
+             "INSERT INTO \"Shop\" VALUE {'pk': 'CUSTOMER#1', 'sk': 'PROFILE', 'kind': 'Customer', 'name': 'Ada'};\n"
+             "INSERT INTO \"Shop\" VALUE {'pk': 'CUSTOMER#1', 'sk': 'ORDER#2024-01-02', 'kind': 'Order', "
+             "'status': 'OPEN', 'total': 42, 'note': 'a note long enough to be cut with an ellipsis'};\n"
+             "INSERT INTO \"Shop\" VALUE {'pk': 'CUSTOMER#2', 'sk': 'PROFILE', 'kind': 'Customer', 'name': 'Bo <&>'};\n"
+             "INSERT INTO \"Shop\" VALUE {'pk': 'CUSTOMER#2', 'sk': 'ORDER#2024-02-03', 'kind': 'Order', 'total': 7};\n")
+    r = subprocess.run([KEYHOLE, "shop.kh", "-f", "-"], input=small, capture_output=True, text=True)
+    check("small table made", r.returncode == 0, r.stderr)
+    r = run("shop.kh", "-c", ".draw Shop TO shop.svg")
+    check("draw svg", r.returncode == 0 and "an SVG of Shop written to shop.svg" in r.stderr, r.stderr)
+    got = open("shop.svg", encoding="utf-8").read()
+    if os.environ.get("UPDATE_GOLDEN") == "1":
+        open(GOLDEN, "w", encoding="utf-8").write(got)
+    check("svg golden", got == open(GOLDEN, encoding="utf-8").read(), "differs from draw.expected.svg")
+    root = ET.fromstring(got)
+    check("small: partitions and items", len(groups(root, "partition")) == 2 and len(groups(root, "item")) == 4,
+          got[:300])
+    check("small: escaped, cut", "Bo &lt;&amp;&gt;" in got and "a note long enough to…" in got, got)
+    check("small: legend", len(groups(root, "legend")) == 2, got)
+    r = run("shop.kh", "-c", ".draw Shop byStatus TO status.svg")
+    _, root = svg_of("status.svg")
+    text = open("status.svg").read()
+    check("index: only its items", len(groups(root, "item")) == 1, text)
+    check("index: says what it leaves out", "3 of the table's 4 items are not in byStatus" in text, text)
+
+    # The Social sample as a page.
+    r = run("social.kh", "-f", os.path.join(SAMPLES, "social", "schema.sql"))
+    check("sample loaded", r.returncode == 0, r.stderr)
+    r = run("social.kh", "-c", ".draw Social --partitions 3")
+    check("draw page", r.returncode == 0 and os.path.exists("Social.html"), r.stderr)
+    page, root = svg_of("Social.html")
+    check("page: html", page.startswith("<!DOCTYPE html>") and "<meta charset=\"utf-8\">" in page, page[:200])
+    check("page: three partitions drawn", len(groups(root, "partition")) == 3, len(groups(root, "partition")))
+    check("page: says what was drawn", "50 items in 8 partitions" in page and "drawn: the first 3 partitions" in page,
+          re.findall(r"class=\"f\">[^<]*", page))
+    urls = set(re.findall(r"(?:https?:)?//[^\s\"'<>)]+", page)) - {"http://www.w3.org/2000/svg"}
+    check("page: fetches nothing", not urls and "<script" not in page and "<link" not in page
+          and "@import" not in page and "url(" not in page, urls)
+    r = run("social.kh", "-c", ".draw Social TO alice.svg --partition USER#alice")
+    _, root = svg_of("alice.svg")
+    check("one partition", len(groups(root, "partition")) == 1, open("alice.svg").read()[:300])
+    r = run("social.kh", "--draw", "Social.GSI2", "-o", "gsi2.svg")
+    check("--draw TABLE.INDEX -o FILE", r.returncode == 0 and "an SVG of Social.GSI2 written to gsi2.svg"
+          in r.stderr and "38 of the table's 50 items are not in GSI2" in open("gsi2.svg").read(), r.stderr)
+    r = run("social.kh", "-c", ".draw Social nope")
+    check("missing index", r.returncode == 1 and "Social has no index nope" in r.stderr, r.stderr)
+
+finish("draw")
