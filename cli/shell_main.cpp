@@ -56,6 +56,12 @@ constexpr char kUsage[] =
     "In csv, json and ddb modes standard output carries only data; footers and notices go to\n"
     "standard error.\n";
 
+// `word` as one argument of a dot-command: in single quotes, or double ones when it holds a
+// single quote (the dot-command splitter has no escapes).
+std::string QuotedWord(const std::string& word) {
+  return word.find('\'') == std::string::npos ? "'" + word + "'" : "\"" + word + "\"";
+}
+
 int BadUsage(const std::string& message) {
   std::fprintf(stderr, "keyhole: %s\n%s", message.c_str(), kUsage);
   return 2;
@@ -145,15 +151,15 @@ int ParseShellArgs(int argc, char** argv, ShellArgs* out) {
     } else if (arg == "--patterns") {
       a.actions.emplace_back('p', argv[++i]);
     } else if (arg == "--draw") {  // TABLE or TABLE.INDEX: .draw tells them apart
-      a.actions.emplace_back('c', std::string(".draw '") + argv[++i] + "'");
+      a.actions.emplace_back('c', ".draw " + QuotedWord(argv[++i]));
     } else if (arg == "-o") {
       if (a.actions.empty() || !a.actions.back().second.starts_with(".draw ")) {
         return BadUsage("-o names the file of a --draw before it");
       }
-      a.actions.back().second += std::string(" TO '") + argv[++i] + "'";
+      a.actions.back().second += " TO " + QuotedWord(argv[++i]);
     } else if (arg == "--import-model") {
       std::string quoted = argv[++i];
-      a.actions.emplace_back('c', ".import-model '" + quoted + "'");
+      a.actions.emplace_back('c', ".import-model " + QuotedWord(quoted));
     } else if (arg == "--bail") {
       a.bail = true;
     } else if (arg == "--echo") {

@@ -663,12 +663,14 @@ void AppendSpaced(const Value& v, std::string* out) {
   }
 }
 
-void AppendIndented(const Value& v, size_t indent, size_t width, std::string* out) {
+// `trailing`: the characters that follow `v` on its line (a ',' between members).
+void AppendIndented(const Value& v, size_t indent, size_t width, std::string* out,
+                    size_t trailing = 0) {
   const bool container = v.kind() == Kind::kArray || v.kind() == Kind::kObject;
   std::string line;
   AppendSpaced(v, &line);
   const size_t column = out->size() - std::min(out->size(), out->rfind('\n') + 1);
-  if (!container || column + line.size() <= width ||
+  if (!container || column + line.size() + trailing <= width ||
       (v.kind() == Kind::kArray ? v.array().empty() : v.object().empty())) {
     out->append(line);
     return;
@@ -683,7 +685,8 @@ void AppendIndented(const Value& v, size_t indent, size_t width, std::string* ou
       AppendQuoted(v.object()[i].first, out);
       out->append(": ");
     }
-    AppendIndented(array ? v.array()[i] : v.object()[i].second, indent + 2, width, out);
+    AppendIndented(array ? v.array()[i] : v.object()[i].second, indent + 2, width, out,
+                   i + 1 < n ? 1 : 0);
     out->append(i + 1 < n ? ",\n" : "\n");
   }
   out->append(indent, ' ');

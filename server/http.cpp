@@ -105,6 +105,7 @@ HttpResponse RequestTimeout(int seconds) {
 // RequestState: the time the request line arrived, in milliseconds of the steady clock, tagged
 // with a low bit of 1 (a RequestState's address never has one). Nothing to free if the client
 // goes before its headers are in.
+static_assert(sizeof(uintptr_t) >= 8, "a stamp holds milliseconds in a pointer's bits");
 void* Stamp(std::chrono::steady_clock::time_point t) {
   const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(t.time_since_epoch());
   return reinterpret_cast<void*>((static_cast<uintptr_t>(ms.count()) << 1) | 1);

@@ -53,7 +53,8 @@ struct HttpOptions {
   // client seldom sends a request on a connection the server is closing. Stopping waits at
   // most this long for requests still arriving.
   int idle_timeout_seconds = 60;
-  // A request must arrive whole (request line, headers and body) within this long; 0: no limit.
+  // A request must arrive whole (its headers and body, counted from its request line) within
+  // this long; 0: no limit.
   // Checked as its bytes arrive: headers completed past it are answered 408
   // RequestTimeoutException (which SDKs retry) and the connection closed; a body still arriving
   // past it has its connection closed at once, unanswered (libmicrohttpd takes no answer in the

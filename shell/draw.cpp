@@ -38,7 +38,12 @@ std::string Escape(std::string_view s) {
         out += "&quot;";
         break;
       default:
-        out += c;
+        // XML 1.0 has no other control characters, even escaped: shown as U+FFFD.
+        if (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n' && c != '\r') {
+          out += "\uFFFD";
+        } else {
+          out += c;
+        }
     }
   }
   return out;
@@ -125,7 +130,13 @@ std::string DrawSvg(const TableDescription& table, const std::vector<Item>& item
   }
   const bool all = !index || index->projection.type == ProjectionType::kAll;
   // Items in the view, grouped by partition key value, each group in sort-key order.
-  std::map<std::string, std::vector<Row>> partitions;
+  // Keyed by the partition key values, in key order (numbers as numbers), shown as text.
+  struct PartitionLess {
+    const std::vector<const KeyAttribute*>* pk;
+    bool operator()(const Item& a, const Item& b) const { return CompareKeys(a, b, *pk) < 0; }
+  };
+  std::map<Item, std::pair<std::string, std::vector<Row>>, PartitionLess> partitions(
+      PartitionLess{&pk});
   size_t left_out = 0;
   int64_t bytes = 0;
   for (size_t i = 0; i < items.size(); ++i) {
@@ -137,11 +148,20 @@ std::string DrawSvg(const TableDescription& table, const std::vector<Item>& item
       auto it = items[i].find(pk[0]->name);
       if (it == items[i].end() || !(it->second == *options.partition)) continue;
     }
-    partitions[KeyText(items[i], pk)].push_back({&items[i], entity_of[i]});
+    Item partition_key;
+    for (const KeyAttribute* a : pk) {
+      if (auto it = items[i].find(a->name); it != items[i].end()) {
+        partition_key.emplace(a->name, it->second);
+      }
+    }
+    auto& [text, rows] = partitions[partition_key];
+    text = KeyText(items[i], pk);
+    rows.push_back({&items[i], entity_of[i]});
     bytes += static_cast<int64_t>(ItemSize(items[i]));
   }
   size_t in_view = 0;
-  for (auto& [value, rows] : partitions) {
+  for (auto& [partition_key, group] : partitions) {
+    auto& rows = group.second;
     std::stable_sort(rows.begin(), rows.end(), [&](const Row& a, const Row& b) {
       return CompareKeys(*a.item, *b.item, sk) < 0;
     });
@@ -153,7 +173,8 @@ std::string DrawSvg(const TableDescription& table, const std::vector<Item>& item
   double y = kMargin + kHeader, width = kMargin * 2 + 2 * key_width;
   size_t drawn = 0, drawn_items = 0;
   std::set<size_t> entities_drawn;
-  for (const auto& [value, rows] : partitions) {
+  for (const auto& [partition_key, group] : partitions) {
+    const auto& [value, rows] = group;
     if (drawn == options.partitions) break;
     ++drawn;
     const double band_top = y;
@@ -228,8 +249,8 @@ std::string DrawSvg(const TableDescription& table, const std::vector<Item>& item
     footer += fmt::format(
         R"(<text x="{}" y="{:.1f}" class="f sparse">{} of the table's {} item{} not in {}: )"
         R"(they lack its key ({}))</text>)",
-        kMargin, y, left_out, items.size(), items.size() == 1 ? " is" : "s are", index->name,
-        Escape(fmt::format("{}", fmt::join(key.Names(), ", "))));
+        kMargin, y, left_out, items.size(), items.size() == 1 ? " is" : "s are",
+        Escape(index->name), Escape(fmt::format("{}", fmt::join(key.Names(), ", "))));
   }
   y += 12;
   double lx = kMargin;

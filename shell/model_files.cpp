@@ -2,11 +2,14 @@
 // tables as CloudFormation or `aws dynamodb create-table` input (shell/workbench.h converts).
 #include <fmt/format.h>
 
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <set>
+#include <thread>
 
 #include "api/batch_writer.h"
+#include "core/ddb_json.h"
 #include "core/file.h"
 #include "shell/draw.h"
 #include "shell/session_state.h"
@@ -87,17 +90,39 @@ bool RunImportModel(Session::State& s, const Args& args, Location at) {
   }
   std::vector<std::string> created;
   auto undo = [&](const Status& why) {
-    for (const std::string& name : created) (void)s.db.DeleteTable({name});
-    std::string undone = created.empty() ? std::string("nothing imported")
-                                         : fmt::format("the import was undone: {} dropped",
-                                                       fmt::join(created, ", "));
+    std::vector<std::string> dropped, kept;
+    for (const std::string& name : created) {
+      (s.db.DeleteTable({name}).ok() ? dropped : kept).push_back(name);
+    }
+    std::string undone =
+        created.empty() ? std::string("nothing imported")
+        : kept.empty()  ? fmt::format("the import was undone: {} dropped", fmt::join(dropped, ", "))
+                        : fmt::format("the import stopped; {} could not be dropped and {} as made",
+                                      fmt::join(kept, ", "), kept.size() == 1 ? "is" : "are");
     return s.Fail(Status(why.code(), fmt::format("{} ({})", why.message(), undone)), at);
+  };
+  // A table is written once it is ACTIVE (on DynamoDB, seconds after CreateTable).
+  auto wait_active = [&](const std::string& name) -> Status {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(10);
+    for (double wait = 0.05;; wait = std::min(wait * 2, 5.0)) {
+      KH_ASSIGN_OR_RETURN(DescribeTableResponse d, s.db.DescribeTable({name}));
+      bool active = d.table.status == "ACTIVE";
+      for (const IndexDescription& idx : d.table.indexes) {
+        active = active && (idx.kind == IndexKind::kLocal || idx.status == "ACTIVE");
+      }
+      if (active) return Status::OK();
+      if (std::chrono::steady_clock::now() > deadline) {
+        return Status::Internal(fmt::format("{} did not become ACTIVE in 10 minutes", name));
+      }
+      std::this_thread::sleep_for(std::chrono::duration<double>(wait));
+    }
   };
   std::string report;
   for (const ImportedTable& t : model->tables) {
     Result<CreateTableResponse> r = s.db.CreateTable(t.create);
     if (!r.ok()) return undo(r.status());
     created.push_back(t.create.table_name);
+    if (Status st = wait_active(t.create.table_name); !st.ok()) return undo(st);
     std::vector<std::string> keys;
     for (const KeySchemaElement& k : t.create.key_schema) keys.push_back(k.name);
     api::BatchWriter::Options options;
@@ -153,6 +178,10 @@ bool RunExportModel(Session::State& s, const Args& args, Location at) {
     Result<ListTablesResponse> r = s.db.ListTables({});
     if (!r.ok()) return s.Fail(r.status(), at);
     tables = r->table_names;
+  }
+  {  // each table once
+    std::set<std::string> seen;
+    std::erase_if(tables, [&](const std::string& t) { return !seen.insert(t).second; });
   }
   if (tables.empty()) return s.Fail(Status::Validation("there are no tables to export"), at);
   if (format == "cli" && tables.size() != 1) {
@@ -232,7 +261,20 @@ bool RunDraw(Session::State& s, const Args& args, Location at) {
   }
   if (!partition.empty()) {
     const KeySchema& key = options.index ? (*t)->FindIndex(*options.index)->key : (*t)->key;
-    if (key.partition.type == ValueType::kN) {
+    if (!key.more_partition.empty()) {
+      return s.Fail(Status::Validation(
+                        "--partition takes one value: this partition key has several attributes"),
+                    at);
+    }
+    if (key.partition.type == ValueType::kB) {
+      std::string bytes;
+      if (!Base64Decode(partition, &bytes)) {
+        return s.Fail(Status::Validation("--partition: the partition key is binary (B); give "
+                                         "its value in base64"),
+                      at);
+      }
+      options.partition = AttributeValue::B(std::move(bytes));
+    } else if (key.partition.type == ValueType::kN) {
       Result<Number> n = Number::Parse(partition);
       if (!n.ok()) return s.Fail(n.status(), at);
       options.partition = AttributeValue::N(std::move(n).value());

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <ctime>
 #include <map>
 #include <set>
@@ -394,7 +395,12 @@ Result<ImportedTable> ReadTable(const json::Value& v, size_t index, Notes* notes
     for (auto [member, target] :
          {std::pair{"ReadCapacityUnits", &read}, std::pair{"WriteCapacityUnits", &write}}) {
       const json::Value* n = pt ? Member(*pt, member, json::Kind::kNumber) : nullptr;
-      if (n) *target = std::max<int64_t>(1, std::atoll(n->number_text().c_str()));
+      if (!n) continue;
+      const std::string& text = n->number_text();
+      auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), *target);
+      if (ec != std::errc() || end != text.data() + text.size() || *target < 1) {
+        return Invalid(where, fmt::format("has a {} of {}: a whole number from 1", member, text));
+      }
     }
     c.read_capacity_units = read;
     c.write_capacity_units = write;
@@ -419,10 +425,14 @@ Result<ImportedTable> ReadTable(const json::Value& v, size_t index, Notes* notes
         for (const KeySchemaElement& k : spec.key_schema) index_keys.insert(k.name);
         if (const json::Value* nk = Member(*p, "NonKeyAttributes", json::Kind::kArray)) {
           for (const json::Value& e : nk->array()) {
-            if (e.IsString() && !index_keys.contains(e.str())) names.push_back(e.str());
+            if (e.IsString() && index_keys.insert(e.str()).second) names.push_back(e.str());
           }
         }
-        spec.non_key_attributes = std::move(names);
+        if (names.empty()) {
+          spec.projection_type = "KEYS_ONLY";  // it named keys only: what it projects
+        } else {
+          spec.non_key_attributes = std::move(names);
+        }
       }
       if (c.billing_mode == "PROVISIONED") {
         spec.read_capacity_units = c.read_capacity_units;

@@ -129,6 +129,23 @@ with tempfile.TemporaryDirectory() as tmp:
     check("item without its key refused", r.returncode == 1 and
           "has no key attribute SK" in r.stderr and "Broken" not in r.stdout, r.stdout + r.stderr)
 
+    # An INCLUDE naming only keys is KEYS_ONLY; a fractional capacity is refused.
+    keys_only = json.loads(json.dumps(PUBLIC_SHAPE))
+    keys_only["DataModel"][0]["TableName"] = "KeysOnly"
+    keys_only["DataModel"][0]["GlobalSecondaryIndexes"][0]["Projection"]["NonKeyAttributes"] = ["PK", "SK", "Due"]
+    json.dump(keys_only, open("keys.json", "w"))
+    r = run("f.kh", "--import-model", "keys.json", "-c", 'SHOW CREATE TABLE "KeysOnly"')
+    check("INCLUDE of keys only", r.returncode == 0 and 'PROJECTION KEYS_ONLY' in r.stdout, r.stdout + r.stderr)
+    fractional = json.loads(json.dumps(PUBLIC_SHAPE))
+    fractional["DataModel"][0]["ProvisionedCapacitySettings"]["ProvisionedThroughput"]["ReadCapacityUnits"] = 10.5
+    json.dump(fractional, open("fractional.json", "w"))
+    r = run("g.kh", "--import-model", "fractional.json")
+    check("fractional capacity refused", r.returncode == 1 and
+          "has a ReadCapacityUnits of 10.5: a whole number from 1" in r.stderr, r.stderr)
+    r = run("a.kh", *CLOCK, "-c", ".export-model twice.json Social Social")
+    check("a table named twice is exported once", r.returncode == 0 and
+          len(json.load(open("twice.json"))["DataModel"]) == 1, r.stderr)
+
     # 4. What the format cannot hold is named.
     r = run("e.kh", "-c", 'CREATE TABLE "Rich" (pk S, sk N) LOCAL INDEX "byN" (n N RANGE) '
             "TTL expires STREAM NEW_IMAGE", *CLOCK, "-c", ".export-model rich.json")
