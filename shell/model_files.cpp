@@ -12,6 +12,7 @@
 #include "core/ddb_json.h"
 #include "core/file.h"
 #include "shell/draw.h"
+#include "shell/generate.h"
 #include "shell/session_state.h"
 #include "shell/workbench.h"
 
@@ -290,6 +291,76 @@ bool RunDraw(Session::State& s, const Args& args, Location at) {
   if (Status st = WriteFileWhole(path, text); !st.ok()) return s.Fail(st, at);
   s.Notice(fmt::format("-- {} of {}{} written to {} ({} items read)\n", svg ? "an SVG" : "a page",
                        table, options.index ? "." + *options.index : "", path, items.size()));
+  return true;
+}
+
+// .generate TABLE ENTITY COUNT [PER PARENT] [--seed N] [--skew zipf:S]
+bool RunGenerate(Session::State& s, const Args& args, Location at) {
+  const Status usage = Status::Validation(
+      "usage: .generate TABLE ENTITY COUNT [PER PARENT-ENTITY] [--seed N] [--skew zipf:S]");
+  std::vector<std::string> words;
+  GenerateOptions options;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "--seed" && i + 1 < args.size()) {
+      char* end = nullptr;
+      options.seed = std::strtoull(args[++i].c_str(), &end, 10);
+      if (*end != '\0') return s.Fail(usage, at);
+    } else if (args[i] == "--skew" && i + 1 < args.size()) {
+      const std::string& skew = args[++i];
+      char* end = nullptr;
+      options.zipf = skew.starts_with("zipf:") ? std::strtod(skew.c_str() + 5, &end) : -1;
+      if (!end || *end != '\0' || options.zipf <= 0 || options.zipf > 10) {
+        return s.Fail(Status::Validation("--skew takes zipf:S, S above 0 (1 is Zipf's law; "
+                                         "higher, more skewed)"),
+                      at);
+      }
+    } else if ((args[i] == "PER" || args[i] == "per") && i + 1 < args.size()) {
+      options.per = args[++i];
+    } else if (args[i].starts_with("--")) {
+      return s.Fail(usage, at);
+    } else {
+      words.push_back(args[i]);
+    }
+  }
+  if (words.size() != 3) return s.Fail(usage, at);
+  char* end = nullptr;
+  options.count = std::strtoll(words[2].c_str(), &end, 10);
+  if (*end != '\0' || options.count < 1 || options.count > 10000000) {
+    return s.Fail(Status::Validation("COUNT is a number of items from 1 to 10,000,000"), at);
+  }
+  if (options.zipf > 0 && !options.per) {
+    return s.Fail(Status::Validation("--skew draws parents: give PER PARENT-ENTITY"), at);
+  }
+  options.entity = words[1];
+  Result<TableSchemaPtr> t = s.db.TableSchema(words[0]);
+  if (!t.ok()) return s.Fail(s.NameMissingTable(t.status(), words[0]), at);
+  std::vector<Item> items;
+  if (Status st = ScanAll(s, words[0], &items); !st.ok()) return s.Fail(st, at);
+  Result<Generated> made = GenerateItems(**t, items, options);
+  if (!made.ok()) return s.Fail(made.status(), at);
+  const int64_t n = static_cast<int64_t>(made->items.size());
+  if (s.local) {  // the bulk-import path: all or nothing
+    Result<LocalControl::ImportResult> r =
+        s.local->ImportItems(words[0], made->items, &g_interrupted);
+    if (!r.ok()) return s.Fail(r.status(), at);
+  } else {
+    std::vector<std::string> keys = (*t)->key.Names();
+    api::BatchWriter::Options w;
+    w.threads = 4;
+    w.cancel = &g_interrupted;
+    api::BatchWriter writer(s.db, words[0], keys, w);
+    for (Item& item : made->items) {
+      if (Status st = writer.Add(std::move(item)); !st.ok()) return s.Fail(st, at);
+    }
+    if (Status st = writer.Finish(); !st.ok()) return s.Fail(st, at);
+  }
+  s.Notice(fmt::format(
+      "-- {} {} item{} generated into {} (seed {}{}{}): {}{}\n", n, options.entity,
+      n == 1 ? "" : "s", words[0], options.seed,
+      options.per ? ", each under a " + *options.per : std::string(),
+      options.zipf > 0 ? fmt::format(", zipf:{:g}", options.zipf) : std::string(), made->shape,
+      made->skipped ? fmt::format(" · {} not made: their keys were taken", made->skipped)
+                    : std::string()));
   return true;
 }
 

@@ -291,6 +291,9 @@ bool RunImportModel(Session::State& s, const std::vector<std::string>& args, Loc
 bool RunExportModel(Session::State& s, const std::vector<std::string>& args, Location at);
 // .draw TABLE [INDEX] [TO FILE] (model_files.cpp, shell/draw.h): a picture of the table or index.
 bool RunDraw(Session::State& s, const std::vector<std::string>& args, Location at);
+// .generate TABLE ENTITY COUNT [PER PARENT] (model_files.cpp, shell/generate.h): more items of
+// an entity type, shaped like the table's.
+bool RunGenerate(Session::State& s, const std::vector<std::string>& args, Location at);
 
 // Fills `report` from an API-form statement's request and response (patterns.cpp): the
 // operation, its table(s), Count/ScannedCount or the items returned, ConsumedCapacity.
