@@ -14,6 +14,7 @@ PACKAGES=(
   openssl                              # tests: a test CA and certificates for HTTPS
   libgtest-dev libgmock-dev            # unit tests
   libbenchmark-dev                     # bench/
+  chromium                             # tests: .draw's page in a headless browser
   clang libclang-rt-dev                # libFuzzer targets
   clang-format                         # house style
   python3                              # tests that read keyhole's output as a program would

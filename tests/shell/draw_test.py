@@ -5,15 +5,20 @@
     item, a legend entry per entity type drawn, nothing the page would fetch (no script, no
     link, no URL but the SVG namespace), and the SVG parses as XML;
   - an index's picture says how many items it leaves out (a sparse index);
-  - --partition draws one item collection.
+  - --partition draws one item collection;
+  - in headless Chromium (Debian's chromium, when installed): a screenshot that is not blank,
+    and the DOM's partition and item groups as drawn.
 Usage: draw_test.py KEYHOLE SAMPLES_DIR
 """
 import os
 import re
+import shutil
+import struct
 import subprocess
 import sys
 import tempfile
 import xml.etree.ElementTree as ET
+import zlib
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "remote"))
 from harness import check, finish  # noqa: E402
@@ -31,6 +36,20 @@ def svg_of(path):
     text = open(path, encoding="utf-8").read()
     start, end = text.index("<svg"), text.index("</svg>") + len("</svg>")
     return text, ET.fromstring(text[start:end])
+
+
+def png_pixels(path):
+    """The bytes of a PNG's decoded scanlines (enough to tell a blank picture)."""
+    data = open(path, "rb").read()
+    pos, idat = 8, b""
+    while pos < len(data):
+        length = struct.unpack(">I", data[pos:pos + 4])[0]
+        kind = data[pos + 4:pos + 8]
+        if kind == b"IDAT":
+            idat += data[pos + 8:pos + 8 + length]
+        pos += 12 + length
+    raw = zlib.decompress(idat)
+    return [raw[i:i + 3] for i in range(0, len(raw) - 3, 97)]
 
 
 def groups(root, name):
@@ -74,6 +93,7 @@ with tempfile.TemporaryDirectory() as tmp:
     r = run("social.kh", "-c", ".draw Social --partitions 3")
     check("draw page", r.returncode == 0 and os.path.exists("Social.html"), r.stderr)
     page, root = svg_of("Social.html")
+    root_page = root
     check("page: html", page.startswith("<!DOCTYPE html>") and "<meta charset=\"utf-8\">" in page, page[:200])
     check("page: three partitions drawn", len(groups(root, "partition")) == 3, len(groups(root, "partition")))
     check("page: says what was drawn", "50 items in 8 partitions" in page and "drawn: the first 3 partitions" in page,
@@ -87,6 +107,26 @@ with tempfile.TemporaryDirectory() as tmp:
     r = run("social.kh", "--draw", "Social.GSI2", "-o", "gsi2.svg")
     check("--draw TABLE.INDEX -o FILE", r.returncode == 0 and "an SVG of Social.GSI2 written to gsi2.svg"
           in r.stderr and "38 of the table's 50 items are not in GSI2" in open("gsi2.svg").read(), r.stderr)
+    # In a real browser (Debian's chromium, headless): the page renders something, and its DOM
+    # holds the partitions drawn.
+    chromium = shutil.which("chromium")
+    if chromium:
+        base = [chromium, "--headless=new", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+                "--window-size=1280,720", "--user-data-dir=" + os.path.join(tmp, "chromium")]
+        page_url = "file://" + os.path.join(tmp, "Social.html")
+        subprocess.run(base + ["--screenshot=" + os.path.join(tmp, "shot.png"), page_url],
+                       capture_output=True, timeout=120)
+        check("chromium: a screenshot", os.path.exists("shot.png"), "no screenshot")
+        if os.path.exists("shot.png"):
+            pixels = png_pixels("shot.png")
+            check("chromium: not blank", len(set(pixels)) > 20, len(set(pixels)))
+        dom = subprocess.run(base + ["--dump-dom", page_url], capture_output=True, text=True,
+                             timeout=120).stdout
+        check("chromium: the DOM's groups are the partitions drawn",
+              dom.count('class="partition"') == 3 and dom.count('class="item"') == len(groups(root_page, "item")),
+              dom[:300])
+    else:
+        print("SKIP chromium: Debian's chromium is not installed (scripts/setup.sh installs it)")
     r = run("social.kh", "-c", ".draw Social nope")
     check("missing index", r.returncode == 1 and "Social has no index nope" in r.stderr, r.stderr)
 
