@@ -111,7 +111,8 @@ with tempfile.TemporaryDirectory() as tmp:
     # holds the partitions drawn.
     chromium = shutil.which("chromium")
     if chromium:
-        base = [chromium, "--headless=new", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+        base = [chromium, "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--hide-scrollbars",
                 "--window-size=1280,720", "--user-data-dir=" + os.path.join(tmp, "chromium")]
         page_url = "file://" + os.path.join(tmp, "Social.html")
         subprocess.run(base + ["--screenshot=" + os.path.join(tmp, "shot.png"), page_url],
