@@ -121,8 +121,16 @@ with tempfile.TemporaryDirectory() as tmp:
         if os.path.exists("shot.png"):
             pixels = png_pixels("shot.png")
             check("chromium: not blank", len(set(pixels)) > 20, len(set(pixels)))
-        dom = subprocess.run(base + ["--dump-dom", page_url], capture_output=True, text=True,
-                             timeout=120).stdout
+        net_log = os.path.join(tmp, "net.json")
+        dom = subprocess.run(base + ["--log-net-log=" + net_log, "--dump-dom", page_url],
+                             capture_output=True, text=True, timeout=120).stdout
+        # Every URL the browser asked for: none but the page and Chromium's own services
+        # (updates, accounts), which it calls whatever the page.
+        asked = set(re.findall(r'"url":"([^"]*)"', open(net_log).read())) if os.path.exists(net_log) else set()
+        own = re.compile(r"^https?://[^/]*(google\.com|googleapis\.com|gvt1\.com)(:\d+)?/")
+        page_asked = {u for u in asked if not u.startswith(("file:", "data:")) and not own.match(u)}
+        check("chromium: no request leaves the page", os.path.exists(net_log) and not page_asked,
+              page_asked)
         check("chromium: the DOM's groups are the partitions drawn",
               dom.count('class="partition"') == 3 and dom.count('class="item"') == len(groups(root_page, "item")),
               dom[:300])
