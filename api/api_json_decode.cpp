@@ -440,34 +440,41 @@ Status ReadThroughput(const json::Value& obj, const Path& at, std::optional<int6
   return Status::OK();
 }
 
+namespace {
+
+// The object member `name` of `obj` holding the two optional Long members `members` (absent:
+// nullopt; its JSON types checked): OnDemandThroughput and WarmThroughput.
+template <typename Spec>
+Result<std::optional<Spec>> ReadTwoLongs(const json::Value& obj, const char* name, const Path& at,
+                                         const MemberSpec (&members)[2],
+                                         std::optional<int64_t> Spec::*first,
+                                         std::optional<int64_t> Spec::*second) {
+  KH_ASSIGN_OR_RETURN(const json::Value* v, ReadObject(obj, name, at));
+  if (!v) return std::optional<Spec>();
+  const Path here = at.Child(name);
+  KH_RETURN_IF_ERROR(CheckStructure(*v, here, members));
+  Spec out;
+  KH_ASSIGN_OR_RETURN(out.*first, ReadInteger(*v, members[0].name, here, /*is_long=*/true));
+  KH_ASSIGN_OR_RETURN(out.*second, ReadInteger(*v, members[1].name, here, /*is_long=*/true));
+  return std::optional<Spec>(out);
+}
+
+}  // namespace
+
 Result<std::optional<OnDemandThroughputSpec>> ReadOnDemandThroughput(const json::Value& obj,
                                                                      const Path& at) {
   static constexpr MemberSpec kMembers[] = {{"MaxReadRequestUnits"}, {"MaxWriteRequestUnits"}};
-  KH_ASSIGN_OR_RETURN(const json::Value* v, ReadObject(obj, "OnDemandThroughput", at));
-  if (!v) return std::optional<OnDemandThroughputSpec>();
-  const Path here = at.Child("OnDemandThroughput");
-  KH_RETURN_IF_ERROR(CheckStructure(*v, here, kMembers));
-  OnDemandThroughputSpec out;
-  KH_ASSIGN_OR_RETURN(out.max_read_request_units,
-                      ReadInteger(*v, "MaxReadRequestUnits", here, /*is_long=*/true));
-  KH_ASSIGN_OR_RETURN(out.max_write_request_units,
-                      ReadInteger(*v, "MaxWriteRequestUnits", here, /*is_long=*/true));
-  return std::optional<OnDemandThroughputSpec>(out);
+  return ReadTwoLongs(obj, "OnDemandThroughput", at, kMembers,
+                      &OnDemandThroughputSpec::max_read_request_units,
+                      &OnDemandThroughputSpec::max_write_request_units);
 }
 
 Result<std::optional<WarmThroughputSpec>> ReadWarmThroughput(const json::Value& obj,
                                                              const Path& at) {
   static constexpr MemberSpec kMembers[] = {{"ReadUnitsPerSecond"}, {"WriteUnitsPerSecond"}};
-  KH_ASSIGN_OR_RETURN(const json::Value* v, ReadObject(obj, "WarmThroughput", at));
-  if (!v) return std::optional<WarmThroughputSpec>();
-  const Path here = at.Child("WarmThroughput");
-  KH_RETURN_IF_ERROR(CheckStructure(*v, here, kMembers));
-  WarmThroughputSpec out;
-  KH_ASSIGN_OR_RETURN(out.read_units_per_second,
-                      ReadInteger(*v, "ReadUnitsPerSecond", here, /*is_long=*/true));
-  KH_ASSIGN_OR_RETURN(out.write_units_per_second,
-                      ReadInteger(*v, "WriteUnitsPerSecond", here, /*is_long=*/true));
-  return std::optional<WarmThroughputSpec>(out);
+  return ReadTwoLongs(obj, "WarmThroughput", at, kMembers,
+                      &WarmThroughputSpec::read_units_per_second,
+                      &WarmThroughputSpec::write_units_per_second);
 }
 
 }  // namespace keyhole::api_json

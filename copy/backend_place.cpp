@@ -337,20 +337,7 @@ class Backed : public Place {
                 const std::function<void(const std::string&)>& note) override {
     const CreateTableRequest c = CreateRequestFor(table, def, note);
     KH_RETURN_IF_ERROR(db_.CreateTable(c).status());
-    // Until it, and each of its indexes, is ACTIVE (DynamoDB: seconds to minutes).
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(30);
-    double wait = 0.05;
-    for (;;) {
-      KH_ASSIGN_OR_RETURN(DescribeTableResponse d, db_.DescribeTable({table}));
-      bool active = d.table.status == "ACTIVE";
-      for (const IndexDescription& idx : d.table.indexes) active &= idx.status == "ACTIVE";
-      if (active) break;
-      if (std::chrono::steady_clock::now() > deadline) {
-        return Status::Internal(fmt::format("{} did not become ACTIVE in 30 minutes", table));
-      }
-      std::this_thread::sleep_for(std::chrono::duration<double>(wait));
-      wait = std::min(wait * 2, 5.0);
-    }
+    KH_RETURN_IF_ERROR(WaitUntilActive(db_, table, std::chrono::minutes(30)));
     if (def.ttl_attribute) {
       UpdateTimeToLiveRequest ttl;
       ttl.table_name = table;

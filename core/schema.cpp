@@ -250,6 +250,26 @@ size_t ProjectedCount(const std::vector<IndexDescription>& indexes) {
 
 }  // namespace
 
+void AddAttributeDefinitions(const KeySchema& key, std::vector<AttributeDefinition>* definitions) {
+  for (const KeyAttribute* a : key.Attributes()) {
+    if (std::ranges::none_of(*definitions,
+                             [&](const AttributeDefinition& d) { return d.name == a->name; })) {
+      definitions->push_back({a->name, std::string(TypeName(a->type))});
+    }
+  }
+}
+
+IndexSpec IndexSpecOf(const std::string& name, const KeySchema& key, const Projection& projection) {
+  IndexSpec spec;
+  spec.name = name;
+  spec.key_schema = ToKeySchemaElements(key);
+  spec.projection_type = std::string(ProjectionTypeName(projection.type));
+  if (projection.type == ProjectionType::kInclude) {
+    spec.non_key_attributes = projection.non_key_attributes;
+  }
+  return spec;
+}
+
 Status CheckGsiProjects(const IndexDescription& index, const KeySchema& table_key,
                         const std::vector<std::string>& names) {
   if (index.kind != IndexKind::kGlobal || index.projection.type == ProjectionType::kAll) {

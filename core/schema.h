@@ -254,6 +254,13 @@ std::optional<std::string> TableNameFromArn(std::string_view arn);
 // ValidationException, not ResourceNotFoundException (the Parity Suite's record of DynamoDB).
 Status ValidateDataTableName(std::string_view name, std::string_view what = "tableName");
 
+// Adds the attributes of `key` to `definitions` (CreateTable's and UpdateTable's
+// AttributeDefinitions), each name once, in key order.
+void AddAttributeDefinitions(const KeySchema& key, std::vector<AttributeDefinition>* definitions);
+// An index as CreateTable and UpdateTable take it: name, key schema and projection (no
+// throughput).
+IndexSpec IndexSpecOf(const std::string& name, const KeySchema& key, const Projection& projection);
+
 // Builds the description of a new table, applying CreateTable's rules with DynamoDB's messages
 // (key schema shape, definitions matching keys, LSIs sharing the table's partition key, at most
 // 5 LSIs and 20 GSIs, projections, 100 projected attributes, duplicate index names).

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 #include <optional>
-#include <set>
+#include <thread>
 
 #include "core/throughput.h"
 
@@ -25,14 +25,7 @@ CreateTableRequest CreateRequestFor(const std::string& table, const TableDescrip
                                     const std::function<void(const std::string&)>& note) {
   CreateTableRequest c;
   c.table_name = table;
-  std::set<std::string> defined;
-  const auto define = [&](const KeySchema& key) {
-    for (const KeyAttribute* a : key.Attributes()) {
-      if (!defined.insert(a->name).second) continue;
-      c.attribute_definitions.push_back({a->name, std::string(TypeName(a->type))});
-    }
-  };
-  define(def.key);
+  AddAttributeDefinitions(def.key, &c.attribute_definitions);
   c.key_schema = ToKeySchemaElements(def.key);
   c.billing_mode = def.billing_mode;
   const bool provisioned = def.billing_mode == "PROVISIONED";
@@ -54,14 +47,8 @@ CreateTableRequest CreateRequestFor(const std::string& table, const TableDescrip
   c.on_demand_throughput = OnDemandOf(def);
   note_warm(table, def);
   for (const IndexDescription& idx : def.indexes) {
-    define(idx.key);
-    IndexSpec spec;
-    spec.name = idx.name;
-    spec.key_schema = ToKeySchemaElements(idx.key);
-    spec.projection_type = std::string(ProjectionTypeName(idx.projection.type));
-    if (idx.projection.type == ProjectionType::kInclude) {
-      spec.non_key_attributes = idx.projection.non_key_attributes;
-    }
+    AddAttributeDefinitions(idx.key, &c.attribute_definitions);
+    IndexSpec spec = IndexSpecOf(idx.name, idx.key, idx.projection);
     if (idx.kind == IndexKind::kGlobal) {
       if (provisioned) {
         spec.read_capacity_units = std::max<int64_t>(1, idx.read_capacity);
@@ -89,6 +76,21 @@ CreateTableRequest CreateRequestFor(const std::string& table, const TableDescrip
   for (const auto& [k, v] : def.tags) c.tags.push_back({k, v});
   if (def.deletion_protection) c.deletion_protection_enabled = true;
   return c;
+}
+
+Status WaitUntilActive(Backend& db, const std::string& table, std::chrono::minutes limit) {
+  const auto deadline = std::chrono::steady_clock::now() + limit;
+  for (double wait = 0.05;; wait = std::min(wait * 2, 5.0)) {
+    KH_ASSIGN_OR_RETURN(DescribeTableResponse d, db.DescribeTable({table}));
+    bool active = d.table.status == "ACTIVE";
+    for (const IndexDescription& idx : d.table.indexes) active &= idx.status == "ACTIVE";
+    if (active) return Status::OK();
+    if (std::chrono::steady_clock::now() > deadline) {
+      return Status::Internal(
+          fmt::format("{} did not become ACTIVE in {} minutes", table, limit.count()));
+    }
+    std::this_thread::sleep_for(std::chrono::duration<double>(wait));
+  }
 }
 
 }  // namespace keyhole

@@ -3,8 +3,11 @@
 // and as a CloudFormation resource.
 #pragma once
 
+#include <chrono>
 #include <functional>
 #include <string>
+
+#include "core/backend.h"
 
 #include "core/operations.h"
 #include "core/schema.h"
@@ -19,5 +22,10 @@ namespace keyhole {
 // (pre-warming is billed). TTL is not CreateTable's: the caller sets it (UpdateTimeToLive).
 CreateTableRequest CreateRequestFor(const std::string& table, const TableDescription& def,
                                     const std::function<void(const std::string&)>& note);
+
+// Waits until `table` and each of its GSIs is ACTIVE (on DynamoDB, seconds to minutes after
+// CreateTable), asking DescribeTable at growing intervals up to 5 s; InternalError past
+// `limit`.
+Status WaitUntilActive(Backend& db, const std::string& table, std::chrono::minutes limit);
 
 }  // namespace keyhole

@@ -216,27 +216,12 @@ ParseResult ParseStatementUncached(std::string_view text,
 CreateTableRequest ToCreateTableRequest(const CreateTableStatement& s) {
   CreateTableRequest r;
   r.table_name = s.table;
-  auto define = [&](const KeyAttribute& a) {
-    for (const AttributeDefinition& d : r.attribute_definitions) {
-      if (d.name == a.name) return;
-    }
-    r.attribute_definitions.push_back({a.name, std::string(TypeName(a.type))});
-  };
-  auto key_schema = [&](const KeySchema& key) {
-    for (const KeyAttribute* a : key.Attributes()) define(*a);
-    return ToKeySchemaElements(key);
-  };
-  r.key_schema = key_schema(s.key);
+  AddAttributeDefinitions(s.key, &r.attribute_definitions);
+  r.key_schema = ToKeySchemaElements(s.key);
   for (const IndexDefinition& index : s.indexes) {
-    IndexSpec spec;
-    spec.name = index.name;
-    spec.key_schema = key_schema(index.key);
-    spec.projection_type = std::string(ProjectionTypeName(index.projection.type));
-    if (index.projection.type == ProjectionType::kInclude) {
-      spec.non_key_attributes = index.projection.non_key_attributes;
-    }
+    AddAttributeDefinitions(index.key, &r.attribute_definitions);
     (index.kind == IndexKind::kGlobal ? r.global_secondary_indexes : r.local_secondary_indexes)
-        .push_back(std::move(spec));
+        .push_back(IndexSpecOf(index.name, index.key, index.projection));
   }
   r.billing_mode = s.billing_mode;
   r.read_capacity_units = s.read_capacity_units;

@@ -49,31 +49,6 @@ std::string Escape(std::string_view s) {
   return out;
 }
 
-// `text` cut to `chars` display columns, ending with "…" when cut.
-std::string Cut(const std::string& text, size_t chars) {
-  if (TextWidth(text) <= chars) return text;
-  std::string out;
-  size_t width = 0;
-  for (size_t i = 0; i < text.size();) {
-    size_t len = 1;
-    const auto c = static_cast<unsigned char>(text[i]);
-    if (c >= 0xF0) {
-      len = 4;
-    } else if (c >= 0xE0) {
-      len = 3;
-    } else if (c >= 0xC0) {
-      len = 2;
-    }
-    const std::string piece = text.substr(i, len);
-    const size_t w = TextWidth(piece);
-    if (width + w + 1 > chars) break;
-    out += piece;
-    width += w;
-    i += len;
-  }
-  return out + "…";
-}
-
 std::string KeyText(const Item& item, const std::vector<const KeyAttribute*>& attributes) {
   std::string out;
   for (const KeyAttribute* a : attributes) {
@@ -188,7 +163,7 @@ std::string DrawSvg(const TableDescription& table, const std::vector<Item>& item
           R"(<rect x="{:.1f}" y="{:.1f}" width="{:.1f}" height="{}" fill="{}" stroke="#8a94a6"/>)"
           R"(<text x="{:.1f}" y="{:.1f}" class="k">{}</text>)",
           x, y, key_width, kRowHeight, fill, x + kPad, y + kRowHeight / 2.0 + 4,
-          Escape(sk.empty() ? std::string("-") : Cut(KeyText(*r.item, sk), kKeyWidthChars)));
+          Escape(sk.empty() ? std::string("-") : CutToWidth(KeyText(*r.item, sk), kKeyWidthChars)));
       x += key_width;
       for (const auto& [name, v] : *r.item) {
         // The row's keys are its first two cells; on an index, the table's keys are attributes.
@@ -196,8 +171,8 @@ std::string DrawSvg(const TableDescription& table, const std::vector<Item>& item
             (!all && !projected.contains(name))) {
           continue;
         }
-        const std::string shown = Cut(FormatCell(v), options.max_value_chars);
-        const std::string label = Cut(name, options.max_value_chars);
+        const std::string shown = CutToWidth(FormatCell(v), options.max_value_chars);
+        const std::string label = CutToWidth(name, options.max_value_chars);
         const double w =
             static_cast<double>(std::max(TextWidth(shown), TextWidth(label))) * kCharWidth +
             2 * kPad;
@@ -217,7 +192,7 @@ std::string DrawSvg(const TableDescription& table, const std::vector<Item>& item
         R"(<g class="partition"><rect x="{}" y="{:.1f}" width="{:.1f}" height="{:.1f}" )"
         R"(fill="#f4f6f9" stroke="#8a94a6"/><text x="{:.1f}" y="{:.1f}" class="k">{}</text>{}</g>)",
         kMargin, band_top, key_width, y - band_top, double{kMargin + kPad},
-        band_top + kRowHeight / 2.0 + 4, Escape(Cut(value, kKeyWidthChars)), band);
+        band_top + kRowHeight / 2.0 + 4, Escape(CutToWidth(value, kKeyWidthChars)), band);
     y += 6;
   }
   // Header: what is drawn, the key columns' names.
@@ -255,7 +230,7 @@ std::string DrawSvg(const TableDescription& table, const std::vector<Item>& item
   y += 12;
   double lx = kMargin;
   for (size_t e : entities_drawn) {
-    const std::string name = Cut(model.entities[e].name, 24);
+    const std::string name = CutToWidth(model.entities[e].name, 24);
     footer += fmt::format(
         R"(<g class="legend"><rect x="{:.1f}" y="{:.1f}" width="14" height="14" fill="{}" )"
         R"(stroke="#8a94a6"/><text x="{:.1f}" y="{:.1f}" class="f">{}</text></g>)",

@@ -6,11 +6,11 @@
 #include <cstdio>
 #include <filesystem>
 #include <set>
-#include <thread>
 
 #include "api/batch_writer.h"
 #include "core/ddb_json.h"
 #include "core/file.h"
+#include "core/table_definition.h"
 #include "shell/draw.h"
 #include "shell/generate.h"
 #include "shell/session_state.h"
@@ -102,28 +102,16 @@ bool RunImportModel(Session::State& s, const Args& args, Location at) {
                                       fmt::join(kept, ", "), kept.size() == 1 ? "is" : "are");
     return s.Fail(Status(why.code(), fmt::format("{} ({})", why.message(), undone)), at);
   };
-  // A table is written once it is ACTIVE (on DynamoDB, seconds after CreateTable).
-  auto wait_active = [&](const std::string& name) -> Status {
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(10);
-    for (double wait = 0.05;; wait = std::min(wait * 2, 5.0)) {
-      KH_ASSIGN_OR_RETURN(DescribeTableResponse d, s.db.DescribeTable({name}));
-      bool active = d.table.status == "ACTIVE";
-      for (const IndexDescription& idx : d.table.indexes) {
-        active = active && (idx.kind == IndexKind::kLocal || idx.status == "ACTIVE");
-      }
-      if (active) return Status::OK();
-      if (std::chrono::steady_clock::now() > deadline) {
-        return Status::Internal(fmt::format("{} did not become ACTIVE in 10 minutes", name));
-      }
-      std::this_thread::sleep_for(std::chrono::duration<double>(wait));
-    }
-  };
   std::string report;
   for (const ImportedTable& t : model->tables) {
     Result<CreateTableResponse> r = s.db.CreateTable(t.create);
     if (!r.ok()) return undo(r.status());
     created.push_back(t.create.table_name);
-    if (Status st = wait_active(t.create.table_name); !st.ok()) return undo(st);
+    // Written once it is ACTIVE (on DynamoDB, seconds after CreateTable).
+    if (Status st = WaitUntilActive(s.db, t.create.table_name, std::chrono::minutes(10));
+        !st.ok()) {
+      return undo(st);
+    }
     std::vector<std::string> keys;
     for (const KeySchemaElement& k : t.create.key_schema) keys.push_back(k.name);
     api::BatchWriter::Options options;

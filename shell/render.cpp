@@ -445,6 +445,7 @@ std::string RenderCsv(const std::vector<Item>& items, const RenderOptions& optio
 }  // namespace
 
 size_t TextWidth(std::string_view s) { return DisplayWidth(s); }
+std::string CutToWidth(std::string s, size_t max) { return Cut(std::move(s), max); }
 
 std::optional<OutputMode> ParseOutputMode(std::string_view name) {
   for (OutputMode mode : {OutputMode::kBox, OutputMode::kTable, OutputMode::kLine,

@@ -816,28 +816,13 @@ bool RunAlter(Session::State& s, const parser::AlterTableStatement& a, Location 
   switch (a.action) {
     case parser::AlterAction::kAddGlobalIndex: {
       const parser::IndexDefinition& def = *a.index;
-      // The index's key attributes, defined once each.
-      auto define = [&](const KeyAttribute& k) {
-        for (const AttributeDefinition& d : request.attribute_definitions) {
-          if (d.name == k.name) return;
-        }
-        request.attribute_definitions.push_back({k.name, k.type == ValueType::kN   ? "N"
-                                                         : k.type == ValueType::kB ? "B"
-                                                                                   : "S"});
-      };
-      for (const KeyAttribute* k : def.key.Attributes()) define(*k);
-      IndexSpec spec;
-      spec.name = def.name;
-      spec.key_schema = ToKeySchemaElements(def.key);
+      AddAttributeDefinitions(def.key, &request.attribute_definitions);
+      IndexSpec spec = IndexSpecOf(def.name, def.key, def.projection);
       // A PROVISIONED table's new GSI needs throughput: the table's, as CREATE TABLE gives.
       if (Result<TableSchemaPtr> t = s.db.TableSchema(a.table);
           t.ok() && (*t)->billing_mode == "PROVISIONED") {
         spec.read_capacity_units = (*t)->read_capacity;
         spec.write_capacity_units = (*t)->write_capacity;
-      }
-      spec.projection_type = std::string(ProjectionTypeName(def.projection.type));
-      if (def.projection.type == ProjectionType::kInclude) {
-        spec.non_key_attributes = def.projection.non_key_attributes;
       }
       request.create_global_index = std::move(spec);
       done = fmt::format("index {} added to {}", def.name, a.table);

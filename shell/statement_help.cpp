@@ -16,7 +16,8 @@ struct StatementHelp {
 
 constexpr StatementHelp kStatements[] = {
     {"SELECT",
-     "SELECT * | path [, path ...] FROM \"Table\" | \"Table\".\"Index\" WHERE <key condition> [AND ...]\n"
+     "SELECT * | path [, path ...] FROM \"Table\" | \"Table\".\"Index\" WHERE <key condition> [AND "
+     "...]\n"
      "       [ORDER BY sort_key [ASC | DESC]]\n"
      "SCAN SELECT ... (reads the whole table or index)\n"
      "The WHERE must pin the partition key with = or IN (GetItem or Query); other conditions\n"
@@ -42,7 +43,8 @@ constexpr StatementHelp kStatements[] = {
      "DELETE FROM \"App\" WHERE pk = 'USER#1' AND sk = 'ORDER#01';"},
     {"CREATE TABLE",
      "CREATE TABLE [IF NOT EXISTS] \"Table\" (pk S|N|B [, sk S|N|B])\n"
-     "       [GLOBAL INDEX \"byA\" (a S [, b N]) [PROJECTION ALL | KEYS_ONLY | INCLUDE (x, y)]] ...\n"
+     "       [GLOBAL INDEX \"byA\" (a S [, b N]) [PROJECTION ALL | KEYS_ONLY | INCLUDE (x, y)]] "
+     "...\n"
      "       (a multi-attribute GSI key, up to 4 + 4, names every role, HASH first:\n"
      "        GLOBAL INDEX \"byA\" (a S HASH, b S HASH, c N RANGE, d S RANGE))\n"
      "       [LOCAL INDEX \"byC\" (c N) [PROJECTION ...]] ...\n"
@@ -51,14 +53,16 @@ constexpr StatementHelp kStatements[] = {
      "CREATE TABLE \"App\" (pk S, sk S) GLOBAL INDEX \"byEmail\" (email S) TTL expires;"},
     {"DROP TABLE", "DROP TABLE [IF EXISTS] \"Table\"", "DROP TABLE IF EXISTS \"App\";"},
     {"ALTER TABLE",
-     "ALTER TABLE \"Table\" ADD GLOBAL INDEX \"byA\" (a S [, b N]) [PROJECTION ...]   (backfilled;\n"
+     "ALTER TABLE \"Table\" ADD GLOBAL INDEX \"byA\" (a S [, b N]) [PROJECTION ...]   "
+     "(backfilled;\n"
      "      a multi-attribute key as in CREATE TABLE: (a S HASH, b S HASH, c N RANGE))\n"
      "ALTER TABLE \"Table\" DROP INDEX \"byA\"\n"
      "ALTER TABLE \"Table\" SET TTL attribute | DISABLE TTL\n"
      "ALTER TABLE \"Table\" SET STREAM NEW_AND_OLD_IMAGES | DISABLE STREAM",
      "ALTER TABLE \"App\" ADD GLOBAL INDEX \"byRole\" (role S) PROJECTION KEYS_ONLY;"},
     {"SHOW TABLES", "SHOW TABLES (also .tables)", "SHOW TABLES;"},
-    {"SHOW CREATE TABLE", "SHOW CREATE TABLE \"Table\" (also .schema T)", "SHOW CREATE TABLE \"App\";"},
+    {"SHOW CREATE TABLE", "SHOW CREATE TABLE \"Table\" (also .schema T)",
+     "SHOW CREATE TABLE \"App\";"},
     {"DESCRIBE", "DESCRIBE [TABLE] \"Table\": DescribeTable's answer as JSON", "DESCRIBE \"App\";"},
     {"EXPLAIN",
      "EXPLAIN [ANALYZE] <SELECT | INSERT | UPDATE | DELETE | EXISTS, with or without SCAN>\n"

@@ -243,7 +243,8 @@ TEST_F(ServerTest, ErrorShapes) {
 
 // Sends `request` on a new connection and returns everything the server sends back until it
 // closes the connection or `seconds` pass.
-std::string RawExchange(int port, const std::string& request, int seconds = 5) {
+// A new connection to the server on 127.0.0.1:`port`; -1 when it cannot be made.
+int ConnectLoopback(int port) {
   int fd = ::socket(AF_INET, SOCK_STREAM, 0);
   sockaddr_in addr{};
   addr.sin_family = AF_INET;
@@ -251,8 +252,14 @@ std::string RawExchange(int port, const std::string& request, int seconds = 5) {
   addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
   if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
     ::close(fd);
-    return "";
+    return -1;
   }
+  return fd;
+}
+
+std::string RawExchange(int port, const std::string& request, int seconds = 5) {
+  const int fd = ConnectLoopback(port);
+  if (fd < 0) return "";
   timeval timeout{seconds, 0};
   ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
   for (size_t sent = 0; sent < request.size();) {
@@ -296,15 +303,8 @@ TEST_F(ServerTest, BodiesPastTheLimitAre413) {
 // Returns the answer and how many bytes of `dribble` were sent.
 std::pair<std::string, size_t> Dribble(int port, const std::string& head,
                                        const std::string& dribble, std::chrono::milliseconds gap) {
-  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_port = htons(static_cast<uint16_t>(port));
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
-    ::close(fd);
-    return {"", 0};
-  }
+  const int fd = ConnectLoopback(port);
+  if (fd < 0) return {"", 0};
   ::send(fd, head.data(), head.size(), MSG_NOSIGNAL);
   std::string response;
   char buffer[4096];
