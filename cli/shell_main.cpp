@@ -4,7 +4,9 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -22,6 +24,7 @@ namespace {
 
 constexpr char kUsage[] =
     "usage: keyhole [FILE] [-f SCRIPT]... [-c STATEMENT]... [--patterns FILE]... [--bail]\n"
+    "               [--plan [--scale N] [--prices FILE] [--region R]]\n"
     "               [--import-model MODEL.json]... [--draw TABLE[.INDEX] [-o FILE]]...\n"
     "               [--echo] [--mode MODE] [--readonly] [--yes]\n"
     "               [--version]\n"
@@ -33,6 +36,9 @@ constexpr char kUsage[] =
     "  -f SCRIPT     run the statements and dot-commands of SCRIPT (- for standard input)\n"
     "  -c STATEMENT  run STATEMENT (a trailing ';' is optional)\n"
     "  --patterns F  run the named access patterns of F (.patterns): exit 1 on a Scan or refusal\n"
+    "  --plan        after each --patterns, the plan of their rates ('-- rate: N/s'): units per\n"
+    "                second, cost per month, hot partitions (.plan); with --scale N (the file\n"
+    "                holds 1/N of the items), --prices FILE, and --region R for the prices\n"
     "  --import-model MODEL.json  create the tables and items of a NoSQL Workbench data model\n"
     "  --draw TABLE[.INDEX] [-o FILE]  a picture of it: FILE.html (the default, TABLE.html) or\n"
     "                FILE.svg (.draw)\n"
@@ -126,11 +132,12 @@ int ParseShellArgs(int argc, char** argv, ShellArgs* out) {
   ShellArgs& a = *out;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
-    const bool takes_value =
-        arg == "-f" || arg == "-c" || arg == "--patterns" || arg == "--import-model" ||
-        arg == "--draw" || arg == "-o" || arg == "--mode" || arg == "--endpoint" ||
-        arg == "--region" || arg == "--profile" || arg == "--ca-bundle" ||
-        arg == "--max-attempts" || arg == "--connect-timeout" || arg == "--read-timeout";
+    const bool takes_value = arg == "-f" || arg == "-c" || arg == "--patterns" ||
+                             arg == "--import-model" || arg == "--draw" || arg == "-o" ||
+                             arg == "--mode" || arg == "--endpoint" || arg == "--region" ||
+                             arg == "--profile" || arg == "--ca-bundle" ||
+                             arg == "--max-attempts" || arg == "--connect-timeout" ||
+                             arg == "--read-timeout" || arg == "--scale" || arg == "--prices";
     if (takes_value && i + 1 >= argc) {
       const char* what = arg == "-f"               ? "a script file"
                          : arg == "-c"             ? "a statement"
@@ -143,6 +150,7 @@ int ParseShellArgs(int argc, char** argv, ShellArgs* out) {
                          : arg == "--region"       ? "a region (us-east-1, ...)"
                          : arg == "--profile"      ? "a profile name"
                          : arg == "--ca-bundle"    ? "a PEM file of certificates"
+                         : arg == "--prices"       ? "a prices file (JSON)"
                                                    : "a number";
       return BadUsage(arg + " needs " + what);
     }
@@ -160,6 +168,18 @@ int ParseShellArgs(int argc, char** argv, ShellArgs* out) {
     } else if (arg == "--import-model") {
       std::string quoted = argv[++i];
       a.actions.emplace_back('c', ".import-model " + QuotedWord(quoted));
+    } else if (arg == "--plan") {
+      a.plan = true;
+    } else if (arg == "--scale") {
+      char* end = nullptr;
+      a.plan_options.scale = std::strtod(argv[++i], &end);
+      if (*end != '\0' || end == argv[i] || !(a.plan_options.scale >= 1) ||
+          !std::isfinite(a.plan_options.scale)) {
+        return BadUsage(std::string("bad --scale '") + argv[i] +
+                        "' (N of at least 1: the file holds 1/N of the items)");
+      }
+    } else if (arg == "--prices") {
+      a.plan_options.prices_path = argv[++i];
     } else if (arg == "--bail") {
       a.bail = true;
     } else if (arg == "--echo") {
@@ -206,6 +226,15 @@ int ParseShellArgs(int argc, char** argv, ShellArgs* out) {
     } else {
       return BadUsage("unexpected argument '" + arg + "'");
     }
+  }
+  if (a.plan || a.plan_options.scale != 1 || !a.plan_options.prices_path.empty()) {
+    const bool patterns =
+        std::ranges::any_of(a.actions, [](const auto& x) { return x.first == 'p'; });
+    if (!a.plan) return BadUsage("--scale and --prices are for --plan");
+    if (!patterns) return BadUsage("--plan needs --patterns FILE: the patterns and their rates");
+    // On a file, --region chooses the prices; on an endpoint it is also the endpoint's.
+    a.plan_options.region = a.region;
+    if (a.have_path) a.region.clear();
   }
   const bool endpoint_flags = !a.endpoint.empty() || !a.region.empty() || !a.profile.empty();
   if (a.have_path && endpoint_flags) {
@@ -301,7 +330,8 @@ int RunShell(const ShellArgs& a, Backend& backend, LocalControl* local, const Wh
       break;
     }
     const std::string name = arg == "-" ? "stdin" : arg;
-    ok &= kind == 'p' ? session.RunPatterns(script, name) : session.RunFile(script, name);
+    ok &= kind == 'p' ? session.RunPatterns(script, name, a.plan ? &a.plan_options : nullptr)
+                      : session.RunFile(script, name);
   }
   ok &= session.Finish();
   // Output that could not be written (a full disk, a closed pipe's reader gone) is lost data.

@@ -7,6 +7,7 @@
 //           [--mode MODE] [--readonly] [--yes] [--version]
 //           [--endpoint URL] [--region R] [--profile P] [--ca-bundle FILE]
 //           [--max-attempts N] [--connect-timeout S] [--read-timeout S]
+//           [--plan [--scale N] [--prices FILE]]
 //
 // With -f / -c the statements run in the order given and keyhole exits; without them, a REPL
 // when standard input is a terminal, else a script read from standard input. The exit status
@@ -21,6 +22,7 @@
 
 #include "core/backend.h"
 #include "shell/render.h"
+#include "shell/session.h"
 
 namespace keyhole::cli {
 
@@ -34,6 +36,9 @@ struct ShellArgs {
   // An endpoint (keyhole-remote).
   std::string endpoint, region, profile, ca_bundle;
   int max_attempts = 0;
+  // --plan (with --scale, --prices, and --region on a file): the --patterns files' plans.
+  bool plan = false;
+  shell::PlanOptions plan_options;
   double connect_timeout = 0, read_timeout = 0;  // seconds; 0: the defaults
 };
 

@@ -14,4 +14,33 @@ double WriteUnits(size_t bytes) {
   return std::max<double>(1, std::ceil(static_cast<double>(bytes) / 1024.0));
 }
 
+namespace {
+
+Capacity ByKind(const Capacity& c, bool write) {
+  if (c.read_units + c.write_units > 0 || c.capacity_units == 0) return c;
+  Capacity out;
+  write ? out.AddWrite(c.capacity_units) : out.AddRead(c.capacity_units);
+  return out;
+}
+
+void Add(Capacity& into, const Capacity& c) {
+  into.capacity_units += c.capacity_units;
+  into.read_units += c.read_units;
+  into.write_units += c.write_units;
+}
+
+}  // namespace
+
+void AddUnitsByTarget(const ConsumedCapacity& consumed, bool write,
+                      std::map<std::string, Capacity>* units) {
+  const std::string& t = consumed.table_name;
+  const bool breakdown = consumed.table.capacity_units > 0 || !consumed.global_indexes.empty() ||
+                         !consumed.local_indexes.empty();
+  const Capacity& table = breakdown ? consumed.table : consumed.total;
+  if (table.capacity_units > 0) Add((*units)[t], ByKind(table, write));
+  for (const auto* indexes : {&consumed.global_indexes, &consumed.local_indexes}) {
+    for (const auto& [name, c] : *indexes) Add((*units)[t + "." + name], ByKind(c, write));
+  }
+}
+
 }  // namespace keyhole

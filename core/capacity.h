@@ -3,6 +3,10 @@
 #pragma once
 
 #include <cstddef>
+#include <map>
+#include <string>
+
+#include "core/operations.h"
 
 namespace keyhole {
 
@@ -12,5 +16,13 @@ double ReadUnits(size_t bytes, bool consistent);
 
 // Write units for an item of `bytes`: ceil(bytes / 1 KB), at least 1.
 double WriteUnits(size_t bytes);
+
+// Adds `consumed` (one response's ConsumedCapacity) to `units`, per table and index: "T" for
+// the table, "T.I" for each index, each with its read and write units. Without the per-index
+// breakdown (ReturnConsumedCapacity TOTAL) all of it counts on the table; a capacity without
+// per-kind figures (an endpoint's CapacityUnits alone) counts as reads or, when `write`,
+// writes.
+void AddUnitsByTarget(const ConsumedCapacity& consumed, bool write,
+                      std::map<std::string, Capacity>* units);
 
 }  // namespace keyhole

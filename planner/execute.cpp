@@ -7,6 +7,7 @@
 #include <variant>
 #include <vector>
 
+#include "core/capacity.h"
 #include "core/evaluate.h"
 #include "planner/plan.h"
 
@@ -14,7 +15,21 @@ namespace keyhole::planner {
 
 namespace {
 
-double Units(const std::optional<ConsumedCapacity>& c) { return c ? c->total.capacity_units : 0; }
+// Adds one operation's consumed capacity to `out`'s sums.
+void Charge(ExecuteResult& out, const std::optional<ConsumedCapacity>& c, bool write) {
+  if (!c) return;
+  out.capacity_units += c->total.capacity_units;
+  std::map<std::string, Capacity> units;
+  AddUnitsByTarget(*c, write, &units);
+  for (const auto& [target, u] : units) {
+    Capacity& into = out.units[target];
+    into.capacity_units += u.capacity_units;
+    into.read_units += u.read_units;
+    into.write_units += u.write_units;
+    out.read_units += u.read_units;
+    out.write_units += u.write_units;
+  }
+}
 
 // <0, 0, >0 comparing attribute `name` of two items; items lacking it (or of another type) sort
 // first.
@@ -67,7 +82,7 @@ Result<ExecuteResult> ExecuteRead(const Plan& plan, Executor& executor,
     KH_RETURN_IF_ERROR(CheckCancel(options));
     if (const auto* g = std::get_if<GetItemRequest>(&op)) {
       KH_ASSIGN_OR_RETURN(GetItemResponse r, executor.GetItem(*g));
-      out.capacity_units += Units(r.consumed_capacity);
+      Charge(out, r.consumed_capacity, false);
       if (r.item) {
         out.items.push_back(std::move(*r.item));
         ++out.count;
@@ -83,7 +98,7 @@ Result<ExecuteResult> ExecuteRead(const Plan& plan, Executor& executor,
       KH_ASSIGN_OR_RETURN(ReadResponse page,
                           ReadPage(executor, op, at.exclusive_start_key,
                                    options.limit > 0 && !all_pages ? budget : 0));
-      out.capacity_units += Units(page.consumed_capacity);
+      Charge(out, page.consumed_capacity, false);
       out.scanned_count += page.scanned_count;
       for (auto& item : page.items) {
         if (post && !expr::Evaluate(*post, item)) continue;
@@ -120,7 +135,7 @@ Result<ExecuteResult> ExecuteScanWrite(const Plan& plan, Executor& executor,
   while (true) {
     KH_RETURN_IF_ERROR(CheckCancel(options));
     KH_ASSIGN_OR_RETURN(ScanResponse page, executor.Scan(scan));
-    out.capacity_units += Units(page.consumed_capacity);
+    Charge(out, page.consumed_capacity, false);
     out.scanned_count += page.scanned_count;
     for (auto& item : page.items) keys.push_back(std::move(item));
     if (!page.last_evaluated_key) break;
@@ -153,7 +168,7 @@ Result<ExecuteResult> ExecuteScanWrite(const Plan& plan, Executor& executor,
               }
             }();
             if (!r.ok()) return r.status().IsConditionFailed() ? Status::OK() : r.status();
-            out.capacity_units += Units(r->consumed_capacity);
+            Charge(out, r->consumed_capacity, true);
             ++out.count;
             if (r->attributes) out.items.push_back(std::move(*r->attributes));
             return Status::OK();
@@ -204,7 +219,7 @@ Result<ExecuteResult> Execute(const Plan& plan, Executor& executor, const Execut
                 }
                 return p.status();
               }
-              out.capacity_units += Units(p->consumed_capacity);
+              Charge(out, p->consumed_capacity, true);
               if (p->attributes) out.items.push_back(std::move(*p->attributes));
             } else if constexpr (std::is_same_v<T, UpdateItemRequest> ||
                                  std::is_same_v<T, DeleteItemRequest>) {
@@ -217,7 +232,7 @@ Result<ExecuteResult> Execute(const Plan& plan, Executor& executor, const Execut
                 }
               }();
               if (!w.ok()) return w.status();
-              out.capacity_units += Units(w->consumed_capacity);
+              Charge(out, w->consumed_capacity, true);
               if (w->attributes) out.items.push_back(std::move(*w->attributes));
             } else {
               return Status::Internal("a write plan holds only PutItem, UpdateItem, DeleteItem");

@@ -59,6 +59,7 @@
 #pragma once
 
 #include <atomic>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -182,6 +183,10 @@ struct ExecuteResult {
   int64_t scanned_count = 0;               // items evaluated (GetItem: 1 when found)
   std::optional<Item> last_evaluated_key;  // the last operation's, when it had one
   double capacity_units = 0;               // summed over all operations
+  double read_units = 0, write_units = 0;  // capacity_units by kind (a SCAN UPDATE has both)
+  // Per table and index ("T", "T.I"), as core/capacity.h AddUnitsByTarget sums them: the
+  // write amplification of a write (the table's unit and each index's).
+  std::map<std::string, Capacity> units;
   // A SELECT that stopped before its end: pass as ExecuteOptions::resume to read on.
   std::optional<Cursor> next;
 };

@@ -915,6 +915,14 @@ constexpr DotCommand kCommands[] = {
     {".patterns", "FILE",
      "run the named access patterns of FILE: one row per pattern, fails on a Scan or refusal",
      RunPatternsCommand, true},
+    {".plan", "FILE [--scale N] [--region R] [--prices FILE]",
+     "the patterns of FILE at their rates ('-- rate: N/s'): units per second, cost per month, "
+     "hot partitions",
+     RunPlanCommand, true},
+    {".partitions", "TABLE [INDEX]",
+     "how the items spread over partition key values: the largest, the top 1%'s share, item "
+     "sizes",
+     RunPartitions, true},
     {".quiet", "on|off",
      "no footers or notices, only results and errors (a script's .quiet ends with it); off "
      "sums up what ran",

@@ -22,6 +22,10 @@
 // needs a Scan, is refused or fails, or a `refused:` statement is not refused by the planner.
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -56,6 +60,45 @@ bool ParseMarker(std::string_view line, bool* refused, std::string* name) {
     return true;
   }
   return false;
+}
+
+// "-- rate: 500/s" (also /min, /h, /day; "1,000/s"): true with the rate per second, or with
+// `error` set when the line is a rate line that does not read.
+bool ParseRate(std::string_view line, double* per_second, std::string* text, std::string* error) {
+  size_t i = line.find_first_not_of(" \t");
+  if (i == std::string_view::npos || line.substr(i, 2) != "--") return false;
+  line.remove_prefix(i + 2);
+  line.remove_prefix(std::min(line.find_first_not_of(" \t"), line.size()));
+  if (!line.starts_with("rate:")) return false;
+  line.remove_prefix(5);
+  size_t b = line.find_first_not_of(" \t"), e = line.find_last_not_of(" \t\r");
+  *text = b == std::string_view::npos ? "" : std::string(line.substr(b, e - b + 1));
+  std::string number;
+  size_t k = 0;
+  for (; k < text->size() && (std::isdigit(static_cast<unsigned char>((*text)[k])) ||
+                              (*text)[k] == '.' || (*text)[k] == ',' || (*text)[k] == '_');
+       ++k) {
+    if ((*text)[k] != ',' && (*text)[k] != '_') number += (*text)[k];
+  }
+  std::string unit = text->substr(k);
+  unit.erase(0, std::min(unit.find_first_not_of(" "), unit.size()));
+  if (unit.starts_with("per ")) unit = "/" + unit.substr(4);
+  unit.erase(std::remove(unit.begin(), unit.end(), ' '), unit.end());
+  static constexpr std::pair<std::string_view, double> kUnits[] = {
+      {"/s", 1},    {"/sec", 1},     {"/second", 1}, {"/min", 60},  {"/minute", 60},
+      {"/h", 3600}, {"/hour", 3600}, {"/hr", 3600},  {"/d", 86400}, {"/day", 86400}};
+  double seconds = 0;
+  for (const auto& [name, s] : kUnits) {
+    if (unit == name) seconds = s;
+  }
+  char* end = nullptr;
+  double n = number.empty() ? -1 : std::strtod(number.c_str(), &end);
+  if (seconds == 0 || n < 0 || !std::isfinite(n) || (end && *end != '\0')) {
+    *error = fmt::format("'-- rate: {}' does not read: write N/s, N/min, N/h or N/day", *text);
+    return true;
+  }
+  *per_second = n / seconds;
+  return true;
 }
 
 // Splits a patterns file into its preamble (before the first marker) and its blocks.
@@ -99,6 +142,8 @@ StatementReport Combine(const std::vector<StatementReport>& reports) {
     total.returned += r.returned;
     total.more |= r.more;
     total.capacity += r.capacity;
+    total.read_units += r.read_units;
+    total.write_units += r.write_units;
     if (!total.units.empty() && total.units != r.units) mixed_units = true;
     total.units = r.units;
   }
@@ -108,7 +153,8 @@ StatementReport Combine(const std::vector<StatementReport>& reports) {
 
 // Runs `text` with its output hidden and its errors captured; returns each statement's report.
 std::vector<StatementReport> RunHidden(Session::State& s, std::string_view text,
-                                       std::string_view source, int first_line) {
+                                       std::string_view source, int first_line,
+                                       UsageLog* usage = nullptr) {
   std::vector<StatementReport> reports;
   StringSink capture;
   Sink* sink = s.sink;
@@ -119,7 +165,9 @@ std::vector<StatementReport> RunHidden(Session::State& s, std::string_view text,
   s.suppress_out = true;
   s.settings.bail = false;
   s.collect = &reports;
+  s.recorder.Attach(usage);
   s.RunScript(text, source, first_line);
+  s.recorder.Attach(nullptr);
   if (s.transaction) {  // BEGIN without COMMIT: discard it, and say so
     s.transaction.reset();
     StatementReport open;
@@ -148,8 +196,14 @@ Item Row(const std::string& name, const std::string& operation, const StatementR
     row["read"] = AttributeValue::N(Number::FromInt(r.read));
     row["returned"] = AttributeValue::N(Number::FromInt(r.returned));
     row["more"] = AttributeValue::Bool(r.more);
-    if (!r.units.empty()) {
-      row["capacity"] = AttributeValue::N(Number::Parse(fmt::format("{:g}", r.capacity)).value());
+    auto number = [](double v) {
+      return AttributeValue::N(Number::Parse(fmt::format("{:g}", v)).value());
+    };
+    if (r.units == "capacity units" && r.read_units + r.write_units > 0) {  // kept apart
+      row["rcu"] = number(r.read_units);
+      row["wcu"] = number(r.write_units);
+    } else if (!r.units.empty()) {
+      row["capacity"] = number(r.capacity);
       row["unit"] = AttributeValue::S(r.units);
     }
   } else if (ran) {
@@ -163,7 +217,18 @@ Item Row(const std::string& name, const std::string& operation, const StatementR
 
 }  // namespace
 
-bool RunPatterns(Session::State& s, std::string_view text, std::string_view source) {
+bool RunPatterns(Session::State& s, std::string_view text, std::string_view source,
+                 const PlanOptions* plan) {
+  std::optional<Prices> prices;
+  if (plan) {
+    Result<Prices> p = LoadPrices(plan->region, plan->prices_path);
+    if (!p.ok()) {
+      s.sink->Err("Error: " + p.status().ToString() + "\n");
+      return false;
+    }
+    prices = std::move(*p);
+  }
+  std::vector<PatternRun> runs;
   std::string preamble;
   std::vector<PatternBlock> blocks = SplitPatterns(text, &preamble);
   std::vector<std::string> failures;
@@ -178,14 +243,36 @@ bool RunPatterns(Session::State& s, std::string_view text, std::string_view sour
   std::string refusals;
   int served = 0, refused = 0;
   for (const PatternBlock& b : blocks) {
-    std::vector<StatementReport> reports = RunHidden(s, b.text, source, b.line + 1);
+    PatternRun run;
+    run.name = b.name;
+    run.line = b.line;
+    std::string at = fmt::format("{}line {}", where, b.line);
+    size_t pos = 0;
+    for (int line = b.line + 1; pos < b.text.size(); ++line) {
+      size_t eol = std::min(b.text.find('\n', pos), b.text.size());
+      double rate = 0;
+      std::string error;
+      if (ParseRate(std::string_view(b.text).substr(pos, eol - pos), &rate, &run.rate_text,
+                    &error)) {
+        if (!error.empty()) {
+          failures.push_back(fmt::format("\"{}\" ({}line {}): {}", b.name, where, line, error));
+        } else {
+          run.rate = rate;
+        }
+      }
+      pos = eol + 1;
+    }
+    std::vector<StatementReport> reports =
+        RunHidden(s, b.text, source, b.line + 1, plan ? &run.usage : nullptr);
     StatementReport r = Combine(reports);
     std::string operation = r.refused             ? "refused"
                             : !r.error.empty()    ? "error"
                             : r.operation.empty() ? "-"
                                                   : r.operation;
     rows.push_back(Row(b.name, operation, r, IsMachineMode(s.settings.mode)));
-    std::string at = fmt::format("{}line {}", where, b.line);
+    run.operation = operation;
+    run.report = r;
+    runs.push_back(std::move(run));
     if (b.expect_refusal) {
       if (r.refused) {
         ++refused;
@@ -221,6 +308,7 @@ bool RunPatterns(Session::State& s, std::string_view text, std::string_view sour
           b.name, at, r.target));
     } else {
       ++served;
+      runs.back().served = true;
     }
   }
   RenderOptions options;
@@ -229,13 +317,15 @@ bool RunPatterns(Session::State& s, std::string_view text, std::string_view sour
   options.mode = s.settings.mode;
   options.headers = s.settings.headers;
   options.key_columns = {"pattern", "operation", "on", "read", "returned", "capacity"};
-  s.Out(RenderItems(rows, options));
+  // With a plan, programs get the plan's rows only (one set of rows parses as one table).
+  if (!plan || !IsMachineMode(options.mode)) s.Out(RenderItems(rows, options));
   s.Notice(refusals, options.mode);
   std::string summary = fmt::format("-- {} pattern{}: {} key-addressed", blocks.size(),
                                     blocks.size() == 1 ? "" : "s", served);
   if (refused > 0) summary += fmt::format(", {} refused as expected", refused);
   if (!failures.empty()) summary += fmt::format(", {} failed", failures.size());
   s.Notice(summary + "\n", options.mode);
+  if (plan) PrintCostPlan(s, runs, *plan, *prices);
   if (failures.empty()) return true;
   std::string err;
   for (const std::string& f : failures) err += "pattern check failed: " + f + "\n";

@@ -148,8 +148,8 @@ bool Session::in_transaction() const { return state_->transaction.has_value(); }
 
 bool Session::interrupted() const { return state_->InterruptReported(); }
 
-bool Session::RunPatterns(std::string_view text, std::string_view source) {
-  return shell::RunPatterns(*state_, text, source);
+bool Session::RunPatterns(std::string_view text, std::string_view source, const PlanOptions* plan) {
+  return shell::RunPatterns(*state_, text, source, plan);
 }
 
 namespace {
@@ -593,6 +593,8 @@ bool RunPlan(Session::State& s, planner::Plan plan, const planner::Cursor* resum
   report.units = plan.kind == parser::StatementKind::kSelect ? "RCU"
                  : plan.per_item_write                       ? "capacity units"
                                                              : "WCU";
+  report.read_units = r->read_units;
+  report.write_units = r->write_units;
   std::string footer;
   if (plan.kind == parser::StatementKind::kSelect) {
     // "-- N returned, N read · <operation> on <target> · <units>", without the formatter: it
@@ -601,17 +603,20 @@ bool RunPlan(Session::State& s, planner::Plan plan, const planner::Cursor* resum
     footer.reserve(64 + target.size());
     footer.append("-- ").append(returned.data(), returned.size()).append(" returned, ");
     footer.append(read.data(), read.size()).append(" read · ").append(plan.operation_name);
+    if (plan.operations.size() > 1) footer += fmt::format(" ×{}", plan.operations.size());
     footer.append(" on ").append(target).append(" · ").append(
         CapacityText(r->capacity_units, "RCU"));
   } else if (plan.per_item_write) {
     footer = fmt::format("-- {} written, {} read · Scan, then {} per item on {} · {}", r->count,
                          r->scanned_count, plan.operation_name, target,
-                         CapacityText(r->capacity_units, "capacity units"));
+                         UnitsText(r->units, plan.table, "RCU"));
   } else {
     footer = r->items.empty() ? "-- " : fmt::format("-- {} returned · ", r->count);
     if (engine.missing_deletes > 0) footer += "no item had this key, nothing deleted · ";
-    footer += fmt::format("{} on {} · {}", plan.operation_name, target,
-                          CapacityText(r->capacity_units, "WCU"));
+    footer += fmt::format(
+        "{}{} on {} · {}", plan.operation_name,
+        plan.operations.size() > 1 ? fmt::format(" ×{}", plan.operations.size()) : std::string(),
+        target, UnitsText(r->units, plan.table, "WCU"));
   }
   s.Notice(s.Timed(footer) + "\n");
   if (plan.kind == parser::StatementKind::kSelect && r->count == 0 && !r->next) {
@@ -1108,7 +1113,12 @@ bool Session::State::RunStatement(std::string_view text, Location at) {
   if (quiet) {
     ++quiet_statements;
     quiet_failed += !ok;
-    if (!report.units.empty()) quiet_units[report.units] += report.capacity;
+    if (report.read_units + report.write_units > 0) {  // RCU and WCU apart
+      if (report.read_units > 0) quiet_units["RCU"] += report.read_units;
+      if (report.write_units > 0) quiet_units["WCU"] += report.write_units;
+    } else if (!report.units.empty()) {
+      quiet_units[report.units] += report.capacity;
+    }
   }
   return ok;
 }

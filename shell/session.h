@@ -91,6 +91,13 @@ struct Settings {
   bool read_only = false;
 };
 
+// `--plan` / `.plan FILE`'s options (shell/cost_plan.cpp).
+struct PlanOptions {
+  double scale = 1;         // --scale N: the file holds 1/N of production's items
+  std::string region;       // --region R: the prices' region ("": us-east-1)
+  std::string prices_path;  // --prices FILE ("": the built-in table, shell/prices.h)
+};
+
 class Session {
  public:
   // The session runs on `backend` (statements, API calls) and, when it is a local file, on
@@ -126,8 +133,10 @@ class Session {
   bool interrupted() const;
 
   // Runs the named access patterns of a patterns file (`source` names it) and prints the
-  // report (see patterns.cpp). Returns false when a pattern needs a Scan, is refused or fails.
-  bool RunPatterns(std::string_view text, std::string_view source);
+  // report (see patterns.cpp); with `plan`, the plan of their rates after it (cost_plan.cpp).
+  // Returns false when a pattern needs a Scan, is refused or fails.
+  bool RunPatterns(std::string_view text, std::string_view source,
+                   const PlanOptions* plan = nullptr);
 
   // How the session asks the person at the prompt before a statement that needs it (see
   // Settings::endpoint): `question` is printed, and the function returns what was typed (nullopt

@@ -19,7 +19,9 @@
 #include "core/status.h"
 #include "parser/partiql.h"
 #include "planner/plan.h"
+#include "shell/prices.h"
 #include "shell/session.h"
+#include "shell/usage.h"
 
 namespace keyhole::shell {
 
@@ -46,23 +48,27 @@ struct StatementReport {
   bool more = false;      // stopped at a LastEvaluatedKey
   double capacity = 0;    // units consumed
   std::string units;      // "RCU", "WCU", "capacity units", or "" when nothing was consumed
-  std::string error;      // the first error it reported ("ValidationException: ..."), or ""
-  bool refused = false;   // that error is the planner refusing a statement that is not
-                          // key-addressable
+  double read_units = 0, write_units = 0;  // `capacity` by kind, when the statement knows them
+  std::string error;     // the first error it reported ("ValidationException: ..."), or ""
+  bool refused = false;  // that error is the planner refusing a statement that is not
+                         // key-addressable
 };
 
 struct Session::State {
   State(Backend& db, LocalControl* local, std::string db_path, Sink& sink, Settings& settings,
         bool& quit)
-      : db(db),
+      : recorder(db),
+        db(recorder),
         local(local),
-        service(db),
+        service(recorder),
         db_path(std::move(db_path)),
         sink(&sink),
         settings(settings),
         quit(quit) {}
   ~State();
 
+  // Every operation goes through it: `--plan` attaches a log to see what each pattern costs.
+  RecordingBackend recorder;
   Backend& db;
   LocalControl* local;  // null when the backend is not a local file
   api::Service service;
@@ -279,7 +285,33 @@ int64_t CountExpired(const std::vector<Item>& items, const std::string& attribut
 // .patterns FILE / --patterns FILE (patterns.cpp): runs every named access pattern of `text`
 // with its output hidden and prints one row per pattern; false when a pattern needs a Scan, is
 // refused or fails, or a `-- refused:` statement is not refused.
-bool RunPatterns(Session::State& s, std::string_view text, std::string_view source);
+// With `plan` (.plan FILE / --plan): each pattern's operations are recorded (shell/usage.h),
+// and a plan of its rates follows the report (PrintCostPlan); in csv, json and ddb the plan's
+// rows replace the report's.
+bool RunPatterns(Session::State& s, std::string_view text, std::string_view source,
+                 const PlanOptions* plan = nullptr);
+
+// One pattern as RunPatterns ran it, for the plan.
+struct PatternRun {
+  std::string name;
+  int line = 0;
+  std::optional<double> rate;  // requests of the pattern per second (`-- rate: N/s`)
+  std::string rate_text;       // as written: "500/s"
+  std::string operation;       // as the report shows it ("Query ×2", "refused", ...)
+  StatementReport report;
+  UsageLog usage;
+  bool served = false;  // a key-addressed pattern that ran without error
+};
+
+// The plan of the patterns' rates (cost_plan.cpp): per pattern, per table and index, cost per
+// month, and hot partitions. `prices` from shell/prices.h.
+void PrintCostPlan(Session::State& s, const std::vector<PatternRun>& runs, const PlanOptions& plan,
+                   const Prices& prices);
+
+// .partitions TABLE [INDEX] (partitions.cpp).
+bool RunPartitions(Session::State& s, const std::vector<std::string>& args, Location at);
+// .plan FILE [--scale N] [--region R] [--prices FILE] (cost_plan.cpp).
+bool RunPlanCommand(Session::State& s, const std::vector<std::string>& args, Location at);
 
 // .model TABLE (model.cpp): the entity types the table's items imply, with key templates.
 bool RunModel(Session::State& s, const std::vector<std::string>& args, Location at);

@@ -1,0 +1,595 @@
+// .plan FILE / --plan: what a data model's access patterns cost at their request rates
+// (`-- rate: N/s` under each `-- pattern:`), from what each pattern really consumed when it ran
+// once (shell/usage.h):
+//  - per pattern: requests, RCU and WCU per second, every index write it causes, item sizes;
+//  - per table and index: the units per second, provisioned capacity at a 70% auto-scaling
+//    target, items and bytes;
+//  - cost per month: on demand, provisioned, storage (× --scale), at shell/prices.h's prices;
+//  - hot partitions: the units per second each partition key value takes against DynamoDB's
+//    per-partition limits (3,000 RCU, 1,000 WCU per second), collections growing toward 10 GB on
+//    tables with local secondary indexes, and write sharding with its read fan-out.
+//
+// How a pattern's rate lands on partitions: a pattern ran with one partition key value (say
+// 'USER#alice'). When the table or index holds other values of the same class ('USER#...',
+// partitions.h KeyClass), the requests are taken to spread over them as the items do, so the
+// busiest value gets its share of the items' share of the rate; a value alone in its class
+// ('ALL_POSTS', a status) gets every request.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "shell/partitions.h"
+#include "shell/render.h"
+#include "shell/session_state.h"
+#include "shell/usage.h"
+
+namespace keyhole::shell {
+
+namespace {
+
+constexpr double kReadLimit = 3000, kWriteLimit = 1000;  // per partition, per second
+constexpr double kTargetUtilization = 0.7;
+constexpr double kCollectionLimit = 10.0 * 1024 * 1024 * 1024;  // with LSIs
+constexpr double kSecondsPerMonth = kHoursPerMonth * 3600;
+constexpr double kItemOverhead = 100;  // bytes DynamoDB bills per item for storage
+
+// 1234.5 -> "1,234.5"; at most `decimals` decimals, trailing zeros dropped.
+std::string Num(double v, int decimals = 2) {
+  std::string text = fmt::format("{:.{}f}", std::abs(v), decimals);
+  if (text.find('.') != std::string::npos) {
+    while (text.back() == '0') text.pop_back();
+    if (text.back() == '.') text.pop_back();
+  }
+  size_t dot = std::min(text.find('.'), text.size());
+  for (int i = static_cast<int>(dot) - 3; i > 0; i -= 3) text.insert(static_cast<size_t>(i), ",");
+  return (v < 0 ? "-" : "") + text;
+}
+
+std::string Money(double v) { return "$" + Num(v, v < 1 ? 4 : 2); }
+
+AttributeValue N(double v) {
+  if (!std::isfinite(v)) v = 0;
+  return AttributeValue::N(Number::Parse(fmt::format("{:.10g}", v)).value());
+}
+
+double Round(double v) { return std::round(v * 100) / 100; }
+
+// Provisioned units for `load` at the target utilization: at least 1.
+int64_t Provisioned(double load) {
+  return std::max<int64_t>(1, static_cast<int64_t>(std::ceil(load / kTargetUtilization - 1e-9)));
+}
+
+std::string Bytes(double b) {
+  static constexpr const char* kUnits[] = {"bytes", "KB", "MB", "GB", "TB"};
+  int u = 0;
+  while (b >= 1024 && u < 4) {
+    b /= 1024;
+    ++u;
+  }
+  return u == 0 ? fmt::format("{} bytes", Num(b, 0)) : fmt::format("{} {}", Num(b, 1), kUnits[u]);
+}
+
+std::string Percent(double share) { return Num(100 * share, share < 0.1 ? 1 : 0) + "%"; }
+
+struct TargetLoad {
+  double rcu = 0, wcu = 0;
+};
+
+struct PartitionLoad {
+  double rcu = 0, wcu = 0;
+  double new_bytes = 0;  // per second, items created there
+  std::set<std::string> patterns;
+  std::set<std::string> readers;  // patterns that read it, with their rate
+  double read_requests = 0;       // per second
+  bool everything = false;        // a value alone in its class: every request
+};
+
+double Share(const PartitionLoad& p) { return std::max(p.rcu / kReadLimit, p.wcu / kWriteLimit); }
+
+}  // namespace
+
+void PrintCostPlan(Session::State& s, const std::vector<PatternRun>& runs, const PlanOptions& plan,
+                   const Prices& prices) {
+  const bool machine = IsMachineMode(s.settings.mode);
+  std::vector<const PatternRun*> rated;
+  std::string unrated;
+  for (const PatternRun& r : runs) {
+    if (!r.served) continue;
+    if (r.rate) {
+      rated.push_back(&r);
+    } else {
+      unrated += (unrated.empty() ? "" : ", ") + ("\"" + r.name + "\"");
+    }
+  }
+  // The tables the patterns touched, and so their indexes.
+  std::set<std::string> tables;
+  for (const PatternRun* r : rated) {
+    for (const OperationUse& u : r->usage) {
+      for (const auto& [target, c] : u.units) tables.insert(target.substr(0, target.find('.')));
+    }
+  }
+  const bool one_table = tables.size() == 1;
+  std::map<std::string, TableSchemaPtr> schemas;
+  std::map<std::string, DescribeTableResponse> described;
+  for (const std::string& t : tables) {
+    if (Result<TableSchemaPtr> schema = s.db.TableSchema(t); schema.ok()) schemas[t] = *schema;
+    if (Result<DescribeTableResponse> d = s.db.DescribeTable({t}); d.ok()) described[t] = *d;
+  }
+
+  // ---- per pattern ----
+  std::vector<Item> rows;
+  std::map<std::string, TargetLoad> loads;
+  for (const std::string& t : tables) {
+    loads[t];
+    if (auto sc = schemas.find(t); sc != schemas.end()) {
+      for (const IndexDescription& idx : sc->second->indexes) loads[t + "." + idx.name];
+    }
+  }
+  double total_requests = 0;
+  for (const PatternRun* r : rated) {
+    const double rate = *r->rate;
+    std::map<std::string, Capacity> per_call;
+    std::vector<size_t> sizes;
+    for (const OperationUse& u : r->usage) {
+      for (const auto& [target, c] : u.units) {
+        per_call[target].read_units += c.read_units;
+        per_call[target].write_units += c.write_units;
+      }
+      sizes.insert(sizes.end(), u.item_sizes.begin(), u.item_sizes.end());
+    }
+    double rcu = 0, wcu = 0;
+    for (const auto& [target, c] : per_call) {
+      rcu += c.read_units;
+      wcu += c.write_units;
+      loads[target].rcu += c.read_units * rate;
+      loads[target].wcu += c.write_units * rate;
+    }
+    const double requests = static_cast<double>(r->usage.size()) * rate;
+    total_requests += requests;
+    double mean = 0;
+    size_t largest = 0;
+    for (size_t z : sizes) {
+      mean += static_cast<double>(z);
+      largest = std::max(largest, z);
+    }
+    if (!sizes.empty()) mean /= static_cast<double>(sizes.size());
+    Item row;
+    if (machine) {
+      row["section"] = AttributeValue::S("pattern");
+      row["rate_per_s"] = N(rate);
+      row["requests_per_s"] = N(requests);
+      row["rcu_per_s"] = N(rcu * rate);
+      row["wcu_per_s"] = N(wcu * rate);
+      row["item_bytes_mean"] = N(std::round(mean));
+      row["item_bytes_max"] = N(static_cast<double>(largest));
+      Map per;
+      for (const auto& [target, c] : per_call) {
+        Map m;
+        m["rcu"] = N(c.read_units);
+        m["wcu"] = N(c.write_units);
+        per[target] = AttributeValue::M(std::move(m));
+      }
+      row["units_per_call"] = AttributeValue::M(std::move(per));
+    } else {
+      row["rate"] = AttributeValue::S(r->rate_text);
+      row["requests/s"] = N(Round(requests));
+      row["RCU/s"] = N(Round(rcu * rate));
+      row["WCU/s"] = N(Round(wcu * rate));
+      row["per call"] =
+          AttributeValue::S(UnitsText(per_call, one_table ? *tables.begin() : "", "RCU"));
+      row["item bytes"] = AttributeValue::S(
+          sizes.empty() ? "-" : fmt::format("{} avg, {} max", Num(mean, 0), largest));
+    }
+    row["pattern"] = AttributeValue::S(r->name);
+    row["operation"] = AttributeValue::S(r->operation);
+    rows.push_back(std::move(row));
+  }
+  RenderOptions options;
+  options.mode = s.settings.mode;
+  options.headers = s.settings.headers;
+  options.key_columns = {"section",        "pattern",    "rate",           "rate_per_s",
+                         "operation",      "requests/s", "requests_per_s", "RCU/s",
+                         "rcu_per_s",      "WCU/s",      "wcu_per_s",      "per call",
+                         "units_per_call", "item bytes"};
+  std::vector<Item> all_rows;  // machine modes: every section in one set of rows
+  auto print = [&](std::string_view title, std::vector<Item>& section) {
+    if (machine) {
+      for (Item& i : section) all_rows.push_back(std::move(i));
+      return;
+    }
+    s.Notice(fmt::format("-- {}\n", title));
+    s.Out(RenderItems(section, options));
+  };
+  if (rated.empty()) {
+    s.Notice(
+        "-- no plan: no key-addressed pattern has a rate; add '-- rate: N/s' (or /min, /h, /day) "
+        "under a '-- pattern:' line\n");
+    return;
+  }
+  print(fmt::format("the plan: {} pattern{} at their rates, {} requests/s", rated.size(),
+                    rated.size() == 1 ? "" : "s", Num(total_requests)),
+        rows);
+
+  // ---- per table and index ----
+  rows.clear();
+  double od_reads = 0, od_writes = 0, prov = 0, storage_bytes = 0;
+  for (const auto& [target, load] : loads) {
+    const bool is_table = target.find('.') == std::string::npos;
+    const std::string table = target.substr(0, target.find('.'));
+    bool lsi = false;
+    int64_t items = 0, bytes = 0;
+    if (auto d = described.find(table); d != described.end()) {
+      if (is_table) {
+        items = d->second.table.item_count;
+        bytes = d->second.table.size_bytes;
+      }
+      for (const IndexDescription& idx : d->second.table.indexes) {
+        if (table + "." + idx.name != target) continue;
+        items = idx.item_count;
+        bytes = idx.size_bytes;
+        lsi = idx.kind == IndexKind::kLocal;
+      }
+    }
+    storage_bytes +=
+        (static_cast<double>(bytes) + kItemOverhead * static_cast<double>(items)) * plan.scale;
+    const double reads = load.rcu * kSecondsPerMonth / 1e6 * prices.on_demand_read_per_million;
+    const double writes = load.wcu * kSecondsPerMonth / 1e6 * prices.on_demand_write_per_million;
+    od_reads += reads;
+    od_writes += writes;
+    // An LSI shares its table's provisioned capacity; the table and each GSI have their own.
+    int64_t prcu = 0, pwcu = 0;
+    if (!lsi) {
+      prcu = Provisioned(load.rcu);
+      pwcu = Provisioned(load.wcu);
+      if (is_table) {  // its LSIs' units come out of the table's
+        for (const auto& [other, l] : loads) {
+          if (other.starts_with(table + ".") && described.count(table)) {
+            for (const IndexDescription& idx : described[table].table.indexes) {
+              if (table + "." + idx.name == other && idx.kind == IndexKind::kLocal) {
+                prcu = Provisioned(load.rcu + l.rcu);
+                pwcu = Provisioned(load.wcu + l.wcu);
+              }
+            }
+          }
+        }
+      }
+      prov += (static_cast<double>(prcu) * prices.rcu_hour +
+               static_cast<double>(pwcu) * prices.wcu_hour) *
+              kHoursPerMonth;
+    }
+    Item row;
+    row["on"] = AttributeValue::S(target);
+    if (machine) {
+      row["section"] = AttributeValue::S(is_table ? "table" : lsi ? "lsi" : "gsi");
+      row["rcu_per_s"] = N(load.rcu);
+      row["wcu_per_s"] = N(load.wcu);
+      row["items"] = N(static_cast<double>(items));
+      row["bytes"] = N(static_cast<double>(bytes));
+      row["provisioned_rcu"] = N(static_cast<double>(prcu));
+      row["provisioned_wcu"] = N(static_cast<double>(pwcu));
+      row["on_demand_per_month"] = N(reads + writes);
+    } else {
+      row["RCU/s"] = N(Round(load.rcu));
+      row["WCU/s"] = N(Round(load.wcu));
+      row["items"] = N(static_cast<double>(items));
+      row["size"] = AttributeValue::S(Bytes(static_cast<double>(bytes)));
+      row["provisioned"] =
+          AttributeValue::S(lsi ? "(the table's)" : fmt::format("{} RCU, {} WCU", prcu, pwcu));
+      row["on demand/month"] = AttributeValue::S(Money(reads + writes));
+    }
+    rows.push_back(std::move(row));
+  }
+  options.key_columns = {"section",         "on",
+                         "RCU/s",           "rcu_per_s",
+                         "WCU/s",           "wcu_per_s",
+                         "items",           "size",
+                         "bytes",           "provisioned",
+                         "provisioned_rcu", "provisioned_wcu",
+                         "on demand/month", "on_demand_per_month"};
+  print("per table and index, at these rates", rows);
+
+  // ---- cost per month ----
+  rows.clear();
+  const double gb = storage_bytes / (1024.0 * 1024 * 1024);
+  const double storage = gb * prices.storage_gb_month;
+  for (bool on_demand : {true, false}) {
+    Item row;
+    const double throughput = on_demand ? od_reads + od_writes : prov;
+    if (machine) {
+      row["section"] = AttributeValue::S("cost");
+      row["billing"] = AttributeValue::S(on_demand ? "PAY_PER_REQUEST" : "PROVISIONED");
+      if (on_demand) {
+        row["reads_per_month"] = N(od_reads);
+        row["writes_per_month"] = N(od_writes);
+      }
+      row["throughput_per_month"] = N(throughput);
+      row["storage_gb"] = N(gb);
+      row["storage_per_month"] = N(storage);
+      row["total_per_month"] = N(throughput + storage);
+      row["region"] = AttributeValue::S(prices.region);
+    } else {
+      row["billing"] = AttributeValue::S(on_demand ? "on demand" : "provisioned, 70% target");
+      row["throughput"] =
+          AttributeValue::S(on_demand ? fmt::format("{} ({} reads, {} writes)", Money(throughput),
+                                                    Money(od_reads), Money(od_writes))
+                                      : Money(throughput));
+      row["storage"] =
+          AttributeValue::S(fmt::format("{} ({})", Money(storage), Bytes(storage_bytes)));
+      row["per month"] = AttributeValue::S(Money(throughput + storage));
+    }
+    rows.push_back(std::move(row));
+  }
+  options.key_columns = {"section",         "billing",          "throughput",
+                         "reads_per_month", "writes_per_month", "throughput_per_month",
+                         "storage",         "storage_gb",       "storage_per_month",
+                         "per month",       "total_per_month"};
+  print(fmt::format("cost per month in {} (prices {}, read {})", prices.region, prices.source,
+                    prices.date.empty() ? "undated" : prices.date),
+        rows);
+
+  // ---- hot partitions ----
+  std::map<std::string, PartitionStats> stats;  // target -> its spread over key values
+  std::set<std::string> wanted;
+  for (const PatternRun* r : rated) {
+    for (const OperationUse& u : r->usage) {
+      for (const PartitionUse& p : u.partitions) wanted.insert(p.target);
+    }
+  }
+  for (const auto& [target, load] : loads) {
+    if (target.find('.') != std::string::npos) wanted.insert(target);  // few-value indexes
+  }
+  bool scanned = true;
+  if (!s.settings.endpoint.empty() && !s.settings.yes) {
+    scanned = false;  // no Scan of an endpoint's tables without --yes
+  } else {
+    for (const std::string& target : wanted) {
+      size_t dot = target.find('.');
+      std::optional<std::string> index;
+      if (dot != std::string::npos) index = target.substr(dot + 1);
+      Result<PartitionStats> st =
+          CollectPartitions(s.db, target.substr(0, dot), index, &g_interrupted);
+      if (st.ok()) stats[target] = std::move(*st);
+    }
+  }
+  std::map<std::pair<std::string, std::string>, PartitionLoad> hot;
+  for (const PatternRun* r : rated) {
+    const double rate = *r->rate;
+    for (const OperationUse& u : r->usage) {
+      for (const PartitionUse& p : u.partitions) {
+        std::string key = p.key;
+        double share = 1;
+        bool everything = true;
+        if (auto st = stats.find(p.target); st != stats.end()) {
+          // The busiest value of the key's class, and its share of the class's items.
+          const std::string cls = KeyClass(p.key);
+          int64_t class_items = 0, values = 0;
+          const PartitionStat* busiest = nullptr;
+          for (const PartitionStat& ps : st->second.partitions) {
+            if (KeyClass(ps.key) != cls) continue;
+            class_items += ps.items;
+            ++values;
+            if (!busiest || ps.items > busiest->items) busiest = &ps;
+          }
+          if (values > 1 && busiest && class_items > 0) {
+            key = busiest->key;
+            share = static_cast<double>(busiest->items) / static_cast<double>(class_items);
+            everything = false;
+          }
+        }
+        PartitionLoad& l = hot[{p.target, key}];
+        l.rcu += p.read_units * rate * share;
+        l.wcu += p.write_units * rate * share;
+        l.everything |= everything;
+        l.patterns.insert(r->name);
+        if (p.read_units > 0) {
+          l.readers.insert(r->name);
+          l.read_requests += rate * share;
+        }
+        if (u.write && p.target.find('.') == std::string::npos) {
+          for (size_t z : u.item_sizes) {
+            l.new_bytes +=
+                static_cast<double>(z) * rate * share / static_cast<double>(u.item_sizes.size());
+          }
+        }
+      }
+    }
+  }
+  std::vector<std::pair<std::pair<std::string, std::string>, PartitionLoad>> ranked(hot.begin(),
+                                                                                    hot.end());
+  std::stable_sort(ranked.begin(), ranked.end(),
+                   [](const auto& a, const auto& b) { return Share(a.second) > Share(b.second); });
+  rows.clear();
+  std::string notes;
+  int over = 0;
+  for (size_t i = 0; i < ranked.size(); ++i) {
+    const auto& [where, l] = ranked[i];
+    const double share = Share(l);
+    const bool is_over = l.rcu > kReadLimit || l.wcu > kWriteLimit;
+    over += is_over;
+    if (!machine && i >= 10 && !is_over) continue;
+    Item row;
+    row["on"] = AttributeValue::S(where.first);
+    row["partition"] = KeyCell(where.second);
+    std::string from;
+    for (const std::string& p : l.patterns) from += (from.empty() ? "" : ", ") + p;
+    if (machine) {
+      row["section"] = AttributeValue::S("partition");
+      row["rcu_per_s"] = N(l.rcu);
+      row["wcu_per_s"] = N(l.wcu);
+      row["of_limit"] = N(share);
+      row["status"] = AttributeValue::S(is_over ? "over" : share >= 0.5 ? "warm" : "ok");
+      row["every_request"] = AttributeValue::Bool(l.everything);
+    } else {
+      row["RCU/s"] = N(Round(l.rcu));
+      row["WCU/s"] = N(Round(l.wcu));
+      row["of limit"] = AttributeValue::S(Percent(share) + (is_over ? " OVER" : ""));
+      row["gets"] = AttributeValue::S(l.everything ? "every request" : "its items' share");
+      row["from"] = AttributeValue::S(from);
+    }
+    rows.push_back(std::move(row));
+    if (!is_over) continue;
+    // What to do about it.
+    if (l.wcu > kWriteLimit) {
+      const int shards = std::max(2, static_cast<int>(std::ceil(l.wcu / (0.8 * kWriteLimit))));
+      std::string bare = where.second;
+      if (bare.size() >= 2 && bare.front() == '\'' && bare.back() == '\'') {
+        bare = bare.substr(1, bare.size() - 2);
+      }
+      notes += fmt::format(
+          "-- HOT: {} partition {} takes {} WCU/s, over DynamoDB's {} WCU per second per "
+          "partition: its writes will be throttled\n"
+          "--   shard it: write to {} keys ({}#0 … {}#{}, the suffix from a hash of the item's id) "
+          "to bring each to about {} WCU/s\n",
+          where.first, where.second, Num(l.wcu), Num(kWriteLimit, 0), shards, bare, bare,
+          shards - 1, Num(l.wcu / shards));
+      if (l.read_requests > 0) {
+        notes += fmt::format(
+            "--   the cost: every read of it becomes {} Queries, one per shard (then merged): "
+            "{} more requests/s, at least {} more RCU/s ({})\n",
+            shards, Num(l.read_requests * (shards - 1)), Num(l.read_requests * (shards - 1) * 0.5),
+            [&] {
+              std::string names;
+              for (const std::string& n : l.readers) names += (names.empty() ? "" : ", ") + n;
+              return names;
+            }());
+      } else {
+        notes += fmt::format(
+            "--   the cost: a pattern that reads the whole of it must Query all {} shards and "
+            "merge them\n",
+            shards);
+      }
+    }
+    if (l.rcu > kReadLimit) {
+      notes += fmt::format(
+          "-- HOT: {} partition {} takes {} RCU/s, over DynamoDB's {} RCU per second per "
+          "partition: cache its reads (DAX), read eventually consistent (half the units), or "
+          "copy the items to several keys and read one at random\n",
+          where.first, where.second, Num(l.rcu), Num(kReadLimit, 0));
+    }
+  }
+  options.key_columns = {
+      "section",  "on",       "partition", "RCU/s", "rcu_per_s",     "WCU/s", "wcu_per_s",
+      "of limit", "of_limit", "status",    "gets",  "every_request", "from"};
+  if (!rows.empty()) {
+    print(fmt::format("the busiest partitions against {} RCU and {} WCU per second each",
+                      Num(kReadLimit, 0), Num(kWriteLimit, 0)),
+          rows);
+  }
+  // Indexes whose partition key has one or few values.
+  for (const auto& [target, st] : stats) {
+    if (target.find('.') == std::string::npos) continue;
+    const size_t values = st.partitions.size();
+    if (values == 0 || values > 3 || st.items < 2) continue;
+    std::string names;
+    for (const PartitionStat& p : st.partitions) names += (names.empty() ? "" : ", ") + p.key;
+    const TargetLoad& l = loads[target];
+    notes += fmt::format(
+        "-- {} has {} partition key value{} ({}): all its writes land on {}; at these rates it "
+        "takes {} WCU/s of the {} one partition can take\n",
+        target, values, values == 1 ? "" : "s", names,
+        values == 1 ? "one partition" : "that few partitions", Num(l.wcu), Num(kWriteLimit, 0));
+  }
+  // Item collections toward 10 GB on tables with LSIs.
+  for (const auto& [table, schema] : schemas) {
+    bool has_lsi = std::ranges::any_of(
+        schema->indexes, [](const IndexDescription& i) { return i.kind == IndexKind::kLocal; });
+    if (!has_lsi) continue;
+    for (const auto& [where, l] : hot) {
+      if (where.first != table || l.new_bytes <= 0) continue;
+      double now = 0;
+      if (auto st = stats.find(table); st != stats.end()) {
+        if (auto pos = st->second.position.find(where.second); pos != st->second.position.end()) {
+          now = static_cast<double>(st->second.partitions[pos->second].bytes) * plan.scale;
+        }
+      }
+      const double days = (kCollectionLimit - now) / l.new_bytes / 86400;
+      if (days < 365) {
+        notes += fmt::format(
+            "-- GROWING: {}'s item collection {} ({} now) grows {} a day and reaches the 10 GB "
+            "limit of a table with local secondary indexes in {} days; writes to it then fail "
+            "(ItemCollectionSizeLimitExceededException)\n",
+            table, where.second, Bytes(now), Bytes(l.new_bytes * 86400),
+            Num(std::max(0.0, days), 0));
+      }
+    }
+  }
+  if (machine) {
+    options.key_columns = {"section", "pattern", "on", "partition", "billing", "operation"};
+    s.Out(RenderItems(all_rows, options));
+  }
+  std::string tail;
+  if (!scanned) {
+    tail +=
+        "-- the data's spread over partition key values was not read: it needs a Scan of "
+        "each table and index on the endpoint (run with --yes to allow it); every request "
+        "is counted against the value the pattern named\n";
+  }
+  if (!unrated.empty()) tail += fmt::format("-- no rate, left out of the plan: {}\n", unrated);
+  tail += fmt::format(
+      "-- a month is {} hours; storage is the table's and its indexes' bytes plus 100 bytes "
+      "per item{}; the free tier (25 GB, 25 RCU and 25 WCU) is not taken off\n",
+      Num(kHoursPerMonth, 0),
+      plan.scale != 1 ? fmt::format(", times {} (--scale)", Num(plan.scale)) : "");
+  if (over == 0 && !ranked.empty()) {
+    tail += fmt::format(
+        "-- no partition is over its limit at these rates (the busiest takes {} "
+        "of it)\n",
+        Percent(Share(ranked[0].second)));
+  }
+  s.Notice(notes + tail);
+}
+
+bool RunPlanCommand(Session::State& s, const std::vector<std::string>& args, Location at) {
+  const std::string usage = "usage: .plan FILE [--scale N] [--region R] [--prices FILE]";
+  PlanOptions plan;
+  std::string file;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if ((a == "--scale" || a == "--region" || a == "--prices") && i + 1 < args.size()) {
+      const std::string& v = args[++i];
+      if (a == "--scale") {
+        char* end = nullptr;
+        plan.scale = std::strtod(v.c_str(), &end);
+        if (end == v.c_str() || *end != '\0' || !(plan.scale >= 1) || !std::isfinite(plan.scale)) {
+          return s.Fail(
+              Status::Validation(fmt::format(
+                  "--scale {}: give N of at least 1 (the file holds 1/N of the items)", v)),
+              at);
+        }
+      } else if (a == "--region") {
+        plan.region = v;
+      } else {
+        plan.prices_path = v;
+      }
+    } else if (file.empty() && !a.starts_with("--")) {
+      file = a;
+    } else {
+      return s.Fail(Status::Validation(usage), at);
+    }
+  }
+  if (file.empty()) return s.Fail(Status::Validation(usage), at);
+  if (s.read_depth >= 16) {
+    return s.Fail(Status::Validation(".plan nested more than 16 deep (a file reading itself?)"),
+                  at);
+  }
+  std::string text;
+  if (!ReadWholeFile(file, &text)) {
+    return s.Fail(
+        Status::Validation(fmt::format("cannot read {}: {}", Shorten(file), std::strerror(errno))),
+        at);
+  }
+  ++s.read_depth;
+  bool ok = RunPatterns(s, text, file, &plan);
+  --s.read_depth;
+  return ok;
+}
+
+}  // namespace keyhole::shell

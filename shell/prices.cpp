@@ -1,0 +1,116 @@
+// LoadPrices (prices.h): the built-in us-east-1 table and prices files.
+#include "shell/prices.h"
+
+#include <fmt/format.h>
+
+#include <map>
+
+#include "core/file.h"
+#include "core/json.h"
+
+namespace keyhole::shell {
+
+namespace {
+
+Prices BuiltIn() {
+  Prices p;
+  p.region = "us-east-1";
+  p.date = std::string(kBuiltInDate);
+  p.source = "built in";
+  p.on_demand_read_per_million = 0.125;
+  p.on_demand_write_per_million = 0.625;
+  p.rcu_hour = 0.00013;
+  p.wcu_hour = 0.00065;
+  p.storage_gb_month = 0.25;
+  return p;
+}
+
+Status FileError(const std::string& path, std::string_view what) {
+  return Status::Validation(fmt::format("prices file {}: {}", path, what));
+}
+
+// One region's object: every price, each a number of at least 0.
+Result<Prices> RegionPrices(const json::Value& v, const std::string& path, std::string region,
+                            std::string date) {
+  if (!v.IsObject()) return FileError(path, fmt::format("region {} is not an object", region));
+  Prices p;
+  p.region = std::move(region);
+  p.date = std::move(date);
+  p.source = path;
+  const std::map<std::string_view, double*> members = {
+      {"on_demand_read_per_million", &p.on_demand_read_per_million},
+      {"on_demand_write_per_million", &p.on_demand_write_per_million},
+      {"rcu_hour", &p.rcu_hour},
+      {"wcu_hour", &p.wcu_hour},
+      {"storage_gb_month", &p.storage_gb_month}};
+  size_t seen = 0;
+  for (const auto& [name, value] : v.object()) {
+    if (name == "region" || name == "date") continue;
+    auto m = members.find(name);
+    if (m == members.end()) {
+      return FileError(path, fmt::format("unknown member \"{}\" (the prices are {})", name,
+                                         "on_demand_read_per_million, on_demand_write_per_million, "
+                                         "rcu_hour, wcu_hour, storage_gb_month"));
+    }
+    double d = value.IsNumber() ? std::stod(value.number_text()) : -1;
+    if (d < 0) return FileError(path, fmt::format("\"{}\" must be a number of at least 0", name));
+    *m->second = d;
+    ++seen;
+  }
+  if (seen != members.size()) {
+    for (const auto& [name, _] : members) {
+      if (!v.Find(name))
+        return FileError(path, fmt::format("region {} lacks \"{}\"", p.region, name));
+    }
+  }
+  return p;
+}
+
+std::string StringMember(const json::Value& v, std::string_view name) {
+  const json::Value* m = v.Find(name);
+  return m && m->IsString() ? m->str() : "";
+}
+
+}  // namespace
+
+Result<Prices> LoadPrices(const std::string& region, const std::string& path) {
+  if (path.empty()) {
+    if (region.empty() || region == "us-east-1") return BuiltIn();
+    return Status::Validation(fmt::format(
+        "no built-in prices for region {}: keyhole holds us-east-1's; give the region's prices "
+        "with --prices FILE (docs/cost.md shows the file)",
+        region));
+  }
+  std::string text;
+  if (!ReadWholeFile(path, &text)) return FileError(path, "cannot be read");
+  Result<json::Value> doc = json::Parse(text);
+  if (!doc.ok()) return FileError(path, doc.status().message());
+  if (!doc->IsObject()) return FileError(path, "must be a JSON object");
+  std::string date = StringMember(*doc, "date");
+  if (const json::Value* regions = doc->Find("regions")) {
+    if (!regions->IsObject()) return FileError(path, "\"regions\" must be an object");
+    if (region.empty() && regions->object().size() == 1) {
+      const auto& [name, v] = regions->object()[0];
+      return RegionPrices(v, path, name, date);
+    }
+    std::string names;
+    for (const auto& [name, v] : regions->object()) {
+      if (name == region) return RegionPrices(v, path, name, date);
+      names += (names.empty() ? "" : ", ") + name;
+    }
+    if (region.empty()) {
+      return FileError(path,
+                       fmt::format("holds several regions ({}): name one with --region", names));
+    }
+    return FileError(path, fmt::format("no prices for region {} (it has {})", region,
+                                       names.empty() ? "none" : names));
+  }
+  std::string own = StringMember(*doc, "region");
+  if (own.empty()) return FileError(path, "names no \"region\" (or give \"regions\": {...})");
+  if (!region.empty() && own != region) {
+    return FileError(path, fmt::format("holds region {}, not {} (--region)", own, region));
+  }
+  return RegionPrices(*doc, path, own, date);
+}
+
+}  // namespace keyhole::shell

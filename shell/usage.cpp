@@ -1,0 +1,385 @@
+// RecordingBackend (usage.h): item operations forwarded and, while a log is attached, recorded
+// with their capacity per table, index and partition.
+#include "shell/usage.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+#include <utility>
+
+#include "core/capacity.h"
+#include "core/item.h"
+#include "shell/partitions.h"
+#include "shell/render.h"
+
+namespace keyhole::shell {
+
+namespace {
+
+// Asks for the per-index breakdown; returns what the caller asked, to put back.
+ReturnConsumedCapacity AskIndexes(ReturnConsumedCapacity& asked) {
+  ReturnConsumedCapacity was = asked;
+  asked = ReturnConsumedCapacity::kIndexes;
+  return was;
+}
+
+// Gives the caller the capacity it asked for: none, the total, or all of it.
+void Trim(std::optional<ConsumedCapacity>& c, ReturnConsumedCapacity asked) {
+  if (!c) return;
+  if (asked == ReturnConsumedCapacity::kNone) {
+    c.reset();
+  } else if (asked == ReturnConsumedCapacity::kTotal) {
+    c->table = {};
+    c->global_indexes.clear();
+    c->local_indexes.clear();
+  }
+}
+void Trim(std::vector<ConsumedCapacity>& cs, ReturnConsumedCapacity asked) {
+  if (asked == ReturnConsumedCapacity::kNone) cs.clear();
+  for (ConsumedCapacity& c : cs) {
+    std::optional<ConsumedCapacity> one = std::move(c);
+    Trim(one, asked);
+    c = std::move(*one);
+  }
+}
+
+// The per-target capacity a Consumed belongs to.
+std::string Target(const std::string& table, const std::string& index = "") {
+  return index.empty() ? table : table + "." + index;
+}
+
+}  // namespace
+
+std::string UnitsText(const std::map<std::string, Capacity>& units, const std::string& table,
+                      std::string_view unit) {
+  std::string out;
+  bool broken_down = false;
+  std::vector<std::string> kinds;
+  for (bool write : {false, true}) {
+    double total = 0;
+    std::string parts;
+    int n = 0;
+    for (const auto& [target, c] : units) {
+      const double u = write ? c.write_units : c.read_units;
+      if (u <= 0) continue;
+      total += u;
+      ++n;
+      std::string name = target == table                   ? "table"
+                         : target.starts_with(table + ".") ? target.substr(table.size() + 1)
+                                                           : target;
+      parts += fmt::format("{}{} {:g}", parts.empty() ? "" : ", ", name, u);
+    }
+    if (n == 0) continue;
+    std::string text = CapacityText(total, write ? "WCU" : "RCU");
+    if (n > 1) {
+      text += ": " + parts;
+      broken_down = true;
+    }
+    kinds.push_back(std::move(text));
+  }
+  if (kinds.empty()) return CapacityText(0, unit);
+  for (const std::string& k : kinds) out += (out.empty() ? "" : broken_down ? "; " : ", ") + k;
+  return out;
+}
+
+std::optional<Item> RecordingBackend::KeyOf(const std::string& table, const Item& item) {
+  Result<TableSchemaPtr> schema = inner_.TableSchema(table);
+  if (!schema.ok()) return std::nullopt;
+  Item key;
+  for (const KeyAttribute* a : (*schema)->key.Attributes()) {
+    auto it = item.find(a->name);
+    if (it == item.end()) return std::nullopt;
+    key.emplace(a->name, it->second);
+  }
+  return key;
+}
+
+std::optional<Item> RecordingBackend::Fetch(const std::string& table, const Item& key) {
+  GetItemRequest get;
+  get.table_name = table;
+  get.key = key;
+  get.consistent_read = true;
+  Result<GetItemResponse> r = inner_.GetItem(get);
+  if (!r.ok()) return std::nullopt;
+  return std::move(r->item);
+}
+
+void RecordingBackend::RecordWrite(std::string operation, const std::vector<Written>& items,
+                                   const std::vector<ConsumedCapacity>& consumed) {
+  OperationUse use;
+  use.operation = std::move(operation);
+  use.write = true;
+  for (const ConsumedCapacity& c : consumed) AddUnitsByTarget(c, true, &use.units);
+  // Each target's units are shared among the partitions the items touch there.
+  std::map<std::string, std::vector<std::string>> touched;  // target -> partition per entry
+  for (const Written& w : items) {
+    const Item* sized = w.after ? &*w.after : w.before ? &*w.before : nullptr;
+    if (sized) use.item_sizes.push_back(ItemSize(*sized));
+    Result<TableSchemaPtr> schema = inner_.TableSchema(w.table);
+    if (!schema.ok() || !sized) continue;
+    const TableDescription& desc = **schema;
+    const std::string table_key = PartitionKeyText(desc.key, *sized);
+    touched[w.table].push_back(table_key);
+    for (const IndexDescription& idx : desc.indexes) {
+      std::string target = Target(w.table, idx.name);
+      if (idx.kind == IndexKind::kLocal) {
+        touched[target].push_back(table_key);
+        continue;
+      }
+      std::set<std::string> keys;
+      for (const std::optional<Item>* i : {&w.before, &w.after}) {
+        if (!*i) continue;
+        if (std::string k = PartitionKeyText(idx.key, **i); !k.empty()) keys.insert(k);
+      }
+      for (const std::string& k : keys) touched[target].push_back(k);
+    }
+  }
+  for (const auto& [target, keys] : touched) {
+    auto u = use.units.find(target);
+    if (u == use.units.end() || keys.empty()) continue;
+    // An LSI's writes land on the table's partition.
+    std::string where = target;
+    if (size_t dot = target.find('.'); dot != std::string::npos) {
+      Result<TableSchemaPtr> schema = inner_.TableSchema(target.substr(0, dot));
+      if (schema.ok()) {
+        for (const IndexDescription& idx : (*schema)->indexes) {
+          if (idx.kind == IndexKind::kLocal && target.substr(dot + 1) == idx.name) {
+            where = target.substr(0, dot);
+          }
+        }
+      }
+    }
+    const double share = u->second.write_units / static_cast<double>(keys.size());
+    for (const std::string& k : keys) use.partitions.push_back({where, k, 0, share});
+  }
+  log_->push_back(std::move(use));
+}
+
+void RecordingBackend::RecordKeyedRead(std::string operation,
+                                       const std::vector<std::pair<std::string, Item>>& keys,
+                                       const std::vector<const Item*>& returned,
+                                       const std::vector<ConsumedCapacity>& consumed) {
+  OperationUse use;
+  use.operation = std::move(operation);
+  for (const ConsumedCapacity& c : consumed) AddUnitsByTarget(c, false, &use.units);
+  for (const Item* item : returned) use.item_sizes.push_back(ItemSize(*item));
+  std::map<std::string, int> per_table;
+  for (const auto& [table, key] : keys) ++per_table[table];
+  for (const auto& [table, key] : keys) {
+    Result<TableSchemaPtr> schema = inner_.TableSchema(table);
+    auto u = use.units.find(table);
+    if (!schema.ok() || u == use.units.end()) continue;
+    use.partitions.push_back(
+        {table, PartitionKeyText((*schema)->key, key), u->second.read_units / per_table[table], 0});
+  }
+  log_->push_back(std::move(use));
+}
+
+Result<PutItemResponse> RecordingBackend::PutItem(const PutItemRequest& r) {
+  if (!log_) return inner_.PutItem(r);
+  PutItemRequest request = r;
+  ReturnConsumedCapacity asked = AskIndexes(request.return_consumed_capacity);
+  std::optional<Item> key = KeyOf(r.table_name, r.item);
+  Written w{r.table_name, key ? Fetch(r.table_name, *key) : std::nullopt, r.item};
+  Result<PutItemResponse> out = inner_.PutItem(request);
+  if (!out.ok()) return out;
+  if (out->consumed_capacity) RecordWrite("PutItem", {w}, {*out->consumed_capacity});
+  Trim(out->consumed_capacity, asked);
+  return out;
+}
+
+Result<UpdateItemResponse> RecordingBackend::UpdateItem(const UpdateItemRequest& r) {
+  if (!log_) return inner_.UpdateItem(r);
+  UpdateItemRequest request = r;
+  ReturnConsumedCapacity asked = AskIndexes(request.return_consumed_capacity);
+  Written w{r.table_name, Fetch(r.table_name, r.key), std::nullopt};
+  Result<UpdateItemResponse> out = inner_.UpdateItem(request);
+  if (!out.ok()) return out;
+  w.after = Fetch(r.table_name, r.key);
+  if (out->consumed_capacity) RecordWrite("UpdateItem", {w}, {*out->consumed_capacity});
+  Trim(out->consumed_capacity, asked);
+  return out;
+}
+
+Result<DeleteItemResponse> RecordingBackend::DeleteItem(const DeleteItemRequest& r) {
+  if (!log_) return inner_.DeleteItem(r);
+  DeleteItemRequest request = r;
+  ReturnConsumedCapacity asked = AskIndexes(request.return_consumed_capacity);
+  Written w{r.table_name, Fetch(r.table_name, r.key), std::nullopt};
+  Result<DeleteItemResponse> out = inner_.DeleteItem(request);
+  if (!out.ok()) return out;
+  if (!w.before) w.before = r.key;  // deleting no item still costs a write on its partition
+  if (out->consumed_capacity) RecordWrite("DeleteItem", {w}, {*out->consumed_capacity});
+  Trim(out->consumed_capacity, asked);
+  return out;
+}
+
+Result<BatchWriteItemResponse> RecordingBackend::BatchWriteItem(const BatchWriteItemRequest& r) {
+  if (!log_) return inner_.BatchWriteItem(r);
+  BatchWriteItemRequest request = r;
+  ReturnConsumedCapacity asked = AskIndexes(request.return_consumed_capacity);
+  std::vector<Written> items;
+  std::vector<std::pair<std::string, Item>> keys;
+  for (const auto& [table, writes] : r.request_items) {
+    for (const WriteRequest& w : writes) {
+      std::optional<Item> key =
+          w.put_request ? KeyOf(table, w.put_request->item)
+                        : std::optional<Item>(w.delete_request ? w.delete_request->key : Item{});
+      if (!key) continue;
+      items.push_back({table, Fetch(table, *key), std::nullopt});
+      keys.emplace_back(table, std::move(*key));
+    }
+  }
+  Result<BatchWriteItemResponse> out = inner_.BatchWriteItem(request);
+  if (!out.ok()) return out;
+  for (size_t i = 0; i < items.size(); ++i) {
+    items[i].after = Fetch(keys[i].first, keys[i].second);
+    if (!items[i].before && !items[i].after) items[i].before = keys[i].second;
+  }
+  RecordWrite("BatchWriteItem", items, out->consumed_capacity);
+  Trim(out->consumed_capacity, asked);
+  return out;
+}
+
+Result<TransactWriteItemsResponse> RecordingBackend::TransactWriteItems(
+    const TransactWriteItemsRequest& r) {
+  if (!log_) return inner_.TransactWriteItems(r);
+  TransactWriteItemsRequest request = r;
+  ReturnConsumedCapacity asked = AskIndexes(request.return_consumed_capacity);
+  std::vector<Written> items;
+  std::vector<std::pair<std::string, Item>> keys;
+  for (const TransactWriteItem& t : r.transact_items) {
+    std::string table;
+    std::optional<Item> key;
+    if (t.put) {
+      table = t.put->table_name;
+      key = KeyOf(table, t.put->item);
+    } else if (t.update) {
+      table = t.update->table_name;
+      key = t.update->key;
+    } else if (t.delete_) {
+      table = t.delete_->table_name;
+      key = t.delete_->key;
+    } else if (t.condition_check) {
+      table = t.condition_check->table_name;
+      key = t.condition_check->key;
+    }
+    if (!key) continue;
+    items.push_back({table, Fetch(table, *key), std::nullopt});
+    keys.emplace_back(table, std::move(*key));
+  }
+  Result<TransactWriteItemsResponse> out = inner_.TransactWriteItems(request);
+  if (!out.ok()) return out;
+  for (size_t i = 0; i < items.size(); ++i) {
+    items[i].after = Fetch(keys[i].first, keys[i].second);
+    if (!items[i].before && !items[i].after) items[i].before = keys[i].second;
+  }
+  RecordWrite("TransactWriteItems", items, out->consumed_capacity);
+  Trim(out->consumed_capacity, asked);
+  return out;
+}
+
+Result<GetItemResponse> RecordingBackend::GetItem(const GetItemRequest& r) {
+  if (!log_) return inner_.GetItem(r);
+  GetItemRequest request = r;
+  ReturnConsumedCapacity asked = AskIndexes(request.return_consumed_capacity);
+  Result<GetItemResponse> out = inner_.GetItem(request);
+  if (!out.ok()) return out;
+  std::vector<const Item*> returned;
+  if (out->item) returned.push_back(&*out->item);
+  std::vector<ConsumedCapacity> consumed;
+  if (out->consumed_capacity) consumed.push_back(*out->consumed_capacity);
+  RecordKeyedRead("GetItem", {{r.table_name, r.key}}, returned, consumed);
+  Trim(out->consumed_capacity, asked);
+  return out;
+}
+
+Result<BatchGetItemResponse> RecordingBackend::BatchGetItem(const BatchGetItemRequest& r) {
+  if (!log_) return inner_.BatchGetItem(r);
+  BatchGetItemRequest request = r;
+  ReturnConsumedCapacity asked = AskIndexes(request.return_consumed_capacity);
+  Result<BatchGetItemResponse> out = inner_.BatchGetItem(request);
+  if (!out.ok()) return out;
+  std::vector<std::pair<std::string, Item>> keys;
+  for (const auto& [table, ka] : r.request_items) {
+    for (const Item& k : ka.keys) keys.emplace_back(table, k);
+  }
+  std::vector<const Item*> returned;
+  for (const auto& [table, items] : out->responses) {
+    for (const Item& i : items) returned.push_back(&i);
+  }
+  RecordKeyedRead("BatchGetItem", keys, returned, out->consumed_capacity);
+  Trim(out->consumed_capacity, asked);
+  return out;
+}
+
+Result<TransactGetItemsResponse> RecordingBackend::TransactGetItems(
+    const TransactGetItemsRequest& r) {
+  if (!log_) return inner_.TransactGetItems(r);
+  TransactGetItemsRequest request = r;
+  ReturnConsumedCapacity asked = AskIndexes(request.return_consumed_capacity);
+  Result<TransactGetItemsResponse> out = inner_.TransactGetItems(request);
+  if (!out.ok()) return out;
+  std::vector<std::pair<std::string, Item>> keys;
+  for (const TransactGetItem& t : r.transact_items) keys.emplace_back(t.get.table_name, t.get.key);
+  std::vector<const Item*> returned;
+  for (const std::optional<Item>& i : out->responses) {
+    if (i) returned.push_back(&*i);
+  }
+  RecordKeyedRead("TransactGetItems", keys, returned, out->consumed_capacity);
+  Trim(out->consumed_capacity, asked);
+  return out;
+}
+
+Result<QueryResponse> RecordingBackend::Query(const QueryRequest& r) {
+  if (!log_) return inner_.Query(r);
+  QueryRequest request = r;
+  ReturnConsumedCapacity asked = AskIndexes(request.return_consumed_capacity);
+  Result<QueryResponse> out = inner_.Query(request);
+  if (!out.ok()) return out;
+  OperationUse use;
+  use.operation = "Query";
+  if (out->consumed_capacity) AddUnitsByTarget(*out->consumed_capacity, false, &use.units);
+  for (const Item& i : out->items) use.item_sizes.push_back(ItemSize(i));
+  const std::string target = r.index_name ? Target(r.table_name, *r.index_name) : r.table_name;
+  double units = 0;
+  for (const auto& [t, c] : use.units) units += c.read_units;
+  // The partition it names: the structured condition, or the partition key of what it returned.
+  std::string key;
+  if (!r.key_condition.partition_name.empty()) {
+    key = KeyValueText(r.key_condition.partition_value);
+    for (const auto& [name, v] : r.key_condition.more_partition) key += ", " + KeyValueText(v);
+  } else if (Result<TableSchemaPtr> schema = inner_.TableSchema(r.table_name); schema.ok()) {
+    const KeySchema* ks = &(*schema)->key;
+    for (const IndexDescription& idx : (*schema)->indexes) {
+      if (r.index_name && idx.name == *r.index_name) ks = &idx.key;
+    }
+    for (const Item& i : out->items) {
+      if (key = PartitionKeyText(*ks, i); !key.empty()) break;
+    }
+  }
+  if (!key.empty()) use.partitions.push_back({target, key, units, 0});
+  log_->push_back(std::move(use));
+  Trim(out->consumed_capacity, asked);
+  return out;
+}
+
+Result<ScanResponse> RecordingBackend::Scan(const ScanRequest& r) {
+  if (!log_) return inner_.Scan(r);
+  ScanRequest request = r;
+  ReturnConsumedCapacity asked = AskIndexes(request.return_consumed_capacity);
+  Result<ScanResponse> out = inner_.Scan(request);
+  if (!out.ok()) return out;
+  OperationUse use;
+  use.operation = "Scan";
+  use.scan = true;
+  use.scan_target = r.index_name ? Target(r.table_name, *r.index_name) : r.table_name;
+  if (out->consumed_capacity) AddUnitsByTarget(*out->consumed_capacity, false, &use.units);
+  for (const Item& i : out->items) use.item_sizes.push_back(ItemSize(i));
+  log_->push_back(std::move(use));
+  Trim(out->consumed_capacity, asked);
+  return out;
+}
+
+}  // namespace keyhole::shell

@@ -1,0 +1,153 @@
+// What the operations of a statement consume, operation by operation and partition by
+// partition, for `--plan` (shell/plan.cpp): RecordingBackend forwards every call to the backend
+// it wraps and, while a UsageLog is attached, records each successful item operation with its
+// consumed capacity per table and index, the sizes of the items it read or wrote, and the
+// partition key values it touched.
+//
+// How a write is attributed to partitions: the table's units go to the item's partition; a
+// GSI's units to the index's partition key values of the item before and after the write
+// (shared evenly when the write moves the item from one to another); an LSI's to the table's
+// partition (an LSI lives in its table's partitions). A batch or transaction shares each table's
+// and index's units evenly among the items written. A Query's units go to the partition it
+// names; a Scan reads every partition and is recorded without partitions.
+//
+// Recording reads each written item before and after the write (strongly consistent GetItems
+// on the wrapped backend, not recorded), so a pattern run costs more than its statements;
+// nothing is recorded, and nothing extra read, while no log is attached.
+//
+// Thread-safety: none; one shell session uses it.
+#pragma once
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/backend.h"
+
+namespace keyhole::shell {
+
+// Units spent in one partition of a table or index.
+struct PartitionUse {
+  std::string target;  // "Social" or "Social.GSI2"
+  std::string key;     // the partition key value as the shell prints it ('USER#alice'), values of a
+                       // multi-attribute key joined with ", "
+  double read_units = 0, write_units = 0;
+};
+
+// One operation sent (a Query's pages are one each).
+struct OperationUse {
+  std::string operation;  // "PutItem", "Query", "TransactWriteItems", ...
+  bool write = false;
+  bool scan = false;                      // it read every partition of `scan_target`
+  std::string scan_target;                // "Social" or "Social.GSI1"
+  std::map<std::string, Capacity> units;  // per target ("Social", "Social.GSI1")
+  std::vector<size_t> item_sizes;         // read: the items returned; write: the items written
+                                          // (a delete: the item deleted)
+  std::vector<PartitionUse> partitions;
+};
+
+using UsageLog = std::vector<OperationUse>;
+
+// Units per table and index as a footer says them: "3 WCU: table 1, GSI1 1, GSI2 1" (a
+// write's amplification; "table" is `table`, an index its name), "0.5 RCU", "1.5 RCU, 3 WCU"
+// (a SCAN UPDATE's reads and writes apart). Targets of other tables keep their full names.
+// "0 <unit>" when nothing was consumed (`unit` "RCU" or "WCU").
+std::string UnitsText(const std::map<std::string, Capacity>& units, const std::string& table,
+                      std::string_view unit);
+
+class RecordingBackend : public Backend {
+ public:
+  explicit RecordingBackend(Backend& inner) : inner_(inner) {}
+
+  // Records into `log` from now on; null stops recording.
+  void Attach(UsageLog* log) { log_ = log; }
+
+  Result<CreateTableResponse> CreateTable(const CreateTableRequest& r) override {
+    return inner_.CreateTable(r);
+  }
+  Result<DeleteTableResponse> DeleteTable(const DeleteTableRequest& r) override {
+    return inner_.DeleteTable(r);
+  }
+  Result<DescribeTableResponse> DescribeTable(const DescribeTableRequest& r) override {
+    return inner_.DescribeTable(r);
+  }
+  Result<ListTablesResponse> ListTables(const ListTablesRequest& r) override {
+    return inner_.ListTables(r);
+  }
+  Result<UpdateTableResponse> UpdateTable(const UpdateTableRequest& r) override {
+    return inner_.UpdateTable(r);
+  }
+  Result<TagResourceResponse> TagResource(const TagResourceRequest& r) override {
+    return inner_.TagResource(r);
+  }
+  Result<UntagResourceResponse> UntagResource(const UntagResourceRequest& r) override {
+    return inner_.UntagResource(r);
+  }
+  Result<ListTagsOfResourceResponse> ListTagsOfResource(
+      const ListTagsOfResourceRequest& r) override {
+    return inner_.ListTagsOfResource(r);
+  }
+  Result<DescribeContinuousBackupsResponse> DescribeContinuousBackups(
+      const DescribeContinuousBackupsRequest& r) override {
+    return inner_.DescribeContinuousBackups(r);
+  }
+  Result<UpdateContinuousBackupsResponse> UpdateContinuousBackups(
+      const UpdateContinuousBackupsRequest& r) override {
+    return inner_.UpdateContinuousBackups(r);
+  }
+  Result<PutItemResponse> PutItem(const PutItemRequest& r) override;
+  Result<GetItemResponse> GetItem(const GetItemRequest& r) override;
+  Result<DeleteItemResponse> DeleteItem(const DeleteItemRequest& r) override;
+  Result<UpdateItemResponse> UpdateItem(const UpdateItemRequest& r) override;
+  Result<BatchWriteItemResponse> BatchWriteItem(const BatchWriteItemRequest& r) override;
+  Result<BatchGetItemResponse> BatchGetItem(const BatchGetItemRequest& r) override;
+  Result<TransactWriteItemsResponse> TransactWriteItems(
+      const TransactWriteItemsRequest& r) override;
+  Result<TransactGetItemsResponse> TransactGetItems(const TransactGetItemsRequest& r) override;
+  Result<QueryResponse> Query(const QueryRequest& r) override;
+  Result<ScanResponse> Scan(const ScanRequest& r) override;
+  Result<UpdateTimeToLiveResponse> UpdateTimeToLive(const UpdateTimeToLiveRequest& r) override {
+    return inner_.UpdateTimeToLive(r);
+  }
+  Result<DescribeTimeToLiveResponse> DescribeTimeToLive(
+      const DescribeTimeToLiveRequest& r) override {
+    return inner_.DescribeTimeToLive(r);
+  }
+  Result<ListStreamsResponse> ListStreams(const ListStreamsRequest& r) override {
+    return inner_.ListStreams(r);
+  }
+  Result<DescribeStreamResponse> DescribeStream(const DescribeStreamRequest& r) override {
+    return inner_.DescribeStream(r);
+  }
+  Result<GetShardIteratorResponse> GetShardIterator(const GetShardIteratorRequest& r) override {
+    return inner_.GetShardIterator(r);
+  }
+  Result<GetRecordsResponse> GetRecords(const GetRecordsRequest& r) override {
+    return inner_.GetRecords(r);
+  }
+  Result<TableSchemaPtr> TableSchema(const std::string& table_name) override {
+    return inner_.TableSchema(table_name);
+  }
+
+ private:
+  // One item written: its table, and the item before and after (absent: none).
+  struct Written {
+    std::string table;
+    std::optional<Item> before, after;
+  };
+  std::optional<Item> Fetch(const std::string& table, const Item& key);
+  std::optional<Item> KeyOf(const std::string& table, const Item& item);
+  // Records a write of `items` that consumed `consumed` (per table).
+  void RecordWrite(std::string operation, const std::vector<Written>& items,
+                   const std::vector<ConsumedCapacity>& consumed);
+  // Records a read of `keys` per table (GetItem, BatchGetItem, TransactGetItems).
+  void RecordKeyedRead(std::string operation, const std::vector<std::pair<std::string, Item>>& keys,
+                       const std::vector<const Item*>& returned,
+                       const std::vector<ConsumedCapacity>& consumed);
+
+  Backend& inner_;
+  UsageLog* log_ = nullptr;
+};
+
+}  // namespace keyhole::shell
