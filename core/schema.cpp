@@ -897,4 +897,34 @@ Result<TableDescription> TableFromJson(const json::Value& v) {
   return t;
 }
 
+Item ExtractKey(const KeySchema& schema, const Item& item) {
+  Item key;
+  key.emplace(schema.partition.name, item.at(schema.partition.name));
+  if (schema.sort) key.emplace(schema.sort->name, item.at(schema.sort->name));
+  return key;
+}
+
+bool InIndex(const IndexDescription& index, const Item& item) {
+  bool in = true;
+  index.key.ForEachAttribute([&](const KeyAttribute& a, bool) {
+    if (!in) return;
+    auto it = item.find(a.name);
+    in = it != item.end() && it->second.type() == a.type &&
+         (it->second.is(ValueType::kN) || !it->second.s().empty());
+  });
+  return in;
+}
+
+Item ProjectItem(const IndexDescription& index, const KeySchema& table_key, const Item& item) {
+  if (index.projection.type == ProjectionType::kAll) return item;
+  Item p = ExtractKey(table_key, item);
+  auto copy = [&](const std::string& name) {
+    auto it = item.find(name);
+    if (it != item.end()) p.emplace(name, it->second);
+  };
+  for (const KeyAttribute* a : index.key.Attributes()) copy(a->name);
+  for (const auto& a : index.projection.non_key_attributes) copy(a);
+  return p;
+}
+
 }  // namespace keyhole

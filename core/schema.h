@@ -288,4 +288,14 @@ Result<IndexDescription> BuildGlobalIndex(const TableDescription& table,
 json::Value TableToJson(const TableDescription& t);
 Result<TableDescription> TableFromJson(const json::Value& v);
 
+// The primary key attributes of `item`. REQUIRES: the item has them.
+Item ExtractKey(const KeySchema& schema, const Item& item);
+
+// Whether `item` belongs in `index` (sparse indexes): it has every key attribute of the index,
+// each of the key's type, strings not empty.
+bool InIndex(const IndexDescription& index, const Item& item);
+
+// The attributes of `item` an entry of `index` holds (its projection).
+Item ProjectItem(const IndexDescription& index, const KeySchema& table_key, const Item& item);
+
 }  // namespace keyhole

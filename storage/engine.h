@@ -158,15 +158,9 @@ struct Database::Impl {
 // (GetItem/DeleteItem, `exact` = the key has no other attributes).
 Status ValidateKey(const KeySchema& schema, const Item& key, bool exact);
 Status ValidatePutKeys(const TableDescription& t, const Item& item);
-// The primary key attributes of `item`.
-Item ExtractKey(const KeySchema& schema, const Item& item);
-// Whether `item` has all key attributes of `index` (sparse indexes).
-bool InIndex(const IndexDescription& index, const Item& item);
 // Whether an item that is InIndex has index key values within DynamoDB's key size limits
 // (partition key at most 2048 bytes, sort key at most 1024).
 bool IndexKeyWithinLimits(const IndexDescription& index, const Item& item);
-// The attributes of `item` an index entry holds.
-Item ProjectItem(const IndexDescription& index, const KeySchema& table_key, const Item& item);
 
 // Applies the index maintenance of replacing `old_item` (nullptr: none) by `new_item`
 // (nullptr: deleted) and adds the index writes to `cc` per DynamoDB's rules. `new_encoded`,
