@@ -1,8 +1,9 @@
 // EXPLAIN [ANALYZE]: the operations a statement becomes, each as the exact DynamoDB API request
 // it sends, what keyhole does between them (post-filters, merge sorts, per-item writes), and
 // the capacity each will consume, estimated from the item sizes involved:
-//  - PutItem: exact for the item written (ceil(size / 1 KB) WCU) plus one write per GSI whose
-//    keys the item has; more only if it replaces a larger item (INSERT never does).
+//  - PutItem: exact for the item written (ceil(size / 1 KB) WCU) plus, for each index holding
+//    it, ceil(size of its projection / 1 KB), named per index ("3 WCU: table 1, GSI1 1, GSI2
+//    1"); more only if it replaces a larger item (INSERT never does).
 //  - GetItem, UpdateItem, DeleteItem: from the average size of the table's items, sampled from
 //    the first items in storage order (reference §5: 4 KB per read unit, 1 KB per write unit).
 //  - Query: a lower bound (the first 4 KB), the items per read unit at the sampled size, and
@@ -56,24 +57,33 @@ std::string AverageText(size_t bytes) {
   return bytes == 0 ? "no items to sample" : fmt::format("items here average {} bytes", bytes);
 }
 
-// GSIs of `table` whose key attributes `item` all has.
-int IndexesHolding(const TableDescription& table, const Item& item) {
+// The write units of putting `item` (`bytes` big) into `table`, per table and index, as the
+// footer says them: "3 WCU: table 1, GSI1 1, GSI2 1". An LSI or GSI holding the item writes
+// its projection of it, rounded up on its own.
+std::string PutUnits(const TableDescription& table, const Item& item, size_t bytes) {
+  int64_t total = WriteUnits(bytes);
+  std::string parts = fmt::format("table {}", total);
+  for (const IndexDescription& idx : table.indexes) {
+    if (!InIndex(idx, item)) continue;
+    const int64_t units = WriteUnits(ItemSize(ProjectItem(idx, table.key, item)));
+    total += units;
+    parts += fmt::format(", {} {}", idx.name, units);
+  }
+  if (parts.find(',') == std::string::npos) return fmt::format("{} WCU", total);
+  return fmt::format("{} WCU: {}", total, parts);
+}
+
+// "its GSIs: GSI1, GSI2" ("" when it has none).
+std::string GsiNames(const TableDescription& table) {
+  std::string names;
   int n = 0;
   for (const IndexDescription& idx : table.indexes) {
     if (idx.kind != IndexKind::kGlobal) continue;
-    n += std::ranges::all_of(idx.key.Attributes(),
-                             [&](const KeyAttribute* a) { return item.count(a->name) > 0; });
+    names += (names.empty() ? "" : ", ") + idx.name;
+    ++n;
   }
-  return n;
+  return n == 0 ? "" : fmt::format("GSI{}: {}", n == 1 ? "" : "s", names);
 }
-
-int GlobalIndexes(const TableDescription& table) {
-  return static_cast<int>(
-      std::count_if(table.indexes.begin(), table.indexes.end(),
-                    [](const IndexDescription& i) { return i.kind == IndexKind::kGlobal; }));
-}
-
-std::string GsiCount(int n) { return fmt::format("the table has {} GSI{}", n, n == 1 ? "" : "s"); }
 
 std::string ReadPageEstimate(size_t average, bool consistent) {
   double first = ReadUnits(1, consistent);
@@ -113,24 +123,25 @@ ExplainedOperation Explain(Backend& db, const planner::Operation& op) {
   }
   std::string table = std::visit([](const auto& w) { return w.table_name; }, op);
   Result<TableSchemaPtr> desc = db.TableSchema(table);
-  int gsis = desc.ok() ? GlobalIndexes(**desc) : 0;
+  const std::string gsis = desc.ok() ? GsiNames(**desc) : "";
   if (const auto* r = std::get_if<PutItemRequest>(&op)) {
     size_t size = ItemSize(r->item);
-    int indexes = desc.ok() ? IndexesHolding(**desc, r->item) : 0;
-    std::string estimate =
-        indexes == 0 ? fmt::format("{} WCU (a {}-byte item)", WriteUnits(size), size)
-                     : fmt::format("{} WCU ({} for the {}-byte item, {} for GSI writes)",
-                                   WriteUnits(size) + indexes, WriteUnits(size), size, indexes);
-    return {"PutItem", r->table_name, PutItemRequestToJson(*r), estimate, true};
+    std::string units =
+        desc.ok() ? PutUnits(**desc, r->item, size) : fmt::format("{} WCU", WriteUnits(size));
+    return {"PutItem", r->table_name, PutItemRequestToJson(*r),
+            fmt::format("{} (a {}-byte item)", units, size), true};
   }
   size_t avg = SampleItemBytes(db, table, std::nullopt);
   std::string base = fmt::format("about {} WCU ({})", WriteUnits(avg), AverageText(avg));
   if (const auto* r = std::get_if<UpdateItemRequest>(&op)) {
-    if (gsis > 0) base += fmt::format(" + up to 2 per GSI the update moves ({})", GsiCount(gsis));
+    if (!gsis.empty()) {
+      base += fmt::format(" + 1 per GSI whose projection it changes, 2 if it moves the item ({})",
+                          gsis);
+    }
     return {"UpdateItem", r->table_name, UpdateItemRequestToJson(*r), base, true};
   }
   const auto& r = std::get<DeleteItemRequest>(op);
-  if (gsis > 0) base += fmt::format(" + 1 per GSI holding the item ({})", GsiCount(gsis));
+  if (!gsis.empty()) base += fmt::format(" + 1 per GSI holding the item ({})", gsis);
   return {"DeleteItem", r.table_name, DeleteItemRequestToJson(r), base, true};
 }
 
@@ -226,6 +237,17 @@ bool RunExplain(Session::State& s, const planner::Plan& plan, Location at) {
                            ReadableCondition(*plan.post_filters[i])));
     }
     s.Notice(fmt::format("-- estimated: {}\n", e.estimate));
+  }
+  if (ops.size() > 1) {
+    std::map<std::string, int> counts;
+    for (const ExplainedOperation& e : ops) ++counts[e.name];
+    std::string fan;
+    for (const auto& [name, n] : counts) {
+      fan +=
+          fmt::format("{}{}{}", fan.empty() ? "" : ", ", name, n > 1 ? fmt::format(" ×{}", n) : "");
+    }
+    s.Notice(
+        fmt::format("-- in all: {} ({} requests, each charged on its own)\n", fan, ops.size()));
   }
   if (plan.sort_merged) s.Notice("-- then keyhole sorts the merged items (ORDER BY)\n");
   if (plan.leaf_projection) {
