@@ -77,7 +77,10 @@ std::string Bytes(double b) {
   return u == 0 ? fmt::format("{} bytes", Num(b, 0)) : fmt::format("{} {}", Num(b, 1), kUnits[u]);
 }
 
-std::string Percent(double share) { return Num(100 * share, share < 0.1 ? 1 : 0) + "%"; }
+std::string Percent(double share) {
+  if (share > 0 && share < 0.001) return "<0.1%";
+  return Num(100 * share, share < 0.1 ? 1 : 0) + "%";
+}
 
 struct TargetLoad {
   double rcu = 0, wcu = 0;
@@ -418,8 +421,16 @@ void PrintCostPlan(Session::State& s, const std::vector<PatternRun>& runs, const
     Item row;
     row["on"] = AttributeValue::S(where.first);
     row["partition"] = KeyCell(where.second);
-    std::string from;
-    for (const std::string& p : l.patterns) from += (from.empty() ? "" : ", ") + p;
+    std::string from;  // the first three, for people
+    size_t named = 0;
+    for (const std::string& p : l.patterns) {
+      if (!machine && named == 3) {
+        from += fmt::format(" and {} more", l.patterns.size() - 3);
+        break;
+      }
+      from += (from.empty() ? "" : ", ") + p;
+      ++named;
+    }
     if (machine) {
       row["section"] = AttributeValue::S("partition");
       row["rcu_per_s"] = N(l.rcu);
@@ -427,11 +438,14 @@ void PrintCostPlan(Session::State& s, const std::vector<PatternRun>& runs, const
       row["of_limit"] = N(share);
       row["status"] = AttributeValue::S(is_over ? "over" : share >= 0.5 ? "warm" : "ok");
       row["every_request"] = AttributeValue::Bool(l.everything);
+      std::vector<AttributeValue> names;
+      for (const std::string& p : l.patterns) names.push_back(AttributeValue::S(p));
+      row["patterns"] = AttributeValue::L(std::move(names));
     } else {
       row["RCU/s"] = N(Round(l.rcu));
       row["WCU/s"] = N(Round(l.wcu));
       row["of limit"] = AttributeValue::S(Percent(share) + (is_over ? " OVER" : ""));
-      row["gets"] = AttributeValue::S(l.everything ? "every request" : "its items' share");
+      row["gets"] = AttributeValue::S(l.everything ? "every request" : "its share of the items");
       row["from"] = AttributeValue::S(from);
     }
     rows.push_back(std::move(row));
@@ -470,8 +484,8 @@ void PrintCostPlan(Session::State& s, const std::vector<PatternRun>& runs, const
     if (l.rcu > kReadLimit) {
       notes += fmt::format(
           "-- HOT: {} partition {} takes {} RCU/s, over DynamoDB's {} RCU per second per "
-          "partition: cache its reads (DAX), read eventually consistent (half the units), or "
-          "copy the items to several keys and read one at random\n",
+          "partition: cache its reads (DAX), read fewer items a request (a Limit, a narrower "
+          "sort-key condition), or copy the hot items to several keys and read one at random\n",
           where.first, where.second, Num(l.rcu), Num(kReadLimit, 0));
     }
   }
@@ -487,10 +501,10 @@ void PrintCostPlan(Session::State& s, const std::vector<PatternRun>& runs, const
   for (const auto& [target, st] : stats) {
     if (target.find('.') == std::string::npos) continue;
     const size_t values = st.partitions.size();
-    if (values == 0 || values > 3 || st.items < 2) continue;
+    const TargetLoad& l = loads[target];
+    if (values == 0 || values > 3 || st.items < 2 || l.wcu <= 0) continue;
     std::string names;
     for (const PartitionStat& p : st.partitions) names += (names.empty() ? "" : ", ") + p.key;
-    const TargetLoad& l = loads[target];
     notes += fmt::format(
         "-- {} has {} partition key value{} ({}): all its writes land on {}; at these rates it "
         "takes {} WCU/s of the {} one partition can take\n",

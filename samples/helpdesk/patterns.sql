@@ -2,55 +2,67 @@
 --   keyhole helpdesk.kh --patterns samples/helpdesk/patterns.sql
 
 -- pattern: get an organization
+-- rate: 20/s
 SELECT * FROM "Helpdesk" WHERE PK = 'ORG#acme' AND SK = 'ORG#acme';
 
 -- pattern: list the users of an organization
+-- rate: 5/s
 -- Users sit in the org's collection under the USER# prefix.
 SELECT username, fullName, email, role FROM "Helpdesk" WHERE PK = 'ORG#acme' AND begins_with(SK, 'USER#');
 
 -- pattern: get a user
+-- rate: 100/s
 -- A username is unique within its org, so the org is part of the key.
 SELECT * FROM "Helpdesk" WHERE PK = 'ORG#globex' AND SK = 'USER#irene';
 
 -- pattern: get an organization's tickets newest first
+-- rate: 40/s
 -- Ticket ids are ULIDs (time first), so sort-key order is creation order; DESC reads the
 -- collection backwards (ScanIndexForward = false).
 SELECT ticketId, requester, subject, status, createdAt FROM "Helpdesk" WHERE PK = 'ORG#acme' AND begins_with(SK, 'TICKET#') ORDER BY SK DESC;
 
 -- pattern: get an organization's unsolved tickets newest first
+-- rate: 60/s
 -- status is not a key: a filter on the same Query (9 read, 4 returned). An org's queue is
 -- small; a large one would deserve its own index (see the refusals below).
 SELECT ticketId, subject, status, priority FROM "Helpdesk" WHERE PK = 'ORG#acme' AND begins_with(SK, 'TICKET#') AND status IN ['new', 'open'] ORDER BY SK DESC;
 
 -- pattern: get an organization's tickets of one month
+-- rate: 2/s
 -- A ULID's first 10 characters are its time, so a time range is a range of sort keys:
 -- '01HNGZE600' is 2024-02-01T00:00:00.000Z and '01HQVMZ100' is 2024-03-01T00:00:00.000Z; a
 -- full id is longer, so it sorts after its own 10-character time prefix. No createdAt index.
 SELECT ticketId, subject, createdAt FROM "Helpdesk" WHERE PK = 'ORG#acme' AND SK BETWEEN 'TICKET#01HNGZE600' AND 'TICKET#01HQVMZ100';
 
 -- pattern: get a user's tickets newest first
+-- rate: 50/s
 -- GSI1 partition ORG#<orgId>#USER#<username> holds the user's tickets (and the user item,
 -- which the begins_with leaves out), sorted by ticket id, so by time.
 SELECT * FROM "Helpdesk"."GSI1" WHERE GSI1PK = 'ORG#acme#USER#alice' AND begins_with(GSI1SK, 'TICKET#') ORDER BY GSI1SK DESC;
 
 -- pattern: get a user and their tickets
+-- rate: 30/s
 -- The whole GSI1 partition, backwards: 'USER#' > 'TICKET#', so the user's item comes first,
 -- then the tickets newest first -- a "My requests" page in one Query.
 SELECT * FROM "Helpdesk"."GSI1" WHERE GSI1PK = 'ORG#acme#USER#bob' ORDER BY GSI1SK DESC;
 
 -- pattern: get a ticket
+-- rate: 200/s
 -- Its full key: the org and the ticket id.
 SELECT * FROM "Helpdesk" WHERE PK = 'ORG#acme' AND SK = 'TICKET#01HS95YJ408Q7GB6MHW72JFRKS';
 
 -- pattern: get a ticket's conversation
+-- rate: 150/s
 -- The ticket's own collection: its comments, oldest first (comment ids are ULIDs too).
 SELECT author, isPublic, body, createdAt FROM "Helpdesk" WHERE PK = 'TICKET#01HS95YJ408Q7GB6MHW72JFRKS';
 
 -- pattern: get the public comments of a ticket
+-- rate: 80/s
 -- What the requester sees: internal notes (isPublic = false) filtered out, 4 read, 3 returned.
 SELECT author, body, createdAt FROM "Helpdesk" WHERE PK = 'TICKET#01HS95YJ408Q7GB6MHW72JFRKS' AND isPublic = true;
 
 -- pattern: open a ticket
+-- rate: 10/s
 -- One all-or-nothing transaction: the requester must exist (a condition check), the ticket is
 -- inserted (refused if its id were taken), and the org's ticketCount goes up by one. The id
 -- is a new ULID for 2024-04-04T09:12:31Z, so the ticket lands at the head of both lists.

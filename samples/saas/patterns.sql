@@ -2,56 +2,68 @@
 --   keyhole saas.kh --patterns samples/saas/patterns.sql
 
 -- pattern: get an account
+-- rate: 100/s
 -- GetItem: the account's metadata sits at the fixed sort key of its own collection.
 SELECT * FROM "SaaS" WHERE pk = 'account:acme' AND sk = 'metadata:account';
 
 -- pattern: load an account with its users and service groups
+-- rate: 30/s
 -- One Query on the item collection returns the metadata, the users and the groups together
 -- (sorted by sk: metadata:, servicegroup:..., user:...): what an admin console's first screen
 -- needs, in one request.
 SELECT * FROM "SaaS" WHERE pk = 'account:acme';
 
 -- pattern: list the users of an account
+-- rate: 20/s
 -- The same collection, narrowed by the sk prefix.
 SELECT * FROM "SaaS" WHERE pk = 'account:globex' AND begins_with(sk, 'user:');
 
 -- pattern: list the service groups of an account
+-- rate: 20/s
 SELECT * FROM "SaaS" WHERE pk = 'account:acme' AND begins_with(sk, 'servicegroup:');
 
 -- pattern: get a user of an account
+-- rate: 200/s
 -- GetItem: the account and the user id make the full primary key.
 SELECT * FROM "SaaS" WHERE pk = 'account:initech' AND sk = 'user:u1005';
 
 -- pattern: list the members of a service group
+-- rate: 40/s
 -- The membership edges of a group share its pk, so one Query on the table lists them.
 SELECT userId, groupRole, addedAt FROM "SaaS" WHERE pk = 'servicegroup:sg101' AND begins_with(sk, 'user:');
 
 -- pattern: list the members of several service groups
+-- rate: 10/s
 -- A few partitions by IN: one Query per group, merged (two Queries, one statement).
 SELECT * FROM "SaaS" WHERE pk IN ['servicegroup:sg201', 'servicegroup:sg202'];
 
 -- pattern: list the accounts a user belongs to
+-- rate: 50/s
 -- The reverse lookup: in "inverted" the user's sk is the partition key. The User items of
 -- u1002 (one per account) have pk account:..., so begins_with on the index's sort key (the
 -- table's pk) keeps just them.
 SELECT * FROM "SaaS"."inverted" WHERE sk = 'user:u1002' AND begins_with(pk, 'account:');
 
 -- pattern: list the service groups a user is in
+-- rate: 50/s
 -- The same index partition; the membership edges have pk servicegroup:..., so the other prefix
 -- keeps just them.
 SELECT serviceGroupId, accountId, groupRole FROM "SaaS"."inverted" WHERE sk = 'user:u1001' AND begins_with(pk, 'servicegroup:');
 
 -- pattern: everything about a user across accounts
+-- rate: 10/s
 -- The whole index partition: the user's accounts and groups in one Query.
 SELECT * FROM "SaaS"."inverted" WHERE sk = 'user:u1002';
 
 -- pattern: list all accounts
+-- rate: 1/min
 -- Every Account item has sk metadata:account, so in "inverted" they all share one partition:
 -- an operator's list of tenants, sorted by account id, with no extra index. (Fine for a few
 -- thousand accounts; at larger scale that one partition becomes hot.)
 SELECT accountId, companyName, plan FROM "SaaS"."inverted" WHERE sk = 'metadata:account';
 
 -- pattern: add a user to a service group
+-- rate: 2/s
 -- A write: one transaction, so the edge is only created if the user really is an active
 -- member of the group's account (the EXISTS is a condition check on the User item; its extra
 -- condition is required by DynamoDB). The INSERT fails if the edge already exists, so this

@@ -2,44 +2,53 @@
 --   keyhole shop.kh --patterns samples/shop/patterns.sql
 
 -- pattern: get a customer's profile
+-- rate: 200/s
 -- The full primary key is known (CUSTOMER#<customerId>, PROFILE): a GetItem.
 SELECT * FROM "Shop" WHERE PK = 'CUSTOMER#C1002' AND SK = 'PROFILE';
 
 -- pattern: find a customer by email
+-- rate: 20/s
 -- The email guard's key IS the email, so login is a GetItem too; the guard holds the
 -- customerId, and a second GetItem fetches the profile. No index needed.
 SELECT * FROM "Shop" WHERE PK = 'EMAIL#aisha.bello@example.org' AND SK = 'EMAIL';
 
 -- pattern: a customer with their orders
+-- rate: 50/s
 -- The whole item collection CUSTOMER#<customerId>: the profile and every order, one Query
 -- (the account page). The orders sort before PROFILE since 'O' < 'P'.
 SELECT * FROM "Shop" WHERE PK = 'CUSTOMER#C1003';
 
 -- pattern: orders of a customer, newest first
+-- rate: 80/s
 -- begins_with(SK, 'ORDER#') leaves the profile out; the date in the SK orders them.
 SELECT * FROM "Shop" WHERE PK = 'CUSTOMER#C1001' AND begins_with(SK, 'ORDER#') ORDER BY SK DESC;
 
 -- pattern: orders of a customer in a period
+-- rate: 10/s
 -- February 2024: 'ORDER#2024-03-01' sorts before every March 1 order ('ORDER#2024-03-01#O...'
 -- is longer), so this BETWEEN is the half-open period [Feb 1, Mar 1).
 SELECT * FROM "Shop" WHERE PK = 'CUSTOMER#C1001' AND SK BETWEEN 'ORDER#2024-02-01' AND 'ORDER#2024-03-01';
 
 -- pattern: an order with its items
+-- rate: 150/s
 -- A tracking link knows only the order id. GSI1PK = ORDER#<orderId> holds the order and its
 -- line items: one Query returns both (drop the item rows with GSI1SK = 'ORDER#O1011' to get
 -- the order alone).
 SELECT * FROM "Shop"."GSI1" WHERE GSI1PK = 'ORDER#O1011';
 
 -- pattern: all open orders
+-- rate: 2/s
 -- The sparse OpenOrders index holds open orders only, one partition per open state; IN reads
 -- the three partitions (three Queries) and nothing else: 5 items read, not the table's 46.
 SELECT * FROM "Shop"."OpenOrders" WHERE OpenState IN ['PLACED', 'PAID', 'SHIPPED'];
 
 -- pattern: paid orders waiting to ship, oldest first
+-- rate: 1/s
 -- One partition of the sparse index, in OpenSince order: the warehouse's pick list.
 SELECT * FROM "Shop"."OpenOrders" WHERE OpenState = 'PAID' ORDER BY OpenSince ASC;
 
 -- pattern: deliver a shipped order
+-- rate: 20/s
 -- Closing an order REMOVEs OpenState and OpenSince, so it leaves the sparse index (run
 -- "all open orders" again: 4). The orderStatus = 'SHIPPED' condition makes the write safe to
 -- retry: run a second time it fails with ConditionalCheckFailedException, changing nothing.
@@ -48,6 +57,7 @@ UPDATE "Shop" SET orderStatus = 'DELIVERED', deliveredAt = '2024-03-07T10:15:00Z
   WHERE PK = 'CUSTOMER#C1005' AND SK = 'ORDER#2024-02-21#O1007' AND orderStatus = 'SHIPPED';
 
 -- pattern: create a customer with a unique email
+-- rate: 5/s
 -- One transaction (TransactWriteItems), two INSERTs. Each INSERT is a PutItem with
 -- attribute_not_exists(PK): the customer must be new AND the email guard must be new, and
 -- either both are written or neither is. It succeeds once after a fresh load. Run it again
