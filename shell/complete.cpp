@@ -287,13 +287,14 @@ std::vector<std::string> Session::Complete(std::string_view line, std::string_vi
     const size_t position = words.size();  // 1 = the first argument
     auto files = [&] { return FileCandidates(word); };
     if (command == ".read" || command == ".patterns" || command == ".output" ||
-        command == ".once" || (command == ".import" && position == 1) ||
-        (command == ".export" && position == 3)) {
+        command == ".once" ||
+        (command == ".plan" && (position == 1 || words.back() == "--prices")) ||
+        (command == ".import" && position == 1) || (command == ".export" && position == 3)) {
       return files();
     }
     if ((command == ".import" && position == 3) || (command == ".export" && position == 1) ||
         ((command == ".schema" || command == ".collection" || command == ".model" ||
-          command == ".stream") &&
+          command == ".stream" || command == ".partitions") &&
          position == 1) ||
         (command == ".ttl" && position == 2)) {
       for (const std::string& t : tables) offer(t);

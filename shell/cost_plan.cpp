@@ -396,12 +396,7 @@ void PrintCostPlan(Session::State& s, const std::vector<PatternRun>& runs, const
           l.readers.insert(r->name);
           l.read_requests += rate * share;
         }
-        if (u.write && p.target.find('.') == std::string::npos) {
-          for (size_t z : u.item_sizes) {
-            l.new_bytes +=
-                static_cast<double>(z) * rate * share / static_cast<double>(u.item_sizes.size());
-          }
-        }
+        l.new_bytes += p.bytes_added * rate * share;
       }
     }
   }
@@ -500,6 +495,14 @@ void PrintCostPlan(Session::State& s, const std::vector<PatternRun>& runs, const
   // Indexes whose partition key has one or few values.
   for (const auto& [target, st] : stats) {
     if (target.find('.') == std::string::npos) continue;
+    if (auto sc = schemas.find(target.substr(0, target.find('.'))); sc != schemas.end()) {
+      const std::string name = target.substr(target.find('.') + 1);
+      if (std::ranges::any_of(sc->second->indexes, [&](const IndexDescription& i) {
+            return i.name == name && i.kind == IndexKind::kLocal;
+          })) {
+        continue;  // an LSI's partitions are its table's
+      }
+    }
     const size_t values = st.partitions.size();
     const TargetLoad& l = loads[target];
     if (values == 0 || values > 3 || st.items < 2 || l.wcu <= 0) continue;
@@ -528,10 +531,11 @@ void PrintCostPlan(Session::State& s, const std::vector<PatternRun>& runs, const
       if (days < 365) {
         notes += fmt::format(
             "-- GROWING: {}'s item collection {} ({} now) grows {} a day and reaches the 10 GB "
-            "limit of a table with local secondary indexes in {} days; writes to it then fail "
+            "limit of a table with local secondary indexes in {}; writes to it then fail "
             "(ItemCollectionSizeLimitExceededException)\n",
             table, where.second, Bytes(now), Bytes(l.new_bytes * 86400),
-            Num(std::max(0.0, days), 0));
+            days < 1 ? fmt::format("{} hours", Num(std::max(0.0, days * 24), 1))
+                     : fmt::format("{} days", Num(days, 0)));
       }
     }
   }

@@ -112,7 +112,8 @@ void RecordingBackend::RecordWrite(std::string operation, const std::vector<Writ
   use.write = true;
   for (const ConsumedCapacity& c : consumed) AddUnitsByTarget(c, true, &use.units);
   // Each target's units are shared among the partitions the items touch there.
-  std::map<std::string, std::vector<std::string>> touched;  // target -> partition per entry
+  std::map<std::string, std::vector<std::string>> touched;       // target -> partition per entry
+  std::map<std::pair<std::string, std::string>, double> growth;  // (table, partition) -> bytes
   for (const Written& w : items) {
     const Item* sized = w.after ? &*w.after : w.before ? &*w.before : nullptr;
     if (sized) use.item_sizes.push_back(ItemSize(*sized));
@@ -121,6 +122,8 @@ void RecordingBackend::RecordWrite(std::string operation, const std::vector<Writ
     const TableDescription& desc = **schema;
     const std::string table_key = PartitionKeyText(desc.key, *sized);
     touched[w.table].push_back(table_key);
+    growth[{w.table, table_key}] += static_cast<double>(w.after ? ItemSize(*w.after) : 0) -
+                                    static_cast<double>(w.before ? ItemSize(*w.before) : 0);
     for (const IndexDescription& idx : desc.indexes) {
       std::string target = Target(w.table, idx.name);
       if (idx.kind == IndexKind::kLocal) {
@@ -152,6 +155,9 @@ void RecordingBackend::RecordWrite(std::string operation, const std::vector<Writ
     }
     const double share = u->second.write_units / static_cast<double>(keys.size());
     for (const std::string& k : keys) use.partitions.push_back({where, k, 0, share});
+  }
+  for (const auto& [where, bytes] : growth) {
+    if (bytes != 0) use.partitions.push_back({where.first, where.second, 0, 0, bytes});
   }
   log_->push_back(std::move(use));
 }

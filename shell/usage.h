@@ -33,6 +33,7 @@ struct PartitionUse {
   std::string key;     // the partition key value as the shell prints it ('USER#alice'), values of a
                        // multi-attribute key joined with ", "
   double read_units = 0, write_units = 0;
+  double bytes_added = 0;  // a table's item collection: the bytes the write added (or, < 0, freed)
 };
 
 // One operation sent (a Query's pages are one each).

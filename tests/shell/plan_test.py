@@ -180,6 +180,28 @@ with tempfile.TemporaryDirectory() as tmp:
     check("over 3,000 RCU/s: HOT", hot.get("status") == "over"
           and f"HOT: Social partition '{top}' takes" in r.stderr, r.stderr)
 
+    # ---- an item collection growing toward 10 GB on a table with an LSI ----
+    for stmt in ("CREATE TABLE \"Events\" (pk S HASH, sk S RANGE) LOCAL INDEX \"byTs\" (ts S RANGE)",
+                 "INSERT INTO \"Events\" VALUE {'pk': 'DEVICE#1', 'sk': 'E#0', 'ts': '2023'}",
+                 "INSERT INTO \"Events\" VALUE {'pk': 'DEVICE#2', 'sk': 'E#0', 'ts': '2023'}"):
+        r = run("lsi.kh", "-c", stmt)
+        check("lsi table", r.returncode == 0, r.stderr)
+    event = {"pk": "DEVICE#1", "sk": "E#000001", "ts": "2024-01-01", "payload": "x" * 166}
+    with open("events.sql", "w") as f:
+        f.write("-- pattern: log an event\n-- rate: 20/s\nINSERT INTO \"Events\" VALUE {"
+                + ", ".join(f"'{k}': '{v}'" for k, v in event.items()) + "};\n")
+    r, rs = plan("lsi.kh", "events.sql")
+    size = sum(len(k) + len(v) for k, v in event.items())
+    now = size + len("pk") + len("DEVICE#1") + len("sk") + len("E#0") + len("ts") + len("2023")
+    # DEVICE#1 holds 2 of the 3 DEVICE# items: two thirds of 20 events a second.
+    days = (10 * 2**30 - now) / (20 * 2 / 3 * size) / 86400
+    check("GROWING toward 10 GB", f"-- GROWING: Events's item collection 'DEVICE#1' ({now} bytes "
+          f"now)" in r.stderr and f"in {round(days)} days" in r.stderr, (days, r.stderr))
+    lsi = {(x["on"], x["partition"]): x for x in section(rs, "partition")}.get(("Events", "DEVICE#1"), {})
+    check("an LSI's writes land on the table's partition", near(lsi.get("wcu_per_s", 0), 20 * 2 * 2 / 3),
+          lsi)
+    check("no few-values note for an LSI", "Events.byTs has" not in r.stderr, r.stderr)
+
     # ---- prices, regions, scale ----
     with open("prices.json", "w") as f:
         json.dump({"date": "2026-11-01", "regions": {"eu-west-1": {
@@ -248,6 +270,26 @@ with tempfile.TemporaryDirectory() as tmp:
               and post[0]["wcu_per_s"] == 150, (post, r.stderr[-800:]))
         a = [x for x in section(rs, "partition") if x["partition"] == "ALL_POSTS"]
         check("over HTTP: ALL_POSTS", a and a[0]["wcu_per_s"] == 50, a)
+        env = {**os.environ, "AWS_ACCESS_KEY_ID": "k", "AWS_SECRET_ACCESS_KEY": "s",
+               "AWS_REGION": "us-east-1"}
+        r = subprocess.run([KEYHOLE, "--endpoint", url, "-c", ".partitions Social"],
+                           capture_output=True, text=True, timeout=60, env=env)
+        check(".partitions on an endpoint asks first", r.returncode == 1
+              and ".partitions on" in r.stderr and "--yes" in r.stderr, r.stderr)
+        r = subprocess.run([KEYHOLE, "--endpoint", url, "--yes", "--mode", "json", "-c",
+                            ".partitions Social GSI2"], capture_output=True, text=True,
+                           timeout=60, env=env)
+        check(".partitions on an endpoint with --yes", r.returncode == 0
+              and rows(r.stdout)[0]["partition"] == "ALL_POSTS", r.stdout + r.stderr)
+        with open("one.sql", "w") as f:
+            f.write("-- pattern: profile\n-- rate: 10/s\n"
+                    "SELECT * FROM \"Social\" WHERE PK = 'USER#bob' AND SK = 'PROFILE';\n")
+        r = subprocess.run([KEYHOLE, "--endpoint", url, "--mode", "json", "--patterns", "one.sql",
+                            "--plan"], capture_output=True, text=True, timeout=60, env=env)
+        check("a plan on an endpoint without --yes reads no spread", r.returncode == 0
+              and "the data's spread over partition key values was not read" in r.stderr
+              and any(x["partition"] == "USER#bob" and x["every_request"]
+                      for x in section(rows(r.stdout), "partition")), r.stdout + r.stderr)
     finally:
         server.terminate()
         server.wait()
