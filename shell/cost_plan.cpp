@@ -53,14 +53,27 @@ std::string Num(double v, int decimals = 2) {
   return (v < 0 ? "-" : "") + text;
 }
 
-std::string Money(double v) { return "$" + Num(v, v < 1 ? 4 : 2); }
+// "$1,234.50", "<$0.01" (more than nothing, less than a cent), "$0.00".
+std::string Money(double v) {
+  if (v > 0 && v < 0.005) return "<$0.01";
+  std::string text = Num(v, 2);
+  size_t dot = text.find('.');
+  if (dot == std::string::npos) return "$" + text + ".00";
+  return "$" + text + std::string(3 - (text.size() - dot), '0');
+}
 
 AttributeValue N(double v) {
   if (!std::isfinite(v)) v = 0;
-  return AttributeValue::N(Number::Parse(fmt::format("{:.10g}", v)).value());
+  v = std::clamp(v, -9.9e125, 9.9e125);  // DynamoDB's number range (rates and prices are capped)
+  Result<Number> n = Number::Parse(fmt::format("{:.15g}", v));
+  return AttributeValue::N(n.ok() ? *n : Number::FromInt(0));
 }
 
-double Round(double v) { return std::round(v * 100) / 100; }
+// A figure for people: two decimals, or three significant digits under 1 (10/h is 0.00278/s).
+double Round(double v) {
+  if (v > 0 && v < 1) return std::stod(fmt::format("{:.3g}", v));
+  return std::round(v * 100) / 100;
+}
 
 // Provisioned units for `load` at the target utilization: at least 1.
 int64_t Provisioned(double load) {
@@ -79,7 +92,9 @@ std::string Bytes(double b) {
 
 std::string Percent(double share) {
   if (share > 0 && share < 0.001) return "<0.1%";
-  return Num(100 * share, share < 0.1 ? 1 : 0) + "%";
+  std::string text = Num(100 * share, share < 0.1 ? 1 : 0);
+  if (share < 1 && text == "100") text = "99.9";  // not over until it is
+  return text + "%";
 }
 
 struct TargetLoad {
@@ -95,6 +110,21 @@ struct PartitionLoad {
   bool everything = false;        // a value alone in its class: every request
 };
 
+// A nested value as a csv cell: its plain JSON text.
+AttributeValue JsonCell(const AttributeValue& v) {
+  RenderOptions o;
+  o.mode = OutputMode::kJson;
+  Item one;
+  one["v"] = v;
+  const std::string line = RenderItems({one}, o);  // {"v":...}\n
+  return AttributeValue::S(line.substr(5, line.size() - 7));
+}
+
+struct TargetInfo {
+  std::string table, index;  // index "" for the table
+  bool lsi = false;
+};
+
 double Share(const PartitionLoad& p) { return std::max(p.rcu / kReadLimit, p.wcu / kWriteLimit); }
 
 }  // namespace
@@ -103,21 +133,23 @@ void PrintCostPlan(Session::State& s, const std::vector<PatternRun>& runs, const
                    const Prices& prices) {
   const bool machine = IsMachineMode(s.settings.mode);
   std::vector<const PatternRun*> rated;
-  std::string unrated;
+  std::string unrated, failed;
   for (const PatternRun& r : runs) {
-    if (!r.served) continue;
+    if (!r.served) {
+      if (r.operation != "refused" || r.rate)
+        failed += (failed.empty() ? "" : ", ") + ("\"" + r.name + "\"");
+      continue;
+    }
     if (r.rate) {
       rated.push_back(&r);
-    } else {
+    } else if (!r.rate_error) {
       unrated += (unrated.empty() ? "" : ", ") + ("\"" + r.name + "\"");
     }
   }
   // The tables the patterns touched, and so their indexes.
   std::set<std::string> tables;
   for (const PatternRun* r : rated) {
-    for (const OperationUse& u : r->usage) {
-      for (const auto& [target, c] : u.units) tables.insert(target.substr(0, target.find('.')));
-    }
+    for (const OperationUse& u : r->usage) tables.insert(u.tables.begin(), u.tables.end());
   }
   const bool one_table = tables.size() == 1;
   std::map<std::string, TableSchemaPtr> schemas;
@@ -130,10 +162,15 @@ void PrintCostPlan(Session::State& s, const std::vector<PatternRun>& runs, const
   // ---- per pattern ----
   std::vector<Item> rows;
   std::map<std::string, TargetLoad> loads;
+  std::map<std::string, TargetInfo> info;  // "T" or "T.I" -> table and index (names may hold '.')
   for (const std::string& t : tables) {
     loads[t];
+    info[t] = {t, "", false};
     if (auto sc = schemas.find(t); sc != schemas.end()) {
-      for (const IndexDescription& idx : sc->second->indexes) loads[t + "." + idx.name];
+      for (const IndexDescription& idx : sc->second->indexes) {
+        loads[t + "." + idx.name];
+        info[t + "." + idx.name] = {t, idx.name, idx.kind == IndexKind::kLocal};
+      }
     }
   }
   double total_requests = 0;
@@ -212,21 +249,26 @@ void PrintCostPlan(Session::State& s, const std::vector<PatternRun>& runs, const
     s.Out(RenderItems(section, options));
   };
   if (rated.empty()) {
-    s.Notice(
-        "-- no plan: no key-addressed pattern has a rate; add '-- rate: N/s' (or /min, /h, /day) "
-        "under a '-- pattern:' line\n");
+    s.Notice(failed.empty()
+                 ? "-- no plan: no key-addressed pattern has a rate; add '-- rate: N/s' (or /min, "
+                   "/h, /day) under a '-- pattern:' line\n"
+                 : fmt::format("-- no plan: no pattern with a rate ran; failed or refused: {}\n",
+                               failed));
     return;
   }
-  print(fmt::format("the plan: {} pattern{} at their rates, {} requests/s", rated.size(),
-                    rated.size() == 1 ? "" : "s", Num(total_requests)),
+  print(fmt::format("the plan: {} at {} rate{}, {} requests/s",
+                    rated.size() == 1 ? "1 pattern" : fmt::format("{} patterns", rated.size()),
+                    rated.size() == 1 ? "its" : "their", rated.size() == 1 ? "" : "s",
+                    Num(total_requests)),
         rows);
 
   // ---- per table and index ----
   rows.clear();
   double od_reads = 0, od_writes = 0, prov = 0, storage_bytes = 0;
   for (const auto& [target, load] : loads) {
-    const bool is_table = target.find('.') == std::string::npos;
-    const std::string table = target.substr(0, target.find('.'));
+    const TargetInfo& ti = info[target];
+    const bool is_table = ti.index.empty();
+    const std::string& table = ti.table;
     bool lsi = false;
     int64_t items = 0, bytes = 0;
     if (auto d = described.find(table); d != described.end()) {
@@ -253,16 +295,15 @@ void PrintCostPlan(Session::State& s, const std::vector<PatternRun>& runs, const
       prcu = Provisioned(load.rcu);
       pwcu = Provisioned(load.wcu);
       if (is_table) {  // its LSIs' units come out of the table's
+        TargetLoad sum = load;
         for (const auto& [other, l] : loads) {
-          if (other.starts_with(table + ".") && described.count(table)) {
-            for (const IndexDescription& idx : described[table].table.indexes) {
-              if (table + "." + idx.name == other && idx.kind == IndexKind::kLocal) {
-                prcu = Provisioned(load.rcu + l.rcu);
-                pwcu = Provisioned(load.wcu + l.wcu);
-              }
-            }
+          if (info[other].table == table && info[other].lsi) {
+            sum.rcu += l.rcu;
+            sum.wcu += l.wcu;
           }
         }
+        prcu = Provisioned(sum.rcu);
+        pwcu = Provisioned(sum.wcu);
       }
       prov += (static_cast<double>(prcu) * prices.rcu_hour +
                static_cast<double>(pwcu) * prices.wcu_hour) *
@@ -347,18 +388,19 @@ void PrintCostPlan(Session::State& s, const std::vector<PatternRun>& runs, const
     }
   }
   for (const auto& [target, load] : loads) {
-    if (target.find('.') != std::string::npos) wanted.insert(target);  // few-value indexes
+    // GSIs with few values; LSIs for the size of their tables' item collections.
+    if (!info[target].index.empty()) wanted.insert(target);
   }
   bool scanned = true;
   if (!s.settings.endpoint.empty() && !s.settings.yes) {
     scanned = false;  // no Scan of an endpoint's tables without --yes
   } else {
     for (const std::string& target : wanted) {
-      size_t dot = target.find('.');
+      auto ti = info.find(target);
+      if (ti == info.end()) continue;
       std::optional<std::string> index;
-      if (dot != std::string::npos) index = target.substr(dot + 1);
-      Result<PartitionStats> st =
-          CollectPartitions(s.db, target.substr(0, dot), index, &g_interrupted);
+      if (!ti->second.index.empty()) index = ti->second.index;
+      Result<PartitionStats> st = CollectPartitions(s.db, ti->second.table, index, &g_interrupted);
       if (st.ok()) stats[target] = std::move(*st);
     }
   }
@@ -371,12 +413,19 @@ void PrintCostPlan(Session::State& s, const std::vector<PatternRun>& runs, const
         double share = 1;
         bool everything = true;
         if (auto st = stats.find(p.target); st != stats.end()) {
-          // The busiest value of the key's class, and its share of the class's items.
-          const std::string cls = KeyClass(p.key);
+          // The busiest value of the key's class, and its share of the class's items. Words are
+          // constants while an index has ten or fewer; more are names, one class.
+          size_t words = 0;
+          for (const PartitionStat& ps : st->second.partitions) words += KeyClass(ps.key) == ps.key;
+          auto class_of = [&](const std::string& k) {
+            std::string c = KeyClass(k);
+            return c == k && words > 10 ? std::string("<word>") : c;
+          };
+          const std::string cls = class_of(p.key);
           int64_t class_items = 0, values = 0;
           const PartitionStat* busiest = nullptr;
           for (const PartitionStat& ps : st->second.partitions) {
-            if (KeyClass(ps.key) != cls) continue;
+            if (class_of(ps.key) != cls) continue;
             class_items += ps.items;
             ++values;
             if (!busiest || ps.items > busiest->items) busiest = &ps;
@@ -392,7 +441,7 @@ void PrintCostPlan(Session::State& s, const std::vector<PatternRun>& runs, const
         l.wcu += p.write_units * rate * share;
         l.everything |= everything;
         l.patterns.insert(r->name);
-        if (p.read_units > 0) {
+        if (p.read_units > 0 && u.operation == "Query") {  // a GetItem knows its shard
           l.readers.insert(r->name);
           l.read_requests += rate * share;
         }
@@ -447,24 +496,27 @@ void PrintCostPlan(Session::State& s, const std::vector<PatternRun>& runs, const
     if (!is_over) continue;
     // What to do about it.
     if (l.wcu > kWriteLimit) {
-      const int shards = std::max(2, static_cast<int>(std::ceil(l.wcu / (0.8 * kWriteLimit))));
-      std::string bare = where.second;
-      if (bare.size() >= 2 && bare.front() == '\'' && bare.back() == '\'') {
-        bare = bare.substr(1, bare.size() - 2);
-      }
+      const int64_t shards =
+          std::max<int64_t>(2, static_cast<int64_t>(std::ceil(l.wcu / (0.8 * kWriteLimit))));
+      // The shard keys: a string value with a suffix; another key becomes a string first.
+      const AttributeValue cell = KeyCell(where.second);
+      const std::string bare = cell.is(ValueType::kS) && where.second.front() == '\''
+                                   ? cell.s()
+                                   : "<" + where.second + " as a string>";
       notes += fmt::format(
           "-- HOT: {} partition {} takes {} WCU/s, over DynamoDB's {} WCU per second per "
           "partition: its writes will be throttled\n"
           "--   shard it: write to {} keys ({}#0 … {}#{}, the suffix from a hash of the item's id) "
           "to bring each to about {} WCU/s\n",
           where.first, where.second, Num(l.wcu), Num(kWriteLimit, 0), shards, bare, bare,
-          shards - 1, Num(l.wcu / shards));
+          shards - 1, Num(l.wcu / static_cast<double>(shards)));
       if (l.read_requests > 0) {
         notes += fmt::format(
-            "--   the cost: every read of it becomes {} Queries, one per shard (then merged): "
-            "{} more requests/s, at least {} more RCU/s ({})\n",
-            shards, Num(l.read_requests * (shards - 1)), Num(l.read_requests * (shards - 1) * 0.5),
-            [&] {
+            "--   the cost: every Query of it becomes {} Queries, one per shard (then merged): "
+            "{} more requests/s, at least {} more RCU/s ({}); a GetItem works out its shard "
+            "from the id and stays one request\n",
+            shards, Num(l.read_requests * static_cast<double>(shards - 1)),
+            Num(l.read_requests * static_cast<double>(shards - 1) * 0.5), [&] {
               std::string names;
               for (const std::string& n : l.readers) names += (names.empty() ? "" : ", ") + n;
               return names;
@@ -494,25 +546,21 @@ void PrintCostPlan(Session::State& s, const std::vector<PatternRun>& runs, const
   }
   // Indexes whose partition key has one or few values.
   for (const auto& [target, st] : stats) {
-    if (target.find('.') == std::string::npos) continue;
-    if (auto sc = schemas.find(target.substr(0, target.find('.'))); sc != schemas.end()) {
-      const std::string name = target.substr(target.find('.') + 1);
-      if (std::ranges::any_of(sc->second->indexes, [&](const IndexDescription& i) {
-            return i.name == name && i.kind == IndexKind::kLocal;
-          })) {
-        continue;  // an LSI's partitions are its table's
-      }
-    }
+    if (info[target].index.empty() || info[target].lsi) continue;  // GSIs only
     const size_t values = st.partitions.size();
     const TargetLoad& l = loads[target];
     if (values == 0 || values > 3 || st.items < 2 || l.wcu <= 0) continue;
     std::string names;
     for (const PartitionStat& p : st.partitions) names += (names.empty() ? "" : ", ") + p.key;
-    notes += fmt::format(
-        "-- {} has {} partition key value{} ({}): all its writes land on {}; at these rates it "
-        "takes {} WCU/s of the {} one partition can take\n",
-        target, values, values == 1 ? "" : "s", names,
-        values == 1 ? "one partition" : "that few partitions", Num(l.wcu), Num(kWriteLimit, 0));
+    notes += values == 1 ? fmt::format(
+                               "-- {} has 1 partition key value ({}): all its writes land on one "
+                               "partition, which takes {} WCU/s; at these rates it gets {} WCU/s\n",
+                               target, names, Num(kWriteLimit, 0), Num(l.wcu))
+                         : fmt::format(
+                               "-- {} has {} partition key values ({}): all its writes land on "
+                               "that few partitions, {} WCU/s each at most; at these rates they "
+                               "get {} WCU/s together\n",
+                               target, values, names, Num(kWriteLimit, 0), Num(l.wcu));
   }
   // Item collections toward 10 GB on tables with LSIs.
   for (const auto& [table, schema] : schemas) {
@@ -521,10 +569,13 @@ void PrintCostPlan(Session::State& s, const std::vector<PatternRun>& runs, const
     if (!has_lsi) continue;
     for (const auto& [where, l] : hot) {
       if (where.first != table || l.new_bytes <= 0) continue;
-      double now = 0;
-      if (auto st = stats.find(table); st != stats.end()) {
-        if (auto pos = st->second.position.find(where.second); pos != st->second.position.end()) {
-          now = static_cast<double>(st->second.partitions[pos->second].bytes) * plan.scale;
+      double now = 0;  // the collection: the table's items and their LSI entries
+      for (const auto& [target, st] : stats) {
+        if (info[target].table != table || !(info[target].index.empty() || info[target].lsi)) {
+          continue;
+        }
+        if (auto pos = st.position.find(where.second); pos != st.position.end()) {
+          now += static_cast<double>(st.partitions[pos->second].bytes);
         }
       }
       const double days = (kCollectionLimit - now) / l.new_bytes / 86400;
@@ -534,13 +585,22 @@ void PrintCostPlan(Session::State& s, const std::vector<PatternRun>& runs, const
             "limit of a table with local secondary indexes in {}; writes to it then fail "
             "(ItemCollectionSizeLimitExceededException)\n",
             table, where.second, Bytes(now), Bytes(l.new_bytes * 86400),
-            days < 1 ? fmt::format("{} hours", Num(std::max(0.0, days * 24), 1))
-                     : fmt::format("{} days", Num(days, 0)));
+            days * 24 < 1 ? std::string("less than an hour")
+            : days < 1    ? fmt::format("{} hours", Num(days * 24, 1))
+                          : fmt::format("{} days", Num(days, 0)));
       }
     }
   }
   if (machine) {
     options.key_columns = {"section", "pattern", "on", "partition", "billing", "operation"};
+    if (options.mode == OutputMode::kCsv) {
+      // Nested values as their plain JSON text (programs read JSON, not the shell's literals).
+      for (Item& row : all_rows) {
+        for (auto& [name, v] : row) {
+          if (v.is(ValueType::kM) || v.is(ValueType::kL)) v = JsonCell(v);
+        }
+      }
+    }
     s.Out(RenderItems(all_rows, options));
   }
   std::string tail;
@@ -551,6 +611,12 @@ void PrintCostPlan(Session::State& s, const std::vector<PatternRun>& runs, const
         "is counted against the value the pattern named\n";
   }
   if (!unrated.empty()) tail += fmt::format("-- no rate, left out of the plan: {}\n", unrated);
+  if (!failed.empty()) {
+    tail += fmt::format("-- failed or refused, left out of the plan: {} (see below)\n", failed);
+  }
+  tail +=
+      "-- each pattern is costed as it ran, with the key values it names: name a typical one "
+      "(a user with an average number of posts, not the largest)\n";
   tail += fmt::format(
       "-- a month is {} hours; storage is the table's and its indexes' bytes plus 100 bytes "
       "per item{}; the free tier (25 GB, 25 RCU and 25 WCU) is not taken off\n",

@@ -73,16 +73,13 @@ std::string PutUnits(const TableDescription& table, const Item& item, size_t byt
   return fmt::format("{} WCU: {}", total, parts);
 }
 
-// "its GSIs: GSI1, GSI2" ("" when it has none).
-std::string GsiNames(const TableDescription& table) {
+// "indexes: GSI1, byDate" ("" when it has none): GSIs and LSIs, both written with the item.
+std::string IndexNames(const TableDescription& table) {
   std::string names;
-  int n = 0;
-  for (const IndexDescription& idx : table.indexes) {
-    if (idx.kind != IndexKind::kGlobal) continue;
-    names += (names.empty() ? "" : ", ") + idx.name;
-    ++n;
-  }
-  return n == 0 ? "" : fmt::format("GSI{}: {}", n == 1 ? "" : "s", names);
+  for (const IndexDescription& idx : table.indexes) names += (names.empty() ? "" : ", ") + idx.name;
+  return names.empty()
+             ? ""
+             : fmt::format("{}: {}", table.indexes.size() == 1 ? "index" : "indexes", names);
 }
 
 std::string ReadPageEstimate(size_t average, bool consistent) {
@@ -123,7 +120,7 @@ ExplainedOperation Explain(Backend& db, const planner::Operation& op) {
   }
   std::string table = std::visit([](const auto& w) { return w.table_name; }, op);
   Result<TableSchemaPtr> desc = db.TableSchema(table);
-  const std::string gsis = desc.ok() ? GsiNames(**desc) : "";
+  const std::string gsis = desc.ok() ? IndexNames(**desc) : "";
   if (const auto* r = std::get_if<PutItemRequest>(&op)) {
     size_t size = ItemSize(r->item);
     std::string units =
@@ -135,13 +132,13 @@ ExplainedOperation Explain(Backend& db, const planner::Operation& op) {
   std::string base = fmt::format("about {} WCU ({})", WriteUnits(avg), AverageText(avg));
   if (const auto* r = std::get_if<UpdateItemRequest>(&op)) {
     if (!gsis.empty()) {
-      base += fmt::format(" + 1 per GSI whose projection it changes, 2 if it moves the item ({})",
+      base += fmt::format(" + 1 per index whose projection it changes, 2 if it moves the item ({})",
                           gsis);
     }
     return {"UpdateItem", r->table_name, UpdateItemRequestToJson(*r), base, true};
   }
   const auto& r = std::get<DeleteItemRequest>(op);
-  if (!gsis.empty()) base += fmt::format(" + 1 per GSI holding the item ({})", gsis);
+  if (!gsis.empty()) base += fmt::format(" + 1 per index holding the item ({})", gsis);
   return {"DeleteItem", r.table_name, DeleteItemRequestToJson(r), base, true};
 }
 

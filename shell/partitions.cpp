@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 
 #include "core/item.h"
@@ -48,8 +49,14 @@ AttributeValue KeyCell(const std::string& key) {
 
 std::string KeyClass(const std::string& key) {
   size_t sep = key.find_first_of("#:|/");
-  if (sep == std::string::npos) return key;
-  return key.substr(0, sep + 1);
+  if (sep != std::string::npos) return key.substr(0, sep + 1);
+  if (key.starts_with("b'")) return "<binary>";
+  if (key.empty() || key[0] != '\'') return "<number>";
+  if (std::ranges::any_of(key,
+                          [](char c) { return std::isdigit(static_cast<unsigned char>(c)); })) {
+    return "<id>";  // u123, a UUID, an order number
+  }
+  return key;  // a word: a constant such as ALL_POSTS, or a status
 }
 
 Result<PartitionStats> CollectPartitions(Backend& db, const std::string& table,
@@ -126,18 +133,30 @@ bool RunPartitions(Session::State& s, const std::vector<std::string>& args, Loca
   if (args.empty() || args.size() > 2) {
     return s.Fail(Status::Validation("usage: .partitions TABLE [INDEX]"), at);
   }
+  std::string table = args[0];
   std::optional<std::string> index;
   if (args.size() == 2) index = args[1];
-  const std::string target = index ? args[0] + "." + *index : args[0];
+  // TABLE.INDEX, as --plan names it, when there is no table of that name.
+  if (!index && !s.db.TableSchema(table).ok()) {
+    for (size_t dot = table.rfind('.'); dot != std::string::npos && dot > 0;
+         dot = table.rfind('.', dot - 1)) {
+      if (s.db.TableSchema(table.substr(0, dot)).ok()) {
+        index = table.substr(dot + 1);
+        table = table.substr(0, dot);
+        break;
+      }
+    }
+  }
+  const std::string target = index ? table + "." + *index : table;
   bool declined = false;
   if (!s.Confirm(".partitions",
                  fmt::format(".partitions reads every item of {} (a Scan, billed "
                              "by the endpoint). Type the table's name to go on: ",
                              target),
-                 args[0], at, &declined)) {
+                 table, at, &declined)) {
     return declined;
   }
-  Result<PartitionStats> stats = CollectPartitions(s.db, args[0], index, &g_interrupted);
+  Result<PartitionStats> stats = CollectPartitions(s.db, table, index, &g_interrupted);
   if (!stats.ok()) return s.Fail(stats.status(), at);
   const bool machine = IsMachineMode(s.settings.mode);
   std::vector<Item> rows;
@@ -150,14 +169,14 @@ bool RunPartitions(Session::State& s, const std::vector<std::string>& args, Loca
     row["items"] = AttributeValue::N(Number::FromInt(p.items));
     row["bytes"] = AttributeValue::N(Number::FromInt(p.bytes));
     if (machine) {
-      row["share"] = AttributeValue::N(
+      row["bytes_share"] = AttributeValue::N(
           Number::Parse(fmt::format("{:.6g}", stats->bytes > 0
                                                   ? static_cast<double>(p.bytes) /
                                                         static_cast<double>(stats->bytes)
                                                   : 0))
               .value());
     } else {
-      row["share"] = AttributeValue::S(
+      row["of bytes"] = AttributeValue::S(
           Percent(static_cast<double>(p.bytes), static_cast<double>(stats->bytes)));
     }
     rows.push_back(std::move(row));
@@ -165,7 +184,7 @@ bool RunPartitions(Session::State& s, const std::vector<std::string>& args, Loca
   RenderOptions options;
   options.mode = s.settings.mode;
   options.headers = s.settings.headers;
-  options.key_columns = {"partition", "items", "bytes", "share"};
+  options.key_columns = {"partition", "items", "bytes", "of bytes", "bytes_share"};
   s.Out(RenderItems(rows, options));
   const size_t n = stats->partitions.size();
   std::string summary =
@@ -186,9 +205,11 @@ bool RunPartitions(Session::State& s, const std::vector<std::string>& args, Loca
       top_items += by_items[i]->items;
     }
     summary += fmt::format(
-        "-- the largest 1% ({} value{}) hold {} of the items and {} of the bytes; the most items "
-        "under one value: {} ({})\n",
-        top, top == 1 ? "" : "s",
+        "-- {} hold{} {} of the items and {} of the bytes; the most items under one value: {} "
+        "({})\n",
+        n >= 100 ? fmt::format("the largest 1% ({} values)", top)
+                 : fmt::format("the largest value (of {})", n),
+        n >= 100 ? "" : "s",
         Percent(static_cast<double>(top_items), static_cast<double>(stats->items)),
         Percent(static_cast<double>(top_bytes), static_cast<double>(stats->bytes)),
         by_items[0]->key, by_items[0]->items);

@@ -39,9 +39,10 @@ Result<PartitionStats> CollectPartitions(Backend& db, const std::string& table,
                                          const std::atomic<bool>* cancel);
 
 // The class of a partition key value: the text up to and including its first separator ('#',
-// ':', '|' or '/'), or the whole value when it has none ('ALL_POSTS' is its own class; so is
-// each status). --plan assumes the requests of a pattern that named one value spread over its
-// class's values like the items do.
+// ':', '|' or '/'); without one, "<number>", "<binary>", "<id>" for a string with a digit, or
+// the value itself for a word ('ALL_POSTS' and each status are their own class; --plan counts
+// words as one class when an index has more than ten of them). --plan assumes the requests of a
+// pattern that named one value spread over its class's values like the items do.
 std::string KeyClass(const std::string& key);
 
 // A partition key value of `item` under `key`, printed as PartitionStat::key; "" when the item

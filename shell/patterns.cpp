@@ -62,8 +62,39 @@ bool ParseMarker(std::string_view line, bool* refused, std::string* name) {
   return false;
 }
 
-// "-- rate: 500/s" (also /min, /h, /day; "1,000/s"): true with the rate per second, or with
-// `error` set when the line is a rate line that does not read.
+// A rate's number: digits with an optional fraction and exponent ("1.5", "1e3"), "_" between
+// digits, and "," only as a thousands separator ("1,000"; "1,5" is refused, not read as 15).
+bool ParseRateNumber(std::string_view text, double* out) {
+  std::string digits;
+  size_t group = std::string::npos;  // digits since the last ',' (npos: no ',' yet)
+  size_t lead = 0;                   // digits before the first ','
+  bool fraction = false;
+  for (char c : text) {
+    if (c == '_') continue;
+    if (c == ',') {
+      if (fraction || (group == std::string::npos ? lead == 0 || lead > 3 : group != 3)) {
+        return false;
+      }
+      group = 0;
+      continue;
+    }
+    if (std::isdigit(static_cast<unsigned char>(c)) && !fraction) {
+      group == std::string::npos ? ++lead : ++group;
+    } else {
+      if (group != std::string::npos && group != 3) return false;
+      fraction = true;
+    }
+    digits += c;
+  }
+  if (group != std::string::npos && group != 3) return false;
+  if (digits.empty() || !std::isdigit(static_cast<unsigned char>(digits[0]))) return false;
+  char* end = nullptr;
+  *out = std::strtod(digits.c_str(), &end);
+  return *end == '\0' && std::isfinite(*out) && *out >= 0;
+}
+
+// "-- rate: 500/s" (also /min, /h, /day, "per second", any case): true when `line` is a rate
+// line, with the rate per second, or with `error` set when it cannot be read.
 bool ParseRate(std::string_view line, double* per_second, std::string* text, std::string* error) {
   size_t i = line.find_first_not_of(" \t");
   if (i == std::string_view::npos || line.substr(i, 2) != "--") return false;
@@ -73,16 +104,15 @@ bool ParseRate(std::string_view line, double* per_second, std::string* text, std
   line.remove_prefix(5);
   size_t b = line.find_first_not_of(" \t"), e = line.find_last_not_of(" \t\r");
   *text = b == std::string_view::npos ? "" : std::string(line.substr(b, e - b + 1));
-  std::string number;
-  size_t k = 0;
-  for (; k < text->size() && (std::isdigit(static_cast<unsigned char>((*text)[k])) ||
-                              (*text)[k] == '.' || (*text)[k] == ',' || (*text)[k] == '_');
-       ++k) {
-    if ((*text)[k] != ',' && (*text)[k] != '_') number += (*text)[k];
-  }
-  std::string unit = text->substr(k);
-  unit.erase(0, std::min(unit.find_first_not_of(" "), unit.size()));
-  if (unit.starts_with("per ")) unit = "/" + unit.substr(4);
+  std::string lower;
+  for (char c : *text) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  size_t slash = lower.find('/');
+  size_t per = lower.find(" per ");
+  size_t cut = std::min(slash, per);
+  std::string number = lower.substr(0, cut);
+  std::string unit = cut == std::string::npos ? "" : lower.substr(cut);
+  number.erase(std::remove(number.begin(), number.end(), ' '), number.end());
+  if (unit.starts_with(" per ")) unit = "/" + unit.substr(5);
   unit.erase(std::remove(unit.begin(), unit.end(), ' '), unit.end());
   static constexpr std::pair<std::string_view, double> kUnits[] = {
       {"/s", 1},    {"/sec", 1},     {"/second", 1}, {"/min", 60},  {"/minute", 60},
@@ -91,14 +121,25 @@ bool ParseRate(std::string_view line, double* per_second, std::string* text, std
   for (const auto& [name, s] : kUnits) {
     if (unit == name) seconds = s;
   }
-  char* end = nullptr;
-  double n = number.empty() ? -1 : std::strtod(number.c_str(), &end);
-  if (seconds == 0 || n < 0 || !std::isfinite(n) || (end && *end != '\0')) {
-    *error = fmt::format("'-- rate: {}' does not read: write N/s, N/min, N/h or N/day", *text);
+  double n = 0;
+  if (seconds == 0 || !ParseRateNumber(number, &n)) {
+    *error = fmt::format(
+        "'-- rate: {}' cannot be read: write N/s, N/min, N/h or N/day (1000/s, 1,000/s, 2.5/min)",
+        *text);
+    return true;
+  }
+  if (n / seconds > 1e9) {  // beyond any table, and beyond what the plan's figures hold
+    *error = fmt::format("'-- rate: {}' is more than 1,000,000,000 requests a second", *text);
     return true;
   }
   *per_second = n / seconds;
   return true;
+}
+
+// Whether `line` holds a statement's text rather than a comment or nothing.
+bool IsStatementLine(std::string_view line) {
+  size_t i = line.find_first_not_of(" \t\r");
+  return i != std::string_view::npos && line.substr(i, 2) != "--";
 }
 
 // Splits a patterns file into its preamble (before the first marker) and its blocks.
@@ -165,9 +206,10 @@ std::vector<StatementReport> RunHidden(Session::State& s, std::string_view text,
   s.suppress_out = true;
   s.settings.bail = false;
   s.collect = &reports;
-  s.recorder.Attach(usage);
+  UsageLog* outer = s.recorder.log();  // a .patterns inside a pattern of a plan records on
+  s.recorder.Attach(usage ? usage : outer);
   s.RunScript(text, source, first_line);
-  s.recorder.Attach(nullptr);
+  s.recorder.Attach(outer);
   if (s.transaction) {  // BEGIN without COMMIT: discard it, and say so
     s.transaction.reset();
     StatementReport open;
@@ -247,19 +289,34 @@ bool RunPatterns(Session::State& s, std::string_view text, std::string_view sour
     run.name = b.name;
     run.line = b.line;
     std::string at = fmt::format("{}line {}", where, b.line);
+    // The rate goes right under the marker, before the pattern's first statement.
     size_t pos = 0;
+    bool statements = false;
     for (int line = b.line + 1; pos < b.text.size(); ++line) {
       size_t eol = std::min(b.text.find('\n', pos), b.text.size());
+      std::string_view text = std::string_view(b.text).substr(pos, eol - pos);
       double rate = 0;
-      std::string error;
-      if (ParseRate(std::string_view(b.text).substr(pos, eol - pos), &rate, &run.rate_text,
-                    &error)) {
+      std::string error, rate_text;
+      if (ParseRate(text, &rate, &rate_text, &error)) {
+        if (error.empty() && statements) {
+          error = fmt::format(
+              "'-- rate: {}' follows this pattern's statement: a rate goes right under its "
+              "'-- pattern:' line (this one would be read as \"{}\"'s)",
+              rate_text, b.name);
+        } else if (error.empty() && !run.rate_text.empty()) {
+          error = fmt::format("a second rate, '-- rate: {}', after '-- rate: {}'", rate_text,
+                              run.rate_text);
+        }
+        run.rate_text = rate_text;
         if (!error.empty()) {
+          run.rate_error = true;
+          run.rate.reset();
           failures.push_back(fmt::format("\"{}\" ({}line {}): {}", b.name, where, line, error));
         } else {
           run.rate = rate;
         }
       }
+      statements |= IsStatementLine(text);
       pos = eol + 1;
     }
     std::vector<StatementReport> reports =

@@ -3,7 +3,10 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+#include <cstdlib>
 #include <map>
+#include <set>
 
 #include "core/file.h"
 #include "core/json.h"
@@ -43,7 +46,7 @@ Result<Prices> RegionPrices(const json::Value& v, const std::string& path, std::
       {"rcu_hour", &p.rcu_hour},
       {"wcu_hour", &p.wcu_hour},
       {"storage_gb_month", &p.storage_gb_month}};
-  size_t seen = 0;
+  std::set<std::string_view> seen;
   for (const auto& [name, value] : v.object()) {
     if (name == "region" || name == "date") continue;
     auto m = members.find(name);
@@ -52,12 +55,16 @@ Result<Prices> RegionPrices(const json::Value& v, const std::string& path, std::
                                          "on_demand_read_per_million, on_demand_write_per_million, "
                                          "rcu_hour, wcu_hour, storage_gb_month"));
     }
-    double d = value.IsNumber() ? std::stod(value.number_text()) : -1;
-    if (d < 0) return FileError(path, fmt::format("\"{}\" must be a number of at least 0", name));
+    double d = value.IsNumber() ? std::strtod(value.number_text().c_str(), nullptr) : -1;
+    if (!(d >= 0) || !std::isfinite(d) || d > 1e9) {
+      return FileError(path, fmt::format("\"{}\" must be a number from 0 to 1,000,000,000", name));
+    }
+    if (!seen.insert(m->first).second) {
+      return FileError(path, fmt::format("\"{}\" is given twice", name));
+    }
     *m->second = d;
-    ++seen;
   }
-  if (seen != members.size()) {
+  if (seen.size() != members.size()) {
     for (const auto& [name, _] : members) {
       if (!v.Find(name))
         return FileError(path, fmt::format("region {} lacks \"{}\"", p.region, name));
@@ -87,7 +94,21 @@ Result<Prices> LoadPrices(const std::string& region, const std::string& path) {
   if (!doc.ok()) return FileError(path, doc.status().message());
   if (!doc->IsObject()) return FileError(path, "must be a JSON object");
   std::string date = StringMember(*doc, "date");
-  if (const json::Value* regions = doc->Find("regions")) {
+  const json::Value* regions = doc->Find("regions");
+  for (const auto& [name, _] : doc->object()) {  // a misspelt member is not silently ignored
+    const bool known = name == "date" || name == "regions" ||
+                       (!regions && (name == "region" || name.ends_with("_per_million") ||
+                                     name.ends_with("_hour") || name == "storage_gb_month"));
+    if (!known) {
+      return FileError(path, fmt::format("unknown member \"{}\" (a prices file holds \"date\" "
+                                         "and \"regions\", or one region's prices and \"region\")",
+                                         name));
+    }
+  }
+  if (regions) {
+    if (regions->IsObject() && regions->object().empty()) {
+      return FileError(path, "\"regions\" holds no region");
+    }
     if (!regions->IsObject()) return FileError(path, "\"regions\" must be an object");
     if (region.empty() && regions->object().size() == 1) {
       const auto& [name, v] = regions->object()[0];

@@ -297,6 +297,7 @@ struct PatternRun {
   int line = 0;
   std::optional<double> rate;  // requests of the pattern per second (`-- rate: N/s`)
   std::string rate_text;       // as written: "500/s"
+  bool rate_error = false;     // a rate line that could not be read, or was misplaced
   std::string operation;       // as the report shows it ("Query ×2", "refused", ...)
   StatementReport report;
   UsageLog usage;

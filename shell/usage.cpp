@@ -111,23 +111,36 @@ void RecordingBackend::RecordWrite(std::string operation, const std::vector<Writ
   use.operation = std::move(operation);
   use.write = true;
   for (const ConsumedCapacity& c : consumed) AddUnitsByTarget(c, true, &use.units);
-  // Each target's units are shared among the partitions the items touch there.
-  std::map<std::string, std::vector<std::string>> touched;       // target -> partition per entry
-  std::map<std::pair<std::string, std::string>, double> growth;  // (table, partition) -> bytes
+  // Each target's units are shared among the partitions the items touch there. A target is
+  // (table, index), "" for the table itself: names may hold '.'.
+  using TargetKey = std::pair<std::string, std::string>;
+  std::map<TargetKey, std::vector<std::string>> touched;  // -> partition per entry
+  std::map<TargetKey, double> growth;                     // (table, partition) -> bytes
   for (const Written& w : items) {
+    use.tables.insert(w.table);
     const Item* sized = w.after ? &*w.after : w.before ? &*w.before : nullptr;
-    if (sized) use.item_sizes.push_back(ItemSize(*sized));
+    if (sized && !w.check_only) use.item_sizes.push_back(ItemSize(*sized));
     Result<TableSchemaPtr> schema = inner_.TableSchema(w.table);
     if (!schema.ok() || !sized) continue;
     const TableDescription& desc = **schema;
     const std::string table_key = PartitionKeyText(desc.key, *sized);
-    touched[w.table].push_back(table_key);
-    growth[{w.table, table_key}] += static_cast<double>(w.after ? ItemSize(*w.after) : 0) -
-                                    static_cast<double>(w.before ? ItemSize(*w.before) : 0);
+    touched[{w.table, ""}].push_back(table_key);
+    if (w.check_only) continue;  // a ConditionCheck reads its item, writes no index
+    // The item collection's bytes: the item's, and its projection into each LSI.
+    auto collection_bytes = [&](const std::optional<Item>& item) {
+      if (!item) return 0.0;
+      double bytes = static_cast<double>(ItemSize(*item));
+      for (const IndexDescription& idx : desc.indexes) {
+        if (idx.kind == IndexKind::kLocal && InIndex(idx, *item)) {
+          bytes += static_cast<double>(ItemSize(ProjectItem(idx, desc.key, *item)));
+        }
+      }
+      return bytes;
+    };
+    growth[{w.table, table_key}] += collection_bytes(w.after) - collection_bytes(w.before);
     for (const IndexDescription& idx : desc.indexes) {
-      std::string target = Target(w.table, idx.name);
-      if (idx.kind == IndexKind::kLocal) {
-        touched[target].push_back(table_key);
+      if (idx.kind == IndexKind::kLocal) {  // an LSI lives in its table's partitions
+        touched[{w.table, idx.name}].push_back(table_key);
         continue;
       }
       std::set<std::string> keys;
@@ -135,24 +148,20 @@ void RecordingBackend::RecordWrite(std::string operation, const std::vector<Writ
         if (!*i) continue;
         if (std::string k = PartitionKeyText(idx.key, **i); !k.empty()) keys.insert(k);
       }
-      for (const std::string& k : keys) touched[target].push_back(k);
+      for (const std::string& k : keys) touched[{w.table, idx.name}].push_back(k);
     }
   }
   for (const auto& [target, keys] : touched) {
-    auto u = use.units.find(target);
+    const auto& [table, index] = target;
+    auto u = use.units.find(index.empty() ? table : Target(table, index));
     if (u == use.units.end() || keys.empty()) continue;
-    // An LSI's writes land on the table's partition.
-    std::string where = target;
-    if (size_t dot = target.find('.'); dot != std::string::npos) {
-      Result<TableSchemaPtr> schema = inner_.TableSchema(target.substr(0, dot));
-      if (schema.ok()) {
-        for (const IndexDescription& idx : (*schema)->indexes) {
-          if (idx.kind == IndexKind::kLocal && target.substr(dot + 1) == idx.name) {
-            where = target.substr(0, dot);
-          }
-        }
+    bool local = false;
+    if (Result<TableSchemaPtr> schema = inner_.TableSchema(table); schema.ok() && !index.empty()) {
+      for (const IndexDescription& idx : (*schema)->indexes) {
+        local |= idx.name == index && idx.kind == IndexKind::kLocal;
       }
     }
+    const std::string where = index.empty() || local ? table : Target(table, index);
     const double share = u->second.write_units / static_cast<double>(keys.size());
     for (const std::string& k : keys) use.partitions.push_back({where, k, 0, share});
   }
@@ -171,7 +180,10 @@ void RecordingBackend::RecordKeyedRead(std::string operation,
   for (const ConsumedCapacity& c : consumed) AddUnitsByTarget(c, false, &use.units);
   for (const Item* item : returned) use.item_sizes.push_back(ItemSize(*item));
   std::map<std::string, int> per_table;
-  for (const auto& [table, key] : keys) ++per_table[table];
+  for (const auto& [table, key] : keys) {
+    ++per_table[table];
+    use.tables.insert(table);
+  }
   for (const auto& [table, key] : keys) {
     Result<TableSchemaPtr> schema = inner_.TableSchema(table);
     auto u = use.units.find(table);
@@ -272,13 +284,13 @@ Result<TransactWriteItemsResponse> RecordingBackend::TransactWriteItems(
       key = t.condition_check->key;
     }
     if (!key) continue;
-    items.push_back({table, Fetch(table, *key), std::nullopt});
+    items.push_back({table, Fetch(table, *key), std::nullopt, t.condition_check.has_value()});
     keys.emplace_back(table, std::move(*key));
   }
   Result<TransactWriteItemsResponse> out = inner_.TransactWriteItems(request);
   if (!out.ok()) return out;
   for (size_t i = 0; i < items.size(); ++i) {
-    items[i].after = Fetch(keys[i].first, keys[i].second);
+    items[i].after = items[i].check_only ? items[i].before : Fetch(keys[i].first, keys[i].second);
     if (!items[i].before && !items[i].after) items[i].before = keys[i].second;
   }
   RecordWrite("TransactWriteItems", items, out->consumed_capacity);
@@ -324,7 +336,9 @@ Result<TransactGetItemsResponse> RecordingBackend::TransactGetItems(
     const TransactGetItemsRequest& r) {
   if (!log_) return inner_.TransactGetItems(r);
   TransactGetItemsRequest request = r;
-  ReturnConsumedCapacity asked = AskIndexes(request.return_consumed_capacity);
+  // TransactGetItems takes TOTAL or NONE only (it reads tables, never indexes).
+  ReturnConsumedCapacity asked = request.return_consumed_capacity;
+  request.return_consumed_capacity = ReturnConsumedCapacity::kTotal;
   Result<TransactGetItemsResponse> out = inner_.TransactGetItems(request);
   if (!out.ok()) return out;
   std::vector<std::pair<std::string, Item>> keys;
@@ -346,21 +360,28 @@ Result<QueryResponse> RecordingBackend::Query(const QueryRequest& r) {
   if (!out.ok()) return out;
   OperationUse use;
   use.operation = "Query";
+  use.tables.insert(r.table_name);
   if (out->consumed_capacity) AddUnitsByTarget(*out->consumed_capacity, false, &use.units);
   for (const Item& i : out->items) use.item_sizes.push_back(ItemSize(i));
-  const std::string target = r.index_name ? Target(r.table_name, *r.index_name) : r.table_name;
+  std::string target = r.index_name ? Target(r.table_name, *r.index_name) : r.table_name;
   double units = 0;
   for (const auto& [t, c] : use.units) units += c.read_units;
   // The partition it names: the structured condition, or the partition key of what it returned.
+  // An LSI lives in its table's partitions: its reads count there.
+  Result<TableSchemaPtr> schema = inner_.TableSchema(r.table_name);
+  const KeySchema* ks = schema.ok() ? &(*schema)->key : nullptr;
+  if (schema.ok() && r.index_name) {
+    for (const IndexDescription& idx : (*schema)->indexes) {
+      if (idx.name != *r.index_name) continue;
+      ks = &idx.key;
+      if (idx.kind == IndexKind::kLocal) target = r.table_name;
+    }
+  }
   std::string key;
   if (!r.key_condition.partition_name.empty()) {
     key = KeyValueText(r.key_condition.partition_value);
     for (const auto& [name, v] : r.key_condition.more_partition) key += ", " + KeyValueText(v);
-  } else if (Result<TableSchemaPtr> schema = inner_.TableSchema(r.table_name); schema.ok()) {
-    const KeySchema* ks = &(*schema)->key;
-    for (const IndexDescription& idx : (*schema)->indexes) {
-      if (r.index_name && idx.name == *r.index_name) ks = &idx.key;
-    }
+  } else if (ks) {
     for (const Item& i : out->items) {
       if (key = PartitionKeyText(*ks, i); !key.empty()) break;
     }
@@ -380,6 +401,7 @@ Result<ScanResponse> RecordingBackend::Scan(const ScanRequest& r) {
   OperationUse use;
   use.operation = "Scan";
   use.scan = true;
+  use.tables.insert(r.table_name);
   use.scan_target = r.index_name ? Target(r.table_name, *r.index_name) : r.table_name;
   if (out->consumed_capacity) AddUnitsByTarget(*out->consumed_capacity, false, &use.units);
   for (const Item& i : out->items) use.item_sizes.push_back(ItemSize(i));

@@ -19,6 +19,7 @@
 #pragma once
 
 #include <map>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -46,6 +47,8 @@ struct OperationUse {
   std::vector<size_t> item_sizes;         // read: the items returned; write: the items written
                                           // (a delete: the item deleted)
   std::vector<PartitionUse> partitions;
+  std::set<std::string>
+      tables;  // the tables it named (targets are "T" or "T.I"; names may hold '.')
 };
 
 using UsageLog = std::vector<OperationUse>;
@@ -61,8 +64,9 @@ class RecordingBackend : public Backend {
  public:
   explicit RecordingBackend(Backend& inner) : inner_(inner) {}
 
-  // Records into `log` from now on; null stops recording.
+  // Records into `log` from now on; null stops recording. log(): the one attached.
   void Attach(UsageLog* log) { log_ = log; }
+  UsageLog* log() const { return log_; }
 
   Result<CreateTableResponse> CreateTable(const CreateTableRequest& r) override {
     return inner_.CreateTable(r);
@@ -136,6 +140,7 @@ class RecordingBackend : public Backend {
   struct Written {
     std::string table;
     std::optional<Item> before, after;
+    bool check_only = false;  // a ConditionCheck: read, not written
   };
   std::optional<Item> Fetch(const std::string& table, const Item& key);
   std::optional<Item> KeyOf(const std::string& table, const Item& item);

@@ -147,7 +147,7 @@ with tempfile.TemporaryDirectory() as tmp:
                   r.stderr)
             # The timeline is read 100 times a second: with 2 shards, 100 more Queries, each at
             # least 0.5 RCU.
-            check("read fan-out", "every read of it becomes 2 Queries, one per shard (then "
+            check("read fan-out", "every Query of it becomes 2 Queries, one per shard (then "
                   "merged): 100 more requests/s, at least 50 more RCU/s (global timeline of one "
                   "day, newest first)" in r.stderr, r.stderr)
 
@@ -165,9 +165,9 @@ with tempfile.TemporaryDirectory() as tmp:
     ps = rows(r.stdout)
     check(".partitions: largest first", ps and ps[0]["partition"] == top
           and ps[0]["items"] == top_items and len(ps) == len(per_pk), ps[:2])
-    check(".partitions: the shares add up", near(sum(x["share"] for x in ps), 1) or
-          abs(sum(x["share"] for x in ps) - 1) < 1e-4, ps)
-    check(".partitions: top 1% and sizes", "the largest 1% (1 value)" in r.stderr
+    check(".partitions: the shares add up", near(sum(x["bytes_share"] for x in ps), 1) or
+          abs(sum(x["bytes_share"] for x in ps) - 1) < 1e-4, ps)
+    check(".partitions: top 1% and sizes", "the largest value (of " in r.stderr
           and "item sizes in bytes: smallest" in r.stderr, r.stderr)
     with open("profile.sql", "w") as f:
         f.write("-- pattern: profile\n-- rate: 20000/s\n"
@@ -192,15 +192,36 @@ with tempfile.TemporaryDirectory() as tmp:
                 + ", ".join(f"'{k}': '{v}'" for k, v in event.items()) + "};\n")
     r, rs = plan("lsi.kh", "events.sql")
     size = sum(len(k) + len(v) for k, v in event.items())
-    now = size + len("pk") + len("DEVICE#1") + len("sk") + len("E#0") + len("ts") + len("2023")
+    # The collection holds each item and its entry in byTs (projecting ALL): twice its size.
+    now = 2 * (size + len("pk") + len("DEVICE#1") + len("sk") + len("E#0") + len("ts") + len("2023"))
     # DEVICE#1 holds 2 of the 3 DEVICE# items: two thirds of 20 events a second.
-    days = (10 * 2**30 - now) / (20 * 2 / 3 * size) / 86400
+    days = (10 * 2**30 - now) / (20 * 2 / 3 * 2 * size) / 86400
     check("GROWING toward 10 GB", f"-- GROWING: Events's item collection 'DEVICE#1' ({now} bytes "
           f"now)" in r.stderr and f"in {round(days)} days" in r.stderr, (days, r.stderr))
     lsi = {(x["on"], x["partition"]): x for x in section(rs, "partition")}.get(("Events", "DEVICE#1"), {})
     check("an LSI's writes land on the table's partition", near(lsi.get("wcu_per_s", 0), 20 * 2 * 2 / 3),
           lsi)
     check("no few-values note for an LSI", "Events.byTs has" not in r.stderr, r.stderr)
+    with open("lsiread.sql", "w") as f:
+        f.write("-- pattern: by time\n-- rate: 2000/s\n"
+                "SELECT * FROM \"Events\".\"byTs\" WHERE pk = 'DEVICE#2' AND ts = '2023';\n"
+                "-- pattern: by key\n-- rate: 2000/s\n"
+                "SELECT * FROM \"Events\" WHERE pk = 'DEVICE#2' AND sk = 'E#0';\n")
+    r, rs = plan("lsi.kh", "lsiread.sql")
+    ps = {(x["on"], x["partition"]): x for x in section(rs, "partition")}
+    check("an LSI's reads land on the table's partition", ("Events.byTs", "DEVICE#1") not in ps
+          and ps.get(("Events", "DEVICE#1"), {}).get("rcu_per_s", 0) > 0, ps)
+    # Plain ids (numbers, strings with digits) stand for many values: no false HOT.
+    for stmt in ("CREATE TABLE \"Ids\" (id S HASH)",
+                 "INSERT INTO \"Ids\" VALUE {'id': 'u1'}", "INSERT INTO \"Ids\" VALUE {'id': 'u2'}",
+                 "INSERT INTO \"Ids\" VALUE {'id': 'u3'}", "INSERT INTO \"Ids\" VALUE {'id': 'u4'}"):
+        run("lsi.kh", "-c", stmt)
+    with open("ids.sql", "w") as f:
+        f.write("-- pattern: new\n-- rate: 2000/s\nINSERT INTO \"Ids\" VALUE {'id': 'u5'};\n")
+    r, rs = plan("lsi.kh", "ids.sql")
+    ids = [x for x in section(rs, "partition") if x["on"] == "Ids"]
+    check("ids share the load", ids and near(ids[0]["wcu_per_s"], 400)
+          and not ids[0]["every_request"] and "HOT" not in r.stderr, (ids, r.stderr))
 
     # ---- prices, regions, scale ----
     with open("prices.json", "w") as f:
@@ -238,23 +259,58 @@ with tempfile.TemporaryDirectory() as tmp:
         json.dump({"region": "x-1", "rcu_hour": 1}, f)
     r = run("q.kh", "-c", f".plan {patterns} --prices bad.json")
     check("a prices file lacking a price", r.returncode == 1 and "lacks" in r.stderr, r.stderr)
+    with open("dup.json", "w") as f:
+        f.write('{"region": "x-1", "rcu_hour": 1, "rcu_hour": 1, "wcu_hour": 1, '
+                '"on_demand_write_per_million": 1, "storage_gb_month": 1}')
+    r = run("q.kh", "-c", f".plan {patterns} --prices dup.json")
+    check("a price given twice", r.returncode == 1 and '"rcu_hour" is given twice' in r.stderr,
+          r.stderr)
+    with open("huge.json", "w") as f:
+        f.write('{"region": "x-1", "rcu_hour": 1e400, "wcu_hour": 1, "on_demand_read_per_million": 1, '
+                '"on_demand_write_per_million": 1, "storage_gb_month": 1}')
+    r = run("q.kh", "-c", f".plan {patterns} --prices huge.json")
+    check("a price out of range", r.returncode == 1 and "must be a number from 0" in r.stderr,
+          r.stderr)
+    with open("top.json", "w") as f:
+        json.dump({"currency": "EUR", "regions": {"x-1": {}}}, f)
+    r = run("q.kh", "-c", f".plan {patterns} --prices top.json")
+    check("an unknown top-level member", r.returncode == 1 and 'unknown member "currency"'
+          in r.stderr, r.stderr)
 
     # ---- bad and missing rates, .plan, csv ----
     with open("rates.sql", "w") as f:
         f.write("-- pattern: a\n-- rate: fast\nSELECT * FROM \"Social\" WHERE PK = 'USER#bob' AND SK = 'PROFILE';\n"
                 "-- pattern: b\n-- rate: 3,600/h\nSELECT * FROM \"Social\" WHERE PK = 'USER#bob' AND SK = 'PROFILE';\n"
                 "-- pattern: c\nSELECT * FROM \"Social\" WHERE PK = 'USER#bob' AND SK = 'PROFILE';\n")
+    with open("rates2.sql", "w") as f:
+        f.write("-- pattern: d\n-- rate: 1,5/s\nSELECT * FROM \"Social\" WHERE PK = 'USER#bob' AND SK = 'PROFILE';\n"
+                "-- rate: 7/s\n"
+                "-- pattern: e\n-- rate: 5/S\n-- rate: 6/s\nSELECT * FROM \"Social\" WHERE PK = 'USER#bob' AND SK = 'PROFILE';\n"
+                "-- pattern: f\n-- rate: 2e3 per minute\nSELECT * FROM \"Social\" WHERE PK = 'USER#bob' AND SK = 'PROFILE';\n")
+    r = run("q.kh", "--mode", "json", "-c", ".plan rates2.sql")
+    rs = {x["pattern"]: x for x in section(rows(r.stdout), "pattern")}
+    check("a decimal comma is refused, not read as thousands",
+          "'-- rate: 1,5/s' cannot be read" in r.stderr and "d" not in rs, r.stderr)
+    check("a rate after a statement is refused", "'-- rate: 7/s' follows this pattern's "
+          "statement" in r.stderr, r.stderr)
+    check("a second rate is refused", "a second rate, '-- rate: 6/s', after '-- rate: 5/S'"
+          in r.stderr and "e" not in rs, r.stderr)
+    check("2e3 per minute", "f" in rs and near(rs["f"]["rate_per_s"], 2000 / 60), rs)
+    check("a refused rate is not 'no rate'", "no rate, left out" not in r.stderr, r.stderr)
     r = run("q.kh", "--mode", "json", "-c", ".plan rates.sql")
     rs = rows(r.stdout)
     b = [x for x in section(rs, "pattern") if x["pattern"] == "b"]
     check("3,600/h is 1/s", b and b[0]["rate_per_s"] == 1 and b[0]["rcu_per_s"] == 0.5, rs)
     check("a rate that does not read fails the check", r.returncode == 1
-          and "'-- rate: fast' does not read: write N/s, N/min, N/h or N/day" in r.stderr, r.stderr)
-    check("no rate: left out, said", "-- no rate, left out of the plan: \"a\", \"c\"" in r.stderr, r.stderr)
+          and "'-- rate: fast' cannot be read: write N/s, N/min, N/h or N/day" in r.stderr, r.stderr)
+    check("no rate: left out, said", "-- no rate, left out of the plan: \"c\"\n" in r.stderr, r.stderr)
     r = run("q.kh", "--mode", "csv", "--patterns", "rates.sql", "--plan")
     table = list(csv.reader(io.StringIO(r.stdout)))
     check("csv parses: one header, rows as wide", len(table) > 3
           and len({len(row) for row in table}) == 1 and table[0][0] == "section", table[:2])
+    cells = [row[table[0].index("units_per_call")] for row in table[1:] if row[0] == "pattern"]
+    check("csv: nested cells are JSON", cells and all(json.loads(c) for c in cells), cells)
+
 
     # ---- over HTTP: the same figures from the wire's ConsumedCapacity ----
     fresh("h.kh")
