@@ -17,13 +17,6 @@ namespace keyhole::shell {
 
 namespace {
 
-// Asks for the per-index breakdown; returns what the caller asked, to put back.
-ReturnConsumedCapacity AskIndexes(ReturnConsumedCapacity& asked) {
-  ReturnConsumedCapacity was = asked;
-  asked = ReturnConsumedCapacity::kIndexes;
-  return was;
-}
-
 // Gives the caller the capacity it asked for: none, the total, or all of it.
 void Trim(std::optional<ConsumedCapacity>& c, ReturnConsumedCapacity asked) {
   if (!c) return;
@@ -194,49 +187,71 @@ void RecordingBackend::RecordKeyedRead(std::string operation,
   log_->push_back(std::move(use));
 }
 
+namespace {
+
+// Sends a copy of `r` that asks for `ask` (the per-index breakdown, or TOTAL where that is all
+// the operation takes) through `call`, hands a response to `record`, and gives the caller the
+// capacity it asked for.
+template <class Request, class Call, class Record>
+auto Recorded(const Request& r, ReturnConsumedCapacity ask, Call call, Record record) {
+  Request request = r;
+  request.return_consumed_capacity = ask;
+  auto out = call(request);
+  if (out.ok()) {
+    record(*out);
+    Trim(out->consumed_capacity, r.return_consumed_capacity);
+  }
+  return out;
+}
+
+constexpr ReturnConsumedCapacity kIndexes = ReturnConsumedCapacity::kIndexes;
+
+}  // namespace
+
+void RecordingBackend::FetchAfter(std::vector<Written>& items,
+                                  const std::vector<std::pair<std::string, Item>>& keys) {
+  for (size_t i = 0; i < items.size(); ++i) {
+    items[i].after = items[i].check_only ? items[i].before : Fetch(keys[i].first, keys[i].second);
+    // Deleting no item still costs a write on its partition.
+    if (!items[i].before && !items[i].after) items[i].before = keys[i].second;
+  }
+}
+
 Result<PutItemResponse> RecordingBackend::PutItem(const PutItemRequest& r) {
   if (!log_) return inner_.PutItem(r);
-  PutItemRequest request = r;
-  ReturnConsumedCapacity asked = AskIndexes(request.return_consumed_capacity);
   std::optional<Item> key = KeyOf(r.table_name, r.item);
   Written w{r.table_name, key ? Fetch(r.table_name, *key) : std::nullopt, r.item};
-  Result<PutItemResponse> out = inner_.PutItem(request);
-  if (!out.ok()) return out;
-  if (out->consumed_capacity) RecordWrite("PutItem", {w}, {*out->consumed_capacity});
-  Trim(out->consumed_capacity, asked);
-  return out;
+  return Recorded(
+      r, kIndexes, [&](const PutItemRequest& q) { return inner_.PutItem(q); },
+      [&](const PutItemResponse& out) {
+        if (out.consumed_capacity) RecordWrite("PutItem", {w}, {*out.consumed_capacity});
+      });
 }
 
 Result<UpdateItemResponse> RecordingBackend::UpdateItem(const UpdateItemRequest& r) {
   if (!log_) return inner_.UpdateItem(r);
-  UpdateItemRequest request = r;
-  ReturnConsumedCapacity asked = AskIndexes(request.return_consumed_capacity);
-  Written w{r.table_name, Fetch(r.table_name, r.key), std::nullopt};
-  Result<UpdateItemResponse> out = inner_.UpdateItem(request);
-  if (!out.ok()) return out;
-  w.after = Fetch(r.table_name, r.key);
-  if (out->consumed_capacity) RecordWrite("UpdateItem", {w}, {*out->consumed_capacity});
-  Trim(out->consumed_capacity, asked);
-  return out;
+  std::vector<Written> w{{r.table_name, Fetch(r.table_name, r.key), std::nullopt}};
+  return Recorded(
+      r, kIndexes, [&](const UpdateItemRequest& q) { return inner_.UpdateItem(q); },
+      [&](const UpdateItemResponse& out) {
+        FetchAfter(w, {{r.table_name, r.key}});
+        if (out.consumed_capacity) RecordWrite("UpdateItem", w, {*out.consumed_capacity});
+      });
 }
 
 Result<DeleteItemResponse> RecordingBackend::DeleteItem(const DeleteItemRequest& r) {
   if (!log_) return inner_.DeleteItem(r);
-  DeleteItemRequest request = r;
-  ReturnConsumedCapacity asked = AskIndexes(request.return_consumed_capacity);
-  Written w{r.table_name, Fetch(r.table_name, r.key), std::nullopt};
-  Result<DeleteItemResponse> out = inner_.DeleteItem(request);
-  if (!out.ok()) return out;
-  if (!w.before) w.before = r.key;  // deleting no item still costs a write on its partition
-  if (out->consumed_capacity) RecordWrite("DeleteItem", {w}, {*out->consumed_capacity});
-  Trim(out->consumed_capacity, asked);
-  return out;
+  std::vector<Written> w{{r.table_name, Fetch(r.table_name, r.key), std::nullopt}};
+  return Recorded(
+      r, kIndexes, [&](const DeleteItemRequest& q) { return inner_.DeleteItem(q); },
+      [&](const DeleteItemResponse& out) {
+        FetchAfter(w, {{r.table_name, r.key}});
+        if (out.consumed_capacity) RecordWrite("DeleteItem", w, {*out.consumed_capacity});
+      });
 }
 
 Result<BatchWriteItemResponse> RecordingBackend::BatchWriteItem(const BatchWriteItemRequest& r) {
   if (!log_) return inner_.BatchWriteItem(r);
-  BatchWriteItemRequest request = r;
-  ReturnConsumedCapacity asked = AskIndexes(request.return_consumed_capacity);
   std::vector<Written> items;
   std::vector<std::pair<std::string, Item>> keys;
   for (const auto& [table, writes] : r.request_items) {
@@ -249,22 +264,17 @@ Result<BatchWriteItemResponse> RecordingBackend::BatchWriteItem(const BatchWrite
       keys.emplace_back(table, std::move(*key));
     }
   }
-  Result<BatchWriteItemResponse> out = inner_.BatchWriteItem(request);
-  if (!out.ok()) return out;
-  for (size_t i = 0; i < items.size(); ++i) {
-    items[i].after = Fetch(keys[i].first, keys[i].second);
-    if (!items[i].before && !items[i].after) items[i].before = keys[i].second;
-  }
-  RecordWrite("BatchWriteItem", items, out->consumed_capacity);
-  Trim(out->consumed_capacity, asked);
-  return out;
+  return Recorded(
+      r, kIndexes, [&](const BatchWriteItemRequest& q) { return inner_.BatchWriteItem(q); },
+      [&](const BatchWriteItemResponse& out) {
+        FetchAfter(items, keys);
+        RecordWrite("BatchWriteItem", items, out.consumed_capacity);
+      });
 }
 
 Result<TransactWriteItemsResponse> RecordingBackend::TransactWriteItems(
     const TransactWriteItemsRequest& r) {
   if (!log_) return inner_.TransactWriteItems(r);
-  TransactWriteItemsRequest request = r;
-  ReturnConsumedCapacity asked = AskIndexes(request.return_consumed_capacity);
   std::vector<Written> items;
   std::vector<std::pair<std::string, Item>> keys;
   for (const TransactWriteItem& t : r.transact_items) {
@@ -287,77 +297,73 @@ Result<TransactWriteItemsResponse> RecordingBackend::TransactWriteItems(
     items.push_back({table, Fetch(table, *key), std::nullopt, t.condition_check.has_value()});
     keys.emplace_back(table, std::move(*key));
   }
-  Result<TransactWriteItemsResponse> out = inner_.TransactWriteItems(request);
-  if (!out.ok()) return out;
-  for (size_t i = 0; i < items.size(); ++i) {
-    items[i].after = items[i].check_only ? items[i].before : Fetch(keys[i].first, keys[i].second);
-    if (!items[i].before && !items[i].after) items[i].before = keys[i].second;
-  }
-  RecordWrite("TransactWriteItems", items, out->consumed_capacity);
-  Trim(out->consumed_capacity, asked);
-  return out;
+  return Recorded(
+      r, kIndexes, [&](const TransactWriteItemsRequest& q) { return inner_.TransactWriteItems(q); },
+      [&](const TransactWriteItemsResponse& out) {
+        FetchAfter(items, keys);
+        RecordWrite("TransactWriteItems", items, out.consumed_capacity);
+      });
 }
 
 Result<GetItemResponse> RecordingBackend::GetItem(const GetItemRequest& r) {
   if (!log_) return inner_.GetItem(r);
-  GetItemRequest request = r;
-  ReturnConsumedCapacity asked = AskIndexes(request.return_consumed_capacity);
-  Result<GetItemResponse> out = inner_.GetItem(request);
-  if (!out.ok()) return out;
-  std::vector<const Item*> returned;
-  if (out->item) returned.push_back(&*out->item);
-  std::vector<ConsumedCapacity> consumed;
-  if (out->consumed_capacity) consumed.push_back(*out->consumed_capacity);
-  RecordKeyedRead("GetItem", {{r.table_name, r.key}}, returned, consumed);
-  Trim(out->consumed_capacity, asked);
-  return out;
+  return Recorded(
+      r, kIndexes, [&](const GetItemRequest& q) { return inner_.GetItem(q); },
+      [&](const GetItemResponse& out) {
+        std::vector<const Item*> returned;
+        if (out.item) returned.push_back(&*out.item);
+        std::vector<ConsumedCapacity> consumed;
+        if (out.consumed_capacity) consumed.push_back(*out.consumed_capacity);
+        RecordKeyedRead("GetItem", {{r.table_name, r.key}}, returned, consumed);
+      });
 }
 
 Result<BatchGetItemResponse> RecordingBackend::BatchGetItem(const BatchGetItemRequest& r) {
   if (!log_) return inner_.BatchGetItem(r);
-  BatchGetItemRequest request = r;
-  ReturnConsumedCapacity asked = AskIndexes(request.return_consumed_capacity);
-  Result<BatchGetItemResponse> out = inner_.BatchGetItem(request);
-  if (!out.ok()) return out;
-  std::vector<std::pair<std::string, Item>> keys;
-  for (const auto& [table, ka] : r.request_items) {
-    for (const Item& k : ka.keys) keys.emplace_back(table, k);
-  }
-  std::vector<const Item*> returned;
-  for (const auto& [table, items] : out->responses) {
-    for (const Item& i : items) returned.push_back(&i);
-  }
-  RecordKeyedRead("BatchGetItem", keys, returned, out->consumed_capacity);
-  Trim(out->consumed_capacity, asked);
-  return out;
+  return Recorded(
+      r, kIndexes, [&](const BatchGetItemRequest& q) { return inner_.BatchGetItem(q); },
+      [&](const BatchGetItemResponse& out) {
+        std::vector<std::pair<std::string, Item>> keys;
+        for (const auto& [table, ka] : r.request_items) {
+          for (const Item& k : ka.keys) keys.emplace_back(table, k);
+        }
+        std::vector<const Item*> returned;
+        for (const auto& [table, items] : out.responses) {
+          for (const Item& i : items) returned.push_back(&i);
+        }
+        RecordKeyedRead("BatchGetItem", keys, returned, out.consumed_capacity);
+      });
 }
 
 Result<TransactGetItemsResponse> RecordingBackend::TransactGetItems(
     const TransactGetItemsRequest& r) {
   if (!log_) return inner_.TransactGetItems(r);
-  TransactGetItemsRequest request = r;
   // TransactGetItems takes TOTAL or NONE only (it reads tables, never indexes).
-  ReturnConsumedCapacity asked = request.return_consumed_capacity;
-  request.return_consumed_capacity = ReturnConsumedCapacity::kTotal;
-  Result<TransactGetItemsResponse> out = inner_.TransactGetItems(request);
-  if (!out.ok()) return out;
-  std::vector<std::pair<std::string, Item>> keys;
-  for (const TransactGetItem& t : r.transact_items) keys.emplace_back(t.get.table_name, t.get.key);
-  std::vector<const Item*> returned;
-  for (const std::optional<Item>& i : out->responses) {
-    if (i) returned.push_back(&*i);
-  }
-  RecordKeyedRead("TransactGetItems", keys, returned, out->consumed_capacity);
-  Trim(out->consumed_capacity, asked);
-  return out;
+  return Recorded(
+      r, ReturnConsumedCapacity::kTotal,
+      [&](const TransactGetItemsRequest& q) { return inner_.TransactGetItems(q); },
+      [&](const TransactGetItemsResponse& out) {
+        std::vector<std::pair<std::string, Item>> keys;
+        for (const TransactGetItem& t : r.transact_items) {
+          keys.emplace_back(t.get.table_name, t.get.key);
+        }
+        std::vector<const Item*> returned;
+        for (const std::optional<Item>& i : out.responses) {
+          if (i) returned.push_back(&*i);
+        }
+        RecordKeyedRead("TransactGetItems", keys, returned, out.consumed_capacity);
+      });
 }
 
 Result<QueryResponse> RecordingBackend::Query(const QueryRequest& r) {
   if (!log_) return inner_.Query(r);
-  QueryRequest request = r;
-  ReturnConsumedCapacity asked = AskIndexes(request.return_consumed_capacity);
-  Result<QueryResponse> out = inner_.Query(request);
-  if (!out.ok()) return out;
+  return Recorded(
+      r, kIndexes, [&](const QueryRequest& q) { return inner_.Query(q); },
+      [&](const QueryResponse& out) { RecordQuery(r, out); });
+}
+
+void RecordingBackend::RecordQuery(const QueryRequest& r, const QueryResponse& response) {
+  const QueryResponse* out = &response;
   OperationUse use;
   use.operation = "Query";
   use.tables.insert(r.table_name);
@@ -388,26 +394,24 @@ Result<QueryResponse> RecordingBackend::Query(const QueryRequest& r) {
   }
   if (!key.empty()) use.partitions.push_back({target, key, units, 0});
   log_->push_back(std::move(use));
-  Trim(out->consumed_capacity, asked);
-  return out;
 }
 
 Result<ScanResponse> RecordingBackend::Scan(const ScanRequest& r) {
   if (!log_) return inner_.Scan(r);
-  ScanRequest request = r;
-  ReturnConsumedCapacity asked = AskIndexes(request.return_consumed_capacity);
-  Result<ScanResponse> out = inner_.Scan(request);
-  if (!out.ok()) return out;
-  OperationUse use;
-  use.operation = "Scan";
-  use.scan = true;
-  use.tables.insert(r.table_name);
-  use.scan_target = r.index_name ? Target(r.table_name, *r.index_name) : r.table_name;
-  if (out->consumed_capacity) AddUnitsByTarget(*out->consumed_capacity, false, &use.units);
-  for (const Item& i : out->items) use.item_sizes.push_back(ItemSize(i));
-  log_->push_back(std::move(use));
-  Trim(out->consumed_capacity, asked);
-  return out;
+  return Recorded(
+      r, kIndexes, [&](const ScanRequest& q) { return inner_.Scan(q); },
+      [&](const ScanResponse& out) {
+        OperationUse use;
+        use.operation = "Scan";
+        use.scan = true;
+        use.tables.insert(r.table_name);
+        use.scan_target = r.index_name ? Target(r.table_name, *r.index_name) : r.table_name;
+        if (out.consumed_capacity) {
+          AddUnitsByTarget(*out.consumed_capacity, false, &use.units);
+        }
+        for (const Item& i : out.items) use.item_sizes.push_back(ItemSize(i));
+        log_->push_back(std::move(use));
+      });
 }
 
 }  // namespace keyhole::shell

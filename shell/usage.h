@@ -24,7 +24,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/backend.h"
+#include "core/forwarding_backend.h"
 
 namespace keyhole::shell {
 
@@ -60,47 +60,14 @@ using UsageLog = std::vector<OperationUse>;
 std::string UnitsText(const std::map<std::string, Capacity>& units, const std::string& table,
                       std::string_view unit);
 
-class RecordingBackend : public Backend {
+class RecordingBackend : public ForwardingBackend {
  public:
-  explicit RecordingBackend(Backend& inner) : inner_(inner) {}
+  explicit RecordingBackend(Backend& inner) : ForwardingBackend(inner) {}
 
   // Records into `log` from now on; null stops recording. log(): the one attached.
   void Attach(UsageLog* log) { log_ = log; }
   UsageLog* log() const { return log_; }
 
-  Result<CreateTableResponse> CreateTable(const CreateTableRequest& r) override {
-    return inner_.CreateTable(r);
-  }
-  Result<DeleteTableResponse> DeleteTable(const DeleteTableRequest& r) override {
-    return inner_.DeleteTable(r);
-  }
-  Result<DescribeTableResponse> DescribeTable(const DescribeTableRequest& r) override {
-    return inner_.DescribeTable(r);
-  }
-  Result<ListTablesResponse> ListTables(const ListTablesRequest& r) override {
-    return inner_.ListTables(r);
-  }
-  Result<UpdateTableResponse> UpdateTable(const UpdateTableRequest& r) override {
-    return inner_.UpdateTable(r);
-  }
-  Result<TagResourceResponse> TagResource(const TagResourceRequest& r) override {
-    return inner_.TagResource(r);
-  }
-  Result<UntagResourceResponse> UntagResource(const UntagResourceRequest& r) override {
-    return inner_.UntagResource(r);
-  }
-  Result<ListTagsOfResourceResponse> ListTagsOfResource(
-      const ListTagsOfResourceRequest& r) override {
-    return inner_.ListTagsOfResource(r);
-  }
-  Result<DescribeContinuousBackupsResponse> DescribeContinuousBackups(
-      const DescribeContinuousBackupsRequest& r) override {
-    return inner_.DescribeContinuousBackups(r);
-  }
-  Result<UpdateContinuousBackupsResponse> UpdateContinuousBackups(
-      const UpdateContinuousBackupsRequest& r) override {
-    return inner_.UpdateContinuousBackups(r);
-  }
   Result<PutItemResponse> PutItem(const PutItemRequest& r) override;
   Result<GetItemResponse> GetItem(const GetItemRequest& r) override;
   Result<DeleteItemResponse> DeleteItem(const DeleteItemRequest& r) override;
@@ -112,28 +79,6 @@ class RecordingBackend : public Backend {
   Result<TransactGetItemsResponse> TransactGetItems(const TransactGetItemsRequest& r) override;
   Result<QueryResponse> Query(const QueryRequest& r) override;
   Result<ScanResponse> Scan(const ScanRequest& r) override;
-  Result<UpdateTimeToLiveResponse> UpdateTimeToLive(const UpdateTimeToLiveRequest& r) override {
-    return inner_.UpdateTimeToLive(r);
-  }
-  Result<DescribeTimeToLiveResponse> DescribeTimeToLive(
-      const DescribeTimeToLiveRequest& r) override {
-    return inner_.DescribeTimeToLive(r);
-  }
-  Result<ListStreamsResponse> ListStreams(const ListStreamsRequest& r) override {
-    return inner_.ListStreams(r);
-  }
-  Result<DescribeStreamResponse> DescribeStream(const DescribeStreamRequest& r) override {
-    return inner_.DescribeStream(r);
-  }
-  Result<GetShardIteratorResponse> GetShardIterator(const GetShardIteratorRequest& r) override {
-    return inner_.GetShardIterator(r);
-  }
-  Result<GetRecordsResponse> GetRecords(const GetRecordsRequest& r) override {
-    return inner_.GetRecords(r);
-  }
-  Result<TableSchemaPtr> TableSchema(const std::string& table_name) override {
-    return inner_.TableSchema(table_name);
-  }
 
  private:
   // One item written: its table, and the item before and after (absent: none).
@@ -143,6 +88,10 @@ class RecordingBackend : public Backend {
     bool check_only = false;  // a ConditionCheck: read, not written
   };
   std::optional<Item> Fetch(const std::string& table, const Item& key);
+  // Each written item as it is after the write (`keys` parallel to `items`).
+  void FetchAfter(std::vector<Written>& items,
+                  const std::vector<std::pair<std::string, Item>>& keys);
+  void RecordQuery(const QueryRequest& r, const QueryResponse& out);
   std::optional<Item> KeyOf(const std::string& table, const Item& item);
   // Records a write of `items` that consumed `consumed` (per table).
   void RecordWrite(std::string operation, const std::vector<Written>& items,
@@ -152,7 +101,6 @@ class RecordingBackend : public Backend {
                        const std::vector<const Item*>& returned,
                        const std::vector<ConsumedCapacity>& consumed);
 
-  Backend& inner_;
   UsageLog* log_ = nullptr;
 };
 
