@@ -6,8 +6,10 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <utility>
 
 #include "core/item.h"
+#include "core/item_codec.h"
 #include "shell/render.h"
 #include "shell/session_state.h"
 
@@ -59,6 +61,21 @@ std::string KeyClass(const std::string& key) {
   return key;  // a word: a constant such as ALL_POSTS, or a status
 }
 
+namespace {
+
+// Whether `item` has exactly the partition key values in `last` (the same attributes).
+bool SamePartition(const KeySchema& key, const Item& item, const Item& last) {
+  for (const KeyAttribute* a : key.PartitionAttributes()) {
+    auto x = item.find(a->name);
+    auto y = last.find(a->name);
+    if ((x == item.end()) != (y == last.end())) return false;
+    if (x != item.end() && !(x->second == y->second)) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 Result<PartitionStats> CollectPartitions(Backend& db, const std::string& table,
                                          const std::optional<std::string>& index,
                                          const std::atomic<bool>* cancel) {
@@ -80,6 +97,10 @@ Result<PartitionStats> CollectPartitions(Backend& db, const std::string& table,
   scan.index_name = index;
   scan.return_consumed_capacity = ReturnConsumedCapacity::kTotal;
   std::map<std::string, PartitionStat> per_key;
+  std::vector<std::string> partition_names;
+  for (const KeyAttribute* a : key->PartitionAttributes()) partition_names.push_back(a->name);
+  PartitionStat* last = nullptr;  // the partition of the item before
+  Item last_key;
   while (true) {
     if (cancel && cancel->load(std::memory_order_relaxed)) {
       return Status(ErrorCode::kInterrupted,
@@ -87,13 +108,37 @@ Result<PartitionStats> CollectPartitions(Backend& db, const std::string& table,
     }
     KH_ASSIGN_OR_RETURN(ScanResponse page, db.Scan(scan));
     if (page.consumed_capacity) out.read_units += page.consumed_capacity->total.capacity_units;
-    for (const Item& item : page.items) {
-      const size_t size = ItemSize(item);
-      std::string k = PartitionKeyText(*key, item);
-      PartitionStat& p = per_key[k];
-      p.key = std::move(k);
-      ++p.items;
-      p.bytes += static_cast<int64_t>(size);
+    // From each item's stored encoding where the page holds it: its size, and only its
+    // partition key attributes decoded. Items of one partition come together, so the text of
+    // the last key is reused while the key stays the same.
+    for (size_t i = 0; i < page.items.size(); ++i) {
+      const std::string_view encoded = page.items.Encoded(i);
+      Item decoded;
+      const Item* item = nullptr;
+      size_t size = 0;
+      if (!encoded.empty()) {
+        Result<Item> attrs = DecodeItemAttributes(encoded, partition_names);
+        if (attrs.ok()) {
+          decoded = std::move(*attrs);
+          item = &decoded;
+          size = EncodedItemSize(encoded);
+        }
+      }
+      if (!item) {
+        item = &std::as_const(page.items)[i];
+        size = ItemSize(*item);
+      }
+      if (!last || !SamePartition(*key, *item, last_key)) {
+        last_key.clear();
+        for (const std::string& n : partition_names) {
+          if (auto a = item->find(n); a != item->end()) last_key.emplace(n, a->second);
+        }
+        std::string k = PartitionKeyText(*key, *item);
+        last = &per_key[k];
+        last->key = std::move(k);
+      }
+      ++last->items;
+      last->bytes += static_cast<int64_t>(size);
       ++out.items;
       out.bytes += static_cast<int64_t>(size);
       out.sizes.push_back(size);
