@@ -69,23 +69,52 @@ void AddThroughputModes(const std::optional<OnDemandThroughputSpec>& on_demand,
   }
 }
 
+// {ProjectionType?, NonKeyAttributes?}, as given.
+json::Value ProjectionOf(const std::optional<std::string>& type,
+                         const std::optional<std::vector<std::string>>& non_key) {
+  json::Value p = json::Value::MakeObject();
+  if (type) p.Add("ProjectionType", Str(*type));
+  if (non_key) {
+    json::Value names = json::Value::MakeArray();
+    for (const std::string& n : *non_key) names.Push(Str(n));
+    p.Add("NonKeyAttributes", std::move(names));
+  }
+  return p;
+}
+
 json::Value Index(const IndexSpec& spec) {
   json::Value e = json::Value::MakeObject();
   e.Add("IndexName", Str(spec.name));
   e.Add("KeySchema", KeySchemaElements(spec.key_schema));
-  json::Value p = json::Value::MakeObject();
-  if (spec.projection_type) p.Add("ProjectionType", Str(*spec.projection_type));
-  if (spec.non_key_attributes) {
-    json::Value names = json::Value::MakeArray();
-    for (const std::string& n : *spec.non_key_attributes) names.Push(Str(n));
-    p.Add("NonKeyAttributes", std::move(names));
-  }
-  e.Add("Projection", std::move(p));
+  e.Add("Projection", ProjectionOf(spec.projection_type, spec.non_key_attributes));
   if (spec.read_capacity_units || spec.write_capacity_units) {
     e.Add("ProvisionedThroughput",
           Throughput(spec.read_capacity_units.value_or(0), spec.write_capacity_units.value_or(0)));
   }
   AddThroughputModes(spec.on_demand_throughput, spec.warm_throughput, &e);
+  return e;
+}
+
+// {IndexName, VectorAttribute, SearchSchema?, Projection, Dimensions, DistanceFunction}.
+json::Value VectorIndex(const VectorIndexSpec& spec) {
+  json::Value e = json::Value::MakeObject();
+  e.Add("IndexName", Str(spec.name));
+  json::Value attribute = json::Value::MakeObject();
+  attribute.Add("AttributeName", Str(spec.vector_attribute));
+  e.Add("VectorAttribute", std::move(attribute));
+  if (!spec.search_schema.empty()) {
+    json::Value schema = json::Value::MakeArray();
+    for (const SearchSchemaElementSpec& s : spec.search_schema) {
+      json::Value element = json::Value::MakeObject();
+      element.Add("AttributeName", Str(s.name));
+      element.Add("SearchSchemaElementType", Str(s.kind));
+      schema.Push(std::move(element));
+    }
+    e.Add("SearchSchema", std::move(schema));
+  }
+  e.Add("Projection", ProjectionOf(spec.projection_type, spec.non_key_attributes));
+  e.Add("Dimensions", json::Value::Int(spec.dimensions));
+  e.Add("DistanceFunction", Str(spec.distance_function));
   return e;
 }
 
@@ -149,6 +178,11 @@ json::Value CreateTableRequestToJson(const CreateTableRequest& r) {
   }
   if (!r.global_secondary_indexes.empty()) {
     body.Add("GlobalSecondaryIndexes", Indexes(r.global_secondary_indexes));
+  }
+  if (!r.vector_indexes.empty()) {
+    json::Value list = json::Value::MakeArray();
+    for (const VectorIndexSpec& spec : r.vector_indexes) list.Push(VectorIndex(spec));
+    body.Add("VectorIndexes", std::move(list));
   }
   body.Add("BillingMode", Str(r.billing_mode));
   if (r.read_capacity_units || r.write_capacity_units) {

@@ -11,6 +11,7 @@
 
 #include "api/api_json_client.h"
 #include "api/api_json_client_read.h"
+#include "core/vector_index.h"
 
 namespace keyhole {
 
@@ -343,6 +344,16 @@ Result<TableDescription> TableDescriptionFromJson(const json::Value& v) {
   }
   KH_RETURN_IF_ERROR(ReadIndexes(v, "LocalSecondaryIndexes", IndexKind::kLocal, defs, &t));
   KH_RETURN_IF_ERROR(ReadIndexes(v, "GlobalSecondaryIndexes", IndexKind::kGlobal, defs, &t));
+  KH_ASSIGN_OR_RETURN(const json::Value* vectors, Find(v, "VectorIndexes", json::Kind::kArray, ""));
+  if (vectors) {
+    const std::map<std::string, ValueType> types =
+        defs.value_or(std::map<std::string, ValueType>{});
+    for (const json::Value& e : vectors->array()) {
+      Result<VectorIndexDescription> idx = VectorIndexFromJson(e, types);
+      if (!idx.ok()) return Malformed("VectorIndexes", idx.status().message());
+      t.vector_indexes.push_back(std::move(*idx));
+    }
+  }
   RestoreCreationOrder(definition_order, &t);
   KH_ASSIGN_OR_RETURN(const json::Value* stream,
                       Find(v, "StreamSpecification", json::Kind::kObject, ""));

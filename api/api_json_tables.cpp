@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdint>
 
 #include <set>
 
@@ -69,6 +70,76 @@ Result<IndexSpec> ReadIndex(const json::Value& v, const Path& at, bool global, V
     KH_ASSIGN_OR_RETURN(out.on_demand_throughput, api_json::ReadOnDemandThroughput(v, at));
     KH_ASSIGN_OR_RETURN(out.warm_throughput, api_json::ReadWarmThroughput(v, at));
   }
+  return out;
+}
+
+// Reads one VectorIndexes element (also UpdateTable's VectorIndexUpdates Create action).
+Result<VectorIndexSpec> ReadVectorIndex(const json::Value& v, const Path& at, Violations* errs) {
+  static constexpr MemberSpec kMembers[] = {{"IndexName"},    {"VectorAttribute"},
+                                            {"SearchSchema"}, {"Projection"},
+                                            {"Dimensions"},   {"DistanceFunction"}};
+  static constexpr MemberSpec kAttribute[] = {{"AttributeName"}};
+  static constexpr MemberSpec kElement[] = {{"AttributeName"}, {"SearchSchemaElementType"}};
+  static constexpr std::string_view kKinds[] = {"HASH", "INLINE_FILTER"};
+  static constexpr std::string_view kFunctions[] = {"COSINE", "DOT_PRODUCT", "EUCLIDEAN"};
+  KH_RETURN_IF_ERROR(CheckStructure(v, at, kMembers));
+  VectorIndexSpec out;
+  KH_ASSIGN_OR_RETURN(out.name, ReadTableNameMember(v, "IndexName", at, true, errs));
+  KH_ASSIGN_OR_RETURN(const json::Value* attribute, ReadObject(v, "VectorAttribute", at));
+  if (attribute) {
+    const Path p = at.Child("VectorAttribute");
+    KH_RETURN_IF_ERROR(CheckStructure(*attribute, p, kAttribute));
+    KH_ASSIGN_OR_RETURN(std::optional<std::string> name,
+                        ReadString(*attribute, "AttributeName", p));
+    if (!name) {
+      errs->AddNull(p.Child("AttributeName"));
+    } else {
+      api_json::CheckLength(name->size(), 1, 255, *name, p.Child("AttributeName"), errs);
+      out.vector_attribute = *name;
+    }
+  } else {
+    errs->AddNull(at.Child("VectorAttribute"));
+  }
+  KH_ASSIGN_OR_RETURN(const json::Value* schema, ReadList(v, "SearchSchema", at));
+  if (schema) {
+    const Path p = at.Child("SearchSchema");
+    if (schema->array().empty()) api_json::CheckLength(0, 1, SIZE_MAX, "[]", p, errs);
+    for (size_t i = 0; i < schema->array().size(); ++i) {
+      const json::Value& e = schema->array()[i];
+      const Path ep = p.Element(i);
+      KH_RETURN_IF_ERROR(CheckStructure(e, ep, kElement));
+      SearchSchemaElementSpec element;
+      KH_ASSIGN_OR_RETURN(std::optional<std::string> name, ReadString(e, "AttributeName", ep));
+      if (!name) errs->AddNull(ep.Child("AttributeName"));
+      KH_ASSIGN_OR_RETURN(std::optional<size_t> kind,
+                          ReadEnum(e, "SearchSchemaElementType", ep, kKinds, errs));
+      if (!e.Find("SearchSchemaElementType")) errs->AddNull(ep.Child("SearchSchemaElementType"));
+      element.name = name.value_or("");
+      element.kind = kind ? std::string(kKinds[*kind]) : "";
+      out.search_schema.push_back(std::move(element));
+    }
+  }
+  KH_ASSIGN_OR_RETURN(const json::Value* projection, ReadObject(v, "Projection", at));
+  if (projection) {
+    IndexSpec p;
+    KH_RETURN_IF_ERROR(ReadProjection(*projection, at.Child("Projection"), &p, errs));
+    out.projection_type = p.projection_type;
+    out.non_key_attributes = p.non_key_attributes;
+  } else {
+    errs->AddNull(at.Child("Projection"));
+  }
+  KH_ASSIGN_OR_RETURN(std::optional<int64_t> dims, ReadInteger(v, "Dimensions", at, true));
+  if (!dims) {
+    errs->AddNull(at.Child("Dimensions"));
+  } else if (*dims < 1) {
+    CheckRange(*dims, 1, INT64_MAX, at.Child("Dimensions"), errs);
+  } else {
+    out.dimensions = *dims;
+  }
+  KH_ASSIGN_OR_RETURN(std::optional<size_t> function,
+                      ReadEnum(v, "DistanceFunction", at, kFunctions, errs));
+  if (!v.Find("DistanceFunction")) errs->AddNull(at.Child("DistanceFunction"));
+  if (function) out.distance_function = std::string(kFunctions[*function]);
   return out;
 }
 
@@ -208,6 +279,7 @@ Result<CreateTableRequest> CreateTableRequestFromJson(const json::Value& v) {
       {"WarmThroughput"},
       {"ResourcePolicy", false},
       {"OnDemandThroughput"},
+      {"VectorIndexes"},
   };
   const Path root;
   KH_RETURN_IF_ERROR(CheckStructure(v, root, kMembers));
@@ -229,6 +301,15 @@ Result<CreateTableRequest> CreateTableRequestFromJson(const json::Value& v) {
   }
   KH_ASSIGN_OR_RETURN(auto lsis, ReadIndexList(v, "LocalSecondaryIndexes", root, false, &errs));
   KH_ASSIGN_OR_RETURN(auto gsis, ReadIndexList(v, "GlobalSecondaryIndexes", root, true, &errs));
+  KH_ASSIGN_OR_RETURN(const json::Value* vectors, ReadList(v, "VectorIndexes", root));
+  if (vectors) {
+    for (size_t i = 0; i < vectors->array().size(); ++i) {
+      KH_ASSIGN_OR_RETURN(
+          VectorIndexSpec spec,
+          ReadVectorIndex(vectors->array()[i], root.Child("VectorIndexes").Element(i), &errs));
+      r.vector_indexes.push_back(std::move(spec));
+    }
+  }
   KH_ASSIGN_OR_RETURN(std::optional<size_t> mode,
                       ReadEnum(v, "BillingMode", root, kBillingModes, &errs));
   // The API's default billing mode is PROVISIONED.
@@ -257,6 +338,9 @@ Result<CreateTableRequest> CreateTableRequestFromJson(const json::Value& v) {
   }
   if (gsis && gsis->empty()) {
     return Status::Validation(fmt::format("{}List of GlobalSecondaryIndexes is empty", kInvalid));
+  }
+  if (vectors && vectors->array().empty()) {
+    return Status::Validation(fmt::format("{}List of VectorIndexes is empty", kInvalid));
   }
   if (lsis) r.local_secondary_indexes = std::move(*lsis);
   if (gsis) {

@@ -80,6 +80,7 @@ struct CreateTableRequest {
   std::vector<KeySchemaElement> key_schema;
   std::vector<IndexSpec> global_secondary_indexes;
   std::vector<IndexSpec> local_secondary_indexes;
+  std::vector<VectorIndexSpec> vector_indexes;   // core/vector_index.h
   std::string billing_mode = "PAY_PER_REQUEST";  // or "PROVISIONED"
   std::optional<int64_t> read_capacity_units, write_capacity_units;
   std::optional<StreamSpecification> stream_specification;

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "core/throughput.h"
+#include "core/vector_index.h"
 
 namespace keyhole {
 
@@ -173,7 +174,7 @@ Status ValidateDefinitions(const std::vector<AttributeDefinition>& defs) {
   return Status::OK();
 }
 
-Result<Projection> BuildProjection(const IndexSpec& spec) {
+Result<Projection> BuildProjectionOf(const IndexSpec& spec) {
   Projection p;
   if (!spec.projection_type)
     return Status::Validation(std::string(kInvalid) + "Unknown ProjectionType: null");
@@ -236,7 +237,7 @@ Result<IndexDescription> BuildIndex(const IndexSpec& spec, IndexKind kind,
           kInvalid, spec.name, idx.key.partition.name, table_key.partition.name));
     }
   }
-  KH_ASSIGN_OR_RETURN(idx.projection, BuildProjection(spec));
+  KH_ASSIGN_OR_RETURN(idx.projection, BuildProjectionOf(spec));
   idx.read_capacity = spec.read_capacity_units.value_or(0);
   idx.write_capacity = spec.write_capacity_units.value_or(0);
   return idx;
@@ -402,7 +403,8 @@ Result<TableDescription> BuildTableDescription(const std::string& table_name,
                                                const std::vector<AttributeDefinition>& defs,
                                                const std::vector<KeySchemaElement>& key_schema,
                                                const std::vector<IndexSpec>& gsis,
-                                               const std::vector<IndexSpec>& lsis) {
+                                               const std::vector<IndexSpec>& lsis,
+                                               const std::vector<VectorIndexSpec>& vectors) {
   KH_RETURN_IF_ERROR(ValidateTableName(table_name));
   KH_RETURN_IF_ERROR(ValidateDefinitions(defs));
   TableDescription t;
@@ -437,6 +439,14 @@ Result<TableDescription> BuildTableDescription(const std::string& table_name,
   if (gsis.size() > 20) {
     return Status::Validation(std::string(kInvalid) +
                               "GlobalSecondaryIndex count exceeds the per-table limit of 20");
+  }
+  for (const VectorIndexSpec& spec : vectors) {
+    KH_ASSIGN_OR_RETURN(VectorIndexDescription v, BuildVectorIndex(t.key, defs, spec));
+    if (!names.insert(v.name).second) {
+      return Status::Validation(fmt::format("{}Duplicate index name: {}", kInvalid, v.name));
+    }
+    for (const SearchAttribute& a : v.search_schema) used.insert(a.name);
+    t.vector_indexes.push_back(std::move(v));
   }
   if (ProjectedCount(t.indexes) > 100) {
     return Status::Validation(std::string(kInvalid) +
@@ -615,14 +625,7 @@ json::Value IndexJson(const IndexDescription& i, const TableDescription& t) {
   json::Value o = json::Value::MakeObject();
   o.Add("IndexName", json::Value::String(i.name));
   o.Add("KeySchema", KeySchemaJson(i.key));
-  json::Value p = json::Value::MakeObject();
-  p.Add("ProjectionType", json::Value::String(std::string(ProjectionTypeName(i.projection.type))));
-  if (i.projection.type == ProjectionType::kInclude) {
-    json::Value nk = json::Value::MakeArray();
-    for (const auto& a : i.projection.non_key_attributes) nk.Push(json::Value::String(a));
-    p.Add("NonKeyAttributes", std::move(nk));
-  }
-  o.Add("Projection", std::move(p));
+  o.Add("Projection", ProjectionToJson(i.projection));
   if (i.kind == IndexKind::kGlobal) {
     o.Add("IndexStatus", json::Value::String(i.status));
     o.Add("ProvisionedThroughput", ThroughputJson(i));
@@ -671,6 +674,9 @@ json::Value TableToJson(const TableDescription& t) {
   for (const KeyAttribute* a : t.key.Attributes()) CollectDefinition(*a, &defs);
   for (const auto& i : t.indexes)
     for (const KeyAttribute* a : i.key.Attributes()) CollectDefinition(*a, &defs);
+  for (const auto& v : t.vector_indexes) {
+    for (const SearchAttribute& a : v.search_schema) CollectDefinition({a.name, a.type}, &defs);
+  }
   json::Value o = json::Value::MakeObject();
   json::Value ad = json::Value::MakeArray();
   for (const auto& d : defs) {
@@ -700,6 +706,11 @@ json::Value TableToJson(const TableDescription& t) {
     (i.kind == IndexKind::kGlobal ? gsis : lsis).Push(IndexJson(i, t));
   if (!lsis.array().empty()) o.Add("LocalSecondaryIndexes", std::move(lsis));
   if (!gsis.array().empty()) o.Add("GlobalSecondaryIndexes", std::move(gsis));
+  if (!t.vector_indexes.empty()) {  // absent when the table has none, as DynamoDB's
+    json::Value vectors = json::Value::MakeArray();
+    for (const auto& v : t.vector_indexes) vectors.Push(VectorIndexToJson(v, t.TableArn()));
+    o.Add("VectorIndexes", std::move(vectors));
+  }
   if (t.stream_view_type) {
     json::Value spec = json::Value::MakeObject();
     spec.Add("StreamEnabled", json::Value::Bool(true));
@@ -875,16 +886,7 @@ Result<TableDescription> TableFromJson(const json::Value& v) {
       if (!in || !iks || !p) return Corrupt("index");
       idx.name = in->str();
       KH_ASSIGN_OR_RETURN(idx.key, KeySchemaFromJson(*iks, types));
-      const json::Value* pt = Member(*p, "ProjectionType", json::Kind::kString);
-      if (!pt) return Corrupt("Projection");
-      if (pt->str() == "KEYS_ONLY")
-        idx.projection.type = ProjectionType::kKeysOnly;
-      else if (pt->str() == "INCLUDE")
-        idx.projection.type = ProjectionType::kInclude;
-      if (const json::Value* nk = Member(*p, "NonKeyAttributes", json::Kind::kArray)) {
-        for (const auto& a : nk->array())
-          if (a.IsString()) idx.projection.non_key_attributes.push_back(a.str());
-      }
+      KH_ASSIGN_OR_RETURN(idx.projection, ProjectionFromJson(*p));
       if (const json::Value* st = Member(iv, "IndexStatus", json::Kind::kString))
         idx.status = st->str();
       ReadThroughputJson(iv, &idx);
@@ -892,9 +894,45 @@ Result<TableDescription> TableFromJson(const json::Value& v) {
       t.indexes.push_back(std::move(idx));
     }
   }
+  if (const json::Value* arr = Member(v, "VectorIndexes", json::Kind::kArray)) {
+    for (const auto& iv : arr->array()) {
+      KH_ASSIGN_OR_RETURN(VectorIndexDescription idx, VectorIndexFromJson(iv, types));
+      t.vector_indexes.push_back(std::move(idx));
+    }
+  }
   ReadThroughputModes(v, &t);
   SettleWarmThroughput(&t);
   return t;
+}
+
+Result<Projection> BuildProjection(const IndexSpec& spec) { return BuildProjectionOf(spec); }
+
+json::Value ProjectionToJson(const Projection& projection) {
+  json::Value p = json::Value::MakeObject();
+  p.Add("ProjectionType", json::Value::String(std::string(ProjectionTypeName(projection.type))));
+  if (projection.type == ProjectionType::kInclude) {
+    json::Value nk = json::Value::MakeArray();
+    for (const auto& a : projection.non_key_attributes) nk.Push(json::Value::String(a));
+    p.Add("NonKeyAttributes", std::move(nk));
+  }
+  return p;
+}
+
+Result<Projection> ProjectionFromJson(const json::Value& p) {
+  Projection out;
+  const json::Value* pt = Member(p, "ProjectionType", json::Kind::kString);
+  if (!pt) return Corrupt("Projection");
+  if (pt->str() == "KEYS_ONLY") {
+    out.type = ProjectionType::kKeysOnly;
+  } else if (pt->str() == "INCLUDE") {
+    out.type = ProjectionType::kInclude;
+  }
+  if (const json::Value* nk = Member(p, "NonKeyAttributes", json::Kind::kArray)) {
+    for (const auto& a : nk->array()) {
+      if (a.IsString()) out.non_key_attributes.push_back(a.str());
+    }
+  }
+  return out;
 }
 
 Item ExtractKey(const KeySchema& schema, const Item& item) {

@@ -107,6 +107,51 @@ struct IndexDescription {
   int64_t size_bytes = 0;
 };
 
+// ---- vector indexes (core/vector_index.h has their rules) ----
+
+enum class DistanceFunction { kCosine, kDotProduct, kEuclidean };
+// One SearchSchema element as CreateTable takes it.
+struct SearchSchemaElementSpec {
+  std::string name;
+  std::string kind;  // "HASH" | "INLINE_FILTER" (validated by the API layer)
+};
+
+// A vector index as CreateTable (VectorIndexes) and UpdateTable (a Create action) take it.
+struct VectorIndexSpec {
+  std::string name;
+  std::string vector_attribute;
+  std::vector<SearchSchemaElementSpec> search_schema;
+  std::optional<std::string> projection_type;  // "ALL" | "KEYS_ONLY" | "INCLUDE"
+  std::optional<std::vector<std::string>> non_key_attributes;
+  int64_t dimensions = 0;
+  std::string distance_function;  // as given (validated by the API layer)
+};
+
+// One resolved SearchSchema element: the attribute, its defined type, HASH or INLINE_FILTER.
+struct SearchAttribute {
+  std::string name;
+  ValueType type = ValueType::kS;
+  bool hash = false;
+  bool operator==(const SearchAttribute&) const = default;
+};
+
+// A vector index of a table (TableDescription::vector_indexes).
+struct VectorIndexDescription {
+  std::string name;
+  std::string vector_attribute;
+  std::vector<SearchAttribute> search_schema;  // in the order given
+  Projection projection;
+  int dimensions = 0;
+  DistanceFunction distance = DistanceFunction::kCosine;
+  std::string status = "ACTIVE";
+  // Filled by DescribeTable; not persisted.
+  int64_t item_count = 0;
+  int64_t size_bytes = 0;
+
+  // The HASH search attribute, or null.
+  const SearchAttribute* Hash() const;
+};
+
 // Refuses reading `names` (top-level attribute names, in request order) through a GSI that does
 // not project them: "One or more parameter values were invalid: Global secondary index g does not
 // project [a, b]" (each missing name once, in order). OK for an LSI, which reads the rest from
@@ -122,7 +167,8 @@ struct TableDescription {
   // import.cpp).
   uint64_t data_id = 0;
   KeySchema key;
-  std::vector<IndexDescription> indexes;  // GSIs and LSIs, in creation order
+  std::vector<IndexDescription> indexes;               // GSIs and LSIs, in creation order
+  std::vector<VectorIndexDescription> vector_indexes;  // in creation order
   std::string status = "ACTIVE";
   double creation_time = 0;  // epoch seconds
   std::string billing_mode = "PAY_PER_REQUEST";
@@ -264,11 +310,14 @@ IndexSpec IndexSpecOf(const std::string& name, const KeySchema& key, const Proje
 // Builds the description of a new table, applying CreateTable's rules with DynamoDB's messages
 // (key schema shape, definitions matching keys, LSIs sharing the table's partition key, at most
 // 5 LSIs and 20 GSIs, projections, 100 projected attributes, duplicate index names).
+// Vector indexes (`vectors`) are checked as core/vector_index.h says, after the other indexes;
+// their SearchSchema attributes count as used definitions.
 Result<TableDescription> BuildTableDescription(const std::string& table_name,
                                                const std::vector<AttributeDefinition>& definitions,
                                                const std::vector<KeySchemaElement>& key_schema,
                                                const std::vector<IndexSpec>& gsis,
-                                               const std::vector<IndexSpec>& lsis);
+                                               const std::vector<IndexSpec>& lsis,
+                                               const std::vector<VectorIndexSpec>& vectors = {});
 
 // CreateTable's per-GSI ProvisionedThroughput against the table's billing mode: required when
 // PROVISIONED ("...ProvisionedThroughput is not specified for index: g"), refused when
@@ -287,6 +336,13 @@ Result<IndexDescription> BuildGlobalIndex(const TableDescription& table,
 // keyhole field "KeyholeTableId").
 json::Value TableToJson(const TableDescription& t);
 Result<TableDescription> TableFromJson(const json::Value& v);
+
+// An index's Projection from CreateTable's or UpdateTable's ProjectionType and
+// NonKeyAttributes (`spec`'s), with DynamoDB's messages.
+Result<Projection> BuildProjection(const IndexSpec& spec);
+// A Projection in DescribeTable's shape, and back (ProjectionFromJson reads what it writes).
+json::Value ProjectionToJson(const Projection& projection);
+Result<Projection> ProjectionFromJson(const json::Value& v);
 
 // The primary key attributes of `item`. REQUIRES: the item has them.
 Item ExtractKey(const KeySchema& schema, const Item& item);

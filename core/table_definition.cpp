@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "core/throughput.h"
+#include "core/vector_index.h"
 
 namespace keyhole {
 
@@ -60,6 +61,24 @@ CreateTableRequest CreateRequestFor(const std::string& table, const TableDescrip
     } else {
       c.local_secondary_indexes.push_back(std::move(spec));
     }
+  }
+  for (const VectorIndexDescription& v : def.vector_indexes) {
+    VectorIndexSpec spec;
+    spec.name = v.name;
+    spec.vector_attribute = v.vector_attribute;
+    for (const SearchAttribute& a : v.search_schema) {
+      spec.search_schema.push_back({a.name, a.hash ? "HASH" : "INLINE_FILTER"});
+      if (std::ranges::none_of(c.attribute_definitions,
+                               [&](const AttributeDefinition& d) { return d.name == a.name; })) {
+        c.attribute_definitions.push_back({a.name, std::string(TypeName(a.type))});
+      }
+    }
+    const IndexSpec projection = IndexSpecOf(v.name, def.key, v.projection);
+    spec.projection_type = projection.projection_type;
+    spec.non_key_attributes = projection.non_key_attributes;
+    spec.dimensions = v.dimensions;
+    spec.distance_function = std::string(DistanceFunctionName(v.distance));
+    c.vector_indexes.push_back(std::move(spec));
   }
   if (def.stream_view_type) {
     StreamSpecification stream;

@@ -9,6 +9,7 @@
 
 #include "core/evaluate.h"
 #include "core/item_codec.h"
+#include "core/vector_index.h"
 #include "storage/engine.h"
 #include "storage/key_codec.h"
 
@@ -92,6 +93,8 @@ Status CheckIndexKeys(const TableDescription& t, const Item& item, bool from_upd
     });
     KH_RETURN_IF_ERROR(s);
   }
+  // A present vector, and the search attributes, as each vector index takes them.
+  for (const auto& v : t.vector_indexes) KH_RETURN_IF_ERROR(CheckVectorItem(v, item, from_update));
   return Status::OK();
 }
 

@@ -6,6 +6,7 @@
 #include "core/item_codec.h"
 #include "core/tags.h"
 #include "core/throughput.h"
+#include "core/vector_index.h"
 #include "storage/engine.h"
 #include "storage/key_codec.h"
 
@@ -229,7 +230,8 @@ Status ApplySse(const SSESpecification& spec, TableDescription* t) {
 Result<CreateTableResponse> Database::CreateTable(const CreateTableRequest& r) {
   KH_ASSIGN_OR_RETURN(TableDescription t,
                       BuildTableDescription(r.table_name, r.attribute_definitions, r.key_schema,
-                                            r.global_secondary_indexes, r.local_secondary_indexes));
+                                            r.global_secondary_indexes, r.local_secondary_indexes,
+                                            r.vector_indexes));
   if (r.billing_mode == "PROVISIONED") {
     if (!r.read_capacity_units || !r.write_capacity_units) {
       return Status::Validation(
@@ -258,6 +260,7 @@ Result<CreateTableResponse> Database::CreateTable(const CreateTableRequest& r) {
   }
   KH_RETURN_IF_ERROR(CheckIndexThroughput(r.billing_mode, r.read_capacity_units.has_value(),
                                           r.global_secondary_indexes));
+  KH_RETURN_IF_ERROR(CheckVectorIndexes(t.vector_indexes, r.billing_mode));
   t.billing_mode = r.billing_mode;
   t.creation_time = impl_->clock();
   if (t.billing_mode == "PAY_PER_REQUEST") t.pay_per_request_since = t.creation_time;

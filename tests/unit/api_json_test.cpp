@@ -268,7 +268,8 @@ TEST(ApiJsonCreateTable, UnknownAndUnsupportedMembers) {
             "Unknown parameter in input: \"Foo\", must be one of: AttributeDefinitions, "
             "TableName, KeySchema, LocalSecondaryIndexes, GlobalSecondaryIndexes, BillingMode, "
             "ProvisionedThroughput, StreamSpecification, SSESpecification, Tags, TableClass, "
-            "DeletionProtectionEnabled, WarmThroughput, ResourcePolicy, OnDemandThroughput");
+            "DeletionProtectionEnabled, WarmThroughput, ResourcePolicy, OnDemandThroughput, "
+            "VectorIndexes");
   EXPECT_EQ(Err(CreateTableRequestFromJson, R"({"TableName": "abc",
       "KeySchema": [{"AttributeName": "a", "KeyType": "HASH", "Type": "S"}]})"),
             "Unknown parameter in KeySchema[0]: \"Type\", must be one of: AttributeName, KeyType");

@@ -1,0 +1,314 @@
+// Vector indexes: their definition's checks, the write-time check of an item, scores, JSON
+// (vector_index.h).
+#include "core/vector_index.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+#include <map>
+#include <set>
+
+namespace keyhole {
+
+namespace {
+
+constexpr std::string_view kInvalid = "One or more parameter values were invalid: ";
+// The write-time texts have a full stop after "invalid" (captured from DynamoDB).
+constexpr std::string_view kInvalidItem = "One or more parameter values were invalid. ";
+
+constexpr double kFloatMax = std::numeric_limits<float>::max();
+
+const json::Value* Member(const json::Value& v, std::string_view name, json::Kind kind) {
+  const json::Value* m = v.Find(name);
+  return m && m->kind() == kind ? m : nullptr;
+}
+
+// A number as Java's BigDecimal.toString prints DynamoDB's normalized value (the service's
+// messages echo it so): plain while it has no negative scale and its exponent is at least -6,
+// else scientific ("1E+39", "-3.5E+40").
+std::string JavaDecimalText(const Number& n) {
+  const std::string& d = n.digits();
+  const int e = n.exponent();
+  if (d.empty() || (static_cast<int>(d.size()) - 1 - e >= 0 && e >= -6)) return n.ToString();
+  std::string out = n.IsNegative() ? "-" : "";
+  out += d[0];
+  if (d.size() > 1) out += "." + d.substr(1);
+  return out + fmt::format("E{:+d}", e);
+}
+
+Status Corrupt(std::string_view what) {
+  return Status::Format(fmt::format("catalog record is malformed: vector index {}", what));
+}
+
+}  // namespace
+
+std::string_view DistanceFunctionName(DistanceFunction f) {
+  switch (f) {
+    case DistanceFunction::kCosine:
+      return "COSINE";
+    case DistanceFunction::kDotProduct:
+      return "DOT_PRODUCT";
+    case DistanceFunction::kEuclidean:
+      return "EUCLIDEAN";
+  }
+  return "COSINE";
+}
+
+bool DistanceFunctionFromName(std::string_view name, DistanceFunction* out) {
+  for (DistanceFunction f :
+       {DistanceFunction::kCosine, DistanceFunction::kDotProduct, DistanceFunction::kEuclidean}) {
+    if (name == DistanceFunctionName(f)) {
+      *out = f;
+      return true;
+    }
+  }
+  return false;
+}
+
+const SearchAttribute* VectorIndexDescription::Hash() const {
+  for (const SearchAttribute& a : search_schema) {
+    if (a.hash) return &a;
+  }
+  return nullptr;
+}
+
+Result<VectorIndexDescription> BuildVectorIndex(const KeySchema& table_key,
+                                                const std::vector<AttributeDefinition>& defs,
+                                                const VectorIndexSpec& spec) {
+  (void)table_key;
+  KH_RETURN_IF_ERROR(ValidateTableName(spec.name, "indexName"));
+  VectorIndexDescription idx;
+  idx.name = spec.name;
+  if (spec.dimensions < 1 || spec.dimensions > kMaxVectorDimensions) {
+    return Status::Validation(
+        fmt::format("{}Number of dimensions must be between 1 and {} inclusive.", kInvalid,
+                    kMaxVectorDimensions));
+  }
+  idx.dimensions = static_cast<int>(spec.dimensions);
+  if (!DistanceFunctionFromName(spec.distance_function, &idx.distance)) {
+    return Status::Validation(fmt::format(
+        "1 validation error detected: Value '{}' at 'distanceFunction' failed to satisfy "
+        "constraint: Member must satisfy enum value set: [COSINE, DOT_PRODUCT, EUCLIDEAN]",
+        spec.distance_function));
+  }
+  idx.vector_attribute = spec.vector_attribute;
+  if (std::ranges::any_of(
+          defs, [&](const AttributeDefinition& d) { return d.name == idx.vector_attribute; })) {
+    return Status::Validation(fmt::format(
+        "{}Conflicting attribute definition for '{}'. An attribute cannot be defined in "
+        "AttributeDefinitions when used as a VectorAttribute.",
+        kInvalid, idx.vector_attribute));
+  }
+  std::set<std::string> seen;
+  size_t hashes = 0;
+  for (const SearchSchemaElementSpec& e : spec.search_schema) {
+    auto d =
+        std::ranges::find_if(defs, [&](const AttributeDefinition& x) { return x.name == e.name; });
+    if (d == defs.end()) {
+      return Status::Validation(fmt::format(
+          "{}One element in SearchSchema is not defined in attribute definitions", kInvalid));
+    }
+    if (!seen.insert(e.name).second) {
+      return Status::Validation(
+          fmt::format("{}SearchSchema contains a duplicate AttributeName", kInvalid));
+    }
+    SearchAttribute a;
+    a.name = e.name;
+    TypeFromName(d->type, &a.type);
+    a.hash = e.kind == "HASH";
+    hashes += a.hash;
+    idx.search_schema.push_back(std::move(a));
+  }
+  if (hashes > 1) {
+    return Status::Validation(fmt::format(
+        "{}Value '{}' at 'SearchSchema' failed to satisfy constraint: Member must have HASH count "
+        "less than or equal to 1",
+        kInvalid, hashes));
+  }
+  IndexSpec projection;
+  projection.name = spec.name;
+  projection.projection_type = spec.projection_type;
+  projection.non_key_attributes = spec.non_key_attributes;
+  KH_ASSIGN_OR_RETURN(idx.projection, BuildProjection(projection));
+  return idx;
+}
+
+Status CheckVectorIndexes(const std::vector<VectorIndexDescription>& indexes,
+                          std::string_view billing_mode) {
+  if (indexes.empty()) return Status::OK();
+  if (indexes.size() > kMaxVectorIndexes) {
+    return Status::Validation(fmt::format("{}VectorIndex count exceeds the per-table limit of {}",
+                                          kInvalid, kMaxVectorIndexes));
+  }
+  std::map<std::string, int> dimensions;
+  for (const VectorIndexDescription& v : indexes) {
+    auto [it, added] = dimensions.emplace(v.vector_attribute, v.dimensions);
+    if (!added && it->second != v.dimensions) {
+      return Status::Validation(fmt::format(
+          "{}Conflicting attribute definition for '{}'. All VectorIndexes on the same vector "
+          "attribute must use the same dimensions.",
+          kInvalid, v.vector_attribute));
+    }
+  }
+  if (billing_mode != "PAY_PER_REQUEST") {
+    return Status::Validation(
+        fmt::format("{}Vector indexes are only supported for PAY_PER_REQUEST tables", kInvalid));
+  }
+  return Status::OK();
+}
+
+Status CheckVectorItem(const VectorIndexDescription& index, const Item& item, bool from_update) {
+  const std::string& name = index.vector_attribute;
+  if (auto v = item.find(name); v != item.end()) {
+    if (!v->second.is(ValueType::kL)) {
+      return Status::Validation(fmt::format(
+          "{}Invalid type for parameter {}, Expected: 32-bit floating point number list "
+          "IndexName: {}",
+          kInvalidItem, name, index.name));
+    }
+    const auto& list = v->second.l();
+    if (list.size() != static_cast<size_t>(index.dimensions)) {
+      return Status::Validation(
+          fmt::format("{}Invalid size for parameter {}, Expected: {}, Actual: {} IndexName: {}",
+                      kInvalidItem, name, index.dimensions, list.size(), index.name));
+    }
+    for (size_t i = 0; i < list.size(); ++i) {
+      if (!list[i].is(ValueType::kN)) {
+        return Status::Validation(fmt::format(
+            "{}Invalid type for parameter {}[{}], Expected: 32-bit floating point number, "
+            "Actual: {}. IndexName: {}",
+            kInvalidItem, name, i, TypeName(list[i].type()), index.name));
+      }
+      const double d = std::strtod(list[i].n().ToString().c_str(), nullptr);
+      if (!(std::fabs(d) <= kFloatMax)) {
+        return Status::Validation(
+            fmt::format("{}Invalid value for parameter {}[{}], Value: {} is outside valid range "
+                        "[-3.4028235E38, 3.4028235E38]. IndexName: {}",
+                        kInvalidItem, name, i, JavaDecimalText(list[i].n()), index.name));
+      }
+    }
+  }
+  for (const SearchAttribute& a : index.search_schema) {
+    auto v = item.find(a.name);
+    if (v == item.end()) continue;
+    if (v->second.type() != a.type) {
+      return Status::Validation(fmt::format(
+          "{}Attribute '{}' type mismatch. Expected: {}, Actual: {}. IndexName: {}", kInvalidItem,
+          a.name, TypeName(a.type), TypeName(v->second.type()), index.name));
+    }
+    const bool empty = (a.type == ValueType::kS && v->second.s().empty()) ||
+                       (a.type == ValueType::kB && v->second.s().empty());
+    if (a.hash && empty) {
+      std::string text = fmt::format(
+          "One or more parameter values are not valid. A value specified for a secondary index "
+          "key is not supported. The AttributeValue for a key attribute cannot contain an empty "
+          "{} value.",
+          a.type == ValueType::kS ? "string" : "binary");
+      if (!from_update) text += fmt::format(" IndexName: {}, IndexKey: {}", index.name, a.name);
+      return Status::Validation(text);
+    }
+  }
+  return Status::OK();
+}
+
+bool InVectorIndex(const VectorIndexDescription& index, const Item& item) {
+  if (!item.count(index.vector_attribute)) return false;
+  const SearchAttribute* hash = index.Hash();
+  return !hash || item.count(hash->name);
+}
+
+std::vector<float> VectorOf(const VectorIndexDescription& index, const Item& item) {
+  const auto& list = item.at(index.vector_attribute).l();
+  std::vector<float> out;
+  out.reserve(list.size());
+  for (const AttributeValue& v : list) {
+    out.push_back(static_cast<float>(std::strtod(v.n().ToString().c_str(), nullptr)));
+  }
+  return out;
+}
+
+double VectorScore(DistanceFunction f, const float* a, const float* b, size_t n) {
+  // Sums in double: float32 inputs, exact enough to rank, and the same on every machine.
+  double dot = 0, aa = 0, bb = 0, sq = 0;
+  switch (f) {
+    case DistanceFunction::kDotProduct:
+      for (size_t i = 0; i < n; ++i) dot += static_cast<double>(a[i]) * b[i];
+      return dot;
+    case DistanceFunction::kEuclidean:
+      for (size_t i = 0; i < n; ++i) {
+        const double d = static_cast<double>(a[i]) - b[i];
+        sq += d * d;
+      }
+      return std::sqrt(sq);
+    case DistanceFunction::kCosine:
+      for (size_t i = 0; i < n; ++i) {
+        dot += static_cast<double>(a[i]) * b[i];
+        aa += static_cast<double>(a[i]) * a[i];
+        bb += static_cast<double>(b[i]) * b[i];
+      }
+      if (aa == 0 || bb == 0) return 1;  // a zero vector: no direction
+      return 1 - dot / (std::sqrt(aa) * std::sqrt(bb));
+  }
+  return 0;
+}
+
+json::Value VectorIndexToJson(const VectorIndexDescription& index, const std::string& table_arn) {
+  json::Value o = json::Value::MakeObject();
+  o.Add("IndexName", json::Value::String(index.name));
+  json::Value va = json::Value::MakeObject();
+  va.Add("AttributeName", json::Value::String(index.vector_attribute));
+  o.Add("VectorAttribute", std::move(va));
+  if (!index.search_schema.empty()) {
+    json::Value ss = json::Value::MakeArray();
+    for (const SearchAttribute& a : index.search_schema) {
+      json::Value e = json::Value::MakeObject();
+      e.Add("AttributeName", json::Value::String(a.name));
+      e.Add("SearchSchemaElementType", json::Value::String(a.hash ? "HASH" : "INLINE_FILTER"));
+      ss.Push(std::move(e));
+    }
+    o.Add("SearchSchema", std::move(ss));
+  }
+  o.Add("Projection", ProjectionToJson(index.projection));
+  o.Add("Dimensions", json::Value::Int(index.dimensions));
+  o.Add("DistanceFunction", json::Value::String(std::string(DistanceFunctionName(index.distance))));
+  o.Add("IndexStatus", json::Value::String(index.status));
+  o.Add("IndexSizeBytes", json::Value::Int(index.size_bytes));
+  o.Add("ItemCount", json::Value::Int(index.item_count));
+  o.Add("IndexArn", json::Value::String(table_arn + "/index/" + index.name));
+  return o;
+}
+
+Result<VectorIndexDescription> VectorIndexFromJson(const json::Value& v,
+                                                   const std::map<std::string, ValueType>& types) {
+  VectorIndexDescription idx;
+  const json::Value* name = Member(v, "IndexName", json::Kind::kString);
+  const json::Value* va = Member(v, "VectorAttribute", json::Kind::kObject);
+  const json::Value* an = va ? Member(*va, "AttributeName", json::Kind::kString) : nullptr;
+  const json::Value* dims = Member(v, "Dimensions", json::Kind::kNumber);
+  const json::Value* df = Member(v, "DistanceFunction", json::Kind::kString);
+  const json::Value* p = Member(v, "Projection", json::Kind::kObject);
+  if (!name || !an || !dims || !df || !p) return Corrupt("members");
+  idx.name = name->str();
+  idx.vector_attribute = an->str();
+  idx.dimensions = std::atoi(dims->number_text().c_str());
+  if (idx.dimensions < 1 || idx.dimensions > kMaxVectorDimensions ||
+      !DistanceFunctionFromName(df->str(), &idx.distance)) {
+    return Corrupt("Dimensions or DistanceFunction");
+  }
+  KH_ASSIGN_OR_RETURN(idx.projection, ProjectionFromJson(*p));
+  if (const json::Value* ss = Member(v, "SearchSchema", json::Kind::kArray)) {
+    for (const json::Value& e : ss->array()) {
+      const json::Value* n = Member(e, "AttributeName", json::Kind::kString);
+      const json::Value* k = Member(e, "SearchSchemaElementType", json::Kind::kString);
+      if (!n || !k || !types.count(n->str())) return Corrupt("SearchSchema");
+      idx.search_schema.push_back({n->str(), types.at(n->str()), k->str() == "HASH"});
+    }
+  }
+  if (const json::Value* st = Member(v, "IndexStatus", json::Kind::kString)) idx.status = st->str();
+  return idx;
+}
+
+}  // namespace keyhole
