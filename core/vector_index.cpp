@@ -255,6 +255,144 @@ double VectorScore(DistanceFunction f, const float* a, const float* b, size_t n)
   return 0;
 }
 
+Status CheckTopK(int64_t top_k) {
+  if (top_k >= 1 && top_k <= kMaxTopK) return Status::OK();
+  return Status::Validation(fmt::format(
+      "Provided TopK value '{}' is out of valid range. The value must be between 1 and {} "
+      "inclusive",
+      top_k, kMaxTopK));
+}
+
+Result<std::vector<float>> SearchVectorOf(const VectorIndexDescription& index,
+                                          const std::vector<AttributeValue>& vector) {
+  std::vector<float> out;
+  out.reserve(vector.size());
+  for (const AttributeValue& v : vector) {
+    const double d = v.is(ValueType::kN) ? std::strtod(v.n().ToString().c_str(), nullptr)
+                                         : std::numeric_limits<double>::infinity();
+    if (!(std::fabs(d) <= kFloatMax)) {
+      return Status::Validation(
+          "Search vector contains invalid values. All values in the search vector must be a "
+          "32-bit floating-point number attribute");
+    }
+    out.push_back(static_cast<float>(d));
+  }
+  if (out.size() != static_cast<size_t>(index.dimensions)) {
+    return Status::Validation(
+        fmt::format("Input search vector dimension {} does not match vector index dimension {}",
+                    out.size(), index.dimensions));
+  }
+  return out;
+}
+
+namespace {
+
+Status InvalidSearchCondition(std::string_view what) {
+  return Status::Validation(fmt::format("Invalid SearchConditionExpression: {}", what));
+}
+
+// The leaves of a condition's top-level ANDs, in order.
+void AndLeaves(const expr::Condition& c, std::vector<const expr::Condition*>* out) {
+  if (c.kind == expr::ConditionKind::kAnd) {
+    for (const expr::Condition& child : c.children) AndLeaves(child, out);
+  } else {
+    out->push_back(&c);
+  }
+}
+
+}  // namespace
+
+Result<std::vector<SearchTerm>> SearchConditionTerms(const VectorIndexDescription& index,
+                                                     const expr::Condition* condition) {
+  std::vector<SearchTerm> terms;
+  std::vector<const expr::Condition*> leaves;
+  if (condition) AndLeaves(*condition, &leaves);
+  for (const expr::Condition* c : leaves) {
+    if (c->kind != expr::ConditionKind::kCompare || c->op != expr::CompareOp::kEq) {
+      return InvalidSearchCondition("Invalid comparator used in SearchConditionExpression");
+    }
+    const expr::Operand* path = nullptr;
+    const expr::Operand* value = nullptr;
+    for (const expr::Operand& o : c->operands) {
+      if (o.kind == expr::OperandKind::kPath) {
+        path = path ? nullptr : &o;
+      } else if (o.kind == expr::OperandKind::kValue) {
+        value = &o;
+      }
+    }
+    if (!path || !value) {
+      return InvalidSearchCondition("Invalid comparator used in SearchConditionExpression");
+    }
+    if (path->path.elements.size() != 1) {
+      return InvalidSearchCondition(
+          "SearchConditionExpression cannot have conditions on nested attributes");
+    }
+    const std::string& name = path->path.elements[0].name;
+    auto a = std::ranges::find_if(index.search_schema,
+                                  [&](const SearchAttribute& x) { return x.name == name; });
+    if (a == index.search_schema.end()) {
+      return Status::Validation(
+          fmt::format("SearchConditionExpression must not contain any attributes that is not in "
+                      "SearchSchema. Invalid attribute: {}",
+                      name));
+    }
+    if (std::ranges::any_of(terms, [&](const SearchTerm& t) { return t.name == name; })) {
+      return InvalidSearchCondition(
+          "SearchConditionExpression must only contain one condition per attribute");
+    }
+    terms.push_back({name, value->value});
+  }
+  const SearchAttribute* hash = index.Hash();
+  if (hash &&
+      std::ranges::none_of(terms, [&](const SearchTerm& t) { return t.name == hash->name; })) {
+    return Status::Validation(
+        "SearchConditionExpression must be provided when SearchSchema has a HASH key");
+  }
+  for (const SearchTerm& t : terms) {
+    auto a = std::ranges::find_if(index.search_schema,
+                                  [&](const SearchAttribute& x) { return x.name == t.name; });
+    if (t.value.type() != a->type) {
+      return Status::Validation(fmt::format(
+          "Type of '{}' attribute in SearchConditionExpression ({}) does not match type in "
+          "search schema ({})",
+          t.name, TypeName(t.value.type()), TypeName(a->type)));
+    }
+    if (a->hash && a->type != ValueType::kN && t.value.s().empty()) {
+      return Status::Validation(fmt::format(
+          "One or more parameter values are not valid. The AttributeValue for a key attribute "
+          "cannot contain an empty {} value. Key: {}",
+          a->type == ValueType::kS ? "string" : "binary", t.name));
+    }
+  }
+  return terms;
+}
+
+std::vector<ScoredCandidate> ExactTopK(DistanceFunction f, const std::vector<float>& query,
+                                       const float* vectors, size_t count, size_t k) {
+  const size_t n = query.size();
+  // "Better" first: smaller scores, or larger for DOT_PRODUCT; then the earlier candidate.
+  const bool larger = f == DistanceFunction::kDotProduct;
+  auto better = [&](const ScoredCandidate& a, const ScoredCandidate& b) {
+    if (a.score != b.score) return larger ? a.score > b.score : a.score < b.score;
+    return a.position < b.position;
+  };
+  std::vector<ScoredCandidate> heap;  // the k best so far, the worst of them on top
+  heap.reserve(std::min(k, count) + 1);
+  for (size_t i = 0; i < count && k > 0; ++i) {
+    ScoredCandidate c{i, VectorScore(f, query.data(), vectors + i * n, n)};
+    if (heap.size() < k) {
+      heap.push_back(c);
+      std::push_heap(heap.begin(), heap.end(), better);
+    } else if (better(c, heap.front())) {
+      std::pop_heap(heap.begin(), heap.end(), better);
+      heap.back() = c;
+      std::push_heap(heap.begin(), heap.end(), better);
+    }
+  }
+  std::sort_heap(heap.begin(), heap.end(), better);
+  return heap;
+}
+
 json::Value VectorIndexToJson(const VectorIndexDescription& index, const std::string& table_arn) {
   json::Value o = json::Value::MakeObject();
   o.Add("IndexName", json::Value::String(index.name));

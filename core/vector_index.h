@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "core/attribute_value.h"
+#include "core/expression.h"
 #include "core/json.h"
 #include "core/schema.h"
 #include "core/status.h"
@@ -74,6 +75,49 @@ std::vector<float> VectorOf(const VectorIndexDescription& index, const Item& ite
 
 // The score of `b` against the query vector `a` (both `n` long) under `f` (see above).
 double VectorScore(DistanceFunction f, const float* a, const float* b, size_t n);
+
+// ---- SearchVectors ----
+
+inline constexpr int64_t kMaxTopK = 100;
+
+// TopK within 1..100: "Provided TopK value '101' is out of valid range. The value must be
+// between 1 and 100 inclusive".
+Status CheckTopK(int64_t top_k);
+
+// The search vector as float32 values: every element a Number within float32's range ("Search
+// vector contains invalid values. All values in the search vector must be a 32-bit
+// floating-point number attribute"), then as many as the index's dimensions ("Input search
+// vector dimension N does not match vector index dimension D").
+Result<std::vector<float>> SearchVectorOf(const VectorIndexDescription& index,
+                                          const std::vector<AttributeValue>& vector);
+
+// The equalities of a SearchConditionExpression (its AST, with values in place), checked as
+// DynamoDB checks them: only `=` joined by AND ("Invalid SearchConditionExpression: Invalid
+// comparator used in SearchConditionExpression"), top-level attributes of the SearchSchema
+// ("... cannot have conditions on nested attributes"; "SearchConditionExpression must not
+// contain any attributes that is not in SearchSchema. Invalid attribute: x"), one condition per
+// attribute, the value of the attribute's type ("Type of 'tenant' attribute in
+// SearchConditionExpression (N) does not match type in search schema (S)"), and an equality on
+// the HASH attribute when the schema has one ("SearchConditionExpression must be provided when
+// SearchSchema has a HASH key"). `condition` null: none was given.
+struct SearchTerm {
+  std::string name;
+  AttributeValue value;
+};
+Result<std::vector<SearchTerm>> SearchConditionTerms(const VectorIndexDescription& index,
+                                                     const expr::Condition* condition);
+
+// One candidate's place in a result: its position among the candidates and its score.
+struct ScoredCandidate {
+  size_t position = 0;
+  double score = 0;
+};
+// The `k` best of `count` candidate vectors packed one after another in `vectors` (each
+// `query.size()` floats), scored against `query` under `f`: the smallest scores first for
+// COSINE and EUCLIDEAN, the largest first for DOT_PRODUCT; equal scores in candidate order.
+// Every candidate is scored: the result is the exact top k.
+std::vector<ScoredCandidate> ExactTopK(DistanceFunction f, const std::vector<float>& query,
+                                       const float* vectors, size_t count, size_t k);
 
 // DescribeTable's VectorIndexDescription (IndexArn under `table_arn`); VectorIndexFromJson
 // reads what it writes, with the SearchSchema attributes' types from the table's

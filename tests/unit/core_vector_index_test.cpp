@@ -4,7 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <random>
 
 namespace keyhole {
 namespace {
@@ -197,6 +199,125 @@ TEST(VectorIndexTest, DuplicateNamesAcrossIndexKinds) {
   ASSERT_FALSE(t.ok());
   EXPECT_EQ(t.status().message(),
             "One or more parameter values were invalid: Duplicate index name: vix");
+}
+
+TEST(VectorIndexTest, ChecksTopKAndTheSearchVector) {
+  EXPECT_TRUE(CheckTopK(1).ok());
+  EXPECT_TRUE(CheckTopK(100).ok());
+  EXPECT_EQ(CheckTopK(101).message(),
+            "Provided TopK value '101' is out of valid range. The value must be between 1 and "
+            "100 inclusive");
+  EXPECT_EQ(CheckTopK(0).message(),
+            "Provided TopK value '0' is out of valid range. The value must be between 1 and 100 "
+            "inclusive");
+  VectorIndexDescription v = *BuildVectorIndex(TableKey(), kDefs, Spec());
+  Result<std::vector<float>> q = SearchVectorOf(v, {Num("1"), Num("0.5"), Num("-2")});
+  ASSERT_TRUE(q.ok());
+  EXPECT_EQ(*q, (std::vector<float>{1, 0.5, -2}));
+  // Elements first, then the count.
+  EXPECT_EQ(SearchVectorOf(v, {Num("1"), AttributeValue::S("x")}).status().message(),
+            "Search vector contains invalid values. All values in the search vector must be a "
+            "32-bit floating-point number attribute");
+  EXPECT_EQ(SearchVectorOf(v, {Num("1"), Num("1E+39"), Num("2")}).status().message(),
+            "Search vector contains invalid values. All values in the search vector must be a "
+            "32-bit floating-point number attribute");
+  EXPECT_EQ(SearchVectorOf(v, {Num("1"), Num("2")}).status().message(),
+            "Input search vector dimension 2 does not match vector index dimension 3");
+}
+
+expr::Condition Eq(const std::string& name, AttributeValue value) {
+  expr::Condition c;
+  c.kind = expr::ConditionKind::kCompare;
+  c.op = expr::CompareOp::kEq;
+  expr::Path p;
+  p.elements.push_back({name});
+  c.operands = {expr::Operand::MakePath(p), expr::Operand::MakeValue(std::move(value))};
+  return c;
+}
+
+expr::Condition And(std::vector<expr::Condition> children) {
+  expr::Condition c;
+  c.kind = expr::ConditionKind::kAnd;
+  c.children = std::move(children);
+  return c;
+}
+
+std::string TermsError(const VectorIndexDescription& v, const expr::Condition* c) {
+  Result<std::vector<SearchTerm>> r = SearchConditionTerms(v, c);
+  return r.ok() ? "" : r.status().message();
+}
+
+TEST(VectorIndexTest, ReadsTheSearchCondition) {
+  VectorIndexDescription v = *BuildVectorIndex(TableKey(), kDefs, Spec());
+  expr::Condition both = And({Eq("tenant", AttributeValue::S("t1")), Eq("cat", Num("2"))});
+  Result<std::vector<SearchTerm>> terms = SearchConditionTerms(v, &both);
+  ASSERT_TRUE(terms.ok()) << terms.status().ToString();
+  ASSERT_EQ(terms->size(), 2u);
+  EXPECT_EQ((*terms)[1].name, "cat");
+  EXPECT_EQ(TermsError(v, nullptr),
+            "SearchConditionExpression must be provided when SearchSchema has a HASH key");
+  expr::Condition only_cat = Eq("cat", Num("2"));
+  EXPECT_EQ(TermsError(v, &only_cat),
+            "SearchConditionExpression must be provided when SearchSchema has a HASH key");
+  expr::Condition lt = Eq("cat", Num("2"));
+  lt.op = expr::CompareOp::kLt;
+  EXPECT_EQ(TermsError(v, &lt),
+            "Invalid SearchConditionExpression: Invalid comparator used in "
+            "SearchConditionExpression");
+  expr::Condition other = And({Eq("tenant", AttributeValue::S("t1")), Eq("text", Num("2"))});
+  EXPECT_EQ(TermsError(v, &other),
+            "SearchConditionExpression must not contain any attributes that is not in "
+            "SearchSchema. Invalid attribute: text");
+  expr::Condition twice =
+      And({Eq("tenant", AttributeValue::S("t1")), Eq("tenant", AttributeValue::S("t2"))});
+  EXPECT_EQ(TermsError(v, &twice),
+            "Invalid SearchConditionExpression: SearchConditionExpression must only contain one "
+            "condition per attribute");
+  expr::Condition nested = Eq("tenant", AttributeValue::S("t1"));
+  nested.operands[0].path.elements.push_back({"x"});
+  EXPECT_EQ(TermsError(v, &nested),
+            "Invalid SearchConditionExpression: SearchConditionExpression cannot have conditions "
+            "on nested attributes");
+  expr::Condition typed = Eq("tenant", Num("1"));
+  EXPECT_EQ(TermsError(v, &typed),
+            "Type of 'tenant' attribute in SearchConditionExpression (N) does not match type in "
+            "search schema (S)");
+  expr::Condition empty = Eq("tenant", AttributeValue::S(""));
+  EXPECT_EQ(TermsError(v, &empty),
+            "One or more parameter values are not valid. The AttributeValue for a key attribute "
+            "cannot contain an empty string value. Key: tenant");
+}
+
+// ExactTopK beside a brute-force model: every candidate scored, sorted, the first k kept.
+TEST(VectorIndexTest, ExactTopKMatchesABruteForceModel) {
+  std::mt19937 rng(42);
+  std::uniform_real_distribution<float> value(-1, 1);
+  std::uniform_int_distribution<int> small(0, 3);  // repeated values make equal scores
+  for (int round = 0; round < 300; ++round) {
+    const size_t dims = 1 + rng() % 8, count = rng() % 60, k = 1 + rng() % 20;
+    const bool ties = round % 3 == 0;
+    std::vector<float> query(dims), vectors(dims * count);
+    for (float& x : query) x = ties ? static_cast<float>(small(rng)) : value(rng);
+    for (float& x : vectors) x = ties ? static_cast<float>(small(rng)) : value(rng);
+    for (DistanceFunction f :
+         {DistanceFunction::kCosine, DistanceFunction::kDotProduct, DistanceFunction::kEuclidean}) {
+      std::vector<ScoredCandidate> model;
+      for (size_t i = 0; i < count; ++i) {
+        model.push_back({i, VectorScore(f, query.data(), vectors.data() + i * dims, dims)});
+      }
+      std::stable_sort(
+          model.begin(), model.end(), [&](const ScoredCandidate& a, const ScoredCandidate& b) {
+            return f == DistanceFunction::kDotProduct ? a.score > b.score : a.score < b.score;
+          });
+      model.resize(std::min(model.size(), k));
+      std::vector<ScoredCandidate> got = ExactTopK(f, query, vectors.data(), count, k);
+      ASSERT_EQ(got.size(), model.size()) << "round " << round;
+      for (size_t i = 0; i < got.size(); ++i) {
+        EXPECT_EQ(got[i].position, model[i].position) << "round " << round << " rank " << i;
+        EXPECT_EQ(got[i].score, model[i].score);
+      }
+    }
+  }
 }
 
 }  // namespace
