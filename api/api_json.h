@@ -74,6 +74,7 @@ Result<UpdateItemRequest> UpdateItemRequestFromJson(const json::Value& v);
 // and Scan also take AttributesToGet, QueryFilter / ScanFilter and ConditionalOperator.
 Result<QueryRequest> QueryRequestFromJson(const json::Value& v);
 Result<ScanRequest> ScanRequestFromJson(const json::Value& v);
+Result<SearchVectorsRequest> SearchVectorsRequestFromJson(const json::Value& v);
 // Batches and transactions (api/api_json_batches.cpp). The decoders read the shapes and the
 // per-member constraints; the counts (25 writes, 100 keys or actions), duplicates and key
 // schemas are checked by storage, which has DynamoDB's messages for them. A transaction's
@@ -110,6 +111,7 @@ Status BindKeyConditions(const TableDescription& table, QueryRequest* r);
 json::Value GetItemRequestToJson(const GetItemRequest& r);
 json::Value QueryRequestToJson(const QueryRequest& r);
 json::Value ScanRequestToJson(const ScanRequest& r);
+json::Value SearchVectorsRequestToJson(const SearchVectorsRequest& r);
 json::Value PutItemRequestToJson(const PutItemRequest& r);
 json::Value UpdateItemRequestToJson(const UpdateItemRequest& r);
 json::Value DeleteItemRequestToJson(const DeleteItemRequest& r);
@@ -143,6 +145,9 @@ json::Value UpdateItemResponseToJson(const UpdateItemResponse& r);
 // With `select` Select::kCount, Items is omitted as DynamoDB does (pass the request's Select).
 json::Value QueryResponseToJson(const QueryResponse& r, Select select = Select::kUnset);
 json::Value ScanResponseToJson(const ScanResponse& r, Select select = Select::kUnset);
+// SearchVectors: {"SearchResults": [{"Item", "Score"}], "ConsumedCapacity"?:
+// {"VectorSearchRequestBytes"}}.
+json::Value SearchVectorsResponseToJson(const SearchVectorsResponse& r);
 
 // {"TableName", "CapacityUnits", "ReadCapacityUnits"?, "WriteCapacityUnits"?, "Table"?,
 // "LocalSecondaryIndexes"?, "GlobalSecondaryIndexes"?}. Read/WriteCapacityUnits appear when

@@ -134,6 +134,7 @@ Result<DeleteItemResponse> DeleteItemResponseFromJson(const json::Value& v);
 Result<UpdateItemResponse> UpdateItemResponseFromJson(const json::Value& v);
 Result<QueryResponse> QueryResponseFromJson(const json::Value& v);
 Result<ScanResponse> ScanResponseFromJson(const json::Value& v);
+Result<SearchVectorsResponse> SearchVectorsResponseFromJson(const json::Value& v);
 // The fast paths of GetItem's, Query's and Scan's decoders, straight from the response text:
 // their items are read by ReadItemText (core/ddb_json.h) without a Value tree, the other
 // members as above. nullopt when anything is unusual or wrong; the caller then parses the text

@@ -171,6 +171,32 @@ Result<GetItemResponse> GetItemResponseFromJson(const json::Value& v) {
   return r;
 }
 
+Result<SearchVectorsResponse> SearchVectorsResponseFromJson(const json::Value& v) {
+  KH_RETURN_IF_ERROR(NeedObject(v, ""));
+  SearchVectorsResponse r;
+  const json::Value* results = v.Find("SearchResults");
+  if (results && !results->IsArray()) return Malformed("SearchResults", "is not a list");
+  if (results) {
+    for (const json::Value& e : results->array()) {
+      SearchResult result;
+      std::optional<Item> item;
+      KH_RETURN_IF_ERROR(NeedObject(e, "SearchResults"));
+      KH_RETURN_IF_ERROR(ReadItem(e, "Item", "SearchResults", &item));
+      if (item) result.item = std::move(*item);
+      const json::Value* score = e.Find("Score");
+      if (!score || !score->IsNumber()) return Malformed("SearchResults", "lacks a Score");
+      result.score = std::strtod(score->number_text().c_str(), nullptr);
+      r.results.push_back(std::move(result));
+    }
+  }
+  if (const json::Value* c = v.Find("ConsumedCapacity"); c && c->IsObject()) {
+    if (const json::Value* b = c->Find("VectorSearchRequestBytes"); b && b->IsNumber()) {
+      r.search_request_bytes = std::strtoll(b->number_text().c_str(), nullptr, 10);
+    }
+  }
+  return r;
+}
+
 Result<DeleteItemResponse> DeleteItemResponseFromJson(const json::Value& v) {
   return AttributesResponse<DeleteItemResponse>(v);
 }

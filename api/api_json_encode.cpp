@@ -123,7 +123,7 @@ void AddExpressions(const expr::ExpressionInput& in, const KeyCondition* key, js
     }
     return;
   }
-  std::optional<std::string> condition, filter, key_condition, projection, update;
+  std::optional<std::string> condition, filter, key_condition, projection, update, search;
   expr::Placeholders p(in.parsed ? std::map<std::string, std::string>{}
                                  : in.names.value_or(std::map<std::string, std::string>{}),
                        in.parsed ? std::map<std::string, AttributeValue>{}
@@ -143,6 +143,7 @@ void AddExpressions(const expr::ExpressionInput& in, const KeyCondition* key, js
     if (e.condition) condition = expr::RenderCondition(*e.condition, &p);
     if (e.filter) filter = expr::RenderCondition(*e.filter, &p);
     if (e.projection) projection = expr::RenderProjection(*e.projection, &p);
+    if (e.search_condition) search = expr::RenderCondition(*e.search_condition, &p);
     any_placeholder_use = true;
   } else {
     condition = in.condition;
@@ -150,12 +151,14 @@ void AddExpressions(const expr::ExpressionInput& in, const KeyCondition* key, js
     if (has_key_expression) key_condition = in.key_condition;
     projection = in.projection;
     update = in.update;
+    search = in.search_condition;
   }
   if (key_condition) body->Add("KeyConditionExpression", json::Value::String(*key_condition));
   if (filter) body->Add("FilterExpression", json::Value::String(*filter));
   if (projection) body->Add("ProjectionExpression", json::Value::String(*projection));
   if (condition) body->Add("ConditionExpression", json::Value::String(*condition));
   if (update) body->Add("UpdateExpression", json::Value::String(*update));
+  if (search) body->Add("SearchConditionExpression", json::Value::String(*search));
   // Copied maps keep their presence as given; rendered ones appear when not empty.
   if (in.names || (any_placeholder_use && !p.names().empty())) {
     json::Value names = json::Value::MakeObject();
@@ -209,6 +212,18 @@ json::Value QueryRequestToJson(const QueryRequest& r) {
   if (r.exclusive_start_key) body.Add("ExclusiveStartKey", ItemToJson(*r.exclusive_start_key));
   if (r.select != Select::kUnset) body.Add("Select", json::Value::String(SelectName(r.select)));
   if (r.consistent_read) body.Add("ConsistentRead", json::Value::Bool(true));
+  AddCapacity(r.return_consumed_capacity, &body);
+  return body;
+}
+
+json::Value SearchVectorsRequestToJson(const SearchVectorsRequest& r) {
+  json::Value body = Start(r.table_name);
+  body.Add("IndexName", json::Value::String(r.index_name));
+  json::Value vector = json::Value::MakeArray();
+  for (const AttributeValue& v : r.search_vector) vector.Push(ValueToJson(v));
+  body.Add("SearchVector", std::move(vector));
+  body.Add("TopK", json::Value::Int(r.top_k));
+  AddExpressions(r.expressions, nullptr, &body);
   AddCapacity(r.return_consumed_capacity, &body);
   return body;
 }

@@ -147,6 +147,7 @@ Status ReadExpressions(const json::Value& v, const Path& at, expr::ExpressionInp
       {"FilterExpression", &expr::ExpressionInput::filter},
       {"ProjectionExpression", &expr::ExpressionInput::projection},
       {"UpdateExpression", &expr::ExpressionInput::update},
+      {"SearchConditionExpression", &expr::ExpressionInput::search_condition},
   };
   for (const auto& m : kStrings) {
     KH_ASSIGN_OR_RETURN(out->*m.field, ReadString(v, m.name, at));
@@ -427,6 +428,52 @@ Result<QueryRequest> QueryRequestFromJson(const json::Value& v) {
                         api_json::DecodeKeyConditions(legacy.key_condition_terms));
   }
   KH_ASSIGN_OR_RETURN(r.exclusive_start_key, DecodeStartKey(esk));
+  return r;
+}
+
+Result<SearchVectorsRequest> SearchVectorsRequestFromJson(const json::Value& v) {
+  static constexpr MemberSpec kMembers[] = {
+      {"TableName"},
+      {"IndexName"},
+      {"SearchVector"},
+      {"TopK"},
+      {"SearchConditionExpression"},
+      {"ProjectionExpression"},
+      {"ExpressionAttributeNames"},
+      {"ExpressionAttributeValues"},
+      {"ReturnConsumedCapacity"},
+  };
+  const Path root;
+  KH_RETURN_IF_ERROR(CheckStructure(v, root, kMembers));
+  Violations errs;
+  SearchVectorsRequest r;
+  KH_ASSIGN_OR_RETURN(r.table_name, ReadTableNameOrArnMember(v, "TableName", root, true, &errs));
+  KH_ASSIGN_OR_RETURN(std::optional<std::string> index, ReadString(v, "IndexName", root));
+  if (!index) {
+    errs.AddNull(root.Child("IndexName"));
+  } else {
+    CheckLength(index->size(), 3, 255, *index, root.Child("IndexName"), &errs);
+    r.index_name = *index;
+  }
+  KH_ASSIGN_OR_RETURN(const json::Value* vector, ReadList(v, "SearchVector", root));
+  if (!vector) {
+    errs.AddNull(root.Child("SearchVector"));
+  } else {
+    CheckLength(vector->array().size(), 1, 4096, "", root.Child("SearchVector"), &errs);
+    for (const json::Value& e : vector->array()) {
+      KH_ASSIGN_OR_RETURN(AttributeValue value, ValueFromJson(e));
+      r.search_vector.push_back(std::move(value));
+    }
+  }
+  KH_ASSIGN_OR_RETURN(std::optional<int64_t> top_k, ReadInteger(v, "TopK", root));
+  if (!top_k) {
+    errs.AddNull(root.Child("TopK"));
+  } else {
+    r.top_k = *top_k;
+  }
+  KH_ASSIGN_OR_RETURN(r.return_consumed_capacity, ReadCapacity(v, root, &errs));
+  KH_RETURN_IF_ERROR(errs.ToStatus());
+  KH_RETURN_IF_ERROR(ReadExpressions(v, root, &r.expressions));
   return r;
 }
 

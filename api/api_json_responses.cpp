@@ -100,7 +100,7 @@ bool IsKnownOperation(std::string_view name) {
       "GetItem", "DeleteItem", "UpdateItem", "Query", "Scan", "BatchGetItem", "BatchWriteItem",
       "TransactGetItems", "TransactWriteItems", "UpdateTimeToLive", "DescribeTimeToLive",
       "TagResource", "UntagResource", "ListTagsOfResource", "DescribeContinuousBackups",
-      "UpdateContinuousBackups",
+      "UpdateContinuousBackups", "SearchVectors",
       // DynamoDB Streams (api_json_streams.cpp)
       "ListStreams", "DescribeStream", "GetShardIterator", "GetRecords"};
   for (std::string_view op : kOperations) {
@@ -222,6 +222,24 @@ json::Value DeleteItemResponseToJson(const DeleteItemResponse& r) {
 
 json::Value UpdateItemResponseToJson(const UpdateItemResponse& r) {
   return ItemResponse("Attributes", r.attributes, r.consumed_capacity, r.item_collection_metrics);
+}
+
+json::Value SearchVectorsResponseToJson(const SearchVectorsResponse& r) {
+  json::Value o = json::Value::MakeObject();
+  json::Value results = json::Value::MakeArray();
+  for (const SearchResult& result : r.results) {
+    json::Value e = json::Value::MakeObject();
+    e.Add("Item", ItemToJson(result.item));
+    e.Add("Score", json::Value::Number(fmt::format("{}", result.score)));
+    results.Push(std::move(e));
+  }
+  o.Add("SearchResults", std::move(results));
+  if (r.search_request_bytes) {
+    json::Value c = json::Value::MakeObject();
+    c.Add("VectorSearchRequestBytes", json::Value::Int(*r.search_request_bytes));
+    o.Add("ConsumedCapacity", std::move(c));
+  }
+  return o;
 }
 
 json::Value QueryResponseToJson(const QueryResponse& r, Select select) {

@@ -157,6 +157,7 @@ std::span<const std::string_view> Service::Operations() {
                                                          "TransactGetItems",
                                                          "Query",
                                                          "Scan",
+                                                         "SearchVectors",
                                                          "UpdateTimeToLive",
                                                          "DescribeTimeToLive",
                                                          "ExecuteStatement",
@@ -287,6 +288,10 @@ Result<json::Value> Service::Call(std::string_view op, const json::Value& body,
     KH_ASSIGN_OR_RETURN(ScanRequest req, ScanRequestFromJson(body));
     KH_ASSIGN_OR_RETURN(ScanResponse resp, backend_.Scan(req));
     return ScanResponseToJson(resp, req.select);
+  }
+  if (op == "SearchVectors") {
+    return Run(&SearchVectorsRequestFromJson, &Backend::SearchVectors, &SearchVectorsResponseToJson,
+               backend_, body);
   }
   return Status::Validation(fmt::format("Unknown operation: {}", op));
 }

@@ -64,6 +64,8 @@ class Backend {
   // Reads.
   virtual Result<QueryResponse> Query(const QueryRequest& request) = 0;
   virtual Result<ScanResponse> Scan(const ScanRequest& request) = 0;
+  // Vector search (core/vector_index.h).
+  virtual Result<SearchVectorsResponse> SearchVectors(const SearchVectorsRequest& request) = 0;
 
   // Time to Live.
   virtual Result<UpdateTimeToLiveResponse> UpdateTimeToLive(

@@ -18,6 +18,8 @@ std::string_view KindName(Kind k) {
       return "ProjectionExpression";
     case Kind::kUpdate:
       return "UpdateExpression";
+    case Kind::kSearchCondition:
+      return "SearchConditionExpression";
   }
   return "Expression";
 }

@@ -26,7 +26,7 @@ namespace keyhole::expr {
 
 // Which expression parameter an AST came from: it selects the "Invalid <Kind>Expression: "
 // message prefix and the kind-specific rules.
-enum class Kind { kCondition, kFilter, kKeyCondition, kProjection, kUpdate };
+enum class Kind { kCondition, kFilter, kKeyCondition, kProjection, kUpdate, kSearchCondition };
 // "ConditionExpression", "FilterExpression", "KeyConditionExpression", ...
 std::string_view KindName(Kind k);
 // "Invalid <KindName>: " — the prefix of parse and semantic errors.
@@ -118,9 +118,10 @@ struct ProjectionExpression {
 
 // The parsed expressions of one request, all resolved against the same placeholders.
 struct ParsedExpressions {
-  std::shared_ptr<const Condition> condition;      // ConditionExpression
-  std::shared_ptr<const Condition> filter;         // FilterExpression
-  std::shared_ptr<const Condition> key_condition;  // KeyConditionExpression
+  std::shared_ptr<const Condition> condition;         // ConditionExpression
+  std::shared_ptr<const Condition> filter;            // FilterExpression
+  std::shared_ptr<const Condition> key_condition;     // KeyConditionExpression
+  std::shared_ptr<const Condition> search_condition;  // SearchConditionExpression (SearchVectors)
   std::shared_ptr<const ProjectionExpression> projection;
   std::shared_ptr<const UpdateExpression> update;
   // Translated from DynamoDB's legacy parameters (Expected, AttributeUpdates, AttributesToGet,
@@ -137,6 +138,7 @@ struct ParsedExpressions {
 // resolved ASTs itself; the strings are then ignored and no parser is needed).
 struct ExpressionInput {
   std::optional<std::string> condition, filter, key_condition, projection, update;
+  std::optional<std::string> search_condition;  // SearchVectors' SearchConditionExpression
   std::optional<std::map<std::string, std::string>> names;      // ExpressionAttributeNames
   std::optional<std::map<std::string, AttributeValue>> values;  // ExpressionAttributeValues
   std::shared_ptr<const ParsedExpressions> parsed;
@@ -147,8 +149,8 @@ struct ExpressionInput {
   // rendering `parsed`, so that a remote DynamoDB sees, and answers, the request as written.
   std::shared_ptr<const json::Value> legacy;
   bool empty() const {
-    return !condition && !filter && !key_condition && !projection && !update && !names && !values &&
-           !parsed && !legacy;
+    return !condition && !filter && !key_condition && !projection && !update && !search_condition &&
+           !names && !values && !parsed && !legacy;
   }
 };
 

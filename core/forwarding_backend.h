@@ -71,6 +71,9 @@ class ForwardingBackend : public Backend {
   }
   Result<QueryResponse> Query(const QueryRequest& r) override { return inner_.Query(r); }
   Result<ScanResponse> Scan(const ScanRequest& r) override { return inner_.Scan(r); }
+  Result<SearchVectorsResponse> SearchVectors(const SearchVectorsRequest& r) override {
+    return inner_.SearchVectors(r);
+  }
   Result<UpdateTimeToLiveResponse> UpdateTimeToLive(const UpdateTimeToLiveRequest& r) override {
     return inner_.UpdateTimeToLive(r);
   }

@@ -434,6 +434,26 @@ struct QueryRequest {
   ReturnConsumedCapacity return_consumed_capacity = ReturnConsumedCapacity::kNone;
 };
 
+// SearchVectors (core/vector_index.h): the TopK items of a vector index nearest SearchVector.
+struct SearchVectorsRequest {
+  std::string table_name;
+  std::string index_name;
+  std::vector<AttributeValue> search_vector;
+  int64_t top_k = 0;
+  expr::ExpressionInput expressions;  // search_condition, projection, names, values
+  ReturnConsumedCapacity return_consumed_capacity = ReturnConsumedCapacity::kNone;
+};
+struct SearchResult {
+  Item item;
+  double score = 0;
+};
+struct SearchVectorsResponse {
+  std::vector<SearchResult> results;  // best first
+  // ConsumedCapacity's VectorSearchRequestBytes (TOTAL or INDEXES asked): the bytes of vector
+  // data the search examined and returned (keyhole's count; DynamoDB's varies from call to call).
+  std::optional<int64_t> search_request_bytes;
+};
+
 struct ScanRequest {
   std::string table_name;
   std::optional<std::string> index_name;

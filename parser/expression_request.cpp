@@ -49,8 +49,8 @@ Status CheckUsed(const Map& map, const std::set<std::string>& used, std::string_
 }  // namespace
 
 Status ValidatePlaceholderMaps(const expr::ExpressionInput& input) {
-  const bool any_expression =
-      input.condition || input.filter || input.key_condition || input.projection || input.update;
+  const bool any_expression = input.condition || input.filter || input.key_condition ||
+                              input.projection || input.update || input.search_condition;
   if (input.names && !any_expression) {
     return Status::Validation(
         "ExpressionAttributeNames can only be specified when using expressions");
@@ -125,6 +125,8 @@ Result<expr::ParsedExpressions> NativeExpressionParser::Parse(
   KH_RETURN_IF_ERROR(condition(input.condition, expr::Kind::kCondition, &out.condition));
   KH_RETURN_IF_ERROR(condition(input.key_condition, expr::Kind::kKeyCondition, &out.key_condition));
   KH_RETURN_IF_ERROR(condition(input.filter, expr::Kind::kFilter, &out.filter));
+  KH_RETURN_IF_ERROR(
+      condition(input.search_condition, expr::Kind::kSearchCondition, &out.search_condition));
   if (input.projection) {
     KH_ASSIGN_OR_RETURN(expr::ProjectionExpression p,
                         ParseProjection(*input.projection, placeholders, &used));

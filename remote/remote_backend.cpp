@@ -539,6 +539,11 @@ Result<ScanResponse> RemoteBackend::Scan(const ScanRequest& r) {
   return ExchangeRead("Scan", r, &ScanRequestToJson, &ReadResponseFromText, &ScanResponseFromJson);
 }
 
+Result<SearchVectorsResponse> RemoteBackend::SearchVectors(const SearchVectorsRequest& r) {
+  return Exchange("SearchVectors", r, &SearchVectorsRequestToJson, &SearchVectorsResponseFromJson,
+                  Safety::kIdempotent);
+}
+
 Result<UpdateTimeToLiveResponse> RemoteBackend::UpdateTimeToLive(const UpdateTimeToLiveRequest& r) {
   Forget(r.table_name);
   return Exchange("UpdateTimeToLive", r, &UpdateTimeToLiveRequestToJson,

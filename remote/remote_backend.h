@@ -103,6 +103,9 @@ class RemoteBackend : public Backend {
       const TransactGetItemsRequest& request) override;
   Result<QueryResponse> Query(const QueryRequest& request) override;
   Result<ScanResponse> Scan(const ScanRequest& request) override;
+  // SearchVectors goes to the endpoint given, as the SDKs send it when the endpoint is set (with
+  // no endpoint set, DynamoDB's SDKs use a separate search host).
+  Result<SearchVectorsResponse> SearchVectors(const SearchVectorsRequest& request) override;
   Result<UpdateTimeToLiveResponse> UpdateTimeToLive(
       const UpdateTimeToLiveRequest& request) override;
   Result<DescribeTimeToLiveResponse> DescribeTimeToLive(

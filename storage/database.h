@@ -150,6 +150,8 @@ class Database : public Backend, public LocalControl {
   // Reads: at most Limit items evaluated and 1 MB per page, LastEvaluatedKey to continue.
   Result<QueryResponse> Query(const QueryRequest& request) override;
   Result<ScanResponse> Scan(const ScanRequest& request) override;
+  // SearchVectors (storage/vectors.cpp): the exact top K, every item of the table a candidate.
+  Result<SearchVectorsResponse> SearchVectors(const SearchVectorsRequest& request) override;
 
   // The catalog description of a table, without the statistics DescribeTable computes (cheap:
   // served from the cached catalog), shared with the engine's handle of the table.

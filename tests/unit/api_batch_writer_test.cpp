@@ -80,6 +80,7 @@ class FakeBackend : public Backend {
   KH_NOT_HERE(TransactGetItems)
   KH_NOT_HERE(Query)
   KH_NOT_HERE(Scan)
+  KH_NOT_HERE(SearchVectors)
   KH_NOT_HERE(UpdateTimeToLive)
   KH_NOT_HERE(DescribeTimeToLive)
   KH_NOT_HERE(ListStreams)

@@ -295,7 +295,7 @@ TEST_F(SessionTest, CompletionFitsWhereTheCursorIs) {
   EXPECT_EQ(session_.Complete("SELECT * FROM App WHERE pk ", ""),
             (V{"BETWEEN", "IN", "IS", "NOT", "AND", "OR", "ASC", "DESC", "FROM"}));
   EXPECT_EQ(session_.Complete("UPDATE A", "A"), V{"App"});
-  EXPECT_EQ(session_.Complete("S", "S"), (V{"SELECT", "SCAN", "SHOW", "Scan"}));
+  EXPECT_EQ(session_.Complete("S", "S"), (V{"SELECT", "SCAN", "SHOW", "Scan", "SearchVectors"}));
   // Attribute names from what the table holds (color was never shown in a result here), on the
   // statement's earlier lines too.
   EXPECT_EQ(session_.Complete("SELECT * FROM \"App\"\nWHERE col", "col"), V{"color"});
@@ -538,6 +538,7 @@ class InterruptingBackend : public Backend {
   KH_FORWARD(TransactGetItems)
   KH_FORWARD(Query)
   KH_FORWARD(Scan)
+  KH_FORWARD(SearchVectors)
   KH_FORWARD(UpdateTimeToLive)
   KH_FORWARD(DescribeTimeToLive)
   KH_FORWARD(ListStreams)
