@@ -160,6 +160,7 @@ Result<bool> ApplyBilling(const UpdateTableRequest& r, double now, TableDescript
   const int64_t read = r.read_capacity_units.value_or(0),
                 write = r.write_capacity_units.value_or(0);
   if (t->billing_mode == "PAY_PER_REQUEST") {
+    KH_RETURN_IF_ERROR(CheckVectorIndexes(t->vector_indexes, "PROVISIONED"));
     for (const IndexDescription& i : t->indexes) {
       const bool given = std::ranges::any_of(r.update_global_indexes,
                                              [&](const auto& u) { return u.index_name == i.name; });
