@@ -85,8 +85,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     Result<Item> again = ItemFromJsonText(ItemToJsonText(*item));
     Require(again.ok() && *again == *item);
   }
-  // Requests 0..20 (0..10 keep the seeds' numbering), responses 21..41.
-  switch (op % 42) {
+  // Requests 0..20 (0..10 keep the seeds' numbering), responses 21..41, then SearchVectors'
+  // request (42) and response (43).
+  switch (op % 44) {
     case 0:
       RoundTrip(v, GetItemRequestFromJson, GetItemRequestToJson);
       break;
@@ -213,8 +214,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     case 40:
       RoundTrip(v, GetShardIteratorResponseFromJson, GetShardIteratorResponseToJson);
       break;
-    default:
+    case 41:
       RoundTrip(v, GetRecordsResponseFromJson, GetRecordsResponseToJson);
+      break;
+    case 42:
+      RoundTrip(v, SearchVectorsRequestFromJson, SearchVectorsRequestToJson);
+      break;
+    default:
+      RoundTrip(v, SearchVectorsResponseFromJson, SearchVectorsResponseToJson);
       break;
   }
   return 0;
