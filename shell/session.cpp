@@ -27,6 +27,7 @@
 #include "core/ddb_json.h"
 #include "core/expression_text.h"
 #include "core/item.h"
+#include "core/vector_index.h"
 #include "parser/partiql.h"
 #include "parser/suggest.h"
 #include "planner/plan.h"
@@ -103,6 +104,19 @@ Result<LocalControl*> Session::State::Local(std::string_view what) const {
 
 void Session::SetAsk(std::function<std::optional<std::string>(const std::string&)> ask) {
   state_->ask = std::move(ask);
+}
+
+void NoteVectorIndexes(Session::State& s, const TableDescription& t) {
+  for (const VectorIndexDescription& v : t.vector_indexes) {
+    std::string schema;
+    for (const SearchAttribute& a : v.search_schema) {
+      schema += fmt::format(", {} {}", a.hash ? "HASH" : "filter", a.name);
+    }
+    s.Notice(fmt::format(
+        "-- and vector index {} on {} ({} dimensions, {}{}): the statement above does not make "
+        "it (no DDL for vector indexes yet); CreateTable {{... \"VectorIndexes\": [...]}} does\n",
+        v.name, v.vector_attribute, v.dimensions, DistanceFunctionName(v.distance), schema));
+  }
 }
 
 bool Session::State::Confirm(std::string_view statement, const std::string& question,
@@ -1004,6 +1018,7 @@ bool RunParsed(Session::State& s, const parser::Statement& st, Location at) {
       Result<TableSchemaPtr> t = s.db.TableSchema(st.as<parser::ShowCreateTableStatement>().table);
       if (!t.ok()) return s.Fail(t.status(), at);
       s.Out(parser::CreateTableText(**t) + "\n");
+      NoteVectorIndexes(s, **t);
       return true;
     }
     case StatementKind::kCall: {

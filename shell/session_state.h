@@ -309,6 +309,10 @@ struct PatternRun {
 void PrintCostPlan(Session::State& s, const std::vector<PatternRun>& runs, const PlanOptions& plan,
                    const Prices& prices);
 
+// After a table's CREATE TABLE text (.schema, SHOW CREATE TABLE): a notice naming each vector
+// index, which the statement does not make (session.cpp).
+void NoteVectorIndexes(Session::State& s, const TableDescription& t);
+
 // .partitions TABLE [INDEX] (partitions.cpp).
 bool RunPartitions(Session::State& s, const std::vector<std::string>& args, Location at);
 // .plan FILE [--scale N] [--region R] [--prices FILE] (cost_plan.cpp).
