@@ -112,13 +112,24 @@ struct PartitionLoad {
 
 // A nested value as a csv cell: its plain JSON text.
 AttributeValue JsonCell(const AttributeValue& v) {
-  RenderOptions o;
-  o.mode = OutputMode::kJson;
-  Item one;
-  one["v"] = v;
-  const std::string line = RenderItems({one}, o);  // {"v":...}\n
-  return AttributeValue::S(line.substr(5, line.size() - 7));
+  std::string text;
+  AppendPlainJson(v, &text);
+  return AttributeValue::S(std::move(text));
 }
+
+// The partition key values of one class in a table or index.
+struct ClassSummary {
+  int64_t items = 0, values = 0;
+  const PartitionStat* busiest = nullptr;  // the most items; the first of equals
+};
+struct TargetKinds {
+  bool words_are_names = false;
+  std::map<std::string, ClassSummary> by_class;
+  std::string ClassOf(const std::string& key) const {
+    std::string c = KeyClass(key);
+    return c == key && words_are_names ? std::string("<word>") : c;
+  }
+};
 
 struct TargetInfo {
   std::string table, index;  // index "" for the table
@@ -404,6 +415,22 @@ void PrintCostPlan(Session::State& s, const std::vector<PatternRun>& runs, const
       if (st.ok()) stats[target] = std::move(*st);
     }
   }
+  // Each target's partition key values by class (KeyClass), once: the items of a class and its
+  // busiest value. Words are constants while an index has ten or fewer; more are names, one
+  // class.
+  std::map<std::string, TargetKinds> kinds;
+  for (const auto& [target, st] : stats) {
+    TargetKinds& tk = kinds[target];
+    size_t words = 0;
+    for (const PartitionStat& ps : st.partitions) words += KeyClass(ps.key) == ps.key;
+    tk.words_are_names = words > 10;
+    for (const PartitionStat& ps : st.partitions) {
+      ClassSummary& c = tk.by_class[tk.ClassOf(ps.key)];
+      c.items += ps.items;
+      ++c.values;
+      if (!c.busiest || ps.items > c.busiest->items) c.busiest = &ps;
+    }
+  }
   std::map<std::pair<std::string, std::string>, PartitionLoad> hot;
   for (const PatternRun* r : rated) {
     const double rate = *r->rate;
@@ -412,27 +439,12 @@ void PrintCostPlan(Session::State& s, const std::vector<PatternRun>& runs, const
         std::string key = p.key;
         double share = 1;
         bool everything = true;
-        if (auto st = stats.find(p.target); st != stats.end()) {
-          // The busiest value of the key's class, and its share of the class's items. Words are
-          // constants while an index has ten or fewer; more are names, one class.
-          size_t words = 0;
-          for (const PartitionStat& ps : st->second.partitions) words += KeyClass(ps.key) == ps.key;
-          auto class_of = [&](const std::string& k) {
-            std::string c = KeyClass(k);
-            return c == k && words > 10 ? std::string("<word>") : c;
-          };
-          const std::string cls = class_of(p.key);
-          int64_t class_items = 0, values = 0;
-          const PartitionStat* busiest = nullptr;
-          for (const PartitionStat& ps : st->second.partitions) {
-            if (class_of(ps.key) != cls) continue;
-            class_items += ps.items;
-            ++values;
-            if (!busiest || ps.items > busiest->items) busiest = &ps;
-          }
-          if (values > 1 && busiest && class_items > 0) {
-            key = busiest->key;
-            share = static_cast<double>(busiest->items) / static_cast<double>(class_items);
+        if (auto t = kinds.find(p.target); t != kinds.end()) {
+          auto k = t->second.by_class.find(t->second.ClassOf(p.key));
+          if (k != t->second.by_class.end() && k->second.values > 1 && k->second.items > 0) {
+            key = k->second.busiest->key;
+            share = static_cast<double>(k->second.busiest->items) /
+                    static_cast<double>(k->second.items);
             everything = false;
           }
         }

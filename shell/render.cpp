@@ -231,63 +231,6 @@ void AppendLiteral(const AttributeValue& v, std::string* out) {
   }
 }
 
-// A value as plain JSON: numbers N (canonical digits), strings S, base64 for binary, arrays for
-// lists and sets, objects for maps. Appended to `out` as it goes (no JSON tree).
-void AppendPlainJson(const AttributeValue& v, std::string* out) {
-  auto list = [&](const auto& elements, auto&& append) {
-    out->push_back('[');
-    bool first = true;
-    for (const auto& e : elements) {
-      if (!first) out->push_back(',');
-      first = false;
-      append(e);
-    }
-    out->push_back(']');
-  };
-  switch (v.type()) {
-    case ValueType::kS:
-      json::AppendQuoted(v.s(), out);
-      return;
-    case ValueType::kN:
-      out->append(v.n().ToString());  // canonical digits, never a double
-      return;
-    case ValueType::kB:
-      json::AppendQuoted(Base64Encode(v.s()), out);
-      return;
-    case ValueType::kBool:
-      out->append(v.boolean() ? "true" : "false");
-      return;
-    case ValueType::kNull:
-      out->append("null");
-      return;
-    case ValueType::kSS:
-      list(v.strings(), [&](const std::string& e) { json::AppendQuoted(e, out); });
-      return;
-    case ValueType::kNS:
-      list(v.numbers(), [&](const Number& e) { out->append(e.ToString()); });
-      return;
-    case ValueType::kBS:
-      list(v.strings(), [&](const std::string& e) { json::AppendQuoted(Base64Encode(e), out); });
-      return;
-    case ValueType::kL:
-      list(v.l(), [&](const AttributeValue& e) { AppendPlainJson(e, out); });
-      return;
-    case ValueType::kM: {
-      out->push_back('{');
-      bool first = true;
-      for (const auto& [k, e] : v.m()) {
-        if (!first) out->push_back(',');
-        first = false;
-        json::AppendQuoted(k, out);
-        out->push_back(':');
-        AppendPlainJson(e, out);
-      }
-      out->push_back('}');
-      return;
-    }
-  }
-}
-
 // One item as a plain JSON object: key columns first, then the rest in name order.
 std::string ItemToPlainJsonText(const Item& item, const std::vector<std::string>& key_columns) {
   std::string out = "{";
@@ -443,6 +386,61 @@ std::string RenderCsv(const std::vector<Item>& items, const RenderOptions& optio
 }
 
 }  // namespace
+
+void AppendPlainJson(const AttributeValue& v, std::string* out) {
+  auto list = [&](const auto& elements, auto&& append) {
+    out->push_back('[');
+    bool first = true;
+    for (const auto& e : elements) {
+      if (!first) out->push_back(',');
+      first = false;
+      append(e);
+    }
+    out->push_back(']');
+  };
+  switch (v.type()) {
+    case ValueType::kS:
+      json::AppendQuoted(v.s(), out);
+      return;
+    case ValueType::kN:
+      out->append(v.n().ToString());  // canonical digits, never a double
+      return;
+    case ValueType::kB:
+      json::AppendQuoted(Base64Encode(v.s()), out);
+      return;
+    case ValueType::kBool:
+      out->append(v.boolean() ? "true" : "false");
+      return;
+    case ValueType::kNull:
+      out->append("null");
+      return;
+    case ValueType::kSS:
+      list(v.strings(), [&](const std::string& e) { json::AppendQuoted(e, out); });
+      return;
+    case ValueType::kNS:
+      list(v.numbers(), [&](const Number& e) { out->append(e.ToString()); });
+      return;
+    case ValueType::kBS:
+      list(v.strings(), [&](const std::string& e) { json::AppendQuoted(Base64Encode(e), out); });
+      return;
+    case ValueType::kL:
+      list(v.l(), [&](const AttributeValue& e) { AppendPlainJson(e, out); });
+      return;
+    case ValueType::kM: {
+      out->push_back('{');
+      bool first = true;
+      for (const auto& [k, e] : v.m()) {
+        if (!first) out->push_back(',');
+        first = false;
+        json::AppendQuoted(k, out);
+        out->push_back(':');
+        AppendPlainJson(e, out);
+      }
+      out->push_back('}');
+      return;
+    }
+  }
+}
 
 size_t TextWidth(std::string_view s) { return DisplayWidth(s); }
 std::string CutToWidth(std::string s, size_t max) { return Cut(std::move(s), max); }

@@ -78,6 +78,9 @@ std::string RenderItems(const std::vector<Item>& items, const RenderOptions& opt
 //   L     [1, 'a', true]         M     {'k': 1, 'n': 'x'}    (strings inside always quoted)
 // Control characters and newlines never reach the output raw (\n, \t, \uXXXX escapes).
 std::string FormatCell(const AttributeValue& value);
+// A value as plain JSON (json mode's cells): numbers N (canonical digits), strings S, base64 for
+// binary, arrays for lists and sets, objects for maps; appended to `out`.
+void AppendPlainJson(const AttributeValue& v, std::string* out);
 // The columns `s` (UTF-8) takes on a terminal: two for wide (East Asian, emoji) characters,
 // none for combining marks.
 size_t TextWidth(std::string_view s);

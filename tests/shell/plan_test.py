@@ -255,27 +255,26 @@ with tempfile.TemporaryDirectory() as tmp:
     r = run("q.kh", "--plan")
     check("--plan without --patterns", r.returncode == 2 and "--plan needs --patterns" in r.stderr,
           r.stderr)
-    with open("bad.json", "w") as f:
-        json.dump({"region": "x-1", "rcu_hour": 1}, f)
-    r = run("q.kh", "-c", f".plan {patterns} --prices bad.json")
-    check("a prices file lacking a price", r.returncode == 1 and "lacks" in r.stderr, r.stderr)
-    with open("dup.json", "w") as f:
-        f.write('{"region": "x-1", "rcu_hour": 1, "rcu_hour": 1, "wcu_hour": 1, '
-                '"on_demand_write_per_million": 1, "storage_gb_month": 1}')
-    r = run("q.kh", "-c", f".plan {patterns} --prices dup.json")
-    check("a price given twice", r.returncode == 1 and '"rcu_hour" is given twice' in r.stderr,
-          r.stderr)
-    with open("huge.json", "w") as f:
-        f.write('{"region": "x-1", "rcu_hour": 1e400, "wcu_hour": 1, "on_demand_read_per_million": 1, '
-                '"on_demand_write_per_million": 1, "storage_gb_month": 1}')
-    r = run("q.kh", "-c", f".plan {patterns} --prices huge.json")
-    check("a price out of range", r.returncode == 1 and "must be a number from 0" in r.stderr,
-          r.stderr)
-    with open("top.json", "w") as f:
-        json.dump({"currency": "EUR", "regions": {"x-1": {}}}, f)
-    r = run("q.kh", "-c", f".plan {patterns} --prices top.json")
-    check("an unknown top-level member", r.returncode == 1 and 'unknown member "currency"'
-          in r.stderr, r.stderr)
+    def prices_refused(what, text, expected):
+        with open("prices_bad.json", "w") as f:
+            f.write(text)
+        r = run("q.kh", "-c", f".plan {patterns} --prices prices_bad.json")
+        check(what, r.returncode == 1 and expected in r.stderr, r.stderr)
+
+    prices_refused("a prices file lacking a price", json.dumps({"region": "x-1", "rcu_hour": 1}),
+                   "lacks")
+    prices_refused("a price given twice",
+                   '{"region": "x-1", "rcu_hour": 1, "rcu_hour": 1, "wcu_hour": 1, '
+                   '"on_demand_write_per_million": 1, "storage_gb_month": 1}',
+                   '"rcu_hour" is given twice')
+    prices_refused("a price out of range",
+                   '{"region": "x-1", "rcu_hour": 1e400, "wcu_hour": 1, '
+                   '"on_demand_read_per_million": 1, "on_demand_write_per_million": 1, '
+                   '"storage_gb_month": 1}',
+                   "must be a number from 0")
+    prices_refused("an unknown top-level member",
+                   json.dumps({"currency": "EUR", "regions": {"x-1": {}}}),
+                   'unknown member "currency"')
 
     # ---- bad and missing rates, .plan, csv ----
     with open("rates.sql", "w") as f:
