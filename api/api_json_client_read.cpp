@@ -186,6 +186,16 @@ Result<ConsumedCapacity> ConsumedCapacityFromJson(const json::Value& v) {
   if (table) KH_RETURN_IF_ERROR(ReadUnits(*table, Child(at, "Table"), &c.table));
   KH_RETURN_IF_ERROR(ReadIndexUnits(v, "LocalSecondaryIndexes", at, &c.local_indexes));
   KH_RETURN_IF_ERROR(ReadIndexUnits(v, "GlobalSecondaryIndexes", at, &c.global_indexes));
+  KH_ASSIGN_OR_RETURN(const json::Value* vectors,
+                      Find(v, "VectorIndexes", json::Kind::kObject, at));
+  if (vectors) {
+    const std::string path = Child(at, "VectorIndexes");
+    for (const auto& [index, units] : vectors->object()) {
+      KH_RETURN_IF_ERROR(NeedObject(units, Child(path, index)));
+      KH_RETURN_IF_ERROR(ReadDouble(units, "VectorWriteRequestBytes", Child(path, index),
+                                    &c.vector_indexes[index]));
+    }
+  }
   return c;
 }
 

@@ -124,6 +124,15 @@ json::Value ConsumedCapacityToJson(const ConsumedCapacity& c) {
       o.Add("GlobalSecondaryIndexes", IndexCapacities(c.global_indexes));
     }
   }
+  if (!c.vector_indexes.empty()) {
+    json::Value vectors = json::Value::MakeObject();
+    for (const auto& [name, bytes] : c.vector_indexes) {
+      json::Value entry = json::Value::MakeObject();
+      entry.Add("VectorWriteRequestBytes", Units(bytes));
+      vectors.Add(name, std::move(entry));
+    }
+    o.Add("VectorIndexes", std::move(vectors));
+  }
   return o;
 }
 

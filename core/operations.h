@@ -49,6 +49,9 @@ struct ConsumedCapacity {
   Capacity table;
   std::map<std::string, Capacity> global_indexes;
   std::map<std::string, Capacity> local_indexes;
+  // VectorIndexes: each vector index's VectorWriteRequestBytes, for writes that replicated a
+  // change to it (reported with INDEXES only, apart from capacity units).
+  std::map<std::string, double> vector_indexes;
 };
 
 // ---- tables ----

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
 #include <map>
 #include <set>
@@ -230,29 +231,126 @@ std::vector<float> VectorOf(const VectorIndexDescription& index, const Item& ite
   return out;
 }
 
-double VectorScore(DistanceFunction f, const float* a, const float* b, size_t n) {
-  // Sums in double: float32 inputs, exact enough to rank, and the same on every machine.
-  double dot = 0, aa = 0, bb = 0, sq = 0;
-  switch (f) {
+namespace {
+
+// Four float32 lanes (one SSE register; a pair of them, or one AVX register, where wider).
+typedef float Lanes __attribute__((vector_size(16)));
+
+Lanes LoadLanes(const unsigned char* p) {
+  Lanes v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+
+float LoadFloat(const unsigned char* p) {
+  float f;
+  std::memcpy(&f, p, sizeof f);
+  return f;
+}
+
+float Fold(Lanes s0, Lanes s1, Lanes s2, Lanes s3) {
+  const Lanes s = (s0 + s1) + (s2 + s3);
+  return (s[0] + s[1]) + (s[2] + s[3]);
+}
+
+// Sums term(x, y) over the two vectors in 16 lanes, then the tail one by one. `a` null: the
+// terms of b alone (x is 0).
+template <typename LaneTerm, typename Term>
+float Sum(const unsigned char* a, const unsigned char* b, size_t n, LaneTerm lane, Term term) {
+  Lanes s0{}, s1{}, s2{}, s3{}, zero{};
+  size_t i = 0;
+  for (; i + 16 <= n; i += 16) {
+    const size_t o = i * sizeof(float);
+    s0 += lane(a ? LoadLanes(a + o) : zero, LoadLanes(b + o));
+    s1 += lane(a ? LoadLanes(a + o + 16) : zero, LoadLanes(b + o + 16));
+    s2 += lane(a ? LoadLanes(a + o + 32) : zero, LoadLanes(b + o + 32));
+    s3 += lane(a ? LoadLanes(a + o + 48) : zero, LoadLanes(b + o + 48));
+  }
+  float r = Fold(s0, s1, s2, s3);
+  for (; i < n; ++i) {
+    r += term(a ? LoadFloat(a + i * sizeof(float)) : 0.0f, LoadFloat(b + i * sizeof(float)));
+  }
+  return r;
+}
+
+const unsigned char* Bytes(const void* p) { return static_cast<const unsigned char*>(p); }
+
+}  // namespace
+
+float DotProduct(const float* a, const void* b, size_t n) {
+  return Sum(
+      Bytes(a), Bytes(b), n, [](Lanes x, Lanes y) { return x * y; },
+      [](float x, float y) { return x * y; });
+}
+
+float SquaredNorm(const void* b, size_t n) {
+  return Sum(
+      nullptr, Bytes(b), n, [](Lanes, Lanes y) { return y * y; },
+      [](float, float y) { return y * y; });
+}
+
+float SquaredDistance(const float* a, const void* b, size_t n) {
+  return Sum(
+      Bytes(a), Bytes(b), n,
+      [](Lanes x, Lanes y) {
+        const Lanes d = x - y;
+        return d * d;
+      },
+      [](float x, float y) { return (x - y) * (x - y); });
+}
+
+VectorScorer::VectorScorer(DistanceFunction f, std::vector<float> query)
+    : f_(f),
+      query_(std::move(query)),
+      query_squared_norm_(SquaredNorm(query_.data(), query_.size())) {}
+
+double VectorScorer::Score(const void* b, float b_squared_norm) const {
+  const size_t n = query_.size();
+  switch (f_) {
     case DistanceFunction::kDotProduct:
-      for (size_t i = 0; i < n; ++i) dot += static_cast<double>(a[i]) * b[i];
-      return dot;
+      return DotProduct(query_.data(), b, n);
     case DistanceFunction::kEuclidean:
-      for (size_t i = 0; i < n; ++i) {
-        const double d = static_cast<double>(a[i]) - b[i];
-        sq += d * d;
-      }
-      return std::sqrt(sq);
-    case DistanceFunction::kCosine:
-      for (size_t i = 0; i < n; ++i) {
-        dot += static_cast<double>(a[i]) * b[i];
-        aa += static_cast<double>(a[i]) * a[i];
-        bb += static_cast<double>(b[i]) * b[i];
-      }
-      if (aa == 0 || bb == 0) return 1;  // a zero vector: no direction
-      return 1 - dot / (std::sqrt(aa) * std::sqrt(bb));
+      return std::sqrt(static_cast<double>(SquaredDistance(query_.data(), b, n)));
+    case DistanceFunction::kCosine: {
+      if (query_squared_norm_ == 0 || b_squared_norm == 0) return 1;  // a zero vector: no direction
+      // The product of two floats is exact in a double, so a vector scores exactly 0 against
+      // itself; rounding may not take a score outside 0..2.
+      const double dot = DotProduct(query_.data(), b, n);
+      const double cosine =
+          dot / std::sqrt(static_cast<double>(query_squared_norm_) * b_squared_norm);
+      return std::clamp(1 - cosine, 0.0, 2.0);
+    }
   }
   return 0;
+}
+
+double VectorScore(DistanceFunction f, const float* a, const float* b, size_t n) {
+  return VectorScorer(f, std::vector<float>(a, a + n)).Score(b, SquaredNorm(b, n));
+}
+
+TopK::TopK(DistanceFunction f, size_t k) : larger_(f == DistanceFunction::kDotProduct), k_(k) {
+  heap_.reserve(k + 1);
+}
+
+void TopK::Offer(size_t position, double score) {
+  if (k_ == 0) return;
+  const ScoredCandidate c{position, score};
+  auto better = [this](const ScoredCandidate& a, const ScoredCandidate& b) { return Better(a, b); };
+  if (heap_.size() < k_) {
+    heap_.push_back(c);
+    std::push_heap(heap_.begin(), heap_.end(), better);
+  } else if (Better(c, heap_.front())) {
+    std::pop_heap(heap_.begin(), heap_.end(), better);
+    heap_.back() = c;
+    std::push_heap(heap_.begin(), heap_.end(), better);
+  }
+}
+
+std::vector<ScoredCandidate> TopK::Take() && {
+  std::sort_heap(
+      heap_.begin(), heap_.end(),
+      [this](const ScoredCandidate& a, const ScoredCandidate& b) { return Better(a, b); });
+  return std::move(heap_);
 }
 
 Status CheckTopK(int64_t top_k) {
@@ -370,27 +468,13 @@ Result<std::vector<SearchTerm>> SearchConditionTerms(const VectorIndexDescriptio
 std::vector<ScoredCandidate> ExactTopK(DistanceFunction f, const std::vector<float>& query,
                                        const float* vectors, size_t count, size_t k) {
   const size_t n = query.size();
-  // "Better" first: smaller scores, or larger for DOT_PRODUCT; then the earlier candidate.
-  const bool larger = f == DistanceFunction::kDotProduct;
-  auto better = [&](const ScoredCandidate& a, const ScoredCandidate& b) {
-    if (a.score != b.score) return larger ? a.score > b.score : a.score < b.score;
-    return a.position < b.position;
-  };
-  std::vector<ScoredCandidate> heap;  // the k best so far, the worst of them on top
-  heap.reserve(std::min(k, count) + 1);
+  const VectorScorer scorer(f, query);
+  TopK best(f, k);
   for (size_t i = 0; i < count && k > 0; ++i) {
-    ScoredCandidate c{i, VectorScore(f, query.data(), vectors + i * n, n)};
-    if (heap.size() < k) {
-      heap.push_back(c);
-      std::push_heap(heap.begin(), heap.end(), better);
-    } else if (better(c, heap.front())) {
-      std::pop_heap(heap.begin(), heap.end(), better);
-      heap.back() = c;
-      std::push_heap(heap.begin(), heap.end(), better);
-    }
+    const float* v = vectors + i * n;
+    best.Offer(i, scorer.Score(v, f == DistanceFunction::kCosine ? SquaredNorm(v, n) : 0));
   }
-  std::sort_heap(heap.begin(), heap.end(), better);
-  return heap;
+  return std::move(best).Take();
 }
 
 json::Value VectorIndexToJson(const VectorIndexDescription& index, const std::string& table_arn) {
@@ -446,6 +530,13 @@ Result<VectorIndexDescription> VectorIndexFromJson(const json::Value& v,
     }
   }
   if (const json::Value* st = Member(v, "IndexStatus", json::Kind::kString)) idx.status = st->str();
+  // (The catalog's copy has none; a DescribeTable read by the remote client has them.)
+  if (const json::Value* n = Member(v, "ItemCount", json::Kind::kNumber)) {
+    idx.item_count = std::strtoll(n->number_text().c_str(), nullptr, 10);
+  }
+  if (const json::Value* n = Member(v, "IndexSizeBytes", json::Kind::kNumber)) {
+    idx.size_bytes = std::strtoll(n->number_text().c_str(), nullptr, 10);
+  }
   return idx;
 }
 

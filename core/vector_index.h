@@ -73,7 +73,31 @@ bool InVectorIndex(const VectorIndexDescription& index, const Item& item);
 // The item's vector as float32 values. REQUIRES: InVectorIndex(index, item).
 std::vector<float> VectorOf(const VectorIndexDescription& index, const Item& item);
 
-// The score of `b` against the query vector `a` (both `n` long) under `f` (see above).
+// ---- scores ----
+// Every score is made of these sums, taken in float32 lanes of 16 (the compiler vectorises
+// them) and folded in a fixed order, so a score is the same on every call and machine. `b` is
+// `n` float32 values that need not be aligned (a vector packed in the file).
+float DotProduct(const float* a, const void* b, size_t n);
+float SquaredNorm(const void* b, size_t n);
+float SquaredDistance(const float* a, const void* b, size_t n);
+
+// Scores stored vectors against one query vector under `f` (see above): the query's own norm
+// is taken once. A stored vector's squared norm (SquaredNorm) is kept beside it, so COSINE
+// costs one pass over the vector, as the others do.
+class VectorScorer {
+ public:
+  VectorScorer(DistanceFunction f, std::vector<float> query);
+  // The score of `b` (query().size() floats), whose SquaredNorm is `b_squared_norm`.
+  double Score(const void* b, float b_squared_norm) const;
+  const std::vector<float>& query() const { return query_; }
+
+ private:
+  DistanceFunction f_;
+  std::vector<float> query_;
+  float query_squared_norm_;
+};
+
+// The score of `b` against the query vector `a` (both `n` long) under `f`: VectorScorer's.
 double VectorScore(DistanceFunction f, const float* a, const float* b, size_t n);
 
 // ---- SearchVectors ----
@@ -111,6 +135,26 @@ Result<std::vector<SearchTerm>> SearchConditionTerms(const VectorIndexDescriptio
 struct ScoredCandidate {
   size_t position = 0;
   double score = 0;
+};
+
+// The k best candidates offered so far: the smallest scores for COSINE and EUCLIDEAN, the
+// largest for DOT_PRODUCT; of equal scores, the earlier position. Offer positions in
+// increasing order.
+class TopK {
+ public:
+  TopK(DistanceFunction f, size_t k);
+  void Offer(size_t position, double score);
+  // The candidates kept, best first.
+  std::vector<ScoredCandidate> Take() &&;
+
+ private:
+  bool Better(const ScoredCandidate& a, const ScoredCandidate& b) const {
+    if (a.score != b.score) return larger_ ? a.score > b.score : a.score < b.score;
+    return a.position < b.position;
+  }
+  bool larger_;
+  size_t k_;
+  std::vector<ScoredCandidate> heap_;  // the worst kept on top
 };
 // The `k` best of `count` candidate vectors packed one after another in `vectors` (each
 // `query.size()` floats), scored against `query` under `f`: the smallest scores first for

@@ -19,6 +19,7 @@ std::optional<ConsumedCapacity> Report(ReturnConsumedCapacity rcc, ConsumedCapac
     cc.table = Capacity();
     cc.global_indexes.clear();
     cc.local_indexes.clear();
+    cc.vector_indexes.clear();
   }
   return cc;
 }

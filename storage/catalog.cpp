@@ -85,6 +85,10 @@ Result<std::shared_ptr<const TableHandle>> Database::Impl::Resolve(const std::st
     KH_ASSIGN_OR_RETURN(MDB_dbi d, env->OpenDbi(IndexDbName(DataId(h->desc), idx.name)));
     h->index_dbis.push_back(d);
   }
+  for (const auto& idx : h->desc.vector_indexes) {
+    KH_ASSIGN_OR_RETURN(MDB_dbi d, env->OpenDbi(IndexDbName(DataId(h->desc), idx.name)));
+    h->vector_dbis.push_back(d);
+  }
   if (!h->desc.latest_stream_label.empty()) {
     KH_ASSIGN_OR_RETURN(h->stream_dbi, env->OpenDbi(StreamDbName(h->desc.id)));
     h->has_stream_db = true;

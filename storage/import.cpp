@@ -189,7 +189,11 @@ Status Database::DropAbandonedImports() {
 }
 
 Result<bool> Database::BulkLoads(const TableHandle& table) {
-  if (!table.desc.latest_stream_label.empty() || HasLocalIndexes(table.desc)) return false;
+  // (Vector indexes are kept by the write path, item by item.)
+  if (!table.desc.latest_stream_label.empty() || HasLocalIndexes(table.desc) ||
+      !table.desc.vector_indexes.empty()) {
+    return false;
+  }
   bool empty = false;
   KH_RETURN_IF_ERROR(impl_->env->Read([&](Txn& txn) -> Status {
     MDB_stat st;

@@ -207,12 +207,15 @@ Status ChangeIndexes(Txn* txn, const std::vector<MDB_dbi>* dbis, const TableDesc
 
 Status MaintainIndexes(Txn& txn, const TableHandle& h, const Item* old_item, const Item* new_item,
                        std::string_view new_encoded, ConsumedCapacity* cc) {
-  return ChangeIndexes(&txn, &h.index_dbis, h.desc, old_item, new_item, new_encoded, cc);
+  KH_RETURN_IF_ERROR(
+      ChangeIndexes(&txn, &h.index_dbis, h.desc, old_item, new_item, new_encoded, cc));
+  return ChangeVectorIndexes(&txn, &h.vector_dbis, h.desc, old_item, new_item, cc);
 }
 
 void AddIndexUnits(const TableDescription& t, const Item* old_item, const Item* new_item,
                    ConsumedCapacity* cc) {
   (void)ChangeIndexes(nullptr, nullptr, t, old_item, new_item, {}, cc);
+  (void)ChangeVectorIndexes(nullptr, nullptr, t, old_item, new_item, cc);
 }
 
 namespace {
@@ -305,7 +308,8 @@ Status CheckWrite(const ItemWrite& w) {
 Status EvaluateWrite(Txn& txn, ItemWrite* w) {
   const TableHandle& h = *w->table;
   const expr::Condition* condition = w->parsed ? w->parsed->condition.get() : nullptr;
-  bool decode = w->kind != WriteKind::kPut || !h.desc.indexes.empty() || w->want_old || condition ||
+  bool decode = w->kind != WriteKind::kPut || !h.desc.indexes.empty() ||
+                !h.desc.vector_indexes.empty() || w->want_old || condition ||
                 h.desc.stream_view_type.has_value();  // a stream record compares and shows it
   KH_ASSIGN_OR_RETURN(w->cur, ReadCurrent(txn, h, *w->input, decode));
   KH_RETURN_IF_ERROR(CheckCondition(condition, w->cur, w->on_failure));

@@ -30,6 +30,18 @@ Status Stats(Txn& txn, MDB_dbi dbi, int64_t* count, int64_t* bytes) {
   return c.status();
 }
 
+// A vector index's ItemCount and IndexSizeBytes (each entry records its size).
+Status VectorStats(Txn& txn, MDB_dbi dbi, VectorIndexDescription* index) {
+  index->item_count = 0;
+  index->size_bytes = 0;
+  Cursor c(&txn, dbi);
+  for (bool ok = c.SeekFirst(); ok; ok = c.Next()) {
+    ++index->item_count;
+    index->size_bytes += VectorEntrySize(c.value());
+  }
+  return c.status();
+}
+
 // The KMS key ARN DynamoDB reports for a KMSMasterKeyId (an ARN, a key id or an alias).
 std::string KmsKeyArn(const std::optional<std::string>& id) {
   if (!id) return DefaultKmsKeyArn();
@@ -285,6 +297,9 @@ Result<CreateTableResponse> Database::CreateTable(const CreateTableRequest& r) {
     for (const auto& idx : t.indexes) {
       KH_RETURN_IF_ERROR(impl_->env->CreateDbi(txn, IndexDbName(DataId(t), idx.name)).status());
     }
+    for (const auto& idx : t.vector_indexes) {
+      KH_RETURN_IF_ERROR(impl_->env->CreateDbi(txn, IndexDbName(DataId(t), idx.name)).status());
+    }
     if (stream)
       KH_RETURN_IF_ERROR(ApplyStreamSpecification(*impl_, txn, *r.stream_specification, &t));
     return impl_->WriteTable(txn, t);
@@ -318,6 +333,10 @@ Result<DeleteTableResponse> Database::DeleteTable(const DeleteTableRequest& r) {
           KH_RETURN_IF_ERROR(Drop(txn, h.index_dbis[i]));
           dropped.push_back(IndexDbName(DataId(h.desc), h.desc.indexes[i].name));
         }
+        for (size_t i = 0; i < h.vector_dbis.size(); ++i) {
+          KH_RETURN_IF_ERROR(Drop(txn, h.vector_dbis[i]));
+          dropped.push_back(IndexDbName(DataId(h.desc), h.desc.vector_indexes[i].name));
+        }
         KH_RETURN_IF_ERROR(Drop(txn, h.dbi));
         dropped.push_back(TableDbName(DataId(h.desc)));
         if (h.has_stream_db) {  // keyhole drops the stream with its table
@@ -346,6 +365,9 @@ Result<DescribeTableResponse> Database::DescribeTable(const DescribeTableRequest
       IndexDescription& idx = resp.table.indexes[i];
       KH_RETURN_IF_ERROR(Stats(txn, h.index_dbis[i], &idx.item_count, &idx.size_bytes));
       ForgetPastDecreases(impl_->clock(), &idx);
+    }
+    for (size_t i = 0; i < h.vector_dbis.size(); ++i) {
+      KH_RETURN_IF_ERROR(VectorStats(txn, h.vector_dbis[i], &resp.table.vector_indexes[i]));
     }
     return Status::OK();
   });
