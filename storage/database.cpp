@@ -162,7 +162,7 @@ Status Database::VerifyIntegrity() {
   for (const auto& name : names) {
     KH_RETURN_IF_ERROR(impl_->WithTable(name, false, [&](Txn& txn, const TableHandle& h) -> Status {
       std::vector<std::map<std::string, std::string>> expected(h.desc.indexes.size());
-      std::vector<std::map<std::string, std::string>> vectors(h.desc.vector_indexes.size());
+      std::vector<std::vector<Item>> vectors(h.desc.vector_indexes.size());
       Cursor c(&txn, h.dbi);
       for (bool ok = c.SeekFirst(); ok; ok = c.Next()) {
         KH_ASSIGN_OR_RETURN(Item item, DecodeItem(c.value()));
@@ -178,7 +178,7 @@ Status Database::VerifyIntegrity() {
         }
         for (size_t i = 0; i < h.desc.vector_indexes.size(); ++i) {
           if (!InVectorIndex(h.desc.vector_indexes[i], item)) continue;
-          vectors[i].insert(VectorEntryOf(h.desc.vector_indexes[i], h.desc.key, item));
+          vectors[i].push_back(item);
         }
       }
       KH_RETURN_IF_ERROR(c.status());
@@ -199,21 +199,9 @@ Status Database::VerifyIntegrity() {
         }
       }
       for (size_t i = 0; i < h.desc.vector_indexes.size(); ++i) {
-        const std::string& index = h.desc.vector_indexes[i].name;
-        Cursor vc(&txn, h.vector_dbis[i]);
-        size_t n = 0;
-        for (bool ok = vc.SeekFirst(); ok; ok = vc.Next(), ++n) {
-          auto it = vectors[i].find(std::string(vc.key()));
-          if (it == vectors[i].end() || it->second != vc.value()) {
-            return Status::Internal(fmt::format(
-                "table {} vector index {}: an entry has no matching item", name, index));
-          }
-        }
-        KH_RETURN_IF_ERROR(vc.status());
-        if (n != vectors[i].size()) {
-          return Status::Internal(fmt::format("table {} vector index {}: {} entries, {} expected",
-                                              name, index, n, vectors[i].size()));
-        }
+        Status v = VerifyVectorIndex(txn, h.vector_dbis[i], h.desc.vector_indexes[i], h.desc.key,
+                                     vectors[i]);
+        if (!v.ok()) return Status::Internal(fmt::format("table {}: {}", name, v.message()));
       }
       return Status::OK();
     }));

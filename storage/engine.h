@@ -56,7 +56,7 @@ struct TableHandle {
   mutable VerifiedTxn verified_txn;
   std::string catalog_entry;  // the "table/<name>" value it was resolved from
   MDB_dbi dbi = 0;
-  std::vector<MDB_dbi> index_dbis;  // parallel to desc.indexes
+  std::vector<MDB_dbi> index_dbis;   // parallel to desc.indexes
   std::vector<MDB_dbi> vector_dbis;  // parallel to desc.vector_indexes
   // The stream sub-database, open when the table ever had a stream (a latest_stream_label).
   bool has_stream_db = false;
@@ -176,33 +176,43 @@ void AddIndexUnits(const TableDescription& t, const Item* old_item, const Item* 
 
 // ---- vector indexes (vectors.cpp) ----
 // A vector index's sub-database is "t<id>/<index>" (IndexDbName: the name is unique among the
-// table's indexes of every kind). One entry per item the index holds (InVectorIndex):
-//   key   := [group(HASH value)] bounded(table key, 400)
-//   value := u32 size | f32 squared norm | f32 x Dimensions | attrs
-//   attrs := for each SearchSchema attribute in order: u32 length (0xFFFFFFFF: absent) and
-//            value(v) (key_codec.h) | EncodeItem(the item's table key attributes)
-// group is 16 bytes, two Hash64 seeds over value(HASH value): the entries of one HASH value
-// are contiguous, so a search (which must name that value) reads only them, and keeps only
-// entries whose stored HASH value equals its own (two values sharing a group are never mixed).
-// Within a group entries follow the table's key order. `size` is the entry's DynamoDB size as
-// the index projects it, its vector counted at 4 bytes an element (IndexSizeBytes, and
-// VectorWriteRequestBytes when written). Integers and floats are in the machine's byte order,
-// as LMDB's own pages are.
+// table's indexes of every kind). It holds the vectors in blocks, packed, grouped by the HASH
+// search attribute's value, and an entry record per item the index holds (InVectorIndex):
+//   block key   := 'v' group u32be(number)     numbered from 0 within a group
+//   block value := u32 count | count slots | count owners
+//   slot        := f32 squared norm | f32 x Dimensions
+//   owner       := u32 length, the entry key | u32 length, attrs
+//   attrs       := for each SearchSchema attribute in order: u32 length (0xFFFFFFFF: absent)
+//                  and value(v) (key_codec.h)
+//   entry key   := 'e' group bounded(table key, 400)
+//   entry value := u32 size | u32 block | u32 slot | EncodeItem(the attributes the index
+//                  projects, but the vector)
+// group is empty without a HASH attribute, else 16 bytes: two Hash64 seeds over value(HASH
+// value). A search (which must name the HASH value) reads only its group's blocks, and keeps
+// only slots whose stored HASH value equals its own (two values sharing a group are never
+// mixed). Every block of a group but its last is full (about 32 KB of vectors,
+// SlotsPerBlock): a new entry goes at the end of the last block, a removed one's place takes
+// the group's last slot. So a search streams through contiguous vectors, and a write rewrites
+// one or two blocks. `size` is the entry's DynamoDB size as the index projects it, its vector
+// counted at 4 bytes an element (IndexSizeBytes, and VectorWriteRequestBytes when written).
+// Integers and floats are in the machine's byte order, as LMDB's own pages are.
 constexpr size_t kVectorTableKeyBound = 400;
-constexpr size_t kVectorGroupBytes = 16;
-constexpr size_t kVectorHeaderBytes = 8;  // size, squared norm
 
 // Applies the vector index maintenance of replacing `old_item` by `new_item` (either may be
 // null) with `txn` (null: counting alone) to `dbis` (parallel to t.vector_indexes), and adds
 // VectorWriteRequestBytes to cc->vector_indexes for each index whose entry changed.
 Status ChangeVectorIndexes(Txn* txn, const std::vector<MDB_dbi>* dbis, const TableDescription& t,
                            const Item* old_item, const Item* new_item, ConsumedCapacity* cc);
-// The entry (key and value) of `item` in `index` of a table keyed `table_key`.
-// REQUIRES: InVectorIndex(index, item).
-std::pair<std::string, std::string> VectorEntryOf(const VectorIndexDescription& index,
-                                                  const KeySchema& table_key, const Item& item);
-// The DynamoDB size recorded in a stored entry's value.
-uint32_t VectorEntrySize(std::string_view value);
+// The same for one index (sub-database `dbi`) of a table keyed `table_key`, writing always
+// (UpdateTable's backfill).
+Status ChangeVectorIndex(Txn& txn, MDB_dbi dbi, const VectorIndexDescription& index,
+                         const KeySchema& table_key, const Item* old_item, const Item* new_item);
+// Fills `index`'s ItemCount and IndexSizeBytes from its sub-database.
+Status VectorIndexStats(Txn& txn, MDB_dbi dbi, VectorIndexDescription* index);
+// InternalServerError unless the sub-database holds exactly the entries of `held` (the items
+// the index holds) in the layout above.
+Status VerifyVectorIndex(Txn& txn, MDB_dbi dbi, const VectorIndexDescription& index,
+                         const KeySchema& table_key, const std::vector<Item>& held);
 
 // ---- one item write, usable inside any write transaction (items.cpp) ----
 // PutItem, UpdateItem and DeleteItem run CheckWrite, EvaluateWrite and ApplyWrite in one

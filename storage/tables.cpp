@@ -30,18 +30,6 @@ Status Stats(Txn& txn, MDB_dbi dbi, int64_t* count, int64_t* bytes) {
   return c.status();
 }
 
-// A vector index's ItemCount and IndexSizeBytes (each entry records its size).
-Status VectorStats(Txn& txn, MDB_dbi dbi, VectorIndexDescription* index) {
-  index->item_count = 0;
-  index->size_bytes = 0;
-  Cursor c(&txn, dbi);
-  for (bool ok = c.SeekFirst(); ok; ok = c.Next()) {
-    ++index->item_count;
-    index->size_bytes += VectorEntrySize(c.value());
-  }
-  return c.status();
-}
-
 // The KMS key ARN DynamoDB reports for a KMSMasterKeyId (an ARN, a key id or an alias).
 std::string KmsKeyArn(const std::optional<std::string>& id) {
   if (!id) return DefaultKmsKeyArn();
@@ -367,7 +355,7 @@ Result<DescribeTableResponse> Database::DescribeTable(const DescribeTableRequest
       ForgetPastDecreases(impl_->clock(), &idx);
     }
     for (size_t i = 0; i < h.vector_dbis.size(); ++i) {
-      KH_RETURN_IF_ERROR(VectorStats(txn, h.vector_dbis[i], &resp.table.vector_indexes[i]));
+      KH_RETURN_IF_ERROR(VectorIndexStats(txn, h.vector_dbis[i], &resp.table.vector_indexes[i]));
     }
     return Status::OK();
   });
