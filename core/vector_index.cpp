@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -21,6 +22,17 @@ constexpr std::string_view kInvalid = "One or more parameter values were invalid
 constexpr std::string_view kInvalidItem = "One or more parameter values were invalid. ";
 
 constexpr double kFloatMax = std::numeric_limits<float>::max();
+
+// The nearest double to `n`, as C's strtod reads its text (from_chars is several times faster;
+// strtod still gives what it gives beyond double's range).
+double ToDouble(const Number& n) {
+  const std::string text = n.ToString();
+  double d = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), d);
+  if (ec != std::errc() || end != text.data() + text.size())
+    return std::strtod(text.c_str(), nullptr);
+  return d;
+}
 
 const json::Value* Member(const json::Value& v, std::string_view name, json::Kind kind) {
   const json::Value* m = v.Find(name);
@@ -183,7 +195,7 @@ Status CheckVectorItem(const VectorIndexDescription& index, const Item& item, bo
             "Actual: {}. IndexName: {}",
             kInvalidItem, name, i, TypeName(list[i].type()), index.name));
       }
-      const double d = std::strtod(list[i].n().ToString().c_str(), nullptr);
+      const double d = ToDouble(list[i].n());
       if (!(std::fabs(d) <= kFloatMax)) {
         return Status::Validation(
             fmt::format("{}Invalid value for parameter {}[{}], Value: {} is outside valid range "
@@ -226,7 +238,7 @@ std::vector<float> VectorOf(const VectorIndexDescription& index, const Item& ite
   std::vector<float> out;
   out.reserve(list.size());
   for (const AttributeValue& v : list) {
-    out.push_back(static_cast<float>(std::strtod(v.n().ToString().c_str(), nullptr)));
+    out.push_back(static_cast<float>(ToDouble(v.n())));
   }
   return out;
 }
@@ -366,8 +378,8 @@ Result<std::vector<float>> SearchVectorOf(const VectorIndexDescription& index,
   std::vector<float> out;
   out.reserve(vector.size());
   for (const AttributeValue& v : vector) {
-    const double d = v.is(ValueType::kN) ? std::strtod(v.n().ToString().c_str(), nullptr)
-                                         : std::numeric_limits<double>::infinity();
+    const double d =
+        v.is(ValueType::kN) ? ToDouble(v.n()) : std::numeric_limits<double>::infinity();
     if (!(std::fabs(d) <= kFloatMax)) {
       return Status::Validation(
           "Search vector contains invalid values. All values in the search vector must be a "
