@@ -263,6 +263,19 @@ json::Value UpdateTableRequestToJson(const UpdateTableRequest& r) {
     }
     body.Add("GlobalSecondaryIndexUpdates", std::move(updates));
   }
+  if (r.create_vector_index || r.delete_vector_index) {
+    json::Value action = json::Value::MakeObject();
+    if (r.create_vector_index) {
+      action.Add("Create", VectorIndex(*r.create_vector_index));
+    } else {
+      json::Value name = json::Value::MakeObject();
+      name.Add("IndexName", Str(*r.delete_vector_index));
+      action.Add("Delete", std::move(name));
+    }
+    json::Value updates = json::Value::MakeArray();
+    updates.Push(std::move(action));
+    body.Add("VectorIndexUpdates", std::move(updates));
+  }
   AddStreamSpecification(r.stream_specification, &body);
   AddSse(r.sse_specification, &body);
   if (r.deletion_protection_enabled) {

@@ -221,6 +221,55 @@ Result<IndexAction> ReadIndexAction(const json::Value& v, const Path& at, Violat
   return a;
 }
 
+// One VectorIndexUpdates element: a Create or a Delete (a vector index has no Update: its
+// definition cannot change).
+struct VectorAction {
+  std::optional<VectorIndexSpec> create;
+  std::optional<std::string> remove;
+  int count = 0;
+};
+
+Result<VectorAction> ReadVectorAction(const json::Value& v, const Path& at, Violations* errs) {
+  static constexpr MemberSpec kMembers[] = {{"Create"}, {"Delete"}};
+  static constexpr MemberSpec kDelete[] = {{"IndexName"}};
+  KH_RETURN_IF_ERROR(CheckStructure(v, at, kMembers));
+  VectorAction a;
+  KH_ASSIGN_OR_RETURN(const json::Value* create, ReadObject(v, "Create", at));
+  if (create) {
+    KH_ASSIGN_OR_RETURN(a.create, ReadVectorIndex(*create, at.Child("Create"), errs));
+    ++a.count;
+  }
+  KH_ASSIGN_OR_RETURN(const json::Value* remove, ReadObject(v, "Delete", at));
+  if (remove) {
+    KH_RETURN_IF_ERROR(CheckStructure(*remove, at.Child("Delete"), kDelete));
+    KH_ASSIGN_OR_RETURN(a.remove,
+                        ReadTableNameMember(*remove, "IndexName", at.Child("Delete"), true, errs));
+    ++a.count;
+  }
+  return a;
+}
+
+// The rules on VectorIndexUpdates that need no table. keyhole's texts, after those of
+// GlobalSecondaryIndexUpdates (DynamoDB's for vector indexes are not recorded).
+Status CheckVectorActions(const std::vector<VectorAction>& actions) {
+  if (actions.empty()) {
+    return Status::Validation(fmt::format("{}List of VectorIndexUpdates is empty", kInvalid));
+  }
+  for (const VectorAction& a : actions) {
+    if (a.count != 1) {
+      return Status::Validation(fmt::format(
+          "{}Exactly one of VectorIndexUpdate.Create, VectorIndexUpdate.Delete must be given",
+          kInvalid));
+    }
+  }
+  if (actions.size() > 1) {
+    return Status::LimitExceeded(
+        "Subscriber limit exceeded: Only 1 online index can be created or deleted "
+        "simultaneously per table");
+  }
+  return Status::OK();
+}
+
 // The rules on GlobalSecondaryIndexUpdates that need no table, then the one-action limit.
 Status CheckIndexActions(const std::vector<IndexAction>& actions) {
   if (actions.empty()) {
@@ -399,6 +448,7 @@ Result<UpdateTableRequest> UpdateTableRequestFromJson(const json::Value& v) {
       {"GlobalTableWitnessUpdates", false},
       {"OnDemandThroughput"},
       {"WarmThroughput"},
+      {"VectorIndexUpdates"},
   };
   const Path root;
   KH_RETURN_IF_ERROR(CheckStructure(v, root, kMembers));
@@ -418,6 +468,16 @@ Result<UpdateTableRequest> UpdateTableRequestFromJson(const json::Value& v) {
       KH_ASSIGN_OR_RETURN(IndexAction a,
                           ReadIndexAction(updates->array()[i], at.Element(i), &errs));
       actions.push_back(std::move(a));
+    }
+  }
+  KH_ASSIGN_OR_RETURN(const json::Value* vector_updates, ReadList(v, "VectorIndexUpdates", root));
+  std::vector<VectorAction> vector_actions;
+  if (vector_updates) {
+    Path at = root.Child("VectorIndexUpdates");
+    for (size_t i = 0; i < vector_updates->array().size(); ++i) {
+      KH_ASSIGN_OR_RETURN(VectorAction a,
+                          ReadVectorAction(vector_updates->array()[i], at.Element(i), &errs));
+      vector_actions.push_back(std::move(a));
     }
   }
   KH_ASSIGN_OR_RETURN(r.stream_specification, api_json::ReadStreamSpecification(v, root, &errs));
@@ -449,6 +509,17 @@ Result<UpdateTableRequest> UpdateTableRequestFromJson(const json::Value& v) {
         r.delete_global_index = std::move(a.remove);
       }
     }
+  }
+  if (vector_updates) {
+    KH_RETURN_IF_ERROR(CheckVectorActions(vector_actions));
+    // One online index is created or deleted per call, of whatever kind.
+    if (!vector_actions.empty() && (r.create_global_index || r.delete_global_index)) {
+      return Status::LimitExceeded(
+          "Subscriber limit exceeded: Only 1 online index can be created or deleted "
+          "simultaneously per table");
+    }
+    r.create_vector_index = std::move(vector_actions[0].create);
+    r.delete_vector_index = std::move(vector_actions[0].remove);
   }
   return r;
 }

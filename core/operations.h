@@ -150,6 +150,10 @@ struct UpdateTableRequest {
     std::optional<WarmThroughputSpec> warm_throughput;
   };
   std::vector<IndexThroughput> update_global_indexes;
+  // VectorIndexUpdates: one Create (backfilled from the table's items in the same write
+  // transaction, so ACTIVE once it returns) or one Delete per call.
+  std::optional<VectorIndexSpec> create_vector_index;
+  std::optional<std::string> delete_vector_index;
 };
 
 // ---- tags (TagResource, UntagResource, ListTagsOfResource) ----

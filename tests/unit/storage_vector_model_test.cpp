@@ -329,6 +329,35 @@ TEST(VectorModelTest, SearchesMatchABruteForceModelThroughWrites) {
       EXPECT_EQ(described->table.vector_indexes[i].item_count, held) << Indexes()[i].name;
       EXPECT_GT(described->table.vector_indexes[i].size_bytes, 0);
     }
+    // An index created now is backfilled from the items, in blocks as the others are; one
+    // deleted goes with its entries.
+    UpdateTableRequest create;
+    create.table_name = kTable;
+    create.attribute_definitions = {{"tenant", "S"}};
+    VectorIndexSpec late;
+    late.name = "late";
+    late.vector_attribute = "f";
+    late.search_schema = {{"tenant", "HASH"}};
+    late.projection_type = "KEYS_ONLY";
+    late.dimensions = 1000;
+    late.distance_function = "DOT_PRODUCT";
+    create.create_vector_index = late;
+    auto created = db->UpdateTable(create);
+    ASSERT_TRUE(created.ok()) << created.status().ToString();
+    UpdateTableRequest drop;
+    drop.table_name = kTable;
+    drop.delete_vector_index = "cos";
+    ASSERT_TRUE(db->UpdateTable(drop).ok());
+    auto v = db->VerifyIntegrity();
+    ASSERT_TRUE(v.ok()) << v.ToString();
+    described = db->DescribeTable(d);
+    ASSERT_TRUE(described.ok());
+    ASSERT_EQ(described->table.vector_indexes.size(), 3u);
+    EXPECT_EQ(described->table.vector_indexes[2].name, "late");
+    EXPECT_EQ(described->table.vector_indexes[2].item_count,
+              std::count_if(model.begin(), model.end(), [](const auto& e) {
+                return e.second.count("f") && e.second.count("tenant");
+              }));
   }
 }
 
