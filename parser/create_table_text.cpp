@@ -54,6 +54,18 @@ std::string CreateTableText(const TableDescription& table) {
         fmt::format("\n  {} INDEX {} {}{}", index.kind == IndexKind::kGlobal ? "GLOBAL" : "LOCAL",
                     Quoted(index.name), KeyColumns(index.key), ProjectionText(index.projection));
   }
+  for (const VectorIndexDescription& v : table.vector_indexes) {
+    out += fmt::format("\n  VECTOR INDEX {} ({} VECTOR({}) {}", Quoted(v.name),
+                       Quoted(v.vector_attribute), v.dimensions,
+                       v.distance == DistanceFunction::kCosine       ? "COSINE"
+                       : v.distance == DistanceFunction::kDotProduct ? "DOT_PRODUCT"
+                                                                     : "EUCLIDEAN");
+    for (const SearchAttribute& a : v.search_schema) {
+      out +=
+          fmt::format(", {} {} {}", Quoted(a.name), TypeLetter(a.type), a.hash ? "HASH" : "FILTER");
+    }
+    out += ")" + ProjectionText(v.projection);
+  }
   if (table.ttl_attribute) out += "\n  TTL " + Quoted(*table.ttl_attribute);
   if (table.stream_view_type) out += "\n  STREAM " + *table.stream_view_type;
   if (table.billing_mode == "PROVISIONED") {

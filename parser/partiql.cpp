@@ -213,6 +213,32 @@ ParseResult ParseStatementUncached(std::string_view text,
   return ParseFully(text, parameters, nullptr);
 }
 
+VectorIndexSpec VectorIndexSpecOf(const VectorIndexDefinition& d,
+                                  std::vector<AttributeDefinition>* definitions) {
+  VectorIndexSpec spec;
+  spec.name = d.name;
+  spec.vector_attribute = d.vector_attribute;
+  for (const SearchColumn& c : d.search) {
+    spec.search_schema.push_back({c.name, c.hash ? "HASH" : "INLINE_FILTER"});
+    const bool defined = std::ranges::any_of(
+        *definitions, [&](const AttributeDefinition& a) { return a.name == c.name; });
+    if (!defined) {
+      definitions->push_back({c.name, c.type == ValueType::kN   ? "N"
+                                      : c.type == ValueType::kB ? "B"
+                                                                : "S"});
+    }
+  }
+  spec.projection_type = d.projection.type == ProjectionType::kKeysOnly  ? "KEYS_ONLY"
+                         : d.projection.type == ProjectionType::kInclude ? "INCLUDE"
+                                                                         : "ALL";
+  if (d.projection.type == ProjectionType::kInclude) {
+    spec.non_key_attributes = d.projection.non_key_attributes;
+  }
+  spec.dimensions = d.dimensions;
+  spec.distance_function = d.distance;
+  return spec;
+}
+
 CreateTableRequest ToCreateTableRequest(const CreateTableStatement& s) {
   CreateTableRequest r;
   r.table_name = s.table;
@@ -222,6 +248,9 @@ CreateTableRequest ToCreateTableRequest(const CreateTableStatement& s) {
     AddAttributeDefinitions(index.key, &r.attribute_definitions);
     (index.kind == IndexKind::kGlobal ? r.global_secondary_indexes : r.local_secondary_indexes)
         .push_back(IndexSpecOf(index.name, index.key, index.projection));
+  }
+  for (const VectorIndexDefinition& v : s.vector_indexes) {
+    r.vector_indexes.push_back(VectorIndexSpecOf(v, &r.attribute_definitions));
   }
   r.billing_mode = s.billing_mode;
   r.read_capacity_units = s.read_capacity_units;

@@ -206,6 +206,17 @@ struct OrderKey {
   bool operator==(const OrderKey&) const = default;
 };
 
+// keyhole's vector search: `SELECT ... FROM "T"."VectorIndex" [WHERE a = x AND ...]
+// ORDER BY VECTOR_DISTANCE(attr, [n, ...]) LIMIT k`. The shell runs it as SearchVectors (the
+// WHERE is its SearchConditionExpression, LIMIT its TopK); the planner refuses it, since
+// DynamoDB's PartiQL has no vector search.
+struct NearestOrder {
+  std::string attribute;               // the vector attribute named
+  std::vector<AttributeValue> vector;  // the search vector's elements, as written
+  std::optional<int64_t> limit;        // LIMIT k
+  bool operator==(const NearestOrder&) const = default;
+};
+
 struct SelectStatement {
   std::string table;
   std::optional<std::string> index;    // FROM "T"."Index"
@@ -213,6 +224,7 @@ struct SelectStatement {
   std::vector<expr::Path> projection;  // when !select_all, in statement order, no duplicates
   std::optional<expr::Condition> where;
   std::vector<OrderKey> order_by;  // non-empty only with a WHERE
+  std::optional<NearestOrder> nearest;  // ORDER BY VECTOR_DISTANCE(...) (then order_by is empty)
 };
 
 struct InsertStatement {
@@ -248,11 +260,33 @@ struct IndexDefinition {
   bool operator==(const IndexDefinition&) const = default;
 };
 
+// keyhole's VECTOR INDEX clause: a vector index (core/vector_index.h).
+struct SearchColumn {
+  std::string name;
+  ValueType type = ValueType::kS;
+  bool hash = false;  // HASH; else FILTER (INLINE_FILTER)
+  bool operator==(const SearchColumn&) const = default;
+};
+struct VectorIndexDefinition {
+  std::string name;
+  std::string vector_attribute;
+  int64_t dimensions = 0;
+  std::string distance;  // "COSINE", "DOT_PRODUCT", "EUCLIDEAN"
+  std::vector<SearchColumn> search;
+  Projection projection;  // ALL unless PROJECTION says otherwise
+  bool operator==(const VectorIndexDefinition&) const = default;
+};
+// The request's VectorIndexSpec, and the AttributeDefinitions of its search attributes added to
+// `definitions` (once each).
+VectorIndexSpec VectorIndexSpecOf(const VectorIndexDefinition& d,
+                                  std::vector<AttributeDefinition>* definitions);
+
 struct CreateTableStatement {
   std::string table;
   bool if_not_exists = false;
   KeySchema key;
   std::vector<IndexDefinition> indexes;  // GSIs and LSIs in statement order
+  std::vector<VectorIndexDefinition> vector_indexes;
   std::optional<std::string> ttl_attribute;
   std::optional<std::string> stream_view_type;   // "KEYS_ONLY", "NEW_IMAGE", "OLD_IMAGE",
                                                  // "NEW_AND_OLD_IMAGES"
@@ -267,6 +301,7 @@ struct DropTableStatement {
 
 enum class AlterAction {
   kAddGlobalIndex,
+  kAddVectorIndex,
   kDropIndex,
   kSetTtl,
   kDisableTtl,
@@ -278,6 +313,7 @@ struct AlterTableStatement {
   std::string table;
   AlterAction action = AlterAction::kAddGlobalIndex;
   std::optional<IndexDefinition> index;  // kAddGlobalIndex
+  std::optional<VectorIndexDefinition> vector_index;  // kAddVectorIndex
   // kDropIndex: the index; kSetTtl: the TTL attribute; kSetStream: the view type.
   std::string name;
 };

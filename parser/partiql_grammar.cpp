@@ -114,6 +114,9 @@ KH_ERROR(e_single_table, "Only select from a single table or index is supported.
 KH_ERROR(e_group_by, "Unsupported clause: GROUP BY");
 KH_ERROR(e_having, "Unsupported clause: HAVING");
 KH_ERROR(e_limit, "Unsupported clause: LIMIT");
+KH_ERROR(
+    e_limit_count,
+    "Expected a number after LIMIT: the K of ORDER BY VECTOR_DISTANCE(...) LIMIT K (1 to 100)");
 KH_ERROR(e_offset, "Unsupported clause: OFFSET");
 KH_ERROR(e_distinct, "Unsupported token in expression: DISTINCT");
 KH_ERROR(e_value_pivot, "Select projection doesn't support value or pivot keywords");
@@ -165,7 +168,13 @@ KH_ERROR(e_if_exists, KH_ENVELOPE "Expected IF EXISTS");
 KH_ERROR(e_add_local,
          "Local secondary indexes can only be created with the table (CREATE "
          "TABLE ... LOCAL INDEX ...)");
-KH_ERROR(e_alter_add, KH_ENVELOPE "Expected GLOBAL INDEX after ADD");
+KH_ERROR(e_alter_add, KH_ENVELOPE "Expected GLOBAL INDEX or VECTOR INDEX after ADD");
+KH_ERROR(e_vector_column, KH_ENVELOPE
+         "Expected the vector attribute first: VECTOR INDEX \"name\" (embedding VECTOR(768) "
+         "COSINE, tenant S HASH, kind S FILTER)");
+KH_ERROR(e_vector_distance, KH_ENVELOPE "Expected COSINE, DOT_PRODUCT or EUCLIDEAN");
+KH_ERROR(e_search_column, KH_ENVELOPE
+         "Expected a search attribute: a name, its type (S, N or B) and HASH or FILTER");
 KH_ERROR(e_alter_set, KH_ENVELOPE "Expected TTL <attribute> or STREAM <view type> after SET");
 KH_ERROR(e_alter_disable, KH_ENVELOPE "Expected TTL or STREAM after DISABLE");
 KH_ERROR(e_alter_action, KH_ENVELOPE
@@ -481,8 +490,14 @@ struct where_clause : seq<kw_where, expr>, node<Kind::kWhere> {};
 struct asc : kw<TAO_PEGTL_ISTRING("ASC")>, node<Kind::kAsc> {};
 struct desc : kw<TAO_PEGTL_ISTRING("DESC")>, node<Kind::kDesc> {};
 struct order_item : seq<expr, opt<sor<asc, desc>>>, node<Kind::kOrderItem> {};
-struct order_by : seq<kw_order, expect<kw_by, e_expected_by>, list<order_item, comma>>,
-                  node<Kind::kOrderBy> {};
+// keyhole: `ORDER BY VECTOR_DISTANCE(attr, [..]) LIMIT k`, a vector search (the shell runs it
+// as SearchVectors). LIMIT follows that ORDER BY only: anywhere else it is refused as before.
+struct vector_distance_word : kw<TAO_PEGTL_ISTRING("VECTOR_DISTANCE")> {};
+struct limit_clause : seq<kw_limit, expect<number, e_limit_count>>, node<Kind::kLimit> {};
+struct nearest_order : seq<at<vector_distance_word, lparen>, order_item, opt<limit_clause>> {};
+struct order_by
+    : seq<kw_order, expect<kw_by, e_expected_by>, sor<nearest_order, list<order_item, comma>>>,
+      node<Kind::kOrderBy> {};
 struct select_stmt
     : seq<kw_select, select_checks, projection, expect<kw_from, e_expected_from>, from_source,
           opt<alias_check>, opt<join_check>, opt<unsupported_clause>, opt<where_clause>,
@@ -594,7 +609,31 @@ struct provisioned
           expect<capacity, e_billing>, expect<rparen, e_billing>> {};
 struct billing_clause : seq<kw_billing, sor<w_pay_per_request, provisioned, raise<e_billing>>>,
                         node<Kind::kBilling> {};
-struct create_option : sor<global_index, local_index, ttl_clause, stream_clause, billing_clause> {};
+// keyhole: VECTOR INDEX "name" (embedding VECTOR(768) COSINE, tenant S HASH, kind S FILTER)
+// [PROJECTION ...]: DynamoDB's vector index, its SearchSchema's HASH and INLINE_FILTER
+// attributes after the vector.
+struct kw_vector : kw<TAO_PEGTL_ISTRING("VECTOR")> {};
+struct vector_distance
+    : sor<word_node<TAO_PEGTL_ISTRING("COSINE")>, word_node<TAO_PEGTL_ISTRING("DOT_PRODUCT")>,
+          word_node<TAO_PEGTL_ISTRING("EUCLIDEAN")>, raise<e_vector_distance>> {};
+struct vector_column
+    : seq<name, kw_vector, expect<lparen, e_vector_column>, expect<capacity, e_vector_column>,
+          expect<rparen, e_vector_column>, vector_distance>,
+      node<Kind::kVectorColumn> {};
+struct search_role
+    : sor<word_node<TAO_PEGTL_ISTRING("HASH")>, word_node<TAO_PEGTL_ISTRING("FILTER")>> {};
+struct search_column : seq<expect<name, e_search_column>, expect<key_type, e_search_column>,
+                           expect<search_role, e_search_column>>,
+                       node<Kind::kSearchColumn> {};
+struct vector_columns
+    : seq<expect<lparen, e_vector_column>, expect<vector_column, e_vector_column>,
+          star<comma, search_column>, expect<rparen, e_expected_comma_or_rparen>> {};
+struct vector_index
+    : seq<kw_vector, expect<kw_index, e_expected_index>, expect<name, e_expected_index_name>,
+          vector_columns, opt<projection_spec>>,
+      node<Kind::kVectorIndex> {};
+struct create_option
+    : sor<global_index, local_index, vector_index, ttl_clause, stream_clause, billing_clause> {};
 struct if_not_exists
     : seq<kw_if, expect<kw_not, e_if_not_exists>, expect<kw_exists, e_if_not_exists>>,
       node<Kind::kIfNotExists> {};
@@ -604,9 +643,9 @@ struct create_stmt
       node<Kind::kCreateTable> {};
 struct drop_stmt : seq<kw_drop, table_kw, opt<if_exists>, table_name>, node<Kind::kDropTable> {};
 
-struct alter_add
-    : seq<kw_add, sor<global_index, seq<at<kw_local>, raise<e_add_local>>, raise<e_alter_add>>>,
-      node<Kind::kAlterAdd> {};
+struct alter_add : seq<kw_add, sor<global_index, vector_index,
+                                   seq<at<kw_local>, raise<e_add_local>>, raise<e_alter_add>>>,
+                   node<Kind::kAlterAdd> {};
 struct alter_drop
     : seq<kw_drop, expect<kw_index, e_expected_index>, expect<name, e_expected_index_name>>,
       node<Kind::kAlterDropIndex> {};

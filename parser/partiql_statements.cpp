@@ -46,6 +46,7 @@ class DmlBuilder {
   void Projection(const Node& n, SelectStatement* s) const;
   void Source(const Node& n, SelectStatement* s) const;
   void OrderBy(const Node& n, SelectStatement* s) const;
+  bool Nearest(const Node& n, SelectStatement* s) const;
   std::string Target(const Node& path) const;
   void CheckTableName(const std::string& name, size_t offset) const;
   ReturnValues Returning(const Node& n) const;
@@ -139,7 +140,43 @@ std::string OrderByArgumentType(const Node& n) {
   }
 }
 
+// ORDER BY VECTOR_DISTANCE(attr, [n, ...]) [LIMIT k]: keyhole's vector search.
+bool DmlBuilder::Nearest(const Node& n, SelectStatement* s) const {
+  const Node& item = n.children[0];
+  const Node& key = Unwrap(item.children[0]);
+  if (key.kind != Kind::kCall || key.children.empty() ||
+      Upper(t_.Text(key.children[0])) != "VECTOR_DISTANCE") {
+    return false;
+  }
+  constexpr const char* kUsage =
+      "VECTOR_DISTANCE takes the vector attribute and the search vector: ORDER BY "
+      "VECTOR_DISTANCE(embedding, [0.1, 0.2, 0.3]) LIMIT 5";
+  if (key.children.size() != 3) t_.Fail(kUsage, key.begin);
+  const Node& attr = Unwrap(key.children[1]);
+  if (attr.kind != Kind::kPath || attr.children.size() != 1) t_.Fail(kUsage, attr.begin);
+  const Node& vector = Unwrap(key.children[2]);
+  if (vector.kind != Kind::kList) t_.Fail(kUsage, vector.begin);
+  NearestOrder order;
+  order.attribute = t_.BuildPath(attr).elements[0].name;
+  order.vector = t_.Value(vector, "VECTOR_DISTANCE").l();
+  if (Find(item, Kind::kDesc) || Find(item, Kind::kAsc)) {
+    t_.Fail("ORDER BY VECTOR_DISTANCE(...) takes no ASC or DESC: the nearest come first",
+            item.begin);
+  }
+  if (const Node* limit = Find(n, Kind::kLimit)) {
+    int64_t k = 0;
+    const AttributeValue count = t_.Value(limit->children[0], "LIMIT");
+    if (!count.is(ValueType::kN) || !count.n().ToInt64(&k)) {
+      t_.Fail("LIMIT takes a whole number: the K of the search (1 to 100)", limit->begin);
+    }
+    order.limit = k;
+  }
+  s->nearest = std::move(order);
+  return true;
+}
+
 void DmlBuilder::OrderBy(const Node& n, SelectStatement* s) const {
+  if (Nearest(n, s)) return;
   if (!s->where) {
     t_.Fail("Must have WHERE clause in the statement when using ORDER BY clause.", n.begin);
   }
@@ -267,6 +304,7 @@ class DdlBuilder {
   // only the RANGE one is given) or a GLOBAL index's (`global`: several of each role allowed).
   KeySchema Key(const Node& owner, const KeySchema* table_key, bool local, bool global = false);
   IndexDefinition Index(const Node& n, const KeySchema* table_key);
+  VectorIndexDefinition VectorIndex(const Node& n);
   Projection IndexProjection(const Node& spec) const;
   // Records the type of an attribute; the same attribute may not have two types.
   void Declare(const KeyAttribute& a, size_t offset);
@@ -378,6 +416,28 @@ IndexDefinition DdlBuilder::Index(const Node& n, const KeySchema* table_key) {
   return index;
 }
 
+VectorIndexDefinition DdlBuilder::VectorIndex(const Node& n) {
+  VectorIndexDefinition v;
+  v.name = t_.Name(n.children[0]);
+  for (const Node& child : n.children) {
+    if (child.kind == Kind::kVectorColumn) {
+      v.vector_attribute = t_.Name(child.children[0]);
+      v.dimensions = Capacity(child.children[1]);
+      v.distance = Upper(t_.Text(child.children[2]));
+    } else if (child.kind == Kind::kSearchColumn) {
+      const std::string type = Upper(t_.Text(child.children[1]));
+      v.search.push_back({t_.Name(child.children[0]),
+                          type[0] == 'N'   ? ValueType::kN
+                          : type[0] == 'B' ? ValueType::kB
+                                           : ValueType::kS,
+                          Upper(t_.Text(child.children[2])) == "HASH"});
+    } else if (child.kind == Kind::kProjectionSpec) {
+      v.projection = IndexProjection(child);
+    }
+  }
+  return v;
+}
+
 int64_t DdlBuilder::Capacity(const Node& n) const {
   const std::string_view digits = t_.Text(n);
   if (digits.size() > 15) t_.Fail("Capacity units out of range: " + std::string(digits), n.begin);
@@ -405,6 +465,9 @@ CreateTableStatement DdlBuilder::Create(const Node& n) {
       case Kind::kGlobalIndex:
       case Kind::kLocalIndex:
         s.indexes.push_back(Index(child, &s.key));
+        break;
+      case Kind::kVectorIndex:
+        s.vector_indexes.push_back(VectorIndex(child));
         break;
       case Kind::kTtl:
         once(&ttl, "TTL", child);
@@ -435,8 +498,13 @@ AlterTableStatement DdlBuilder::Alter(const Node& n) {
   const Node& action = n.children[1];
   switch (action.kind) {
     case Kind::kAlterAdd:
-      s.action = AlterAction::kAddGlobalIndex;
-      s.index = Index(action.children[0], nullptr);
+      if (action.children[0].kind == Kind::kVectorIndex) {
+        s.action = AlterAction::kAddVectorIndex;
+        s.vector_index = VectorIndex(action.children[0]);
+      } else {
+        s.action = AlterAction::kAddGlobalIndex;
+        s.index = Index(action.children[0], nullptr);
+      }
       break;
     case Kind::kAlterDropIndex:
       s.action = AlterAction::kDropIndex;

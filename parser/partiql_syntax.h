@@ -70,10 +70,11 @@ enum class Kind : uint8_t {
   kStar,
   kSource,     // [term]
   kWhere,      // [expr]; begin = the WHERE keyword
-  kOrderBy,    // [kOrderItem...]; begin = the ORDER keyword
+  kOrderBy,    // [kOrderItem..., kLimit?]; begin = the ORDER keyword
   kOrderItem,  // [expr, kAsc|kDesc?]
   kAsc,
   kDesc,
+  kLimit,  // keyhole: LIMIT k after ORDER BY VECTOR_DISTANCE(...): [kNumber]
   kInsert,        // [kPath, kInsertValue]
   kInsertValue,   // [expr]
   kUpdate,        // [kPath, (kSetClause|kRemoveClause)..., kWhere?, kReturning?] any order of
@@ -96,6 +97,10 @@ enum class Kind : uint8_t {
   kKeyColumn,       // [kName, kWord type, kWord role?]
   kGlobalIndex,     // [kName, kKeyColumn..., kProjectionSpec?]
   kLocalIndex,      // [kName, kKeyColumn..., kProjectionSpec?]
+  // keyhole: VECTOR INDEX name (attr VECTOR(dims) DISTANCE, attr TYPE HASH|FILTER, ...)
+  kVectorIndex,   // [kName, kVectorColumn, kSearchColumn..., kProjectionSpec?]
+  kVectorColumn,  // [kName, kCapacity (the dimensions), kWord (the distance function)]
+  kSearchColumn,  // [kName, kWord (the type), kWord (HASH or FILTER)]
   kProjectionSpec,  // [kWord, kName...]
   kTtl,             // [kName]
   kStream,          // [kWord]

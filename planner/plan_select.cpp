@@ -158,6 +158,14 @@ bool MentionsAny(const expr::Condition& c, const std::set<std::string>& names) {
 
 Result<Plan> PlanSelect(const parser::Statement& st, const TableDescription& table) {
   const auto& s = st.as<SelectStatement>();
+  if (s.nearest) {
+    return Status::Validation(
+               "ORDER BY VECTOR_DISTANCE(...) is keyhole's vector search: DynamoDB's PartiQL has "
+               "none")
+        .WithHint(
+            "the keyhole shell runs it as SearchVectors; through the API, call "
+            "SearchVectors");
+  }
   Target t{&table.key, nullptr};
   if (s.index) {
     t.index = table.FindIndex(*s.index);

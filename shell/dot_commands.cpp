@@ -114,7 +114,6 @@ bool RunSchema(State& s, const Args& args, Location at) {
     Result<TableSchemaPtr> t = s.db.TableSchema(n);
     if (!t.ok()) return s.Fail(t.status(), at);
     s.Out(parser::CreateTableText(**t) + "\n");
-    NoteVectorIndexes(s, **t);
   }
   return true;
 }

@@ -106,19 +106,6 @@ void Session::SetAsk(std::function<std::optional<std::string>(const std::string&
   state_->ask = std::move(ask);
 }
 
-void NoteVectorIndexes(Session::State& s, const TableDescription& t) {
-  for (const VectorIndexDescription& v : t.vector_indexes) {
-    std::string schema;
-    for (const SearchAttribute& a : v.search_schema) {
-      schema += fmt::format(", {} {}", a.hash ? "HASH" : "filter", a.name);
-    }
-    s.Notice(fmt::format(
-        "-- and vector index {} on {} ({} dimensions, {}{}): the statement above does not make "
-        "it (no DDL for vector indexes yet); CreateTable {{... \"VectorIndexes\": [...]}} does\n",
-        v.name, v.vector_attribute, v.dimensions, DistanceFunctionName(v.distance), schema));
-  }
-}
-
 bool Session::State::Confirm(std::string_view statement, const std::string& question,
                              const std::string& expected, Location at, bool* declined) {
   *declined = false;
@@ -721,6 +708,9 @@ Status WithDataHints(Session::State& s, Status status, const parser::Statement& 
 }
 
 bool RunDml(Session::State& s, const parser::Statement& st, Location at) {
+  if (st.kind() == parser::StatementKind::kSelect && st.as<parser::SelectStatement>().nearest) {
+    return RunVectorSearch(s, st, at);
+  }
   StatementSchemas schemas(s.db);
   s.statement_schemas = &schemas;
   struct Reset {
@@ -847,9 +837,21 @@ bool RunAlter(Session::State& s, const parser::AlterTableStatement& a, Location 
       done = fmt::format("index {} added to {}", def.name, a.table);
       break;
     }
+    case parser::AlterAction::kAddVectorIndex: {
+      request.create_vector_index =
+          parser::VectorIndexSpecOf(*a.vector_index, &request.attribute_definitions);
+      done = fmt::format("vector index {} added to {}", a.vector_index->name, a.table);
+      break;
+    }
     case parser::AlterAction::kDropIndex: {
-      request.delete_global_index = a.name;
-      done = fmt::format("index {} dropped from {}", a.name, a.table);
+      // DROP INDEX names a GSI or a vector index (names are unique across both).
+      Result<TableSchemaPtr> t = s.db.TableSchema(a.table);
+      const bool vector =
+          t.ok() && std::ranges::any_of((*t)->vector_indexes, [&](const VectorIndexDescription& v) {
+            return v.name == a.name;
+          });
+      (vector ? request.delete_vector_index : request.delete_global_index) = a.name;
+      done = fmt::format("{}index {} dropped from {}", vector ? "vector " : "", a.name, a.table);
       break;
     }
     case parser::AlterAction::kSetTtl:
@@ -1018,7 +1020,6 @@ bool RunParsed(Session::State& s, const parser::Statement& st, Location at) {
       Result<TableSchemaPtr> t = s.db.TableSchema(st.as<parser::ShowCreateTableStatement>().table);
       if (!t.ok()) return s.Fail(t.status(), at);
       s.Out(parser::CreateTableText(**t) + "\n");
-      NoteVectorIndexes(s, **t);
       return true;
     }
     case StatementKind::kCall: {

@@ -272,6 +272,11 @@ class Engine : public api::BackendExecutor {
 // keyhole does after it, and its estimated capacity; ANALYZE also runs it (reads only).
 bool RunExplain(Session::State& s, const planner::Plan& plan, Location at);
 
+// SELECT ... FROM "T"."VectorIndex" [WHERE ...] ORDER BY VECTOR_DISTANCE(attr, [...]) LIMIT k
+// (vector_search.cpp): runs it as SearchVectors and prints the items with their scores, or
+// with EXPLAIN shows the request.
+bool RunVectorSearch(Session::State& s, const parser::Statement& st, Location at);
+
 // .stream TABLE [N] | .stream TABLE FROM <sequence number> (stream_command.cpp): the latest N
 // records (default 10) of the table's latest stream, or those after a sequence number, one per
 // line as compact JSON in the GetRecords record shape (in every output mode), then
@@ -308,10 +313,6 @@ struct PatternRun {
 // month, and hot partitions. `prices` from shell/prices.h.
 void PrintCostPlan(Session::State& s, const std::vector<PatternRun>& runs, const PlanOptions& plan,
                    const Prices& prices);
-
-// After a table's CREATE TABLE text (.schema, SHOW CREATE TABLE): a notice naming each vector
-// index, which the statement does not make (session.cpp).
-void NoteVectorIndexes(Session::State& s, const TableDescription& t);
 
 // .partitions TABLE [INDEX] (partitions.cpp).
 bool RunPartitions(Session::State& s, const std::vector<std::string>& args, Location at);
