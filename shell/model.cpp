@@ -9,6 +9,7 @@
 #include <optional>
 #include <set>
 
+#include "core/vector_index.h"
 #include "shell/session_state.h"
 
 namespace keyhole::shell {
@@ -305,6 +306,27 @@ EntityShape MakeShape(const std::vector<const Item*>& items, const TableDescript
     if (index.key.IsMultiAttribute()) in_index = ik.keys.size() == index.key.Attributes().size();
     if (index.kind == IndexKind::kLocal) in_index = !ik.keys.empty();
     if (in_index) shape.indexes.push_back(std::move(ik));
+  }
+  // A vector index holds the items carrying its vector (and its HASH search attribute, if
+  // any): "byMeaning: tenant = <tenant>, embedding = VECTOR(4) COSINE".
+  for (const VectorIndexDescription& v : t.vector_indexes) {
+    const SearchAttribute* hash = v.Hash();
+    const auto held = std::count_if(items.begin(), items.end(), [&](const Item* item) {
+      return item->count(v.vector_attribute) && (!hash || item->count(hash->name));
+    });
+    if (held == 0) continue;
+    EntityShape::IndexKeys ik{v.name, {}};
+    if (hash) {
+      KeyTemplate kt{hash->name, "", 0};
+      kt.text = Template(items, hash->name, hidden, &kt.items);
+      ik.keys.push_back(std::move(kt));
+    }
+    ik.keys.push_back({v.vector_attribute,
+                       fmt::format("VECTOR({}) {}", v.dimensions, DistanceFunctionName(v.distance)),
+                       held});
+    // The count shown is the items the index holds.
+    if (hash) ik.keys[0].items = held;
+    shape.indexes.push_back(std::move(ik));
   }
   return shape;
 }
