@@ -13,6 +13,8 @@
 //  - BM_VectorSearchTenant_Keyhole/1000: SearchVectors over "byTenant" with `tenant = :t`
 //    (tenants in turn), TopK 10: 1,000 candidates. BM_VectorSearchTenant_PackedLoop/1000: the
 //    same over the tenant's 1,000 packed vectors.
+//  - BM_VectorPut_Keyhole: PutItem of a new item into that table; BM_VectorPut_NoVectorIndex:
+//    the same into a table without vector indexes (what keeping the vectors costs a write).
 // items/s counts the vectors each search considers, so the summary's ratio is how many times
 // slower keyhole's search is than its floor; the time per iteration is one search.
 #include <fmt/format.h>
@@ -29,6 +31,7 @@ namespace keyhole::bench {
 namespace {
 
 constexpr char kTable[] = "bench_vectors";
+constexpr char kPlainTable[] = "bench_plain";  // the same items, no vector index
 constexpr int kDims = 768;
 constexpr int kItems = 100000;
 constexpr int kTenants = 100;
@@ -73,6 +76,11 @@ struct Data {
     tenant.search_schema = {{"tenant", "HASH"}};
     c.vector_indexes = {all, tenant};
     Check(db->CreateTable(c).status(), "create the table");
+    CreateTableRequest plain;
+    plain.table_name = kPlainTable;
+    plain.attribute_definitions = {{"pk", "S"}};
+    plain.key_schema = {{"pk", "HASH"}};
+    Check(db->CreateTable(plain).status(), "create the plain table");
 
     int next = 0;
     storage::Database::ImportSource source;
@@ -261,6 +269,32 @@ void BM_VectorSearchTenant_PackedLoop(benchmark::State& state) {
 void BM_VectorSearchHotTenant_Keyhole(benchmark::State& state) { TenantKeyhole(state, 1); }
 void BM_VectorSearchHotTenant_PackedLoop(benchmark::State& state) { TenantPackedLoop(state, 1); }
 
+// PutItem of a new item with a 768-dimension vector: into the vector table (each of its two
+// indexes rewrites the last block of the item's group: up to 128 KB) beside the same PutItem
+// into a table without vector indexes. Every commit is synced on both sides.
+void RunVectorPut(benchmark::State& state, const char* table) {
+  Data& d = Shared();
+  static uint64_t next = 0;
+  std::vector<AttributeValue> e;
+  for (int j = 0; j < kDims; ++j) {
+    e.push_back(AttributeValue::N(*Number::Parse(fmt::format("{:.3f}", Element(7, j)))));
+  }
+  PutItemRequest r;
+  r.table_name = table;
+  r.item = {{"tenant", S(Tenant(3))}, {"e", AttributeValue::L(std::move(e))}};
+  for (auto _ : state) {
+    r.item["pk"] = S(fmt::format("new-{:08}", next++));
+    auto put = d.db->PutItem(r);
+    if (!put.ok()) {
+      state.SkipWithError(put.status().ToString().c_str());
+      break;
+    }
+  }
+  ReportRates(state, state.iterations());
+}
+void BM_VectorPut_Keyhole(benchmark::State& state) { RunVectorPut(state, kTable); }
+void BM_VectorPut_NoVectorIndex(benchmark::State& state) { RunVectorPut(state, kPlainTable); }
+
 }  // namespace
 
 BENCHMARK(BM_VectorSearch_Keyhole)->Arg(kItems)->UseRealTime()->Unit(benchmark::kMillisecond);
@@ -287,4 +321,7 @@ BENCHMARK(BM_VectorSearchHotTenant_PackedLoop)
     ->Arg(kItems / kTenants)
     ->UseRealTime()
     ->Unit(benchmark::kMicrosecond);
+// After the searches: the new items would add to what they read.
+BENCHMARK(BM_VectorPut_Keyhole)->UseRealTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_VectorPut_NoVectorIndex)->UseRealTime()->Unit(benchmark::kMicrosecond);
 }  // namespace keyhole::bench

@@ -190,7 +190,7 @@ void AddIndexUnits(const TableDescription& t, const Item* old_item, const Item* 
 // group is empty without a HASH attribute, else 16 bytes: two Hash64 seeds over value(HASH
 // value). A search (which must name the HASH value) reads only its group's blocks, and keeps
 // only slots whose stored HASH value equals its own (two values sharing a group are never
-// mixed). Every block of a group but its last is full (about 32 KB of vectors,
+// mixed). Every block of a group but its last is full (about 128 KB of vectors,
 // SlotsPerBlock): a new entry goes at the end of the last block, a removed one's place takes
 // the group's last slot. So a search streams through contiguous vectors, and a write rewrites
 // one or two blocks. `size` is the entry's DynamoDB size as the index projects it, its vector

@@ -44,9 +44,9 @@ const std::vector<IndexModel>& Indexes() {
   static const std::vector<IndexModel> kIndexes = {
       {"cos", "e", 4, DistanceFunction::kCosine, "tenant", "kind", "INCLUDE"},
       {"dot", "e", 4, DistanceFunction::kDotProduct, std::nullopt, std::nullopt, "KEYS_ONLY"},
-      // 1,000 dimensions: 8 vectors a block (storage/engine.h), so that entries move between
+      // 4,000 dimensions: 8 vectors a block (storage/engine.h), so that entries move between
       // a group's blocks.
-      {"euc", "f", 1000, DistanceFunction::kEuclidean, "kind", std::nullopt, "ALL"},
+      {"euc", "f", 4000, DistanceFunction::kEuclidean, "kind", std::nullopt, "ALL"},
   };
   return kIndexes;
 }
@@ -88,7 +88,7 @@ class Gen {
   Item NewItem() {
     Item item = Key();
     if (Chance(85)) item["e"] = Vector(4);
-    if (Chance(70)) item["f"] = Vector(1000);
+    if (Chance(70)) item["f"] = Vector(4000);
     if (Chance(85)) item["tenant"] = Tenant();
     if (Chance(80)) item["kind"] = Kind();
     if (Chance(60)) item["text"] = S(fmt::format("text{}", Int(0, 99)));
@@ -203,7 +203,7 @@ TEST(VectorModelTest, SearchesMatchABruteForceModelThroughWrites) {
             break;
           default:
             update = "SET f = :v REMOVE tenant";
-            values[":v"] = gen.Vector(1000);
+            values[":v"] = gen.Vector(4000);
             break;
         }
         r.expressions.update = update;
@@ -339,7 +339,7 @@ TEST(VectorModelTest, SearchesMatchABruteForceModelThroughWrites) {
     late.vector_attribute = "f";
     late.search_schema = {{"tenant", "HASH"}};
     late.projection_type = "KEYS_ONLY";
-    late.dimensions = 1000;
+    late.dimensions = 4000;
     late.distance_function = "DOT_PRODUCT";
     create.create_vector_index = late;
     auto created = db->UpdateTable(create);
