@@ -170,6 +170,19 @@ Result<std::string> ReadTableNameOnly(const json::Value& v) {
   return name;
 }
 
+// An index update's Delete action ({"IndexName"}), when given: into *name, counted in *count.
+Status ReadDeleteAction(const json::Value& v, const Path& at, Violations* errs,
+                        std::optional<std::string>* name, int* count) {
+  static constexpr MemberSpec kDelete[] = {{"IndexName"}};
+  KH_ASSIGN_OR_RETURN(const json::Value* remove, ReadObject(v, "Delete", at));
+  if (!remove) return Status::OK();
+  KH_RETURN_IF_ERROR(CheckStructure(*remove, at.Child("Delete"), kDelete));
+  KH_ASSIGN_OR_RETURN(*name,
+                      ReadTableNameMember(*remove, "IndexName", at.Child("Delete"), true, errs));
+  ++*count;
+  return Status::OK();
+}
+
 // One GlobalSecondaryIndexUpdates element: a Create, an Update (ProvisionedThroughput,
 // OnDemandThroughput, WarmThroughput) or a Delete.
 struct IndexAction {
@@ -181,7 +194,6 @@ struct IndexAction {
 
 Result<IndexAction> ReadIndexAction(const json::Value& v, const Path& at, Violations* errs) {
   static constexpr MemberSpec kMembers[] = {{"Update"}, {"Create"}, {"Delete"}};
-  static constexpr MemberSpec kDelete[] = {{"IndexName"}};
   static constexpr MemberSpec kUpdate[] = {
       {"IndexName"}, {"ProvisionedThroughput"}, {"OnDemandThroughput"}, {"WarmThroughput"}};
   KH_RETURN_IF_ERROR(CheckStructure(v, at, kMembers));
@@ -211,13 +223,7 @@ Result<IndexAction> ReadIndexAction(const json::Value& v, const Path& at, Violat
     KH_ASSIGN_OR_RETURN(a.create, ReadIndex(*create, at.Child("Create"), true, errs));
     ++a.count;
   }
-  KH_ASSIGN_OR_RETURN(const json::Value* remove, ReadObject(v, "Delete", at));
-  if (remove) {
-    KH_RETURN_IF_ERROR(CheckStructure(*remove, at.Child("Delete"), kDelete));
-    KH_ASSIGN_OR_RETURN(a.remove,
-                        ReadTableNameMember(*remove, "IndexName", at.Child("Delete"), true, errs));
-    ++a.count;
-  }
+  KH_RETURN_IF_ERROR(ReadDeleteAction(v, at, errs, &a.remove, &a.count));
   return a;
 }
 
@@ -231,7 +237,6 @@ struct VectorAction {
 
 Result<VectorAction> ReadVectorAction(const json::Value& v, const Path& at, Violations* errs) {
   static constexpr MemberSpec kMembers[] = {{"Create"}, {"Delete"}};
-  static constexpr MemberSpec kDelete[] = {{"IndexName"}};
   KH_RETURN_IF_ERROR(CheckStructure(v, at, kMembers));
   VectorAction a;
   KH_ASSIGN_OR_RETURN(const json::Value* create, ReadObject(v, "Create", at));
@@ -239,13 +244,7 @@ Result<VectorAction> ReadVectorAction(const json::Value& v, const Path& at, Viol
     KH_ASSIGN_OR_RETURN(a.create, ReadVectorIndex(*create, at.Child("Create"), errs));
     ++a.count;
   }
-  KH_ASSIGN_OR_RETURN(const json::Value* remove, ReadObject(v, "Delete", at));
-  if (remove) {
-    KH_RETURN_IF_ERROR(CheckStructure(*remove, at.Child("Delete"), kDelete));
-    KH_ASSIGN_OR_RETURN(a.remove,
-                        ReadTableNameMember(*remove, "IndexName", at.Child("Delete"), true, errs));
-    ++a.count;
-  }
+  KH_RETURN_IF_ERROR(ReadDeleteAction(v, at, errs, &a.remove, &a.count));
   return a;
 }
 

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "core/item.h"
+#include "core/vector_index.h"
 #include "shell/model.h"
 #include "shell/render.h"
 
@@ -84,9 +85,56 @@ struct Row {
 
 }  // namespace
 
+const VectorIndexDescription* FindVectorIndex(const TableDescription& table,
+                                              const std::string& name) {
+  for (const VectorIndexDescription& v : table.vector_indexes) {
+    if (v.name == name) return &v;
+  }
+  return nullptr;
+}
+
+std::optional<IndexDescription> DrawnIndex(const TableDescription& table, const std::string& name,
+                                           std::string* why) {
+  if (const IndexDescription* index = table.FindIndex(name)) return *index;
+  const VectorIndexDescription* v = FindVectorIndex(table, name);
+  const SearchAttribute* hash = v ? v->Hash() : nullptr;
+  if (!hash) {
+    if (why) {
+      *why = v ? fmt::format(
+                     "vector index {} has no HASH search attribute: .draw shows a "
+                     "vector index by its HASH values",
+                     name)
+               : fmt::format("{} has no index {}", table.name, name);
+    }
+    return std::nullopt;
+  }
+  IndexDescription view;
+  view.name = v->name;
+  view.key.partition = KeyAttribute{hash->name, hash->type};
+  view.projection = v->projection;
+  if (view.projection.type == ProjectionType::kInclude) {
+    view.projection.non_key_attributes.push_back(v->vector_attribute);
+    for (const SearchAttribute& a : v->search_schema) {
+      view.projection.non_key_attributes.push_back(a.name);
+    }
+  } else if (view.projection.type == ProjectionType::kKeysOnly) {
+    view.projection.type = ProjectionType::kInclude;
+    view.projection.non_key_attributes = {v->vector_attribute};
+    for (const SearchAttribute& a : v->search_schema) {
+      view.projection.non_key_attributes.push_back(a.name);
+    }
+  }
+  return view;
+}
+
 std::string DrawSvg(const TableDescription& table, const std::vector<Item>& items,
                     const DrawOptions& options) {
-  const IndexDescription* index = options.index ? table.FindIndex(*options.index) : nullptr;
+  const std::optional<IndexDescription> view =
+      options.index ? DrawnIndex(table, *options.index, nullptr) : std::nullopt;
+  const IndexDescription* index = view ? &*view : nullptr;
+  // A vector index holds the items with its vector (and its HASH attribute, the view's key).
+  const VectorIndexDescription* vector =
+      options.index ? FindVectorIndex(table, *options.index) : nullptr;
   const KeySchema& key = index ? index->key : table.key;
   const std::vector<const KeyAttribute*> pk = key.PartitionAttributes();
   const std::vector<const KeyAttribute*> sk = key.SortAttributes();
@@ -115,7 +163,8 @@ std::string DrawSvg(const TableDescription& table, const std::vector<Item>& item
   size_t left_out = 0;
   int64_t bytes = 0;
   for (size_t i = 0; i < items.size(); ++i) {
-    if (index && !HasKey(items[i], key)) {
+    if (index &&
+        (!HasKey(items[i], key) || (vector && !items[i].count(vector->vector_attribute)))) {
       ++left_out;
       continue;
     }
@@ -196,9 +245,12 @@ std::string DrawSvg(const TableDescription& table, const std::vector<Item>& item
     y += 6;
   }
   // Header: what is drawn, the key columns' names.
-  const std::string title = index ? fmt::format("{} · index {} ({})", table.name, index->name,
-                                                ProjectionTypeName(index->projection.type))
-                                  : table.name;
+  const std::string title =
+      vector  ? fmt::format("{} · vector index {} ({}, {} dimensions)", table.name, vector->name,
+                            DistanceFunctionName(vector->distance), vector->dimensions)
+      : index ? fmt::format("{} · index {} ({})", table.name, index->name,
+                            ProjectionTypeName(index->projection.type))
+              : table.name;
   auto names = [](const std::vector<const KeyAttribute*>& attributes) {
     std::string out;
     for (const KeyAttribute* a : attributes) out += (out.empty() ? "" : " · ") + a->name;
@@ -225,7 +277,9 @@ std::string DrawSvg(const TableDescription& table, const std::vector<Item>& item
         R"(<text x="{}" y="{:.1f}" class="f sparse">{} of the table's {} item{} not in {}: )"
         R"(they lack its key ({}))</text>)",
         kMargin, y, left_out, items.size(), items.size() == 1 ? " is" : "s are",
-        Escape(index->name), Escape(fmt::format("{}", fmt::join(key.Names(), ", "))));
+        Escape(index->name),
+        Escape(vector ? fmt::format("{}, {}", vector->vector_attribute, key.partition.name)
+                      : fmt::format("{}", fmt::join(key.Names(), ", "))));
   }
   y += 12;
   double lx = kMargin;

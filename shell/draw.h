@@ -27,6 +27,14 @@ struct DrawOptions {
   size_t max_value_chars = 22;              // longer values end with "…"
 };
 
+// The index `name` of `table` as .draw shows it: a GSI or LSI as it is; a vector index with a
+// HASH search attribute as that attribute's groups (the vectors a search of one HASH value
+// reads): the HASH attribute as its partition key, no sort key, the vector and the filters
+// shown with its projection. nullopt, with *why, when the table has no such index or the vector
+// index has no HASH attribute.
+std::optional<IndexDescription> DrawnIndex(const TableDescription& table, const std::string& name,
+                                           std::string* why);
+
 // The picture as SVG text (an <svg> element with its xmlns, UTF-8).
 std::string DrawSvg(const TableDescription& table, const std::vector<Item>& items,
                     const DrawOptions& options);

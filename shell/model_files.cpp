@@ -242,14 +242,15 @@ bool RunDraw(Session::State& s, const Args& args, Location at) {
   const std::string table = words[0];
   Result<TableSchemaPtr> t = s.db.TableSchema(table);
   if (!t.ok()) return s.Fail(s.NameMissingTable(t.status(), table), at);
+  std::optional<IndexDescription> drawn;
   if (words.size() == 2) {
-    if (!(*t)->FindIndex(words[1])) {
-      return s.Fail(Status::Validation(fmt::format("{} has no index {}", table, words[1])), at);
-    }
+    std::string why;
+    drawn = DrawnIndex(**t, words[1], &why);
+    if (!drawn) return s.Fail(Status::Validation(why), at);
     options.index = words[1];
   }
   if (!partition.empty()) {
-    const KeySchema& key = options.index ? (*t)->FindIndex(*options.index)->key : (*t)->key;
+    const KeySchema& key = drawn ? drawn->key : (*t)->key;
     if (!key.more_partition.empty()) {
       return s.Fail(Status::Validation(
                         "--partition takes one value: this partition key has several attributes"),

@@ -62,6 +62,10 @@ json::Value AutoScaling() {
 // What a Workbench model cannot hold of `t`, named; the GSIs it can.
 std::vector<const IndexDescription*> HeldIndexes(const TableDescription& t, Notes* notes) {
   std::vector<const IndexDescription*> held;
+  for (const VectorIndexDescription& v : t.vector_indexes) {
+    notes->push_back(fmt::format("{}: its vector index {} is left out (Workbench models have none)",
+                                 t.name, v.name));
+  }
   for (const IndexDescription& i : t.indexes) {
     if (i.kind == IndexKind::kLocal) {
       notes->push_back(

@@ -6,6 +6,7 @@
     link, no URL but the SVG namespace), and the SVG parses as XML;
   - an index's picture says how many items it leaves out (a sparse index);
   - --partition draws one item collection;
+  - a vector index is drawn by its HASH search attribute's values;
   - in headless Chromium (Debian's chromium, when installed): a screenshot that is not blank,
     and the DOM's partition and item groups as drawn.
 Usage: draw_test.py KEYHOLE SAMPLES_DIR
@@ -138,5 +139,22 @@ with tempfile.TemporaryDirectory() as tmp:
         print("SKIP chromium: Debian's chromium is not installed (scripts/setup.sh installs it)")
     r = run("social.kh", "-c", ".draw Social nope")
     check("missing index", r.returncode == 1 and "Social has no index nope" in r.stderr, r.stderr)
+
+    # A vector index: grouped by its HASH search attribute (the vectors one search reads), its
+    # items only (the vector and the tenant), the vector and filter shown.
+    r = run("agents.kh", "-f", os.path.join(SAMPLES, "agents", "schema.sql"))
+    check("agents loaded", r.returncode == 0, r.stderr)
+    r = run("agents.kh", "-c", ".draw Agents.byMeaning TO vectors.svg")
+    text, root = svg_of("vectors.svg")
+    check("vector index: title", "Agents · vector index byMeaning (COSINE, 4 dimensions)" in text, text[:400])
+    check("vector index: a group per tenant, its items", len(groups(root, "partition")) == 2
+          and len(groups(root, "item")) == 12, (len(groups(root, "partition")), len(groups(root, "item"))))
+    check("vector index: says what it leaves out", "5 of the table's 17 items are not in byMeaning: they lack "
+          "its key (embedding, tenant)" in text, text)
+    check("vector index: shows the vector and the filter", ">embedding<" in text and ">kind<" in text, text)
+    r = run("agents.kh", "-c", "CREATE TABLE \"Flat\" (pk S) VECTOR INDEX \"flat\" (e VECTOR(2) COSINE)",
+            "-c", ".draw Flat.flat")
+    check("vector index without HASH", r.returncode == 1 and "vector index flat has no HASH search attribute"
+          in r.stderr, r.stderr)
 
 finish("draw")

@@ -152,6 +152,10 @@ with tempfile.TemporaryDirectory() as tmp:
     check("left out, named", r.returncode == 0 and "local secondary index byN is left out" in r.stderr
           and "TTL on expires is left out" in r.stderr and "stream (NEW_IMAGE) is left out" in r.stderr,
           r.stderr)
+    r = run("v.kh", "-c", 'CREATE TABLE "Vec" (pk S) VECTOR INDEX "byMeaning" (e VECTOR(2) COSINE, '
+            "t S HASH)", *CLOCK, "-c", ".export-model vec.json")
+    check("vector index left out, named", r.returncode == 0 and
+          "Vec: its vector index byMeaning is left out (Workbench models have none)" in r.stderr, r.stderr)
 
     # 5. CloudFormation and create-table input.
     r = run("e.kh", "-c", ".export-model rich.cfn.json --format cloudformation")
