@@ -354,6 +354,12 @@ const IndexDescription* TableDescription::FindIndex(std::string_view index_name)
   return nullptr;
 }
 
+const VectorIndexDescription* TableDescription::FindVectorIndex(std::string_view index_name) const {
+  for (const auto& v : vector_indexes)
+    if (v.name == index_name) return &v;
+  return nullptr;
+}
+
 bool TableDescription::HasLocalIndexes() const {
   for (const auto& i : indexes)
     if (i.kind == IndexKind::kLocal) return true;

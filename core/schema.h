@@ -227,6 +227,8 @@ struct TableDescription {
 
   // The index named `index_name`, or nullptr.
   const IndexDescription* FindIndex(std::string_view index_name) const;
+  // The vector index named `index_name`, or nullptr.
+  const VectorIndexDescription* FindVectorIndex(std::string_view index_name) const;
   bool HasLocalIndexes() const;
 };
 

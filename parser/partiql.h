@@ -223,7 +223,7 @@ struct SelectStatement {
   bool select_all = true;              // SELECT *
   std::vector<expr::Path> projection;  // when !select_all, in statement order, no duplicates
   std::optional<expr::Condition> where;
-  std::vector<OrderKey> order_by;  // non-empty only with a WHERE
+  std::vector<OrderKey> order_by;       // non-empty only with a WHERE
   std::optional<NearestOrder> nearest;  // ORDER BY VECTOR_DISTANCE(...) (then order_by is empty)
 };
 
@@ -312,7 +312,7 @@ enum class AlterAction {
 struct AlterTableStatement {
   std::string table;
   AlterAction action = AlterAction::kAddGlobalIndex;
-  std::optional<IndexDefinition> index;  // kAddGlobalIndex
+  std::optional<IndexDefinition> index;               // kAddGlobalIndex
   std::optional<VectorIndexDefinition> vector_index;  // kAddVectorIndex
   // kDropIndex: the index; kSetTtl: the TTL attribute; kSetStream: the view type.
   std::string name;

@@ -74,7 +74,7 @@ enum class Kind : uint8_t {
   kOrderItem,  // [expr, kAsc|kDesc?]
   kAsc,
   kDesc,
-  kLimit,  // keyhole: LIMIT k after ORDER BY VECTOR_DISTANCE(...): [kNumber]
+  kLimit,         // keyhole: LIMIT k after ORDER BY VECTOR_DISTANCE(...): [kNumber]
   kInsert,        // [kPath, kInsertValue]
   kInsertValue,   // [expr]
   kUpdate,        // [kPath, (kSetClause|kRemoveClause)..., kWhere?, kReturning?] any order of
@@ -94,13 +94,13 @@ enum class Kind : uint8_t {
   kCreateTable,  // [kIfNotExists?, kName, kKeyColumn..., options...]
   kIfNotExists,
   kIfExists,
-  kKeyColumn,       // [kName, kWord type, kWord role?]
-  kGlobalIndex,     // [kName, kKeyColumn..., kProjectionSpec?]
-  kLocalIndex,      // [kName, kKeyColumn..., kProjectionSpec?]
+  kKeyColumn,    // [kName, kWord type, kWord role?]
+  kGlobalIndex,  // [kName, kKeyColumn..., kProjectionSpec?]
+  kLocalIndex,   // [kName, kKeyColumn..., kProjectionSpec?]
   // keyhole: VECTOR INDEX name (attr VECTOR(dims) DISTANCE, attr TYPE HASH|FILTER, ...)
-  kVectorIndex,   // [kName, kVectorColumn, kSearchColumn..., kProjectionSpec?]
-  kVectorColumn,  // [kName, kCapacity (the dimensions), kWord (the distance function)]
-  kSearchColumn,  // [kName, kWord (the type), kWord (HASH or FILTER)]
+  kVectorIndex,     // [kName, kVectorColumn, kSearchColumn..., kProjectionSpec?]
+  kVectorColumn,    // [kName, kCapacity (the dimensions), kWord (the distance function)]
+  kSearchColumn,    // [kName, kWord (the type), kWord (HASH or FILTER)]
   kProjectionSpec,  // [kWord, kName...]
   kTtl,             // [kName]
   kStream,          // [kWord]

@@ -85,18 +85,10 @@ struct Row {
 
 }  // namespace
 
-const VectorIndexDescription* FindVectorIndex(const TableDescription& table,
-                                              const std::string& name) {
-  for (const VectorIndexDescription& v : table.vector_indexes) {
-    if (v.name == name) return &v;
-  }
-  return nullptr;
-}
-
 std::optional<IndexDescription> DrawnIndex(const TableDescription& table, const std::string& name,
                                            std::string* why) {
   if (const IndexDescription* index = table.FindIndex(name)) return *index;
-  const VectorIndexDescription* v = FindVectorIndex(table, name);
+  const VectorIndexDescription* v = table.FindVectorIndex(name);
   const SearchAttribute* hash = v ? v->Hash() : nullptr;
   if (!hash) {
     if (why) {
@@ -134,7 +126,7 @@ std::string DrawSvg(const TableDescription& table, const std::vector<Item>& item
   const IndexDescription* index = view ? &*view : nullptr;
   // A vector index holds the items with its vector (and its HASH attribute, the view's key).
   const VectorIndexDescription* vector =
-      options.index ? FindVectorIndex(table, *options.index) : nullptr;
+      options.index ? table.FindVectorIndex(*options.index) : nullptr;
   const KeySchema& key = index ? index->key : table.key;
   const std::vector<const KeyAttribute*> pk = key.PartitionAttributes();
   const std::vector<const KeyAttribute*> sk = key.SortAttributes();

@@ -846,10 +846,7 @@ bool RunAlter(Session::State& s, const parser::AlterTableStatement& a, Location 
     case parser::AlterAction::kDropIndex: {
       // DROP INDEX names a GSI or a vector index (names are unique across both).
       Result<TableSchemaPtr> t = s.db.TableSchema(a.table);
-      const bool vector =
-          t.ok() && std::ranges::any_of((*t)->vector_indexes, [&](const VectorIndexDescription& v) {
-            return v.name == a.name;
-          });
+      const bool vector = t.ok() && (*t)->FindVectorIndex(a.name);
       (vector ? request.delete_vector_index : request.delete_global_index) = a.name;
       done = fmt::format("{}index {} dropped from {}", vector ? "vector " : "", a.name, a.table);
       break;

@@ -32,13 +32,12 @@ Result<SearchVectorsRequest> Request(const TableDescription& table,
     return Status::Validation("A vector search reads a vector index: FROM \"Table\".\"Index\"")
         .WithHint(kSyntax);
   }
-  const VectorIndexDescription* index = nullptr;
-  std::string names;
-  for (const VectorIndexDescription& v : table.vector_indexes) {
-    if (v.name == *q.index) index = &v;
-    names += (names.empty() ? "" : ", ") + v.name;
-  }
+  const VectorIndexDescription* index = table.FindVectorIndex(*q.index);
   if (!index) {
+    std::string names;
+    for (const VectorIndexDescription& v : table.vector_indexes) {
+      names += (names.empty() ? "" : ", ") + v.name;
+    }
     return Status::Validation(
                fmt::format("The table does not have the specified index: {}", *q.index))
         .WithHint(names.empty() ? fmt::format("{} has no vector index", table.name)
@@ -85,15 +84,14 @@ bool RunVectorSearch(Session::State& s, const parser::Statement& st, Location at
                       json::Write(SearchVectorsRequestToJson(*r))));
     // The cost's bound: every vector of the index examined (DescribeTable's ItemCount).
     std::string bound;
-    if (Result<DescribeTableResponse> d = s.db.DescribeTable({q.table}); d.ok()) {
-      for (const VectorIndexDescription& v : d->table.vector_indexes) {
-        if (v.name != r->index_name) continue;
-        bound = fmt::format(
-            "at most {} bytes examined: the index's {} vectors of {} dimensions at 4 bytes an "
-            "element (a search of one HASH value reads that value's only), plus the bytes "
-            "returned",
-            v.item_count * v.dimensions * 4, v.item_count, v.dimensions);
-      }
+    Result<DescribeTableResponse> d = s.db.DescribeTable({q.table});
+    if (const VectorIndexDescription* v =
+            d.ok() ? d->table.FindVectorIndex(r->index_name) : nullptr) {
+      bound = fmt::format(
+          "at most {} bytes examined: the index's {} vectors of {} dimensions at 4 bytes an "
+          "element (a search of one HASH value reads that value's only), plus the bytes "
+          "returned",
+          v->item_count * v->dimensions * 4, v->item_count, v->dimensions);
     }
     s.Notice(fmt::format(
         "-- keyhole scores every vector the condition admits and returns the exact {} "

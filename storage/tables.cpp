@@ -36,11 +36,7 @@ constexpr std::string_view kInvalid = "One or more parameter values were invalid
 Result<VectorIndexDescription> NewVectorIndex(const TableDescription& t,
                                               const std::vector<AttributeDefinition>& defs,
                                               const VectorIndexSpec& spec) {
-  const bool taken = t.FindIndex(spec.name) ||
-                     std::ranges::any_of(t.vector_indexes, [&](const VectorIndexDescription& v) {
-                       return v.name == spec.name;
-                     });
-  if (taken) {
+  if (t.FindIndex(spec.name) || t.FindVectorIndex(spec.name)) {
     return Status::Validation(
         fmt::format("{}Index with name: {} already exists", kInvalid, spec.name));
   }

@@ -65,10 +65,13 @@ Item VectorEntry(const VectorIndexDescription& index, const KeySchema& table_key
 
 // The entry's size as VectorIndexes count it: the projected attributes, the vector at 4 bytes
 // an element.
-uint32_t EntrySize(const VectorIndexDescription& index, Item entry) {
-  entry.erase(index.vector_attribute);
-  return static_cast<uint32_t>(ItemSize(entry) + index.vector_attribute.size() +
-                               sizeof(float) * static_cast<size_t>(index.dimensions));
+uint32_t EntrySize(const VectorIndexDescription& index, const Item& entry) {
+  size_t size =
+      index.vector_attribute.size() + sizeof(float) * static_cast<size_t>(index.dimensions);
+  for (const auto& [name, value] : entry) {
+    if (name != index.vector_attribute) size += name.size() + ValueSize(value);
+  }
+  return static_cast<uint32_t>(size);
 }
 
 // The vector as the index keeps it: each element rounded to float32.
@@ -123,11 +126,20 @@ struct Parts {
   uint32_t size = 0;
 };
 
-Parts PartsOf(const VectorIndexDescription& index, const KeySchema& table_key, const Item& item) {
+// The entry key of `item`, after its group (*group).
+std::string EntryKeyOf(const VectorIndexDescription& index, const KeySchema& table_key,
+                       const Item& item, std::string* group) {
+  *group = GroupOfItem(index, item);
+  std::string key = std::string(1, kEntryTag) + *group;
+  AppendBounded(EncodeTableKey(table_key, item), kVectorTableKeyBound, &key);
+  return key;
+}
+
+// `entry` is VectorEntry(index, table_key, item).
+Parts PartsOf(const VectorIndexDescription& index, const KeySchema& table_key, const Item& item,
+              Item entry) {
   Parts p;
-  p.group = GroupOfItem(index, item);
-  p.key = std::string(1, kEntryTag) + p.group;
-  AppendBounded(EncodeTableKey(table_key, item), kVectorTableKeyBound, &p.key);
+  p.key = EntryKeyOf(index, table_key, item, &p.group);
   const std::vector<float> vector = VectorOf(index, item);
   const float norm = SquaredNorm(vector.data(), vector.size());
   p.slot.append(reinterpret_cast<const char*>(&norm), sizeof norm);
@@ -143,11 +155,14 @@ Parts PartsOf(const VectorIndexDescription& index, const KeySchema& table_key, c
     AppendU32(static_cast<uint32_t>(enc.size()), &p.attrs);
     p.attrs += enc;
   }
-  Item entry = VectorEntry(index, table_key, item);
   p.size = EntrySize(index, entry);
   entry.erase(index.vector_attribute);
   p.projected = EncodeItem(entry, ItemSize(entry));
   return p;
+}
+
+Parts PartsOf(const VectorIndexDescription& index, const KeySchema& table_key, const Item& item) {
+  return PartsOf(index, table_key, item, VectorEntry(index, table_key, item));
 }
 
 // An entry record: u32 size | u32 block | u32 slot | the projected attributes.
@@ -331,15 +346,31 @@ Status Replace(Txn& txn, MDB_dbi dbi, const VectorIndexDescription& index, const
 
 }  // namespace
 
+namespace {
+
+// Replaces the entry of `old_item` (null: none) by that of `new_item` (null: none), whose
+// projected entry is `new_entry`. REQUIRES: the index holds each item given.
+Status ApplyChange(Txn& txn, MDB_dbi dbi, const VectorIndexDescription& index,
+                   const KeySchema& table_key, const Item* old_item, const Item* new_item,
+                   Item new_entry) {
+  std::optional<Parts> after;
+  if (new_item) after = PartsOf(index, table_key, *new_item, std::move(new_entry));
+  if (!old_item) return after ? Insert(txn, dbi, index, *after) : Status::OK();
+  std::string group;  // the old entry's key and group (its vector is not needed)
+  const std::string key = EntryKeyOf(index, table_key, *old_item, &group);
+  if (after && after->key == key) return Replace(txn, dbi, index, *after);
+  KH_RETURN_IF_ERROR(Remove(txn, dbi, index, group, key));
+  return after ? Insert(txn, dbi, index, *after) : Status::OK();
+}
+
+}  // namespace
+
 Status ChangeVectorIndex(Txn& txn, MDB_dbi dbi, const VectorIndexDescription& index,
                          const KeySchema& table_key, const Item* old_item, const Item* new_item) {
-  std::optional<Parts> before, after;
-  if (old_item && InVectorIndex(index, *old_item)) before = PartsOf(index, table_key, *old_item);
-  if (new_item && InVectorIndex(index, *new_item)) after = PartsOf(index, table_key, *new_item);
-  if (before && after && before->key == after->key) return Replace(txn, dbi, index, *after);
-  if (before) KH_RETURN_IF_ERROR(Remove(txn, dbi, index, before->group, before->key));
-  if (after) KH_RETURN_IF_ERROR(Insert(txn, dbi, index, *after));
-  return Status::OK();
+  if (old_item && !InVectorIndex(index, *old_item)) old_item = nullptr;
+  if (new_item && !InVectorIndex(index, *new_item)) new_item = nullptr;
+  return ApplyChange(txn, dbi, index, table_key, old_item, new_item,
+                     new_item ? VectorEntry(index, table_key, *new_item) : Item());
 }
 
 Status ChangeVectorIndexes(Txn* txn, const std::vector<MDB_dbi>* dbis, const TableDescription& t,
@@ -356,8 +387,8 @@ Status ChangeVectorIndexes(Txn* txn, const std::vector<MDB_dbi>* dbis, const Tab
     if (was && is && *old_entry == *new_entry) continue;
     cc->vector_indexes[index.name] += EntrySize(index, is ? *new_entry : *old_entry);
     if (txn) {
-      KH_RETURN_IF_ERROR(ChangeVectorIndex(*txn, (*dbis)[i], index, t.key, was ? old_item : nullptr,
-                                           is ? new_item : nullptr));
+      KH_RETURN_IF_ERROR(ApplyChange(*txn, (*dbis)[i], index, t.key, was ? old_item : nullptr,
+                                     is ? new_item : nullptr, is ? std::move(*new_entry) : Item()));
     }
   }
   return Status::OK();
@@ -448,10 +479,7 @@ bool Admits(const char* p, const std::vector<std::optional<std::string>>& want) 
 Result<SearchVectorsResponse> Database::SearchVectors(const SearchVectorsRequest& r) {
   KH_RETURN_IF_ERROR(CheckTopK(r.top_k));
   KH_ASSIGN_OR_RETURN(TableSchemaPtr schema, TableSchema(r.table_name));
-  const VectorIndexDescription* described = nullptr;
-  for (const VectorIndexDescription& v : schema->vector_indexes) {
-    if (v.name == r.index_name) described = &v;
-  }
+  const VectorIndexDescription* described = schema->FindVectorIndex(r.index_name);
   auto no_index = [&] {
     return Status::Validation(
         fmt::format("The table does not have the specified index: {}", r.index_name));
@@ -466,12 +494,10 @@ Result<SearchVectorsResponse> Database::SearchVectors(const SearchVectorsRequest
   SearchVectorsResponse out;
   Status s = impl_->WithTable(r.table_name, false, [&](Txn& txn, const TableHandle& h) -> Status {
     out = SearchVectorsResponse();
-    size_t at = h.desc.vector_indexes.size();
-    for (size_t i = 0; i < h.desc.vector_indexes.size(); ++i) {
-      if (h.desc.vector_indexes[i].name == r.index_name) at = i;
-    }
-    if (at == h.desc.vector_indexes.size()) return no_index();
-    const VectorIndexDescription& index = h.desc.vector_indexes[at];
+    const VectorIndexDescription* found = h.desc.FindVectorIndex(r.index_name);
+    if (!found) return no_index();
+    const VectorIndexDescription& index = *found;
+    const size_t at = static_cast<size_t>(found - h.desc.vector_indexes.data());
     if (static_cast<size_t>(index.dimensions) != query.size()) return no_index();  // replaced
 
     // What the entries must hold: the HASH value's group, and each term's value(v).
