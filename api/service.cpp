@@ -12,6 +12,7 @@
 
 #include "api/api_json.h"
 #include "core/ddb_json.h"
+#include "parser/expression_parser.h"
 
 namespace keyhole::api {
 
@@ -287,6 +288,7 @@ Result<json::Value> Service::Call(std::string_view op, const json::Value& body,
   if (op == "Scan") {
     KH_ASSIGN_OR_RETURN(ScanRequest req, ScanRequestFromJson(body));
     KH_ASSIGN_OR_RETURN(ScanResponse resp, backend_.Scan(req));
+    if (options_.scans) ObserveScan(req, resp.scanned_count);
     return ScanResponseToJson(resp, req.select);
   }
   if (op == "SearchVectors") {
@@ -296,12 +298,45 @@ Result<json::Value> Service::Call(std::string_view op, const json::Value& body,
   return Status::Validation(fmt::format("Unknown operation: {}", op));
 }
 
+void Service::ObserveScan(const ScanRequest& r, int64_t scanned_count) {
+  std::string statement = fmt::format("Scan \"{}\"", r.table_name);
+  if (r.index_name) statement += fmt::format(".\"{}\"", *r.index_name);
+  const expr::ExpressionInput& in = r.expressions;
+  if (in.filter) statement += " FilterExpression: " + *in.filter;
+  // What would serve it: the advice for its filter, resolved against its placeholders (a
+  // filter that does not parse, or a legacy ScanFilter, is advised on as if it had none).
+  std::optional<expr::Condition> filter;
+  if (in.filter) {
+    parser::Placeholders placeholders{in.names ? &*in.names : nullptr,
+                                      in.values ? &*in.values : nullptr};
+    Result<expr::Condition> c =
+        parser::ParseCondition(*in.filter, expr::Kind::kFilter, placeholders, nullptr);
+    if (c.ok()) filter = std::move(*c);
+  } else if (in.parsed && in.parsed->filter) {
+    filter = *in.parsed->filter;
+  }
+  std::optional<planner::ScanAdvice> advice;
+  if (Result<TableSchemaPtr> t = backend_.TableSchema(r.table_name); t.ok()) {
+    advice = planner::AdviseScan(**t, r.index_name, filter);
+  }
+  ScanEvent event;
+  event.operation = "Scan";
+  event.statement = statement;
+  event.table = r.table_name;
+  if (r.index_name) event.index = *r.index_name;
+  event.advice = advice ? &*advice : nullptr;
+  event.scanned_count = scanned_count;
+  options_.scans->Scanned(event);
+}
+
 Result<ExecuteStatementResponse> Service::ExecuteStatement(const ExecuteStatementRequest& r,
                                                            const CallContext& context) {
   KH_ASSIGN_OR_RETURN(parser::Statement st, ParseApiStatement(r.statement, r.parameters));
   BackendSchemas schemas(backend_);
   KH_RETURN_IF_ERROR(RefuseMultiAttributeIndexRead(st, schemas));
-  KH_ASSIGN_OR_RETURN(planner::Plan plan, planner::PlanStatement(st, schemas));
+  planner::PlanOptions plan_options;
+  plan_options.scan_unpinned_selects = options_.scan_unpinned_selects;
+  KH_ASSIGN_OR_RETURN(planner::Plan plan, planner::PlanStatement(st, schemas, plan_options));
   ApplyOptions(&plan, r.consistent_read, r.return_values_on_condition_check_failure);
   std::string fingerprint = Fingerprint(r);
   std::optional<planner::Cursor> resume;
@@ -315,6 +350,16 @@ Result<ExecuteStatementResponse> Service::ExecuteStatement(const ExecuteStatemen
   options.limit = r.limit.value_or(0);
   options.cancel = context.cancel;
   KH_ASSIGN_OR_RETURN(planner::ExecuteResult result, planner::Execute(plan, engine, options));
+  if (options_.scans && plan.operation_name == "Scan") {
+    ScanEvent event;
+    event.operation = "ExecuteStatement";
+    event.statement = r.statement;
+    event.table = plan.table;
+    if (plan.index) event.index = *plan.index;
+    event.advice = plan.implicit_scan ? &*plan.implicit_scan : nullptr;
+    event.scanned_count = result.scanned_count;
+    options_.scans->Scanned(event);
+  }
   ExecuteStatementResponse out;
   out.items = std::move(result.items);
   if (result.next) {
@@ -431,8 +476,10 @@ Result<BatchExecuteStatementResponse> Service::ExecuteBatch(
     }
     bool read = st->kind() == StatementKind::kSelect;
     Status refused = RefuseMultiAttributeIndexRead(*st, schemas);
-    Result<planner::Plan> plan =
-        refused.ok() ? planner::PlanStatement(*st, schemas) : Result<planner::Plan>(refused);
+    planner::PlanOptions plan_options;
+    plan_options.scan_unpinned_selects = options_.scan_unpinned_selects;
+    Result<planner::Plan> plan = refused.ok() ? planner::PlanStatement(*st, schemas, plan_options)
+                                              : Result<planner::Plan>(refused);
     if (plan.ok() && read &&
         (plan->operations.size() != 1 ||
          !std::holds_alternative<GetItemRequest>(plan->operations[0]))) {

@@ -2,8 +2,9 @@
 // later the remote shell's local tools). It runs any operation keyhole has, given its name and
 // its JSON body as the HTTP API and `aws dynamodb ... --cli-input-json` send them, on a Backend;
 // and DynamoDB's PartiQL operations (ExecuteStatement, BatchExecuteStatement,
-// ExecuteTransaction), planned by planner/ so that keyhole's key-addressability rule holds on
-// every path (a SELECT that would scan is refused unless its text says SCAN).
+// ExecuteTransaction), planned by planner/: a SELECT that would scan is refused unless its text
+// says SCAN, or run as DynamoDB runs it, a Scan, when ServiceOptions::scan_unpinned_selects
+// says so (keyhole serve).
 //
 // NextToken (ExecuteStatement) is keyhole's own opaque token: base64 of {"h": <fingerprint of
 // the statement and parameters>, "o": <operation>, "k": <LastEvaluatedKey>}. A token that does
@@ -94,10 +95,40 @@ struct TransactionOutcome {
   std::string first_table;                          // the first statement's table
 };
 
+// A scan one call made: an ExecuteStatement SELECT run as a Scan (ServiceOptions::
+// scan_unpinned_selects), or a Scan call.
+struct ScanEvent {
+  std::string_view operation;  // "ExecuteStatement" or "Scan"
+  // The statement's text; for a Scan call, "Scan \"T\"" [."I"] with its FilterExpression.
+  std::string_view statement;
+  std::string_view table;
+  std::optional<std::string_view> index;
+  const planner::ScanAdvice* advice = nullptr;  // what would serve it without a scan
+  int64_t scanned_count = 0;                    // items the call read
+};
+
+// Told of every scan a Service's calls make (keyhole serve's log and --scan-report).
+// Thread-safety: Scanned may be called from many threads at once.
+class ScanObserver {
+ public:
+  virtual ~ScanObserver() = default;
+  virtual void Scanned(const ScanEvent& event) = 0;
+};
+
+struct ServiceOptions {
+  // Run an ExecuteStatement SELECT that pins no partition key as DynamoDB does, a Scan with the
+  // WHERE as its filter (planner::PlanOptions), rather than refuse it. keyhole serve sets it
+  // (unless --refuse-scans); the shell keeps its rule: SCAN is written or the SELECT refused.
+  // BatchExecuteStatement and ExecuteTransaction take key-addressed statements either way.
+  bool scan_unpinned_selects = false;
+  ScanObserver* scans = nullptr;  // not owned; outlives the Service
+};
+
 class Service {
  public:
-  // `backend` must outlive the service.
-  explicit Service(Backend& backend) : backend_(backend) {}
+  // `backend` (and options.scans) must outlive the service.
+  explicit Service(Backend& backend, ServiceOptions options = {})
+      : backend_(backend), options_(options) {}
 
   Backend& backend() { return backend_; }
 
@@ -142,7 +173,11 @@ class Service {
                                             ReturnConsumedCapacity return_consumed_capacity);
 
  private:
+  // Tells options_.scans of a Scan call's scan (its request and what it read).
+  void ObserveScan(const ScanRequest& request, int64_t scanned_count);
+
   Backend& backend_;
+  ServiceOptions options_;
 };
 
 // Parses a statement of a PartiQL operation: PartiQL DML only (keyhole's own statements and

@@ -25,6 +25,7 @@
 #include "parser/expression_parser.h"
 #include "server/dynamodb_server.h"
 #include "server/http.h"
+#include "server/scan_log.h"
 #include "server/ttl_sweeper.h"
 #include "storage/database.h"
 
@@ -37,7 +38,8 @@ constexpr char kUsage[] =
     "                          [--ttl-sweep-seconds N] [--max-connections N] [--idle-timeout N]\n"
     "                          [--request-timeout N] [--region REGION] [--account ID] [--clock "
     "TIME]\n"
-    "                          [--tls-cert FILE --tls-key FILE]\n"
+    "                          [--tls-cert FILE --tls-key FILE] [--refuse-scans]\n"
+    "                          [--scan-report FILE]\n"
     "  FILE                 the database (created when missing)\n"
     "  --host ADDRESS       listen on ADDRESS (default 127.0.0.1; another address is reachable\n"
     "                       from other machines: keyhole warns)\n"
@@ -55,7 +57,12 @@ constexpr char kUsage[] =
     "  --account ID         the 12-digit account in ARNs (default 000000000000)\n"
     "  --clock TIME         a fixed clock (2030-01-01T00:00:00Z or epoch seconds), for tests\n"
     "  --tls-cert FILE      serve HTTPS with this certificate (PEM; a chain: the server's first)\n"
-    "  --tls-key FILE       and this private key (PEM)\n";
+    "  --tls-key FILE       and this private key (PEM)\n"
+    "  --refuse-scans       refuse an ExecuteStatement SELECT that pins no partition key, as\n"
+    "                       the shell does (default: run it as a Scan, as DynamoDB does, and\n"
+    "                       log it once)\n"
+    "  --scan-report FILE   on stopping, write every scanning statement and Scan call to FILE\n"
+    "                       (JSON), once each, with its counts and what would serve it\n";
 
 int Usage(const std::string& message) {
   std::fprintf(stderr, "keyhole serve: %s\n%s", message.c_str(), kUsage);
@@ -86,6 +93,8 @@ int ServeMain(int argc, char** argv) {
   std::string access_key, secret_key, tls_cert, tls_key;
   int sweep_seconds = 60;
   std::optional<double> fixed_clock;
+  bool refuse_scans = false;
+  std::optional<std::string> scan_report;
   for (int i = 2; i < argc; ++i) {
     const std::string a = argv[i];
     auto value = [&](const char* what) -> std::optional<std::string> {
@@ -95,7 +104,7 @@ int ServeMain(int argc, char** argv) {
     if (a == "--host" || a == "--port" || a == "--access-key-id" || a == "--secret-access-key" ||
         a == "--ttl-sweep-seconds" || a == "--max-connections" || a == "--idle-timeout" ||
         a == "--request-timeout" || a == "--clock" || a == "--region" || a == "--account" ||
-        a == "--tls-cert" || a == "--tls-key") {
+        a == "--tls-cert" || a == "--tls-key" || a == "--scan-report") {
       std::optional<std::string> v = value(a.c_str());
       if (!v) return Usage(a + " needs a value");
       if (a == "--host") http.host = *v;
@@ -113,6 +122,7 @@ int ServeMain(int argc, char** argv) {
       }
       if (a == "--tls-cert") tls_cert = *v;
       if (a == "--tls-key") tls_key = *v;
+      if (a == "--scan-report") scan_report = *v;
       if (a == "--access-key-id") access_key = *v;
       if (a == "--secret-access-key") secret_key = *v;
       if (a == "--port" || a == "--ttl-sweep-seconds" || a == "--max-connections" ||
@@ -140,6 +150,8 @@ int ServeMain(int argc, char** argv) {
       serve.log = true;
     } else if (a == "--require-signature") {
       serve.require_signature = true;
+    } else if (a == "--refuse-scans") {
+      refuse_scans = true;
     } else if (a == "-h" || a == "--help") {
       std::printf("%s", kUsage);
       return 0;
@@ -204,7 +216,26 @@ int ServeMain(int argc, char** argv) {
                  db.status().message().c_str());
     return 1;
   }
-  api::Service service(**db);
+  // The report's file is opened now, so that a path that cannot be written is said at once
+  // rather than found when the server stops.
+  std::ofstream report_file;
+  if (scan_report) {
+    report_file.open(*scan_report, std::ios::trunc);
+    if (!report_file) {
+      std::fprintf(stderr, "keyhole serve: cannot write %s: %s\n", scan_report->c_str(),
+                   std::strerror(errno));
+      return 1;
+    }
+  }
+  std::mutex log_mutex;
+  server::ScanLog scans([&](std::string_view line) {
+    std::lock_guard<std::mutex> lock(log_mutex);
+    std::fprintf(stderr, "%.*s\n", static_cast<int>(line.size()), line.data());
+  });
+  api::ServiceOptions service_options;
+  service_options.scan_unpinned_selects = !refuse_scans;
+  service_options.scans = &scans;
+  api::Service service(**db, service_options);
   server::DynamoDbServer protocol(service, serve);
   http.may_block = &server::DynamoDbServer::MayBlock;
   server::HttpServer http_server(http,
@@ -239,9 +270,21 @@ int ServeMain(int argc, char** argv) {
   http_server.Stop();
   serving.join();
   sweeper.reset();
+  int status = 0;
+  if (scan_report) {
+    report_file << scans.Report();
+    report_file.close();
+    if (!report_file) {
+      std::fprintf(stderr, "keyhole serve: cannot write %s: %s\n", scan_report->c_str(),
+                   std::strerror(errno));
+      status = 1;
+    } else {
+      std::fprintf(stderr, "keyhole serve: scan report written to %s\n", scan_report->c_str());
+    }
+  }
   std::fprintf(stderr, "keyhole serve: stopped after %llu requests\n",
                static_cast<unsigned long long>(protocol.requests()));
-  return 0;
+  return status;
 }
 
 }  // namespace keyhole::cli

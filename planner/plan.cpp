@@ -134,12 +134,13 @@ void RememberPointRead(const parser::Statement& st, const TableSchemaPtr& schema
   PointReads()[st.shape_id % kPointReads] = std::move(r);
 }
 
-Result<Plan> PlanWith(const parser::Statement& st, const TableDescription& desc) {
+Result<Plan> PlanWith(const parser::Statement& st, const TableDescription& desc,
+                      const PlanOptions& options) {
   using parser::StatementKind;
   Result<Plan> plan = [&]() -> Result<Plan> {
     switch (st.kind()) {
       case StatementKind::kSelect:
-        return internal::PlanSelect(st, desc);
+        return internal::PlanSelect(st, desc, options);
       case StatementKind::kInsert: {
         KH_ASSIGN_OR_RETURN(Plan p, internal::PlanInsert(st.as<parser::InsertStatement>(), desc));
         p.explain = st.explain;
@@ -179,7 +180,8 @@ Result<std::string> TableOf(const parser::Statement& st) {
 
 }  // namespace
 
-Result<Plan> PlanStatement(const parser::Statement& st, const SchemaSource& schemas) {
+Result<Plan> PlanStatement(const parser::Statement& st, const SchemaSource& schemas,
+                           const PlanOptions& options) {
   // One Result, returned from every path (no move of the Plan on the way out).
   Result<Plan> plan{Plan()};
   Result<std::string> table = TableOf(st);
@@ -193,15 +195,16 @@ Result<Plan> PlanStatement(const parser::Statement& st, const SchemaSource& sche
     ++remembered_plan_hits;
     return plan;
   }
-  plan = PlanWith(st, **schema);
+  plan = PlanWith(st, **schema, options);
   if (rememberable && plan.ok()) RememberPointRead(st, *schema, *plan);
   return plan;
 }
 
-Result<Plan> PlanStatementUncached(const parser::Statement& st, const SchemaSource& schemas) {
+Result<Plan> PlanStatementUncached(const parser::Statement& st, const SchemaSource& schemas,
+                                   const PlanOptions& options) {
   KH_ASSIGN_OR_RETURN(const std::string table, TableOf(st));
   KH_ASSIGN_OR_RETURN(TableSchemaPtr schema, schemas.TableSchema(table));
-  return PlanWith(st, *schema);
+  return PlanWith(st, *schema, options);
 }
 
 uint64_t RememberedPlanHits() { return remembered_plan_hits; }

@@ -29,7 +29,9 @@
 //    stricter than DynamoDB here: it refuses every repeated partition value, not only
 //    overlapping sort ranges).
 //  - Otherwise refused (ValidationException) with a message naming the missing key, an index
-//    (or the base table) whose partition key the WHERE does pin, and `SCAN SELECT`.
+//    (or the base table) whose partition key the WHERE does pin, and `SCAN SELECT`; or, with
+//    PlanOptions::scan_unpinned_selects, planned as SCAN SELECT is, with Plan::implicit_scan
+//    saying why and what would serve it (DynamoDB's ExecuteStatement scans there).
 // SCAN SELECT: one Scan of the table or index with the whole WHERE as the filter.
 // Projection paths become a parsed ProjectionExpression. Reading a GSI whose projection does not
 // include a selected attribute is refused: "One or more parameter values were invalid: Global
@@ -87,6 +89,19 @@ class SchemaSource {
 using Operation = std::variant<GetItemRequest, QueryRequest, ScanRequest, PutItemRequest,
                                UpdateItemRequest, DeleteItemRequest>;
 
+// How a planner would have a SELECT that is not key-addressable served instead.
+struct ScanAdvice {
+  std::string target;  // "\"T\"" or "\"T\".\"I\""
+  // "the WHERE does not pin the partition key pk with = or IN", "the statement has no WHERE
+  // clause to pin the partition key pk", or the explanation of a name written where a value goes.
+  std::string reason;
+  // What serves it without a scan, in order: "add pk = <value>", "query the index \"byX\" whose
+  // partition key is x", ... (empty after a name-for-value explanation).
+  std::vector<std::string> fixes;
+  // The index to create, as a statement to copy, when no existing one serves (or "").
+  std::string suggestion;
+};
+
 // A planned statement: operations to run in order, plus what presentation needs.
 struct Plan {
   parser::StatementKind kind = parser::StatementKind::kSelect;
@@ -132,6 +147,18 @@ struct Plan {
   std::vector<std::string> columns;
   bool explain = false;  // EXPLAIN: the caller shows the plan instead of (or besides) running it
   bool analyze = false;
+  // A SELECT planned as a Scan because PlanOptions::scan_unpinned_selects let it, where it
+  // would otherwise be refused: why it scans and what would serve it instead.
+  std::optional<ScanAdvice> implicit_scan;
+};
+
+// What the front end allows beyond the planner's own rules.
+struct PlanOptions {
+  // Plan a SELECT that pins no partition key as DynamoDB's ExecuteStatement runs it, a Scan of
+  // the table or index with the WHERE as its filter (Plan::implicit_scan says so), where the
+  // planner otherwise refuses it ("keyhole refuses to scan ..."). `keyhole serve` sets it; the
+  // shell does not.
+  bool scan_unpinned_selects = false;
 };
 
 // Plans one statement (SELECT, INSERT, UPDATE, DELETE, optionally SCAN-prefixed). Errors are
@@ -142,9 +169,16 @@ struct Plan {
 // order and either way around) is planned once per statement shape and schema object
 // (Statement::shape_id; a few per thread): later statements of that shape take the remembered
 // GetItem with their own key values. The result, errors included, is that of planning anew.
-Result<Plan> PlanStatement(const parser::Statement& statement, const SchemaSource& schemas);
+Result<Plan> PlanStatement(const parser::Statement& statement, const SchemaSource& schemas,
+                           const PlanOptions& options = {});
 // PlanStatement without the remembered plans (for tests that compare the two).
-Result<Plan> PlanStatementUncached(const parser::Statement& statement, const SchemaSource& schemas);
+Result<Plan> PlanStatementUncached(const parser::Statement& statement, const SchemaSource& schemas,
+                                   const PlanOptions& options = {});
+// What would serve a Scan of `table` (or of its index `index`) with the filter `filter` as a
+// Query: the advice a SELECT with that WHERE gets. For reporting Scan calls.
+ScanAdvice AdviseScan(const TableDescription& table, const std::optional<std::string>& index,
+                      const std::optional<expr::Condition>& filter);
+
 // How many statements this thread planned from a remembered plan (for tests).
 uint64_t RememberedPlanHits();
 

@@ -74,7 +74,8 @@ std::string IndexSuggestion(const parser::SelectStatement& s, const TableDescrip
 std::vector<std::string> NamesWhereValuesGo(const parser::Statement& st);
 
 // The per-statement planners (plan_select.cpp, plan_write.cpp).
-Result<Plan> PlanSelect(const parser::Statement& st, const TableDescription& table);
+Result<Plan> PlanSelect(const parser::Statement& st, const TableDescription& table,
+                        const PlanOptions& options);
 Result<Plan> PlanInsert(const parser::InsertStatement& s, const TableDescription& table);
 Result<Plan> PlanUpdate(const parser::Statement& st, const TableDescription& table);
 Result<Plan> PlanDelete(const parser::Statement& st, const TableDescription& table);

@@ -38,9 +38,12 @@ bool PinnedEverywhere(const std::vector<const expr::Condition*>& branches, const
   return true;
 }
 
-// The refusal of a SELECT that is not key-addressable and has no SCAN prefix: what is missing,
-// which table or index would serve, and SCAN.
-Status Refusal(const SelectStatement& s, const TableDescription& table, const Target& t) {
+// Why a SELECT on `t` is not key-addressable, and what would serve it: the partition attribute
+// not pinned, the indexes (or the base table) whose partition key the WHERE does pin, and the
+// index to create when none does.
+ScanAdvice Advice(const SelectStatement& s, const TableDescription& table, const Target& t) {
+  ScanAdvice advice;
+  advice.target = Quoted(s.table) + (t.index ? "." + Quoted(t.index->name) : "");
   // The partition attribute not pinned (a multi-attribute key's first one that is not).
   std::string pk = t.key->partition.name;
   if (s.where && t.key->IsMultiAttribute()) {
@@ -56,22 +59,21 @@ Status Refusal(const SelectStatement& s, const TableDescription& table, const Ta
   std::vector<std::string> key_names = {pk, table.key.partition.name};
   for (const auto& idx : table.indexes) key_names.push_back(idx.key.partition.name);
   if (std::optional<std::string> quoted = PathForValue(s.where, key_names)) {
-    return Status::Validation(*quoted);
+    advice.reason = std::move(*quoted);
+    return advice;
   }
-  std::string what = Quoted(s.table) + (t.index ? "." + Quoted(t.index->name) : "");
-  std::string whole = t.index ? "index" : "table";
   std::string of_index = t.index ? " of index " + Quoted(t.index->name) : "";
   if (!s.where) {
-    return Status::Validation("keyhole refuses to scan " + what +
-                              ": the statement has no WHERE clause to pin the partition key " + pk +
-                              of_index + ". Add WHERE " + pk +
-                              " = <value>, or write SCAN SELECT ... to read the whole " + whole +
-                              ".");
+    advice.reason = "the statement has no WHERE clause to pin the partition key " + pk + of_index;
+    advice.fixes.push_back("add WHERE " + pk + " = <value>");
+    return advice;
   }
+  advice.fixes.push_back("add " + pk + " = <value>");
+  advice.reason = "the WHERE does not pin the partition key " + pk + of_index +
+                  (pk == t.key->partition.name ? " with = or IN" : " with =");
   auto branches = OrBranches(*s.where);
-  std::vector<std::string> alternatives;
   if (t.index && PinnedEverywhere(branches, table.key.partition.name)) {
-    alternatives.push_back("query the table " + Quoted(table.name) + " whose partition key is " +
+    advice.fixes.push_back("query the table " + Quoted(table.name) + " whose partition key is " +
                            table.key.partition.name);
   }
   for (const auto& idx : table.indexes) {
@@ -83,20 +85,25 @@ Status Refusal(const SelectStatement& s, const TableDescription& table, const Ta
       names += (names.empty() ? "" : ", ") + a->name;
     }
     if (pinned) {
-      alternatives.push_back("query the index " + Quoted(idx.name) + " whose partition key is " +
+      advice.fixes.push_back("query the index " + Quoted(idx.name) + " whose partition key is " +
                              (idx.key.more_partition.empty() ? names : "(" + names + ")"));
     }
   }
-  std::string fix = "Add " + pk + " = <value>, ";
-  for (const auto& a : alternatives) fix += a + ", ";
-  fix += "or write SCAN SELECT ... to read the whole " + whole + ".";
-  Status refusal = Status::Validation(
-      "keyhole refuses to scan " + what + ": the WHERE does not pin the partition key " + pk +
-      of_index + (pk == t.key->partition.name ? " with = or IN. " : " with =. ") + fix);
-  if (alternatives.empty()) {
-    std::string suggestion = IndexSuggestion(s, table);
-    if (!suggestion.empty()) refusal.WithHint(std::move(suggestion));
-  }
+  if (advice.fixes.size() == 1) advice.suggestion = IndexSuggestion(s, table);
+  return advice;
+}
+
+// The refusal of a SELECT that is not key-addressable and has no SCAN prefix: what is missing,
+// which table or index would serve, and SCAN.
+Status Refusal(const ScanAdvice& advice, bool index) {
+  if (advice.fixes.empty()) return Status::Validation(advice.reason);
+  std::string fix = "A" + advice.fixes[0].substr(1) + ", ";
+  for (size_t i = 1; i < advice.fixes.size(); ++i) fix += advice.fixes[i] + ", ";
+  fix += std::string("or write SCAN SELECT ... to read the whole ") + (index ? "index" : "table") +
+         ".";
+  Status refusal = Status::Validation("keyhole refuses to scan " + advice.target + ": " +
+                                      advice.reason + ". " + fix);
+  if (!advice.suggestion.empty()) refusal.WithHint(advice.suggestion);
   return refusal;
 }
 
@@ -156,7 +163,8 @@ bool MentionsAny(const expr::Condition& c, const std::set<std::string>& names) {
 
 }  // namespace
 
-Result<Plan> PlanSelect(const parser::Statement& st, const TableDescription& table) {
+Result<Plan> PlanSelect(const parser::Statement& st, const TableDescription& table,
+                        const PlanOptions& options) {
   const auto& s = st.as<SelectStatement>();
   if (s.nearest) {
     return Status::Validation(
@@ -236,7 +244,9 @@ Result<Plan> PlanSelect(const parser::Statement& st, const TableDescription& tab
     }
   }
 
-  if (st.scan) {
+  // A Scan of the target with the WHERE as its filter: SCAN SELECT, or (advice) a SELECT the
+  // options let scan.
+  auto scan = [&](std::optional<ScanAdvice> advice) -> Result<Plan> {
     if (!s.order_by.empty()) {
       return Status::Validation(
           "Must have at least one non-optional hash key condition in WHERE clause when using "
@@ -251,10 +261,18 @@ Result<Plan> PlanSelect(const parser::Statement& st, const TableDescription& tab
     if (p->filter || p->projection) r.expressions.parsed = p;
     plan.operation_name = "Scan";
     plan.operations.push_back(std::move(r));
+    plan.implicit_scan = std::move(advice);
     return plan;
-  }
+  };
+  // A SELECT that pins no partition key: refused, or scanned when the options say so.
+  auto unpinned = [&]() -> Result<Plan> {
+    ScanAdvice advice = Advice(s, table, t);
+    if (!options.scan_unpinned_selects) return Refusal(advice, t.index != nullptr);
+    return scan(std::move(advice));
+  };
+  if (st.scan) return scan(std::nullopt);
 
-  if (!s.where) return Refusal(s, table, t);
+  if (!s.where) return unpinned();
 
   // Key attributes may not appear in a Query's FilterExpression: the names, once a conjunct is
   // left over for a filter (a key-addressed read often has none).
@@ -287,7 +305,7 @@ Result<Plan> PlanSelect(const parser::Statement& st, const TableDescription& tab
             "Must have at least one non-optional hash key condition in WHERE clause when using "
             "ORDER BY clause.");
       }
-      return Refusal(s, table, t);
+      return unpinned();
     }
     Read base;
     std::vector<const expr::Condition*> used{pin};  // the conjuncts the key condition took
@@ -305,7 +323,7 @@ Result<Plan> PlanSelect(const parser::Statement& st, const TableDescription& tab
         found = c;
         break;
       }
-      if (!found) return Refusal(s, table, t);
+      if (!found) return unpinned();
       used.push_back(found);
     }
     // The sort attributes left to right: equalities, then at most one other predicate. The
@@ -507,3 +525,21 @@ Result<Plan> PlanSelect(const parser::Statement& st, const TableDescription& tab
 }
 
 }  // namespace keyhole::planner::internal
+
+namespace keyhole::planner {
+
+ScanAdvice AdviseScan(const TableDescription& table, const std::optional<std::string>& index,
+                      const std::optional<expr::Condition>& filter) {
+  internal::Target t{&table.key, nullptr};
+  if (index) {
+    t.index = table.FindIndex(*index);
+    if (t.index) t.key = &t.index->key;
+  }
+  parser::SelectStatement s;
+  s.table = table.name;
+  if (t.index) s.index = index;
+  s.where = filter;
+  return internal::Advice(s, table, t);
+}
+
+}  // namespace keyhole::planner
