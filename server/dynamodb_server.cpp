@@ -71,13 +71,20 @@ HttpResponse JsonResponse(int status, std::string body, const std::string& conte
   return r;
 }
 
-// A com.amazon.coral.service# error: {"__type": ...} with "Message" when there is one.
+// A com.amazon.coral.service# error: {"__type": ...} with its message when there is one, as
+// "message" for the authentication errors and "Message" for the others (dynalite's
+// test/connection.js and helpers.js, which compare whole bodies and ran against AWS).
 HttpResponse CoralError(std::string_view name, std::string_view message,
                         const std::string& content_type) {
   json::Value o = json::Value::MakeObject();
   o.Add("__type", json::Value::String(fmt::format("com.amazon.coral.service#{}", name)));
+  const bool auth = name == "MissingAuthenticationTokenException" ||
+                    name == "InvalidSignatureException" || name == "IncompleteSignatureException" ||
+                    name == "UnrecognizedClientException";
   // Messages may quote a header, which nothing has checked to be UTF-8.
-  if (!message.empty()) o.Add("Message", json::Value::String(json::ToValidUtf8(message)));
+  if (!message.empty()) {
+    o.Add(auth ? "message" : "Message", json::Value::String(json::ToValidUtf8(message)));
+  }
   return JsonResponse(400, json::Write(o), content_type);
 }
 
@@ -170,12 +177,14 @@ HttpResponse DynamoDbServer::Handle(const HttpRequest& request) {
     if (request.method != "POST" || (!request.body.empty() && !json_media)) {
       HttpResponse r;
       r.status = 404;
-      r.content_type = "application/x-amz-json-1.0";
+      r.content_type.clear();  // none (dynalite's assert404, run against AWS)
       r.body = "<UnknownOperationException/>\n";
       return r;
     }
+    // Answers are application/x-amz-json-1.0 to a request of that type, and application/json
+    // to any other, one without a Content-Type too (dynalite's test/connection.js).
     const std::string content_type =
-        media == "application/json" ? "application/json" : "application/x-amz-json-1.0";
+        media == "application/x-amz-json-1.0" ? "application/x-amz-json-1.0" : "application/json";
     // 3. A body that is not JSON. JSON nested deeper than any valid request (an item's 32
     // levels take 64 JSON levels) is well-formed JSON that keyhole's reader stops on before it
     // could exhaust the stack: answered after the target and signature checks, with DynamoDB's
@@ -234,12 +243,16 @@ HttpResponse DynamoDbServer::Handle(const HttpRequest& request) {
                        [&](const auto& h) { return h.first == name; });
   };
   if (!has("x-amzn-RequestId")) response.headers.emplace_back("x-amzn-RequestId", RequestId());
-  // A large answer compressed as the client's Accept-Encoding asks (the last such header, as
-  // DynamoDB reads it); its CRC-32 is then the compressed bytes' (SDKs check those).
+  // A large answer compressed as the client's Accept-Encoding asks (the first such header:
+  // DynamoDB reads no other, Alternator's test_multiple_accept_encoding_headers); its CRC-32
+  // is then the compressed bytes' (SDKs check those).
   if (response.body.size() >= kCompressFrom) {
     std::string_view accept;
     for (const auto& [name, value] : request.headers) {
-      if (aws::HeaderNameEquals(name, "Accept-Encoding")) accept = value;
+      if (aws::HeaderNameEquals(name, "Accept-Encoding")) {
+        accept = value;
+        break;
+      }
     }
     if (const ContentCoding coding = ChooseContentCoding(accept);
         coding != ContentCoding::kIdentity) {

@@ -28,6 +28,7 @@
 #include <atomic>
 #include <cctype>
 #include <chrono>
+#include <cmath>
 #include <condition_variable>
 #include <cstdint>
 #include <cstdlib>
@@ -139,21 +140,21 @@ bool IsToken(std::string_view s) {
   return true;
 }
 
-// The q of an entry's parameters ("q=0.5;..."): the first q parameter's, clamped to [0, 1];
-// 1 when there is none or it does not parse.
+// The q of an entry's parameters ("q=0.5;..."), read as DynamoDB reads it (ScyllaDB
+// Alternator's test_compressed_response.py, run against AWS): the first parameter that holds
+// "q=" anywhere ("nq=0" counts, "q =0" does not) and whose value, trimmed, is a number,
+// clamped to [0, 1]; 1 when there is none.
 double Quality(std::string_view params) {
   while (!params.empty()) {
     const size_t semi = params.find(';');
-    std::string_view p = TrimSpaces(params.substr(0, semi));
+    std::string_view p = params.substr(0, semi);
     params = semi == std::string_view::npos ? std::string_view() : params.substr(semi + 1);
-    const size_t eq = p.find('=');
-    if (eq == std::string_view::npos) continue;
-    const std::string_view name = TrimSpaces(p.substr(0, eq));
-    if (name != "q" && name != "Q") continue;
-    const std::string value(TrimSpaces(p.substr(eq + 1)));
+    const size_t q_at = p.find("q=");
+    if (q_at == std::string_view::npos) continue;
+    const std::string value(TrimSpaces(p.substr(q_at + 2)));
     char* end = nullptr;
     const double q = std::strtod(value.c_str(), &end);
-    if (value.empty() || end != value.c_str() + value.size()) return 1.0;
+    if (value.empty() || end != value.c_str() + value.size() || !std::isfinite(q)) continue;
     return std::clamp(q, 0.0, 1.0);
   }
   return 1.0;
@@ -333,11 +334,16 @@ struct HttpServer::Impl {
       state->request.path = url;
       MHD_get_connection_values(connection, MHD_HEADER_KIND, &CollectHeader,
                                 &state->request.headers);
-      // Headers past 16 KB: 400, as DynamoDB (libmicrohttpd itself answers 431 past the
-      // 32 KB it holds a connection's headers in).
+      MHD_get_connection_values(connection, MHD_GET_ARGUMENT_KIND, &CollectHeader,
+                                &state->request.query);
+      // Headers past 16 KB, or a request line past 16 KB: a plain 400, as DynamoDB answers
+      // (Alternator's test_too_large_request_headers and test_too_large_request_line;
+      // libmicrohttpd itself answers 431 past the 32 KB it holds a connection's headers in).
       size_t header_bytes = 0;
       for (const auto& [k, v] : state->request.headers) header_bytes += k.size() + v.size() + 4;
-      if (header_bytes > kMaxHeaderBytes) {
+      size_t line_bytes = state->request.method.size() + state->request.path.size() + 11;
+      for (const auto& [k, v] : state->request.query) line_bytes += k.size() + v.size() + 2;
+      if (header_bytes > kMaxHeaderBytes || line_bytes > kMaxHeaderBytes) {
         state->too_large = true;
         HttpResponse r;
         r.status = 400;

@@ -24,8 +24,10 @@
 namespace keyhole::server {
 
 struct HttpRequest {
-  std::string method;                                        // "POST", "GET", ...
-  std::string path;                                          // "/"
+  std::string method;  // "POST", "GET", ...
+  std::string path;    // "/", without the query
+  // The query string's parameters, decoded, in order ("?a=1&b" -> {a, 1}, {b, ""}).
+  std::vector<std::pair<std::string, std::string>> query;
   std::vector<std::pair<std::string, std::string>> headers;  // as received
   std::string body;  // decoded (a gzip or deflate body arrives inflated here)
   // The body's bytes as they came on the wire, when Content-Encoding changed them (a SigV4

@@ -149,6 +149,7 @@ TEST_F(ServerTest, ChecksInDynamoDbsOrder) {
   ASSERT_TRUE(put);
   EXPECT_EQ(put->status, 404);
   EXPECT_EQ(put->body, "<UnknownOperationException/>\n");
+  EXPECT_FALSE(put->has_header("Content-Type"));  // dynalite's assert404, run against AWS
   auto text = Post("ListTables", "{}", "text/plain");
   EXPECT_EQ(text->status, 404);
   auto not_json = Post("ListTables", "{nope");
@@ -165,10 +166,18 @@ TEST_F(ServerTest, ChecksInDynamoDbsOrder) {
   auto empty = Post("ListTables", "");
   EXPECT_EQ(empty->status, 400);
   EXPECT_EQ(Type(empty), "com.amazon.coral.service#SerializationException");
-  // application/json is accepted, and answered in kind.
+  // application/json is accepted, and answered in kind; so is a request with no Content-Type
+  // (dynalite's test/connection.js, run against AWS).
   auto plain_json = Post("ListTables", "{}", "application/json");
   EXPECT_EQ(plain_json->status, 200);
   EXPECT_EQ(plain_json->get_header_value("Content-Type"), "application/json");
+  auto untyped =
+      client_->Post("/", {{"X-Amz-Target", std::string(kTarget) + "ListTables"}}, "", "");
+  ASSERT_TRUE(untyped);
+  EXPECT_EQ(Type(untyped), "com.amazon.coral.service#SerializationException");
+  EXPECT_EQ(untyped->get_header_value("Content-Type"), "application/json");
+  EXPECT_EQ(Post("ListTables", "{}")->get_header_value("Content-Type"),
+            "application/x-amz-json-1.0");
 }
 
 TEST_F(ServerTest, ResponsesCarryRequestIdAndCrc32) {
@@ -372,7 +381,7 @@ TEST_F(ServerTest, SignaturesAreVerifiedWhenRequired) {
   EXPECT_EQ(unsigned_request->status, 400);
   EXPECT_EQ(unsigned_request->body,
             R"j({"__type":"com.amazon.coral.service#MissingAuthenticationTokenException",)j"
-            R"j("Message":"Request is missing Authentication Token"})j");
+            R"j("message":"Request is missing Authentication Token"})j");
   // Signs as an SDK does: host, x-amz-date and x-amz-target.
   auto signed_post = [&](const std::string& key, const std::string& secret, double at) {
     return SignedPost("ListTables", "{}", key, secret, at);
@@ -383,12 +392,149 @@ TEST_F(ServerTest, SignaturesAreVerifiedWhenRequired) {
   auto unknown = signed_post("AKIDOTHER", "secret", now);
   EXPECT_EQ(unknown->body,
             R"j({"__type":"com.amazon.coral.service#UnrecognizedClientException",)j"
-            R"j("Message":"The security token included in the request is invalid."})j");
+            R"j("message":"The security token included in the request is invalid."})j");
   auto old = signed_post("AKIDEXAMPLE", "secret", now - 16 * 60);
-  EXPECT_EQ(Json(old).Find("Message")->str(),
+  EXPECT_EQ(Json(old).Find("message")->str(),
             "Signature expired: 20231114T215720Z is now earlier than 20231114T215820Z "
             "(20231114T221320Z - 15 min.)");
   EXPECT_EQ(signed_post("AKIDEXAMPLE", "secret", now - 14 * 60)->status, 200);
+}
+
+// DynamoDB's order of signature checks and its texts (dynalite's index.js and
+// test/connection.js, run against AWS; Alternator's test_authorization.py): the date before the
+// credential's scope, every missing part at once, the scope's wrong parts at once.
+TEST_F(ServerTest, SignatureChecksGoInDynamoDbsOrder) {
+  ServeOptions serve;
+  serve.require_signature = true;
+  serve.credentials["AKIDEXAMPLE"] = "secret";
+  const double now = 1'700'000'000;  // 20231114T221320Z
+  serve.clock = [now] { return now; };
+  Start(serve);
+  const auto answer = [&](const httplib::Headers& headers, const std::string& path = "/") {
+    httplib::Headers h = headers;
+    h.emplace("X-Amz-Target", std::string(kTarget) + "ListTables");
+    auto r = client_->Post(path, h, "{}", "application/x-amz-json-1.0");
+    EXPECT_TRUE(r);
+    if (!r) return std::string();
+    const json::Value body = Json(r);
+    const json::Value* m = body.Find("message");
+    return body.Find("__type")->str().substr(std::string("com.amazon.coral.service#").size()) +
+           ": " + (m ? m->str() : "(no message)");
+  };
+  // Alternator's test_expired_signature: a malformed scope, an unknown key and an old date.
+  EXPECT_EQ(answer({{"X-Amz-Date", "20170101T010101Z"},
+                    {"Authorization",
+                     "AWS4-HMAC-SHA256 Credential=cassandra/2/3/4/aws4_request "
+                     "SignedHeaders=x-amz-date;host Signature=123"}}),
+            "InvalidSignatureException: Signature expired: 20170101T010101Z is now earlier than "
+            "20231114T215820Z (20231114T221320Z - 15 min.)");
+  EXPECT_EQ(answer({{"X-Amz-Date", "30200101T010101Z"},
+                    {"Authorization",
+                     "AWS4-HMAC-SHA256 Credential=cassandra/2/3/4/aws4_request "
+                     "SignedHeaders=x-amz-date;host Signature=123"}}),
+            "InvalidSignatureException: Signature not yet current: 30200101T010101Z is still "
+            "later than 20231114T222820Z (20231114T221320Z + 15 min.)");
+  // Every missing part at once, before the algorithm.
+  EXPECT_EQ(answer({{"Authorization", "AWS4-"}}),
+            "IncompleteSignatureException: Authorization header requires 'Credential' "
+            "parameter. Authorization header requires 'Signature' parameter. Authorization "
+            "header requires 'SignedHeaders' parameter. Authorization header requires existence "
+            "of either a 'X-Amz-Date' or a 'Date' header. Authorization=AWS4-");
+  EXPECT_EQ(answer({{"X-Amz-Date", "201"},
+                    {"Authorization",
+                     "AWS4-HMAC-SHA256 Credential=a, "
+                     "SignedHeaders=host, Signature=b"}}),
+            "IncompleteSignatureException: Date must be in ISO-8601 'basic format'. Got '201'. "
+            "See http://en.wikipedia.org/wiki/ISO_8601");
+  const std::string date = "20231114T221320Z";
+  EXPECT_EQ(answer({{"X-Amz-Date", date},
+                    {"Authorization",
+                     "AWS4-HMAC-SHA256 Credential=a/b/c/d/e, SignedHeaders=x-amz-date, "
+                     "Signature=b"}}),
+            "InvalidSignatureException: 'Host' must be a 'SignedHeader' in the AWS "
+            "Authorization.");
+  EXPECT_EQ(answer({{"X-Amz-Date", date},
+                    {"Authorization",
+                     "AWS4-HMAC-SHA25 Credential=a/b/c/d/e, SignedHeaders=host, Signature=b"}}),
+            "IncompleteSignatureException: Unsupported AWS 'algorithm': 'AWS4-HMAC-SHA25' (only "
+            "AWS4-HMAC-SHA256 for now). ");
+  EXPECT_EQ(answer({{"X-Amz-Date", date},
+                    {"Authorization",
+                     "AWS4-HMAC-SHA256 Credential=a/b/c/d/, SignedHeaders=host, Signature=b"}}),
+            "IncompleteSignatureException: Credential must have exactly 5 slash-delimited "
+            "elements, e.g. keyid/date/region/service/term, got 'a/b/c/d'");
+  EXPECT_EQ(answer({{"X-Amz-Date", date},
+                    {"Authorization",
+                     "AWS4-HMAC-SHA256 Credential=a/b/1/d/e, SignedHeaders=host, Signature=b"}}),
+            "InvalidSignatureException: Credential should be scoped to a valid region, not '1'. "
+            "Credential should be scoped to correct service: 'dynamodb'. Credential should be "
+            "scoped with a valid terminator: 'aws4_request', not 'e'. Date in Credential scope "
+            "does not match YYYYMMDD from ISO-8601 version of date from HTTP: 'b' != '20231114', "
+            "from '20231114T221320Z'.");
+  EXPECT_EQ(answer({{"X-Amz-Date", date},
+                    {"Authorization",
+                     "AWS4-HMAC-SHA256 Credential=nobody/20231114/us-east-1/dynamodb/aws4_request, "
+                     "SignedHeaders=host, Signature=b"}}),
+            "UnrecognizedClientException: The security token included in the request is "
+            "invalid.");
+  EXPECT_EQ(answer({{"Authorization", "Basic abc"}}),
+            "MissingAuthenticationTokenException: Request is missing Authentication Token");
+  // The query string's parameters (a presigned URL).
+  EXPECT_EQ(answer({{"Authorization", "AWS4-HMAC-SHA256 Credential=a"}}, "/?X-Amz-Algorithm="),
+            "InvalidSignatureException: Found both 'X-Amz-Algorithm' as a query-string param and "
+            "'Authorization' as HTTP header.");
+  EXPECT_EQ(answer({}, "/?X-Amz-Algorithm"),
+            "IncompleteSignatureException: AWS query-string parameters must include "
+            "'X-Amz-Algorithm'. AWS query-string parameters must include 'X-Amz-Credential'. AWS "
+            "query-string parameters must include 'X-Amz-Signature'. AWS query-string parameters "
+            "must include 'X-Amz-SignedHeaders'. AWS query-string parameters must include "
+            "'X-Amz-Date'. Re-examine the query-string parameters.");
+  EXPECT_EQ(answer({},
+                   "/?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=a&X-Amz-Signature=b"
+                   "&X-Amz-Date=" +
+                       date),
+            "IncompleteSignatureException: AWS query-string parameters must include "
+            "'X-Amz-SignedHeaders'. Re-examine the query-string parameters.");
+  EXPECT_EQ(answer({}, "/?a=b"),
+            "MissingAuthenticationTokenException: Request is missing Authentication Token");
+}
+
+// A presigned request: the signature in the query string, over the query's other parameters
+// and UNSIGNED-PAYLOAD, is verified like a header's.
+TEST_F(ServerTest, PresignedRequestsAreVerified) {
+  ServeOptions serve;
+  serve.require_signature = true;
+  serve.credentials["AKIDEXAMPLE"] = "secret";
+  const double now = 1'700'000'000;
+  serve.clock = [now] { return now; };
+  Start(serve);
+  const std::string amz = "20231114T221320Z";
+  const std::string credential = "AKIDEXAMPLE/20231114/us-east-1/dynamodb/aws4_request";
+  HttpRequest r;
+  r.method = "POST";
+  r.path = "/";
+  r.body = "{}";
+  r.headers = {{"Host", "127.0.0.1:" + std::to_string(port_)},
+               {"X-Amz-Target", std::string(kTarget) + "ListTables"}};
+  r.query = {{"X-Amz-Algorithm", "AWS4-HMAC-SHA256"},
+             {"X-Amz-Credential", credential},
+             {"X-Amz-Date", amz},
+             {"X-Amz-Expires", "300"},
+             {"X-Amz-SignedHeaders", "host;x-amz-target"}};
+  const std::string signature =
+      PresignedSignature(r, "secret", "20231114", "us-east-1", amz, "host;x-amz-target");
+  const std::string query =
+      "/?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=AKIDEXAMPLE%2F20231114%2Fus-east-1%2F"
+      "dynamodb%2Faws4_request&X-Amz-Date=" +
+      amz + "&X-Amz-Expires=300&X-Amz-SignedHeaders=host%3Bx-amz-target&X-Amz-Signature=";
+  const httplib::Headers target = {{"X-Amz-Target", std::string(kTarget) + "ListTables"}};
+  auto good = client_->Post(query + signature, target, "{}", "application/x-amz-json-1.0");
+  ASSERT_TRUE(good);
+  EXPECT_EQ(good->status, 200) << good->body;
+  auto bad =
+      client_->Post(query + std::string(64, '0'), target, "{}", "application/x-amz-json-1.0");
+  ASSERT_TRUE(bad);
+  EXPECT_EQ(Type(bad), "com.amazon.coral.service#InvalidSignatureException") << bad->body;
 }
 
 TEST_F(ServerTest, KeepAliveAndConcurrentClients) {
@@ -656,7 +802,7 @@ TEST_F(ServerTest, ACompressedRequestIsSignedOverItsWireBytes) {
       << found->body;
   auto spaces = post(now - 20 * 60, "  ");
   EXPECT_EQ(Type(spaces), "com.amazon.coral.service#InvalidSignatureException") << spaces->body;
-  EXPECT_TRUE(Json(spaces).Find("Message")->str().starts_with("Signature expired: "))
+  EXPECT_TRUE(Json(spaces).Find("message")->str().starts_with("Signature expired: "))
       << spaces->body;
   EXPECT_EQ(post(now, " ")->status, 400);
   EXPECT_EQ(Type(post(now, " ")), "com.amazonaws.dynamodb.v20120810#ResourceNotFoundException");
@@ -710,6 +856,20 @@ TEST_F(ServerTest, HealthCheckCorsAndTheHeadersOfEveryAnswer) {
                  {{"X-Padding", std::string(15 * 1024, 'p')}})
                 ->status,
             200);
+  // A request line past 16 KB, by its path or its query: a plain 400 (Alternator's
+  // test_too_large_request_line, run against AWS).
+  const httplib::Headers target = {{"X-Amz-Target", std::string(kTarget) + "ListTables"}};
+  for (const std::string& path :
+       {"/" + std::string(17000, 'x'), "/?a=" + std::string(17000, 'x')}) {
+    auto long_line = client_->Post(path, target, "{}", "application/x-amz-json-1.0");
+    ASSERT_TRUE(long_line);
+    EXPECT_EQ(long_line->status, 400);
+    EXPECT_EQ(long_line->body, "");
+  }
+  auto short_line =
+      client_->Post("/?a=" + std::string(15000, 'x'), target, "{}", "application/x-amz-json-1.0");
+  ASSERT_TRUE(short_line);
+  EXPECT_EQ(short_line->status, 200);
 }
 
 }  // namespace
@@ -760,7 +920,13 @@ TEST(ContentCodingTest, ChoosesAsDynamoDbDoes) {
       {"deflate;q=0.5,gzip;q=0.", ContentCoding::kDeflate},
       {"deflate;q=0.5,gzip;q=0.x", ContentCoding::kGzip},
       {"deflate;q=-0.5,gzip;q=0.2", ContentCoding::kGzip},
-      {"gzip;nq=1;q=0 ", ContentCoding::kIdentity},
+      {"deflate;q=0.5,gzip;q=0. x", ContentCoding::kGzip},
+      // A parameter holding "q=" anywhere is the quality ("nq=0" too); "q =0" is none.
+      {"gzip;q= 0;q=1", ContentCoding::kIdentity},
+      {"gzip;q =0;q=1", ContentCoding::kGzip},
+      {"gzip; q=0;q=1", ContentCoding::kIdentity},
+      {"gzip;nq=0;q=1", ContentCoding::kIdentity},
+      {"gzip;nq=1;q=0 ", ContentCoding::kGzip},
       {"gzip;q=0, gzip;q=1, gzip;q=0", ContentCoding::kGzip},
   };
   for (const auto& c : cases) EXPECT_EQ(ChooseContentCoding(c.accept), c.want) << c.accept;
@@ -817,6 +983,14 @@ TEST_F(ServerTest, LargeAnswersAreCompressedWhenAsked) {
   EXPECT_EQ(refused->status, 200);
   EXPECT_FALSE(refused->has_header("Content-Encoding"));
   EXPECT_EQ(refused->body, plain->body);
+  // Two Accept-Encoding headers: DynamoDB reads the first only
+  // (test_multiple_accept_encoding_headers).
+  auto first_gzip = Post("GetItem", get, "application/x-amz-json-1.0",
+                         {{"Accept-Encoding", "gzip"}, {"Accept-Encoding", "identity"}});
+  EXPECT_EQ(first_gzip->get_header_value("Content-Encoding"), "gzip");
+  auto first_identity = Post("GetItem", get, "application/x-amz-json-1.0",
+                             {{"Accept-Encoding", "identity"}, {"Accept-Encoding", "gzip"}});
+  EXPECT_FALSE(first_identity->has_header("Content-Encoding"));
 }
 
 }  // namespace
