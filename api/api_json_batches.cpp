@@ -57,7 +57,8 @@ Result<WriteRequest> ReadWriteRequestElement(const json::Value& v, const Path& a
     KH_ASSIGN_OR_RETURN(const json::Value* item,
                         api_json::ReadRequiredObject(*put, "Item", p, &errs));
     KH_RETURN_IF_ERROR(errs.ToStatus());
-    KH_ASSIGN_OR_RETURN(Item decoded, ItemFromJson(*item));
+    // BatchWriteItem reads its values in DynamoDB's older layer (core/ddb_json.h).
+    KH_ASSIGN_OR_RETURN(Item decoded, ItemFromJson(*item, ValueLayer::kOlder));
     w.put_request = PutRequest{std::move(decoded)};
   }
   KH_ASSIGN_OR_RETURN(const json::Value* del, ReadObject(v, "DeleteRequest", at));
@@ -67,7 +68,7 @@ Result<WriteRequest> ReadWriteRequestElement(const json::Value& v, const Path& a
     KH_ASSIGN_OR_RETURN(const json::Value* key,
                         api_json::ReadRequiredObject(*del, "Key", p, &errs));
     KH_RETURN_IF_ERROR(errs.ToStatus());
-    KH_ASSIGN_OR_RETURN(Item decoded, ItemFromJson(*key));
+    KH_ASSIGN_OR_RETURN(Item decoded, ItemFromJson(*key, ValueLayer::kOlder));
     w.delete_request = DeleteRequest{std::move(decoded)};
   }
   return w;
@@ -91,7 +92,8 @@ Result<KeysAndAttributes> ReadKeysAndAttributes(const json::Value& v, const Path
   KH_ASSIGN_OR_RETURN(api_json::LegacyMembers legacy,
                       api_json::ReadLegacyMembers(v, api_json::LegacyOp::kBatchGetItem, at, &errs));
   KH_RETURN_IF_ERROR(errs.ToStatus());
-  KH_RETURN_IF_ERROR(api_json::ReadExpressionMembers(v, at, &ka.expressions));
+  KH_RETURN_IF_ERROR(
+      api_json::ReadExpressionMembers(v, at, &ka.expressions, api_json::kCurrentWording));
   KH_RETURN_IF_ERROR(api_json::CheckLegacyMix(legacy, ka.expressions));
   const Path list = at.Child("Keys");
   for (size_t i = 0; i < keys->array().size(); ++i) {
@@ -273,8 +275,9 @@ Result<TransactGetItemsRequest> TransactGetItemsRequestFromJson(const json::Valu
     KH_ASSIGN_OR_RETURN(const json::Value* key,
                         api_json::ReadRequiredObject(*get, "Key", g, &errs));
     KH_RETURN_IF_ERROR(errs.ToStatus());
-    KH_RETURN_IF_ERROR(api_json::ReadExpressionMembers(*get, g, &t.get.expressions));
-    KH_ASSIGN_OR_RETURN(t.get.key, ItemFromJson(*key));
+    const api_json::Wording wording = api_json::TransactionWording();
+    KH_RETURN_IF_ERROR(api_json::ReadExpressionMembers(*get, g, &t.get.expressions, wording));
+    KH_ASSIGN_OR_RETURN(t.get.key, ItemFromJson(*key, wording.values));
     r.transact_items.push_back(std::move(t));
   }
   return r;

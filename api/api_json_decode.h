@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/ddb_json.h"
 #include "core/json.h"
 #include "core/operations.h"
 #include "core/schema.h"
@@ -161,6 +162,32 @@ Result<std::optional<std::vector<Tag>>> ReadTags(const json::Value& v, const Pat
 Result<std::optional<SSESpecification>> ReadSseSpecification(const json::Value& v, const Path& at,
                                                              Violations* errs);
 
+// ---- how an operation words its request's errors ----
+
+// Where an operation reads its attribute values (core/ddb_json.h ValueLayer) and whether an
+// ExpressionAttributeValues error is wrapped as "ExpressionAttributeValues contains invalid
+// value: <message> for key <k>" (the older layer) or bare (the current one). The Parity Suite's
+// valueLayers captures (October 2026): PutItem, UpdateItem, DeleteItem, GetItem, BatchGetItem
+// and Query read the current layer; BatchWriteItem, the transactions and Scan the older one,
+// but where the region reads transactions in the current one (core/regional.h).
+struct Wording {
+  ValueLayer values = ValueLayer::kCurrent;
+  bool key_wrapper = false;
+};
+inline constexpr Wording kCurrentWording{ValueLayer::kCurrent, false};
+inline constexpr Wording kOlderWording{ValueLayer::kOlder, true};
+// The transactions' wording in the region this thread serves.
+Wording TransactionWording();
+
+// `s` in DynamoDB's "1 validation error detected: " envelope, as its current layer reports a
+// single-item write's request errors (values, ReturnValues, Expected, the expression maps, the
+// ConditionExpression's own problems); unchanged when it is not a ValidationException or is
+// enveloped already.
+Status Enveloped(Status s);
+
+// Whether `v` nests JSON more than `levels` deep (a document at the top is one level).
+bool NestedDeeperThan(const json::Value& v, int levels);
+
 // ---- shared with the batch and transaction decoders (defined in api_json_items.cpp) ----
 
 // ReturnConsumedCapacity (default NONE).
@@ -171,8 +198,9 @@ Result<bool> ReadCollectionMetrics(const json::Value& v, const Path& at, Violati
 // A required object member (Item, Key, RequestItems): nullptr when absent (recorded).
 Result<const json::Value*> ReadRequiredObject(const json::Value& v, std::string_view name,
                                               const Path& at, Violations* errs);
-// The expression members present in `v` into *out.
-Status ReadExpressionMembers(const json::Value& v, const Path& at, expr::ExpressionInput* out);
+// The expression members present in `v` into *out, their values worded as `wording` says.
+Status ReadExpressionMembers(const json::Value& v, const Path& at, expr::ExpressionInput* out,
+                             const Wording& wording);
 // TransactWriteItems' Put, Delete and Update bodies at `at`, into the single-item requests.
 Status ReadTransactPut(const json::Value& v, const Path& at, PutItemRequest* r);
 Status ReadTransactDelete(const json::Value& v, const Path& at, DeleteItemRequest* r);
@@ -194,6 +222,7 @@ struct RawCondition {
   std::string_view op;
   const json::Value* values = nullptr;  // the AttributeValueList array, or nullptr
   Path at;
+  ValueLayer layer = ValueLayer::kCurrent;  // how its values are read (Scan's: the older)
 };
 
 // One entry of Expected after the constraint phase.

@@ -11,6 +11,7 @@
 #include "api/api_json.h"
 #include "api/api_json_decode.h"
 #include "core/ddb_json.h"
+#include "core/regional.h"
 
 namespace keyhole {
 
@@ -120,11 +121,14 @@ Result<Select> ReadSelect(const json::Value& v, const Path& at, Violations* errs
   return i ? kSelectValues[*i] : Select::kUnset;
 }
 
-// ExclusiveStartKey, decoded after the constraints; its value errors carry DynamoDB's prefix.
-Result<std::optional<Item>> DecodeStartKey(const json::Value* esk) {
+// ExclusiveStartKey, decoded after the constraints. In the current layer (Query) its value
+// errors are bare (valueLayers.test.ts); in the older (Scan) they carry "The provided starting
+// key is invalid: ".
+Result<std::optional<Item>> DecodeStartKey(const json::Value* esk, ValueLayer layer) {
   if (!esk) return std::optional<Item>();
-  Result<Item> key = ItemFromJson(*esk);
+  Result<Item> key = ItemFromJson(*esk, layer);
   if (!key.ok()) {
+    if (layer == ValueLayer::kCurrent || !key.status().IsValidation()) return key.status();
     return Status::Validation("The provided starting key is invalid: " + key.status().message());
   }
   return std::optional<Item>(std::move(key).value());
@@ -136,7 +140,8 @@ Result<std::optional<Item>> DecodeStartKey(const json::Value* esk) {
 // FilterExpression, ProjectionExpression, UpdateExpression, ExpressionAttributeNames/Values)
 // into *out. The decoder's CheckStructure decides which members an operation accepts; the
 // parser (parser/expression_parser.h) checks their content.
-Status ReadExpressions(const json::Value& v, const Path& at, expr::ExpressionInput* out) {
+Status ReadExpressions(const json::Value& v, const Path& at, expr::ExpressionInput* out,
+                       const api_json::Wording& wording) {
   struct Member {
     std::string_view name;
     std::optional<std::string> expr::ExpressionInput::*field;
@@ -176,8 +181,9 @@ Status ReadExpressions(const json::Value& v, const Path& at, expr::ExpressionInp
   if (values) {
     std::map<std::string, AttributeValue> m;
     for (const auto& [key, value] : values->object()) {
-      Result<AttributeValue> av = ValueFromJson(value);
+      Result<AttributeValue> av = ValueFromJson(value, wording.values);
       if (!av.ok()) {
+        if (!wording.key_wrapper || !av.status().IsValidation()) return av.status();
         return Status::Validation(
             fmt::format("ExpressionAttributeValues contains invalid value: {} for key {}",
                         av.status().message(), key));
@@ -196,32 +202,81 @@ Result<ReturnValues> ReadOnFailure(const json::Value& v, const Path& at, Violati
   return i && kOnFailureNames[*i] == "ALL_OLD" ? ReturnValues::kAllOld : ReturnValues::kNone;
 }
 
+// How a single-item write's request is read. DynamoDB reads it in its current validation layer
+// unless the request nests JSON more than 128 levels deep (an AttributeValue past about 62
+// levels) or leaves out its Item or Key; then in its older form (the Parity Suite's
+// deepRequests and validation-ordering/updateItem captures, eu-west-2 and us-east-1, October
+// 2026): constraint errors all at once in the older member order (ReturnConsumedCapacity,
+// TableName, ConditionalOperator in the older enum words [OR, AND], ReturnValues, the item or
+// key), ReturnValues' own rule ahead of the values, and the values in the older layer, neither
+// enveloped.
+enum class Reading { kCurrent, kOlder, kTransaction };
+
+constexpr int kCurrentLayerJsonDepth = 128;
+
 // The members PutItem, DeleteItem and UpdateItem read alike: TableName, the item or key map
 // (`map_member`), ReturnValues, ReturnConsumedCapacity, ReturnItemCollectionMetrics,
 // ReturnValuesOnConditionCheckFailure and the expressions. Decodes the map into *map. With
 // `legacy` (the single-item operations, not a transaction's actions), also reads the legacy
 // members of `op` into it and relates them to the expressions (CheckLegacyMix); translating
-// them is left to the caller.
+// them is left to the caller. `old_or_none`: ReturnValues may only be ALL_OLD or NONE. Sets
+// *reading to how the request was read.
 template <typename Req>
 Status ReadWriteRequest(const json::Value& v, std::span<const MemberSpec> members,
                         std::string_view map_member, Req* r, Item* map, const Path& root = Path(),
-                        LegacyOp op = LegacyOp::kPutItem, LegacyMembers* legacy = nullptr) {
+                        LegacyOp op = LegacyOp::kPutItem, LegacyMembers* legacy = nullptr,
+                        bool old_or_none = false, Reading* reading = nullptr) {
   KH_RETURN_IF_ERROR(CheckStructure(v, root, members));
-  if (legacy) KH_RETURN_IF_ERROR(CheckConditionalOperatorValue(v, root));
+  Reading how = Reading::kTransaction;
+  if (legacy) {
+    const json::Value* m = v.Find(map_member);
+    how = !m || m->IsNull() || api_json::NestedDeeperThan(v, kCurrentLayerJsonDepth)
+              ? Reading::kOlder
+              : Reading::kCurrent;
+  }
+  if (reading) *reading = how;
+  const api_json::Wording wording = how == Reading::kCurrent ? api_json::kCurrentWording
+                                    : how == Reading::kOlder ? api_json::kOlderWording
+                                                             : api_json::TransactionWording();
+  auto envelope = [&](Status s) {
+    return how == Reading::kCurrent ? api_json::Enveloped(std::move(s)) : s;
+  };
+  if (how == Reading::kCurrent) KH_RETURN_IF_ERROR(CheckConditionalOperatorValue(v, root));
   Violations errs;
-  KH_ASSIGN_OR_RETURN(r->table_name, ReadDataTableNameMember(v, "TableName", root, true, &errs));
-  KH_ASSIGN_OR_RETURN(const json::Value* m, ReadRequiredMap(v, map_member, root, &errs));
-  KH_ASSIGN_OR_RETURN(r->return_values, ReadReturnValues(v, root, &errs));
-  KH_ASSIGN_OR_RETURN(r->return_consumed_capacity, ReadCapacity(v, root, &errs));
+  const json::Value* m = nullptr;
+  if (how == Reading::kOlder) {
+    KH_ASSIGN_OR_RETURN(r->return_consumed_capacity, ReadCapacity(v, root, &errs));
+    KH_ASSIGN_OR_RETURN(r->table_name, ReadDataTableNameMember(v, "TableName", root, true, &errs));
+    KH_ASSIGN_OR_RETURN(std::optional<std::string> co, ReadString(v, "ConditionalOperator", root));
+    if (co && *co != "AND" && *co != "OR") {
+      errs.Add(root.Child("ConditionalOperator"), *co,
+               "Member must satisfy enum value set: [OR, AND]");
+    }
+    KH_ASSIGN_OR_RETURN(r->return_values, ReadReturnValues(v, root, &errs));
+    KH_ASSIGN_OR_RETURN(m, ReadRequiredMap(v, map_member, root, &errs));
+  } else {
+    KH_ASSIGN_OR_RETURN(r->table_name, ReadDataTableNameMember(v, "TableName", root, true, &errs));
+    KH_ASSIGN_OR_RETURN(m, ReadRequiredMap(v, map_member, root, &errs));
+    KH_ASSIGN_OR_RETURN(r->return_values, ReadReturnValues(v, root, &errs));
+    KH_ASSIGN_OR_RETURN(r->return_consumed_capacity, ReadCapacity(v, root, &errs));
+  }
   KH_ASSIGN_OR_RETURN(r->return_item_collection_metrics, ReadMetrics(v, root, &errs));
   KH_ASSIGN_OR_RETURN(r->return_values_on_condition_check_failure, ReadOnFailure(v, root, &errs));
   if (legacy) {
     KH_ASSIGN_OR_RETURN(*legacy, ReadLegacyMembers(v, op, root, &errs));
   }
   KH_RETURN_IF_ERROR(errs.ToStatus());
-  KH_RETURN_IF_ERROR(ReadExpressions(v, root, &r->expressions));
-  if (legacy) KH_RETURN_IF_ERROR(CheckLegacyMix(*legacy, r->expressions));
-  KH_ASSIGN_OR_RETURN(*map, ItemFromJson(*m));
+  if (old_or_none) KH_RETURN_IF_ERROR(envelope(CheckOldOrNone(r->return_values)));
+  KH_RETURN_IF_ERROR(envelope(ReadExpressions(v, root, &r->expressions, wording)));
+  if (legacy) {
+    Status mix = CheckLegacyMix(*legacy, r->expressions);
+    // "Can not use both expression and non-expression parameters" stays bare.
+    if (!mix.ok() && !mix.message().starts_with("Can not use both")) mix = envelope(mix);
+    KH_RETURN_IF_ERROR(mix);
+  }
+  Result<Item> decoded = ItemFromJson(*m, wording.values);
+  if (!decoded.ok()) return envelope(decoded.status());
+  *map = std::move(decoded).value();
   return Status::OK();
 }
 
@@ -240,8 +295,38 @@ Result<const json::Value*> ReadRequiredObject(const json::Value& v, std::string_
                                               const Path& at, Violations* errs) {
   return ReadRequiredMap(v, name, at, errs);
 }
-Status ReadExpressionMembers(const json::Value& v, const Path& at, expr::ExpressionInput* out) {
-  return ReadExpressions(v, at, out);
+Status ReadExpressionMembers(const json::Value& v, const Path& at, expr::ExpressionInput* out,
+                             const Wording& wording) {
+  return ReadExpressions(v, at, out, wording);
+}
+
+Wording TransactionWording() {
+  // The regions that check transactions up front read their values in the current layer, and
+  // give its messages bare (valueLayers.test.ts: eu-west-2; us-east-1, eu-west-1 and us-west-2
+  // in the older layer).
+  return Regional().transactions_checked_up_front ? kCurrentWording : kOlderWording;
+}
+
+Status Enveloped(Status s) {
+  constexpr std::string_view kEnvelope = "1 validation error detected: ";
+  if (s.ok() || !s.IsValidation() || s.message().starts_with(kEnvelope)) return s;
+  Status out = Status::Validation(std::string(kEnvelope) + s.message());
+  if (!s.hint().empty()) out.WithHint(s.hint());
+  return out;
+}
+
+bool NestedDeeperThan(const json::Value& v, int levels) {
+  if (levels <= 0) return true;
+  if (v.IsArray()) {
+    for (const json::Value& e : v.array()) {
+      if (NestedDeeperThan(e, levels - 1)) return true;
+    }
+  } else if (v.IsObject()) {
+    for (const auto& [k, e] : v.object()) {
+      if (NestedDeeperThan(e, levels - 1)) return true;
+    }
+  }
+  return false;
 }
 Status ReadTransactPut(const json::Value& v, const Path& at, PutItemRequest* r) {
   static constexpr MemberSpec kMembers[] = {
@@ -296,10 +381,12 @@ Result<PutItemRequest> PutItemRequestFromJson(const json::Value& v) {
   };
   PutItemRequest r;
   LegacyMembers legacy;
-  KH_RETURN_IF_ERROR(
-      ReadWriteRequest(v, kMembers, "Item", &r, &r.item, Path(), LegacyOp::kPutItem, &legacy));
-  KH_RETURN_IF_ERROR(CheckOldOrNone(r.return_values));
-  KH_RETURN_IF_ERROR(TranslateLegacy(legacy, &r.expressions));
+  Reading reading;
+  KH_RETURN_IF_ERROR(ReadWriteRequest(v, kMembers, "Item", &r, &r.item, Path(), LegacyOp::kPutItem,
+                                      &legacy, true, &reading));
+  Status legacy_status = TranslateLegacy(legacy, &r.expressions);
+  if (reading == Reading::kCurrent) legacy_status = api_json::Enveloped(std::move(legacy_status));
+  KH_RETURN_IF_ERROR(legacy_status);
   return r;
 }
 
@@ -324,7 +411,7 @@ Result<GetItemRequest> GetItemRequestFromJson(const json::Value& v) {
   KH_ASSIGN_OR_RETURN(r.return_consumed_capacity, ReadCapacity(v, root, &errs));
   KH_ASSIGN_OR_RETURN(LegacyMembers legacy, ReadLegacyMembers(v, LegacyOp::kGetItem, root, &errs));
   KH_RETURN_IF_ERROR(errs.ToStatus());
-  KH_RETURN_IF_ERROR(ReadExpressions(v, root, &r.expressions));
+  KH_RETURN_IF_ERROR(ReadExpressions(v, root, &r.expressions, api_json::kCurrentWording));
   KH_RETURN_IF_ERROR(CheckLegacyMix(legacy, r.expressions));
   KH_ASSIGN_OR_RETURN(r.key, ItemFromJson(*key));
   KH_RETURN_IF_ERROR(TranslateLegacy(legacy, &r.expressions));
@@ -347,10 +434,12 @@ Result<DeleteItemRequest> DeleteItemRequestFromJson(const json::Value& v) {
   };
   DeleteItemRequest r;
   LegacyMembers legacy;
-  KH_RETURN_IF_ERROR(
-      ReadWriteRequest(v, kMembers, "Key", &r, &r.key, Path(), LegacyOp::kDeleteItem, &legacy));
-  KH_RETURN_IF_ERROR(CheckOldOrNone(r.return_values));
-  KH_RETURN_IF_ERROR(TranslateLegacy(legacy, &r.expressions));
+  Reading reading;
+  KH_RETURN_IF_ERROR(ReadWriteRequest(v, kMembers, "Key", &r, &r.key, Path(), LegacyOp::kDeleteItem,
+                                      &legacy, true, &reading));
+  Status legacy_status = TranslateLegacy(legacy, &r.expressions);
+  if (reading == Reading::kCurrent) legacy_status = api_json::Enveloped(std::move(legacy_status));
+  KH_RETURN_IF_ERROR(legacy_status);
   return r;
 }
 
@@ -372,9 +461,12 @@ Result<UpdateItemRequest> UpdateItemRequestFromJson(const json::Value& v) {
   };
   UpdateItemRequest r;
   LegacyMembers legacy;
-  KH_RETURN_IF_ERROR(
-      ReadWriteRequest(v, kMembers, "Key", &r, &r.key, Path(), LegacyOp::kUpdateItem, &legacy));
-  KH_RETURN_IF_ERROR(TranslateLegacy(legacy, &r.expressions));
+  Reading reading;
+  KH_RETURN_IF_ERROR(ReadWriteRequest(v, kMembers, "Key", &r, &r.key, Path(), LegacyOp::kUpdateItem,
+                                      &legacy, false, &reading));
+  Status legacy_status = TranslateLegacy(legacy, &r.expressions);
+  if (reading == Reading::kCurrent) legacy_status = api_json::Enveloped(std::move(legacy_status));
+  KH_RETURN_IF_ERROR(legacy_status);
   return r;
 }
 
@@ -415,7 +507,7 @@ Result<QueryRequest> QueryRequestFromJson(const json::Value& v) {
   KH_ASSIGN_OR_RETURN(const json::Value* esk, ReadObject(v, "ExclusiveStartKey", root));
   KH_ASSIGN_OR_RETURN(r.return_consumed_capacity, ReadCapacity(v, root, &errs));
   KH_RETURN_IF_ERROR(errs.ToStatus());
-  KH_RETURN_IF_ERROR(ReadExpressions(v, root, &r.expressions));
+  KH_RETURN_IF_ERROR(ReadExpressions(v, root, &r.expressions, api_json::kCurrentWording));
   KH_RETURN_IF_ERROR(CheckLegacyMix(legacy, r.expressions));
   KH_RETURN_IF_ERROR(TranslateLegacy(legacy, &r.expressions));
   if (!legacy.key_conditions && !r.expressions.key_condition) {
@@ -427,7 +519,7 @@ Result<QueryRequest> QueryRequestFromJson(const json::Value& v) {
     KH_ASSIGN_OR_RETURN(r.key_conditions,
                         api_json::DecodeKeyConditions(legacy.key_condition_terms));
   }
-  KH_ASSIGN_OR_RETURN(r.exclusive_start_key, DecodeStartKey(esk));
+  KH_ASSIGN_OR_RETURN(r.exclusive_start_key, DecodeStartKey(esk, ValueLayer::kCurrent));
   return r;
 }
 
@@ -473,7 +565,7 @@ Result<SearchVectorsRequest> SearchVectorsRequestFromJson(const json::Value& v) 
   }
   KH_ASSIGN_OR_RETURN(r.return_consumed_capacity, ReadCapacity(v, root, &errs));
   KH_RETURN_IF_ERROR(errs.ToStatus());
-  KH_RETURN_IF_ERROR(ReadExpressions(v, root, &r.expressions));
+  KH_RETURN_IF_ERROR(ReadExpressions(v, root, &r.expressions, api_json::kCurrentWording));
   return r;
 }
 
@@ -521,12 +613,12 @@ Result<ScanRequest> ScanRequestFromJson(const json::Value& v) {
   r.consistent_read = consistent.value_or(false);
   KH_ASSIGN_OR_RETURN(LegacyMembers legacy, ReadLegacyMembers(v, LegacyOp::kScan, root, &errs));
   KH_RETURN_IF_ERROR(errs.ToStatus());
-  KH_RETURN_IF_ERROR(ReadExpressions(v, root, &r.expressions));
+  KH_RETURN_IF_ERROR(ReadExpressions(v, root, &r.expressions, api_json::kOlderWording));
   KH_RETURN_IF_ERROR(CheckLegacyMix(legacy, r.expressions));
   KH_RETURN_IF_ERROR(TranslateLegacy(legacy, &r.expressions));
   // Segment/TotalSegments pairing and Segment < TotalSegments: storage's Scan checks them
   // before it looks at the table, with DynamoDB's messages.
-  KH_ASSIGN_OR_RETURN(r.exclusive_start_key, DecodeStartKey(esk));
+  KH_ASSIGN_OR_RETURN(r.exclusive_start_key, DecodeStartKey(esk, ValueLayer::kOlder));
   return r;
 }
 

@@ -78,11 +78,12 @@ struct OpSpec {
 };
 
 const OpSpec& SpecFor(LegacyOp op) {
-  static const OpSpec kWrite{
-      {"Expected", "ConditionalOperator"}, {"ConditionExpression"}, "ConditionExpression is null"};
+  // The single-item writes name no expression any more (DynamoDB's current layer: the Parity
+  // Suite's putItem and deleteItem envelope captures, October 2026).
+  static const OpSpec kWrite{{"Expected", "ConditionalOperator"}, {"ConditionExpression"}, ""};
   static const OpSpec kUpdate{{"AttributeUpdates", "Expected", "ConditionalOperator"},
                               {"UpdateExpression", "ConditionExpression"},
-                              "UpdateExpression and ConditionExpression are null"};
+                              ""};
   static const OpSpec kGet{{"AttributesToGet"}, {"ProjectionExpression"}, ""};
   static const OpSpec kQuery{
       {"AttributesToGet", "QueryFilter", "ConditionalOperator", "KeyConditions"},
@@ -200,13 +201,14 @@ const OperatorRule& RuleFor(std::string_view op) {
 }
 
 // Decodes the elements of an AttributeValueList at `list`.
-Result<std::vector<AttributeValue>> DecodeValueList(const json::Value* values, const Path& list) {
+Result<std::vector<AttributeValue>> DecodeValueList(const json::Value* values, const Path& list,
+                                                    ValueLayer layer = ValueLayer::kCurrent) {
   std::vector<AttributeValue> out;
   if (!values) return out;
   for (size_t i = 0; i < values->array().size(); ++i) {
     const json::Value& e = values->array()[i];
     if (!e.IsObject()) return TypeError(list.Element(i), e, "object");
-    KH_ASSIGN_OR_RETURN(AttributeValue v, ValueFromJson(e));
+    KH_ASSIGN_OR_RETURN(AttributeValue v, ValueFromJson(e, layer));
     out.push_back(std::move(v));
   }
   return out;
@@ -497,7 +499,7 @@ Result<std::vector<RawCondition>> ReadConditionMap(const json::Value& map, const
 
 Result<std::vector<AttributeValue>> DecodeCondition(const RawCondition& c) {
   KH_ASSIGN_OR_RETURN(std::vector<AttributeValue> values,
-                      DecodeValueList(c.values, c.at.Child("AttributeValueList")));
+                      DecodeValueList(c.values, c.at.Child("AttributeValueList"), c.layer));
   KH_RETURN_IF_ERROR(CheckOperatorValues(c.op, values));
   return values;
 }
@@ -582,6 +584,10 @@ Result<LegacyMembers> ReadLegacyMembers(const json::Value& v, LegacyOp op, const
     if (m.filter) {
       KH_ASSIGN_OR_RETURN(m.filter_conditions,
                           ReadConditionMap(*m.filter, at.Child(FilterName(op)), errs));
+      // Scan reads its values in DynamoDB's older layer (core/ddb_json.h ValueLayer).
+      if (op == LegacyOp::kScan) {
+        for (RawCondition& c : m.filter_conditions) c.layer = ValueLayer::kOlder;
+      }
     }
   }
   if (op == LegacyOp::kQuery) {
@@ -642,8 +648,8 @@ Status CheckLegacyMix(const LegacyMembers& m, const expr::ExpressionInput& in) {
                   [](std::string_view e) { return e != "ProjectionExpression"; });
   if (in.values && !value_expression) {
     return Status::Validation(
-        fmt::format("ExpressionAttributeValues can only be specified when using expressions: {}",
-                    spec.values_null));
+        fmt::format("ExpressionAttributeValues can only be specified when using expressions{}{}",
+                    spec.values_null.empty() ? "" : ": ", spec.values_null));
   }
   if (m.conditional_operator) {
     const json::Value* conditions = TakesConditions(m.op) ? m.expected : m.filter;

@@ -45,8 +45,13 @@ Status ReadStatementAndParameters(const json::Value& v, const Path& at, PartiqlS
       api_json::CheckLength(0, 1, SIZE_MAX, "[]", at.Child("Parameters"), errs);
     }
     for (const json::Value& p : list) {
-      KH_ASSIGN_OR_RETURN(AttributeValue value, ValueFromJson(p));
-      out->parameters.push_back(std::move(value));
+      Result<AttributeValue> value = ValueFromJson(p, ValueLayer::kOlder);
+      if (!value.ok()) {
+        if (!value.status().IsValidation()) return value.status();
+        out->parameter_error = value.status();
+        break;
+      }
+      out->parameters.push_back(std::move(value).value());
     }
   }
   return Status::OK();
@@ -97,6 +102,7 @@ Result<ExecuteStatementRequest> ExecuteStatementRequestFromJson(const json::Valu
                       api_json::ReadReturnConsumedCapacity(v, at, &errs));
   KH_ASSIGN_OR_RETURN(r.return_values_on_condition_check_failure, ReadOnFailure(v, at, &errs));
   KH_RETURN_IF_ERROR(errs.ToStatus());
+  KH_RETURN_IF_ERROR(st.parameter_error);
   return r;
 }
 
@@ -166,6 +172,7 @@ Result<ExecuteTransactionRequest> ExecuteTransactionRequestFromJson(const json::
   KH_ASSIGN_OR_RETURN(r.return_consumed_capacity,
                       api_json::ReadReturnConsumedCapacity(v, at, &errs));
   KH_RETURN_IF_ERROR(errs.ToStatus());
+  for (const PartiqlStatement& st : r.transact_statements) KH_RETURN_IF_ERROR(st.parameter_error);
   return r;
 }
 
@@ -203,16 +210,16 @@ json::Value BatchExecuteStatementResponseToJson(const BatchExecuteStatementRespo
 }
 
 json::Value ExecuteTransactionResponseToJson(const ExecuteTransactionResponse& r) {
+  // Responses is always there: one per read, and [] for a transaction of writes (the Parity
+  // Suite's writeResponses.test.ts, October 2026).
   json::Value out = json::Value::MakeObject();
-  if (!r.responses.empty()) {
-    json::Value responses = json::Value::MakeArray();
-    for (const std::optional<Item>& item : r.responses) {
-      json::Value one = json::Value::MakeObject();
-      if (item) one.Add("Item", ItemToJson(*item));
-      responses.Push(std::move(one));
-    }
-    out.Add("Responses", std::move(responses));
+  json::Value responses = json::Value::MakeArray();
+  for (const std::optional<Item>& item : r.responses) {
+    json::Value one = json::Value::MakeObject();
+    if (item) one.Add("Item", ItemToJson(*item));
+    responses.Push(std::move(one));
   }
+  out.Add("Responses", std::move(responses));
   if (!r.consumed_capacity.empty()) out.Add("ConsumedCapacity", Capacities(r.consumed_capacity));
   return out;
 }

@@ -37,6 +37,11 @@ struct ExecuteStatementResponse {
 struct PartiqlStatement {
   std::string statement;
   std::vector<AttributeValue> parameters;
+  // The first parameter that did not decode (DynamoDB reads parameters in its older layer:
+  // numbers as Java's BigDecimal), in document order; then `parameters` stops before it.
+  // ExecuteStatement and ExecuteTransaction answer with it; in BatchExecuteStatement it is
+  // its statement's error.
+  Status parameter_error;
   bool consistent_read = false;  // BatchExecuteStatement only
   ReturnValues return_values_on_condition_check_failure = ReturnValues::kNone;
 };

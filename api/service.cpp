@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <iterator>
 #include <map>
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "api/api_json.h"
+#include "api/api_json_decode.h"
 #include "core/ddb_json.h"
 #include "parser/expression_parser.h"
 
@@ -27,6 +29,32 @@ Result<json::Value> Run(Result<Req> (*decode)(const json::Value&),
   KH_ASSIGN_OR_RETURN(Req req, decode(body));
   KH_ASSIGN_OR_RETURN(Resp resp, (backend.*exec)(req));
   return encode(resp);
+}
+
+// A single-item write's errors from parsing its expressions (the engine's, after the decoder's)
+// in DynamoDB's "1 validation error detected: " envelope where its current layer puts them: the
+// ConditionExpression's own problems and the expression maps' (the Parity Suite's putItem,
+// updateItem and deleteItem envelope captures, October 2026). The UpdateExpression's and the
+// unused-placeholder errors stay bare, and so does a request read in the older form (api_json
+// Reading: no `map_member`, or nested past 128 JSON levels).
+Result<json::Value> InWriteEnvelope(const json::Value& body, std::string_view map_member,
+                                    Result<json::Value> result) {
+  if (result.ok() || !result.status().IsValidation()) return result;
+  const std::string& m = result.status().message();
+  constexpr std::string_view kEnveloped[] = {"Invalid ConditionExpression: ",
+                                             "ExpressionAttributeNames must not be empty",
+                                             "ExpressionAttributeValues must not be empty",
+                                             "ExpressionAttributeNames contains invalid",
+                                             "ExpressionAttributeValues contains invalid",
+                                             "ExpressionAttributeNames can only be",
+                                             "ExpressionAttributeValues can only be"};
+  if (std::none_of(std::begin(kEnveloped), std::end(kEnveloped),
+                   [&](std::string_view p) { return m.starts_with(p); })) {
+    return result;
+  }
+  const json::Value* map = body.IsObject() ? body.Find(map_member) : nullptr;
+  if (!map || map->IsNull() || api_json::NestedDeeperThan(body, 128)) return result;
+  return api_json::Enveloped(result.status());
 }
 
 using parser::StatementKind;
@@ -220,16 +248,23 @@ Result<json::Value> Service::Call(std::string_view op, const json::Value& body,
   if (op == "UpdateTable")
     return Run(&UpdateTableRequestFromJson, &Backend::UpdateTable, &UpdateTableResponseToJson,
                backend_, body);
-  if (op == "PutItem")
-    return Run(&PutItemRequestFromJson, &Backend::PutItem, &PutItemResponseToJson, backend_, body);
+  if (op == "PutItem") {
+    return InWriteEnvelope(
+        body, "Item",
+        Run(&PutItemRequestFromJson, &Backend::PutItem, &PutItemResponseToJson, backend_, body));
+  }
   if (op == "GetItem")
     return Run(&GetItemRequestFromJson, &Backend::GetItem, &GetItemResponseToJson, backend_, body);
-  if (op == "DeleteItem")
-    return Run(&DeleteItemRequestFromJson, &Backend::DeleteItem, &DeleteItemResponseToJson,
-               backend_, body);
-  if (op == "UpdateItem")
-    return Run(&UpdateItemRequestFromJson, &Backend::UpdateItem, &UpdateItemResponseToJson,
-               backend_, body);
+  if (op == "DeleteItem") {
+    return InWriteEnvelope(body, "Key",
+                           Run(&DeleteItemRequestFromJson, &Backend::DeleteItem,
+                               &DeleteItemResponseToJson, backend_, body));
+  }
+  if (op == "UpdateItem") {
+    return InWriteEnvelope(body, "Key",
+                           Run(&UpdateItemRequestFromJson, &Backend::UpdateItem,
+                               &UpdateItemResponseToJson, backend_, body));
+  }
   if (op == "BatchGetItem")
     return Run(&BatchGetItemRequestFromJson, &Backend::BatchGetItem, &BatchGetItemResponseToJson,
                backend_, body);
@@ -374,7 +409,8 @@ Result<BatchExecuteStatementResponse> Service::BatchExecuteStatement(
     const BatchExecuteStatementRequest& r, const CallContext& context) {
   std::vector<Result<parser::Statement>> parsed;
   for (const PartiqlStatement& s : r.statements) {
-    parsed.push_back(ParseApiStatement(s.statement, s.parameters));
+    parsed.push_back(s.parameter_error.ok() ? ParseApiStatement(s.statement, s.parameters)
+                                            : Result<parser::Statement>(s.parameter_error));
   }
   return ExecuteBatch(parsed, r.statements, r.return_consumed_capacity, context);
 }

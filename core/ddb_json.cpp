@@ -13,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 #include <optional>
 #include <unordered_set>
@@ -149,8 +150,10 @@ Status DuplicateName(std::string_view name, bool in_item) {
   return Status::Validation(std::move(msg));
 }
 
-// Decodes without ValidateValue (the caller validates once, at the top level).
-Status Decode(const json::Value& j, AttributeValue* out);
+// Decodes `j`, at nesting level `depth` (a top-level attribute is level 1), checking as it goes
+// what ValidateValue checks (nesting, empty sets, duplicate members), so that the first problem
+// in document order is the one reported, worded as `layer` words it.
+Status Decode(const json::Value& j, AttributeValue* out, ValueLayer layer, int depth);
 
 // The first of members[0, n) whose name an earlier member already has; nullptr when none.
 const std::string* FirstRepeatedName(const json::Value::Object& members, size_t n) {
@@ -164,12 +167,13 @@ const std::string* FirstRepeatedName(const json::Value::Object& members, size_t 
 // The first error in member order is the one reported: a bad value, or the second of two equal
 // names, whichever comes first. The pairs are collected and sorted once, so no order of a large
 // object costs more than a sort.
-Status DecodeMap(const json::Value::Object& members, Map* out, bool in_item) {
+Status DecodeMap(const json::Value::Object& members, Map* out, bool in_item, ValueLayer layer,
+                 int depth) {
   Map::Vector pairs;
   pairs.reserve(members.size());
   for (size_t i = 0; i < members.size(); ++i) {
     AttributeValue child;
-    Status s = Decode(members[i].second, &child);
+    Status s = Decode(members[i].second, &child, layer, depth);
     if (!s.ok()) {
       const std::string* repeated = FirstRepeatedName(members, i);
       return repeated ? DuplicateName(*repeated, in_item) : s;
@@ -184,7 +188,79 @@ Status DecodeMap(const json::Value::Object& members, Map* out, bool in_item) {
   return Status::OK();
 }
 
-Status Decode(const json::Value& j, AttributeValue* out) {
+Status NestedTooDeep() {
+  return Status::Validation(
+      "Nesting Levels have exceeded supported limits: Attributes in the item have nested levels "
+      "beyond supported limit");
+}
+
+Status InvalidParameter(std::string_view detail) {
+  return Status::Validation(std::string(kInvalid) + std::string(detail));
+}
+
+// A set's first repeated member (members[repeat], equal to an earlier one), worded as `layer`
+// words it (ddb_json.h): members as sent (a BS member's base64); `sorted_before` the indexes of
+// the members before the repeat, in the set's order.
+Status DuplicateMembers(const json::Value::Array& members, size_t repeat, ValueType type,
+                        ValueLayer layer, const std::vector<size_t>& sorted_before) {
+  const bool binary = type == ValueType::kBS;
+  if (type == ValueType::kNS) {
+    if (layer == ValueLayer::kOlder) {
+      return Status::Validation("Input collection contains duplicates");
+    }
+    return Status::Validation(std::string(kInvalid) + "Input collection contains duplicates.");
+  }
+  std::string list = "[";
+  auto add = [&](size_t i, bool first) {
+    if (!first) list += binary && layer == ValueLayer::kCurrent ? "," : ", ";
+    if (layer == ValueLayer::kCurrent) {
+      json::AppendQuoted(members[i].str(), &list);
+    } else {
+      list += members[i].str();
+    }
+  };
+  if (layer == ValueLayer::kOlder) {
+    for (size_t i = 0; i < members.size(); ++i) add(i, i == 0);
+  } else {
+    // The members met before the repeat in their sorted order, then the repeat and the rest
+    // as sent.
+    bool first = true;
+    for (size_t i : sorted_before) {
+      add(i, first);
+      first = false;
+    }
+    for (size_t i = repeat; i < members.size(); ++i) add(i, false);
+  }
+  list += "]";
+  return Status::Validation(std::string(kInvalid) + "Input collection " + list +
+                            (binary ? "of type BS contains duplicates." : " contains duplicates."));
+}
+
+// The index of the first member equal to an earlier one (by `less`, a strict order of the
+// decoded members), and in *sorted the indexes of the members before it in that order;
+// members.size() when none repeats.
+template <typename T, typename Less>
+size_t FirstRepeat(const std::vector<T>& decoded, Less less, std::vector<size_t>* sorted) {
+  if (decoded.size() < 2) return decoded.size();
+  // Usually no member repeats: sort a copy once and look for neighbours.
+  std::vector<size_t> order(decoded.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return less(decoded[a], decoded[b]); });
+  size_t repeat = decoded.size();
+  for (size_t k = 1; k < order.size(); ++k) {
+    if (!less(decoded[order[k - 1]], decoded[order[k]])) repeat = std::min(repeat, order[k]);
+  }
+  if (repeat == decoded.size()) return repeat;
+  // The members before the repeat, sorted (none of them equal).
+  for (size_t i : order) {
+    if (i < repeat) sorted->push_back(i);
+  }
+  return repeat;
+}
+
+Status Decode(const json::Value& j, AttributeValue* out, ValueLayer layer, int depth) {
+  if (depth > kMaxNestingDepth) return NestedTooDeep();
   if (!j.IsObject()) return NotAnObject(j);
   const json::Value* body = nullptr;
   ValueType type = ValueType::kNull;
@@ -202,6 +278,9 @@ Status Decode(const json::Value& j, AttributeValue* out) {
   if (count == 0) return Empty();
   if (count > 1) return MoreThanOne();
 
+  auto number = [layer](const std::string& text) {
+    return layer == ValueLayer::kOlder ? Number::ParseAsBigDecimal(text) : Number::Parse(text);
+  };
   const json::Value& b = *body;
   switch (type) {
     case ValueType::kS:
@@ -210,7 +289,7 @@ Status Decode(const json::Value& j, AttributeValue* out) {
       return Status::OK();
     case ValueType::kN: {
       if (!b.IsString()) return ScalarMismatch(b, "String");
-      KH_ASSIGN_OR_RETURN(Number n, Number::Parse(b.str()));
+      KH_ASSIGN_OR_RETURN(Number n, number(b.str()));
       *out = AttributeValue::N(std::move(n));
       return Status::OK();
     }
@@ -239,14 +318,16 @@ Status Decode(const json::Value& j, AttributeValue* out) {
     case ValueType::kM: {
       if (!b.IsObject()) return CollectionMismatch(b, /*map=*/true);
       Map m;
-      KH_RETURN_IF_ERROR(DecodeMap(b.object(), &m, /*in_item=*/false));
+      KH_RETURN_IF_ERROR(DecodeMap(b.object(), &m, /*in_item=*/false, layer, depth + 1));
       *out = AttributeValue::M(std::move(m));
       return Status::OK();
     }
     case ValueType::kL: {
       if (!b.IsArray()) return CollectionMismatch(b, /*map=*/false);
       List l(b.array().size());
-      for (size_t i = 0; i < l.size(); ++i) KH_RETURN_IF_ERROR(Decode(b.array()[i], &l[i]));
+      for (size_t i = 0; i < l.size(); ++i) {
+        KH_RETURN_IF_ERROR(Decode(b.array()[i], &l[i], layer, depth + 1));
+      }
       *out = AttributeValue::L(std::move(l));
       return Status::OK();
     }
@@ -258,6 +339,10 @@ Status Decode(const json::Value& j, AttributeValue* out) {
         if (!e.IsString()) return ScalarMismatch(e, "String");
         members.push_back(e.str());
       }
+      if (members.empty()) return InvalidParameter("An string set  may not be empty");
+      std::vector<size_t> before;
+      const size_t repeat = FirstRepeat(members, std::less<>(), &before);
+      if (repeat != members.size()) return DuplicateMembers(b.array(), repeat, type, layer, before);
       *out = AttributeValue::SS(std::move(members));
       return Status::OK();
     }
@@ -267,9 +352,13 @@ Status Decode(const json::Value& j, AttributeValue* out) {
       members.reserve(b.array().size());
       for (const json::Value& e : b.array()) {
         if (!e.IsString()) return ScalarMismatch(e, "String");
-        KH_ASSIGN_OR_RETURN(Number n, Number::Parse(e.str()));
+        KH_ASSIGN_OR_RETURN(Number n, number(e.str()));
         members.push_back(std::move(n));
       }
+      if (members.empty()) return InvalidParameter("An number set  may not be empty");
+      std::vector<size_t> before;
+      const size_t repeat = FirstRepeat(members, std::less<>(), &before);
+      if (repeat != members.size()) return DuplicateMembers(b.array(), repeat, type, layer, before);
       *out = AttributeValue::NS(std::move(members));
       return Status::OK();
     }
@@ -282,6 +371,17 @@ Status Decode(const json::Value& j, AttributeValue* out) {
         if (!e.IsString() || !Base64Decode(e.str(), &bytes)) return BadBlob(e);
         members.push_back(std::move(bytes));
       }
+      if (members.empty()) return InvalidParameter("Binary sets should not be empty");
+      std::vector<size_t> before;
+      // Binary members order as unsigned bytes (std::string compares chars, which may be
+      // signed).
+      auto unsigned_less = [](const std::string& a, const std::string& b) {
+        return std::lexicographical_compare(
+            a.begin(), a.end(), b.begin(), b.end(),
+            [](char x, char y) { return static_cast<uint8_t>(x) < static_cast<uint8_t>(y); });
+      };
+      const size_t repeat = FirstRepeat(members, unsigned_less, &before);
+      if (repeat != members.size()) return DuplicateMembers(b.array(), repeat, type, layer, before);
       *out = AttributeValue::BS(std::move(members));
       return Status::OK();
     }
@@ -542,14 +642,13 @@ bool ReadItemText(json::TextReader* in, Item* out) {
   return true;
 }
 
-Result<AttributeValue> ValueFromJson(const json::Value& v) {
+Result<AttributeValue> ValueFromJson(const json::Value& v, ValueLayer layer) {
   AttributeValue out;
-  KH_RETURN_IF_ERROR(Decode(v, &out));
-  KH_RETURN_IF_ERROR(ValidateValue(out, 1));
+  KH_RETURN_IF_ERROR(Decode(v, &out, layer, 1));
   return out;
 }
 
-Result<Item> ItemFromJson(const json::Value& v) {
+Result<Item> ItemFromJson(const json::Value& v, ValueLayer layer) {
   if (!v.IsObject()) {
     // keyhole choice: an item that is not a JSON object.
     return Status::Validation(std::string(kInvalid) +
@@ -557,8 +656,7 @@ Result<Item> ItemFromJson(const json::Value& v) {
                               "AttributeValues");
   }
   Item item;
-  KH_RETURN_IF_ERROR(DecodeMap(v.object(), &item, /*in_item=*/true));
-  for (const auto& [name, value] : item) KH_RETURN_IF_ERROR(ValidateValue(value, 1));
+  KH_RETURN_IF_ERROR(DecodeMap(v.object(), &item, /*in_item=*/true, layer, 1));
   return item;
 }
 

@@ -11,6 +11,23 @@
 
 namespace keyhole {
 
+// DynamoDB checks attribute values in one of two layers, and which one an operation runs
+// decides the words of a malformed number or a duplicate set member (the Parity Suite's
+// tests/tier3/error-messages/valueLayers.test.ts, captured in four regions, October 2026):
+//  - kCurrent (PutItem, UpdateItem, DeleteItem, GetItem, BatchGetItem, Query): numbers as
+//    Number::Parse reads them; a duplicate as `Input collection ["a", "b", "b"] contains
+//    duplicates.`: the members JSON-quoted, those before the first repeat in the set's order,
+//    then the repeat and the rest as sent (a BS's `["AA==","/w=="]of type BS contains
+//    duplicates.`, no spaces); a number set's names no members (`Input collection contains
+//    duplicates.`).
+//  - kOlder (BatchWriteItem, the transactions, Scan): numbers as Java's BigDecimal reads them
+//    (Number::ParseAsBigDecimal); duplicates as sent and unquoted (`Input collection [b, a, b]
+//    contains duplicates.`, `[/w==, AA==]of type BS ...`), a number set's as the bare `Input
+//    collection contains duplicates`.
+// Both prefix the set messages with "One or more parameter values were invalid: " (but the
+// older number-set one).
+enum class ValueLayer { kCurrent, kOlder };
+
 // Decodes one AttributeValue object. Errors are ValidationException with DynamoDB's texts:
 //  - "Supplied AttributeValue is empty, must contain exactly one of the supported datatypes"
 //  - "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the
@@ -20,11 +37,15 @@ namespace keyhole {
 //    reproduced; the message names the attribute type and what was wrong.
 //  - "One or more parameter values were invalid: Null attribute value types must have the
 //    value of true"
-//  - Number texts from Number::Parse; set emptiness/duplicates and nesting from ValidateValue.
-Result<AttributeValue> ValueFromJson(const json::Value& v);
+//  - Number texts, set emptiness and duplicates as `layer` words them; nesting past 32 levels
+//    as ValidateValue words it.
+// Every check of ValidateValue is made on the way, so the first problem in document order
+// (members as sent) is the one reported: a value nested too deep before a malformed number
+// inside it.
+Result<AttributeValue> ValueFromJson(const json::Value& v, ValueLayer layer = ValueLayer::kCurrent);
 // Decodes an item: a JSON object of attribute name -> AttributeValue object; validates each
-// value (ValidateValue) but not the item size.
-Result<Item> ItemFromJson(const json::Value& v);
+// value as ValueFromJson does, but not the item size.
+Result<Item> ItemFromJson(const json::Value& v, ValueLayer layer = ValueLayer::kCurrent);
 // Parses text then ItemFromJson.
 Result<Item> ItemFromJsonText(std::string_view text);
 

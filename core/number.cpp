@@ -32,11 +32,10 @@ constexpr uint8_t kNegativeEnd = 0xFF;
 
 Status Invalid(std::string_view message) { return Status::Validation(std::string(message)); }
 
-// The "cannot be converted" error. DynamoDB echoes the text after ": ". For the empty string
-// there is nothing to echo, and the reference quotes the message without the colon, so that
-// is what we return.
-Status NotNumeric(std::string_view text) {
-  if (text.empty()) return Invalid(kNotNumeric);
+// The "cannot be converted" error. DynamoDB echoes the text after ": ", an empty one too
+// ("...numeric value: "); its older layer drops the colon for the empty string (`colon`).
+Status NotNumeric(std::string_view text, bool colon = true) {
+  if (text.empty() && !colon) return Invalid(kNotNumeric);
   std::string message(kNotNumeric);
   message += ": ";
   message += text;
@@ -192,6 +191,30 @@ Result<Number> Number::Parse(std::string_view text) {
   const int64_t exponent =
       static_cast<int64_t>(lit.int_digits.size()) - 1 - static_cast<int64_t>(first) + lit.exponent;
   return Make(lit.negative, exponent, all.substr(first, last - first + 1), kTooPrecise);
+}
+
+Result<Number> Number::ParseAsBigDecimal(std::string_view text) {
+  Literal lit;
+  if (!Lex(text, &lit)) return NotNumeric(text, /*colon=*/false);
+  constexpr int64_t kMin = std::numeric_limits<int32_t>::min();
+  constexpr int64_t kMax = std::numeric_limits<int32_t>::max();
+  // BigDecimal(String): the exponent must fit an int, and so must the scale.
+  if (lit.exponent < kMin || lit.exponent > kMax) return NotNumeric(text);
+  const int64_t scale = static_cast<int64_t>(lit.frac_digits.size()) - lit.exponent;
+  if (scale < kMin || scale > kMax) return NotNumeric(text);
+  // The unscaled value's digits (leading zeros dropped, trailing ones kept): its precision.
+  std::string all;
+  all.append(lit.int_digits);
+  all.append(lit.frac_digits);
+  const size_t first = all.find_first_not_of('0');
+  const int64_t precision =
+      first == std::string::npos ? 1 : static_cast<int64_t>(all.size() - first);
+  // precision - scale as an int: 10^(that - 1) is the leading digit's power. It wraps past
+  // int32, as DynamoDB's does.
+  const auto power = static_cast<int32_t>(static_cast<uint32_t>(precision - scale));
+  if (power > kMaxExponent + 1) return Invalid(kOverflow);
+  if (power < kMinExponent + 1) return Invalid(kUnderflow);
+  return Parse(text);
 }
 
 Number Number::FromInt(int64_t v) {

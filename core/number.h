@@ -28,13 +28,21 @@ class Number {
   // optional exponent (`+3`, `.123`, `0001.23`, `1e+5`, `-17.4E37`). Returns
   // ValidationException with DynamoDB's texts:
   //  - "The parameter cannot be converted to a numeric value: <text>" (spaces, NaN, Infinity,
-  //    junk, an exponent past 64 bits); for the empty string the message stops before the ':';
+  //    junk, an exponent past 64 bits); for the empty string "...numeric value: ", the colon and
+  //    space kept (DynamoDB's current validation layer; ParseAsBigDecimal drops them);
   //  - "Attempting to store more than 38 significant digits in a Number";
   //  - "Number overflow. Attempting to store a number with magnitude larger than supported
   //    range" (also an exponent past 32 bits, and `0e126`: zero is checked as written);
   //  - "Number underflow. Attempting to store a number with magnitude smaller than supported
   //    range".
   static Result<Number> Parse(std::string_view text);
+  // Parses `text` as DynamoDB's older validation layer and its PartiQL parameters read numbers,
+  // through Java's BigDecimal (the Parity Suite's valueLayers and partiqlParameterNumbers
+  // captures, October 2026): an exponent outside int32, or a scale (fraction digits minus the
+  // exponent) outside it, cannot be converted ("...numeric value: 1e2147483648"); the decimal
+  // exponent is then precision - scale in int32 arithmetic, which wraps (`1e2147483647` is an
+  // underflow); the empty string is "...numeric value" with no colon. Otherwise as Parse.
+  static Result<Number> ParseAsBigDecimal(std::string_view text);
   static Number FromInt(int64_t v);
 
   // Canonical plain notation, no exponent: `0042.1200` -> "42.12", `1E3` -> "1000",

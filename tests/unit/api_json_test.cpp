@@ -500,7 +500,7 @@ TEST(ApiJsonItems, PutItemErrors) {
             "Member must not be null");
   EXPECT_EQ(Err(PutItemRequestFromJson, R"({"TableName": "abc", "Item": {},
       "ReturnValues": "ALL_NEW"})"),
-            "ReturnValues can only be ALL_OLD or NONE");
+            "1 validation error detected: ReturnValues can only be ALL_OLD or NONE");
   EXPECT_EQ(Err(PutItemRequestFromJson, R"({"TableName": "abc", "Item": {},
       "ReturnValues": "GARBAGE", "ReturnConsumedCapacity": "hi"})"),
             "2 validation errors detected: "
@@ -508,11 +508,12 @@ TEST(ApiJsonItems, PutItemErrors) {
             "enum value set: [ALL_NEW, UPDATED_OLD, ALL_OLD, NONE, UPDATED_NEW]; "
             "Value 'hi' at 'returnConsumedCapacity' failed to satisfy constraint: Member must "
             "satisfy enum value set: [INDEXES, TOTAL, NONE]");
+  // Value errors inside DynamoDB's current-layer envelope (valueLayers.test.ts).
   EXPECT_EQ(Err(PutItemRequestFromJson, R"({"TableName": "abc", "Item": {"a": {"N": "x"}}})"),
-            "The parameter cannot be converted to a numeric value: x");
+            "1 validation error detected: The parameter cannot be converted to a numeric value: x");
   EXPECT_EQ(Err(PutItemRequestFromJson, R"({"TableName": "abc", "Item": {"a": {}}})"),
-            "Supplied AttributeValue is empty, must contain exactly one of the supported "
-            "datatypes");
+            "1 validation error detected: Supplied AttributeValue is empty, must contain exactly "
+            "one of the supported datatypes");
   EXPECT_EQ(Err(PutItemRequestFromJson, R"({"TableName": "abc", "Item": [],
       "ReturnValues": "ALL_OLD"})"),
             "Invalid type for parameter Item, value: [], type: array, valid types: object");
@@ -529,6 +530,11 @@ TEST(ApiJsonItems, PutItemUnsupported) {
   EXPECT_EQ(put.expressions.values->at(":a"), AttributeValue::S("x"));
   EXPECT_EQ(put.return_values_on_condition_check_failure, ReturnValues::kAllOld);
   EXPECT_EQ(Err(PutItemRequestFromJson, R"({"TableName": "abc", "Item": {},
+      "ExpressionAttributeValues": {":a": {"SS": []}}})"),
+            "1 validation error detected: One or more parameter values were invalid: An string "
+            "set  may not be empty");
+  // The older layer wraps an expression value's error with its key (Scan).
+  EXPECT_EQ(Err(ScanRequestFromJson, R"({"TableName": "abc", "FilterExpression": "a = :a",
       "ExpressionAttributeValues": {":a": {"SS": []}}})"),
             "ExpressionAttributeValues contains invalid value: One or more parameter values were "
             "invalid: An string set  may not be empty for key :a");
@@ -586,15 +592,15 @@ TEST(ApiJsonItems, DeleteItemExample) {
   EXPECT_EQ(r.return_consumed_capacity, ReturnConsumedCapacity::kTotal);
   EXPECT_EQ(Err(DeleteItemRequestFromJson, R"({"TableName": "abc", "Key": {},
       "ReturnValues": "UPDATED_NEW"})"),
-            "ReturnValues can only be ALL_OLD or NONE");
+            "1 validation error detected: ReturnValues can only be ALL_OLD or NONE");
   EXPECT_EQ(Ok(DeleteItemRequestFromJson, R"({"TableName": "abc", "Key": {},
       "ConditionExpression": "a = :a"})")
                 .expressions.condition,
             "a = :a");
   EXPECT_EQ(Err(DeleteItemRequestFromJson, R"({"TableName": "abc", "Key": {"a": {"S": "x",
       "N": "1"}}})"),
-            "Supplied AttributeValue has more than one datatypes set, must contain exactly one "
-            "of the supported datatypes");
+            "1 validation error detected: Supplied AttributeValue has more than one datatypes "
+            "set, must contain exactly one of the supported datatypes");
 }
 
 // ---- Query ----
@@ -803,6 +809,10 @@ TEST(ApiJsonQuery, Constraints) {
             "boolean");
   EXPECT_EQ(Err(QueryRequestFromJson, R"({"TableName": "abc", "ExclusiveStartKey": {"a": {}},
       "KeyConditions": {"a": {"ComparisonOperator": "EQ", "AttributeValueList": [{"S": "x"}]}}})"),
+            "Supplied AttributeValue is empty, must contain exactly one of the supported "
+            "datatypes");
+  // Scan's (the older layer) keeps the prefix.
+  EXPECT_EQ(Err(ScanRequestFromJson, R"({"TableName": "abc", "ExclusiveStartKey": {"a": {}}})"),
             "The provided starting key is invalid: Supplied AttributeValue is empty, must contain "
             "exactly one of the supported datatypes");
 }

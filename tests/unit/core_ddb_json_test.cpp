@@ -138,10 +138,10 @@ TEST(DdbJsonNumberTest, Errors) {
             "The parameter cannot be converted to a numeric value: NaN");
   EXPECT_EQ(ValueError(R"({"N":" 1"})"),
             "The parameter cannot be converted to a numeric value:  1");
-  EXPECT_EQ(ValueError(R"({"N":""})"), "The parameter cannot be converted to a numeric value");
+  EXPECT_EQ(ValueError(R"({"N":""})"), "The parameter cannot be converted to a numeric value: ");
   EXPECT_EQ(ValueError(R"({"NS":["1","x"]})"),
             "The parameter cannot be converted to a numeric value: x");
-  EXPECT_EQ(ValueError(R"({"NS":[""]})"), "The parameter cannot be converted to a numeric value");
+  EXPECT_EQ(ValueError(R"({"NS":[""]})"), "The parameter cannot be converted to a numeric value: ");
   EXPECT_EQ(ValueError(R"({"L":[{"N":"1e999"}]})"),
             "Number overflow. Attempting to store a number with magnitude larger than supported "
             "range");
@@ -444,11 +444,18 @@ TEST(DdbJsonErrorTest, ExactMessages) {
       {R"({"SS":[]})", p + "An string set  may not be empty"},
       {R"({"NS":[]})", p + "An number set  may not be empty"},
       {R"({"BS":[]})", p + "Binary sets should not be empty"},
-      {R"({"SS":["a","a"]})", p + "Input collection [a, a] contains duplicates."},
-      {R"({"SS":["b","a","b"]})", p + "Input collection [a, b, b] contains duplicates."},
-      {R"({"NS":["1","1.0"]})", p + "Input collection [1, 1] contains duplicates."},
+      // Duplicates in the current layer (valueLayers.test.ts): quoted, the members before the
+      // repeat in order, then the repeat and the rest as sent.
+      {R"({"SS":["a","a"]})", p + "Input collection [\"a\", \"a\"] contains duplicates."},
+      {R"({"SS":["b","a","b"]})",
+       p + "Input collection [\"a\", \"b\", \"b\"] contains duplicates."},
+      {R"({"SS":["c","b","a","b","z"]})",
+       p + "Input collection [\"a\", \"b\", \"c\", \"b\", \"z\"] contains duplicates."},
+      {R"({"NS":["1","1.0"]})", p + "Input collection contains duplicates."},
       {R"({"BS":["AQ==","AQ=="]})",
-       p + "Input collection [AQ==, AQ==]of type BS contains duplicates."},
+       p + "Input collection [\"AQ==\",\"AQ==\"]of type BS contains duplicates."},
+      {R"({"BS":["/w==","AA==","AA=="]})",
+       p + "Input collection [\"AA==\",\"/w==\",\"AA==\"]of type BS contains duplicates."},
       {R"({"M":{"a":{"L":[{"SS":[]}]}}})", p + "An string set  may not be empty"},
       // Duplicate names in a map.
       {R"({"M":{"a":{"S":"x"},"a":{"S":"y"}}})", p + "Duplicate key \"a\" in attribute of type M"},
@@ -461,6 +468,40 @@ TEST(DdbJsonErrorTest, ExactMessages) {
   for (const ErrorCase& c : cases) {
     EXPECT_EQ(ValueError(c.text), c.message) << "input: " << c.text;
   }
+}
+
+// The older layer (BatchWriteItem, the transactions, Scan): members as sent, unquoted; a number
+// set's bare message; numbers as BigDecimal reads them (valueLayers.test.ts, October 2026).
+TEST(DdbJsonErrorTest, OlderLayer) {
+  const std::string p = "One or more parameter values were invalid: ";
+  auto older = [](std::string_view text) {
+    Result<AttributeValue> v = ValueFromJson(*json::Parse(text), ValueLayer::kOlder);
+    return v.ok() ? std::string("<decoded>") : v.status().message();
+  };
+  EXPECT_EQ(older(R"({"SS":["b","a","b"]})"),
+            p + "Input collection [b, a, b] contains duplicates.");
+  EXPECT_EQ(older(R"({"BS":["/w==","AA==","AA=="]})"),
+            p + "Input collection [/w==, AA==, AA==]of type BS contains duplicates.");
+  EXPECT_EQ(older(R"({"NS":["2","1","2"]})"), "Input collection contains duplicates");
+  EXPECT_EQ(older(R"({"N":""})"), "The parameter cannot be converted to a numeric value");
+  EXPECT_EQ(older(R"({"N":"1e2147483647"})"),
+            "Number underflow. Attempting to store a number with magnitude smaller than "
+            "supported range");
+  EXPECT_EQ(older(R"({"SS":["a","b"]})"), "<decoded>");
+}
+
+// A value nested past 32 levels is reported before a malformed number below it, and before
+// one in a later member (document order).
+TEST(DdbJsonErrorTest, NestingBeforeWhatIsBelowIt) {
+  std::string deep = R"({"N":"x"})";
+  for (int i = 0; i < 40; ++i) deep = R"({"M":{"n":)" + deep + "}}";
+  const std::string nest =
+      "Nesting Levels have exceeded supported limits: Attributes in the item have nested levels "
+      "beyond supported limit";
+  EXPECT_EQ(ValueError(deep), nest);
+  EXPECT_EQ(ValueError(R"({"M":{"a":)" + deep + R"(,"b":{"N":"y"}}})"), nest);
+  EXPECT_EQ(ValueError(R"({"M":{"a":{"N":"y"},"b":)" + deep + "}}"),
+            "The parameter cannot be converted to a numeric value: y");
 }
 
 // Wraps `scalar` in `levels` maps: {"M":{"a":...}}.
@@ -511,8 +552,7 @@ TEST(DdbJsonItemTest, ErrorMessages) {
   EXPECT_EQ(ItemError(R"({"a":{}})"), kEmpty);
   EXPECT_EQ(ItemError(R"({"a":{"S":"x"},"b":{"N":5}})"),
             "NUMBER_VALUE cannot be converted to String");
-  EXPECT_EQ(ItemError(R"({"a":{"NS":["2","2"]}})"),
-            p + "Input collection [2, 2] contains duplicates.");
+  EXPECT_EQ(ItemError(R"({"a":{"NS":["2","2"]}})"), p + "Input collection contains duplicates.");
   EXPECT_EQ(ItemError(R"({"a":{"S":"x"})"),
             "Invalid JSON: unexpected end of input (expected ',' or '}') at line 1, column 15");
   EXPECT_EQ(ItemError(""), "Invalid JSON: unexpected end of input at line 1, column 1");

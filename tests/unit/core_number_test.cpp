@@ -98,7 +98,53 @@ TEST(NumberParse, AcceptsEverySpellingDynamoDBAccepts) {
   }
 }
 
-TEST(NumberParse, EmptyStringHasNoEcho) { EXPECT_EQ(ParseError(""), kNotNumeric); }
+// DynamoDB's current layer keeps the colon and space for the empty string; its older layer
+// drops them (the Parity Suite's valueLayers captures, October 2026).
+TEST(NumberParse, EmptyStringKeepsTheColon) {
+  EXPECT_EQ(ParseError(""), std::string(kNotNumeric) + ": ");
+  EXPECT_EQ(Number::ParseAsBigDecimal("").status().message(), kNotNumeric);
+}
+
+// The older layer and PartiQL parameters read numbers as Java's BigDecimal: the exponent and
+// the scale must fit an int, and precision - scale wraps (partiqlParameterNumbers.test.ts,
+// valueLayers.test.ts, October 2026).
+TEST(NumberParse, AsBigDecimal) {
+  const std::string overflow =
+      "Number overflow. Attempting to store a number with magnitude larger than supported range";
+  const std::string underflow =
+      "Number underflow. Attempting to store a number with magnitude smaller than supported "
+      "range";
+  const struct {
+    const char* text;
+    std::string want;  // "" for success
+  } cases[] = {
+      {"1e99999999999", Echo("1e99999999999")},
+      {"-1e99999999999", Echo("-1e99999999999")},
+      {"1e-99999999999", Echo("1e-99999999999")},
+      {"1e2147483648", Echo("1e2147483648")},
+      {"1e-2147483648", Echo("1e-2147483648")},
+      {"1.5e-2147483647", Echo("1.5e-2147483647")},
+      {"1e2147483647", underflow},
+      {"1e2147483646", overflow},
+      {"1e126", overflow},
+      {"10e125", overflow},
+      {"1e-131", underflow},
+      {"0.0001e-127", underflow},
+      {"abc", Echo("abc")},
+      {"1e125", ""},
+      {"9.9e125", ""},
+      {"1e-130", ""},
+      {"12.50", ""},
+  };
+  for (const auto& c : cases) {
+    Result<Number> r = Number::ParseAsBigDecimal(c.text);
+    EXPECT_EQ(r.ok() ? "" : r.status().message(), c.want) << c.text;
+    if (r.ok()) EXPECT_EQ(*r, *Number::Parse(c.text)) << c.text;
+  }
+  // The current layer range-checks an exponent that fits 64 bits.
+  EXPECT_EQ(ParseError("1e2147483647"), overflow);
+  EXPECT_EQ(ParseError("1e99999999999"), overflow);
+}
 
 TEST(NumberParse, RejectsJunkEchoingTheText) {
   const char* rejected[] = {
