@@ -8,6 +8,8 @@
 #include "api/api_json.h"
 #include "api/api_json_decode.h"
 #include "core/ddb_json.h"
+#include "core/java_echo.h"
+#include "parser/expression_parser.h"
 
 namespace keyhole {
 
@@ -159,6 +161,72 @@ Result<TransactWriteItem> ReadTransactWriteItem(const json::Value& v, const Path
   return t;
 }
 
+// Whether `s` is the refusal of a value the decoder read (not a constraint or a member error).
+bool IsValueError(const Status& s) {
+  if (!s.IsValidation()) return false;
+  const std::string& m = s.message();
+  // Constraint errors ("N validation error(s) detected: ..."), and the member checks', are not.
+  const size_t counted = m.find(" validation error");
+  const bool constraint = !m.empty() && m[0] >= '1' && m[0] <= '9' && counted < 4;
+  return !constraint && !m.starts_with("Unknown parameter") &&
+         !m.starts_with("Duplicate parameter") && !m.starts_with("Invalid type for parameter");
+}
+
+// The problems of one TransactWriteItems action that need neither its values nor its table:
+// an empty attribute name in a Put's item, then its expressions (parse, placeholders, unused
+// ones), as storage would report them. Its values are not read: placeholders stand for them.
+Status ActionProblem(const json::Value& action) {
+  if (!action.IsObject()) return Status::OK();
+  for (const char* kind : {"ConditionCheck", "Put", "Delete", "Update"}) {
+    const json::Value* body = action.Find(kind);
+    if (!body || !body->IsObject()) continue;
+    if (std::string_view(kind) == "Put") {
+      const json::Value* item = body->Find("Item");
+      if (item && item->IsObject()) {
+        for (const auto& [name, value] : item->object()) {
+          if (name.empty()) return Status::Validation("Empty attribute name");
+        }
+      }
+    }
+    expr::ExpressionInput in;
+    auto text = [&](const char* member) -> std::optional<std::string> {
+      const json::Value* m = body->Find(member);
+      return m && m->IsString() ? std::optional<std::string>(m->str()) : std::nullopt;
+    };
+    in.condition = text("ConditionExpression");
+    in.update = text("UpdateExpression");
+    if (const json::Value* names = body->Find("ExpressionAttributeNames");
+        names && names->IsObject()) {
+      in.names.emplace();
+      for (const auto& [k, n] : names->object()) {
+        if (n.IsString()) (*in.names)[k] = n.str();
+      }
+    }
+    if (const json::Value* values = body->Find("ExpressionAttributeValues");
+        values && values->IsObject()) {
+      in.values.emplace();
+      for (const auto& [k, v] : values->object()) (*in.values)[k] = AttributeValue::Null();
+    }
+    static const parser::NativeExpressionParser kParser;
+    KH_RETURN_IF_ERROR(kParser.Parse(in).status());
+  }
+  return Status::OK();
+}
+
+// The constraint on BatchGetItem's and BatchWriteItem's RequestItems keys.
+constexpr std::string_view kMapKeysConstraint =
+    "Map keys must satisfy constraint: [Member must have length less than or equal to 255, "
+    "Member must have length greater than or equal to 3, Member must satisfy regular expression "
+    "pattern: [a-zA-Z0-9_.-]+]";
+
+// Whether a RequestItems map names a table that is neither a valid name nor a table ARN.
+bool AnyBadTableName(const json::Value& items) {
+  for (const auto& [name, entry] : items.object()) {
+    if (!ValidateDataTableName(name).ok()) return true;
+  }
+  return false;
+}
+
 // ---- responses ----
 
 json::Value CapacityList(const std::vector<ConsumedCapacity>& list) {
@@ -199,6 +267,18 @@ Result<BatchWriteItemRequest> BatchWriteItemRequestFromJson(const json::Value& v
       out.push_back(std::move(w));
     }
   }
+  // A malformed table name: the RequestItems map's keys constraint, the map echoed as Java
+  // prints it (core/java_echo.h; batchWriteItem.test.ts matches it by pattern, as the echo's
+  // hashes differ from call to call on AWS).
+  if (AnyBadTableName(*items)) {
+    std::string echo = "{";
+    for (const auto& [name, list] : r.request_items) {
+      if (echo.size() > 1) echo += ", ";
+      echo += name + "=" + JavaEchoWriteRequests(list);
+    }
+    errs.Add(at, echo + "}", kMapKeysConstraint);
+    return errs.ToStatus();
+  }
   return r;
 }
 
@@ -210,14 +290,31 @@ Result<BatchGetItemRequest> BatchGetItemRequestFromJson(const json::Value& v) {
   BatchGetItemRequest r;
   KH_ASSIGN_OR_RETURN(const json::Value* items,
                       api_json::ReadRequiredObject(v, "RequestItems", root, &errs));
+  // A malformed table name is a constraint on RequestItems' keys, whose message echoes the map
+  // as JSON (the Parity Suite's batchGetItem and batchOperations captures, us-east-1 and
+  // eu-west-2, October 2026).
+  if (items && items->IsObject() && AnyBadTableName(*items)) {
+    errs.Add(root.Child("RequestItems"), json::Write(*items), kMapKeysConstraint);
+  }
   KH_ASSIGN_OR_RETURN(r.return_consumed_capacity,
                       api_json::ReadReturnConsumedCapacity(v, root, &errs));
   KH_RETURN_IF_ERROR(errs.ToStatus());
   const Path at = root.Child("RequestItems");
   KH_ASSIGN_OR_RETURN(auto entries, Entries(*items, at));
+  // One projection form for the whole request: ProjectionExpression on one table and
+  // AttributesToGet on another are refused (batchGetItem.test.ts, against AWS).
+  bool expression = false, legacy = false;
   for (const auto& [name, entry] : entries) {
     KH_ASSIGN_OR_RETURN(KeysAndAttributes ka, ReadKeysAndAttributes(*entry, at.Entry(name)));
+    expression = expression || ka.expressions.projection || ka.expressions.names;
+    legacy = legacy || ka.expressions.legacy != nullptr;
     r.request_items[api_json::DataTableName(name)] = std::move(ka);
+  }
+  if (expression && legacy) {
+    return Status::Validation(
+        "Can not use both expression and non-expression parameters in the same request: "
+        "Non-expression parameters: {AttributesToGet} Expression parameters: "
+        "{ProjectionExpression}");
   }
   return r;
 }
@@ -240,9 +337,18 @@ Result<TransactWriteItemsRequest> TransactWriteItemsRequestFromJson(const json::
   KH_RETURN_IF_ERROR(errs.ToStatus());
   const Path at = root.Child("TransactItems");
   for (size_t i = 0; i < items->array().size(); ++i) {
-    KH_ASSIGN_OR_RETURN(TransactWriteItem t,
-                        ReadTransactWriteItem(items->array()[i], at.Element(i)));
-    r.transact_items.push_back(std::move(t));
+    Result<TransactWriteItem> t = ReadTransactWriteItem(items->array()[i], at.Element(i));
+    if (!t.ok()) {
+      // DynamoDB checks the actions one at a time in request order: a value this action could
+      // not read (nested too deep, a bad number) comes after the earlier actions' problems and
+      // this one's own names and expressions (deepRequests.test.ts and
+      // validation-ordering/transactions.test.ts, ten regions, October 2026).
+      if (IsValueError(t.status())) {
+        for (size_t j = 0; j <= i; ++j) KH_RETURN_IF_ERROR(ActionProblem(items->array()[j]));
+      }
+      return t.status();
+    }
+    r.transact_items.push_back(std::move(t).value());
   }
   return r;
 }

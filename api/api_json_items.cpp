@@ -256,6 +256,13 @@ Status ReadWriteRequest(const json::Value& v, std::span<const MemberSpec> member
     KH_ASSIGN_OR_RETURN(m, ReadRequiredMap(v, map_member, root, &errs));
   } else {
     KH_ASSIGN_OR_RETURN(r->table_name, ReadDataTableNameMember(v, "TableName", root, true, &errs));
+    // A transaction's action names its member in a malformed table name's message
+    // ('transactItems.1.member.put.tableName'; transactWriteItems.test.ts, us-east-1 and
+    // eu-west-2, October 2026).
+    if (how == Reading::kTransaction && errs.empty() && !r->table_name.empty() &&
+        !TableNameFromArn(r->table_name) && !ValidateTableName(r->table_name).ok()) {
+      api_json::CheckTableName(r->table_name, root.Child("TableName"), &errs);
+    }
     KH_ASSIGN_OR_RETURN(m, ReadRequiredMap(v, map_member, root, &errs));
     KH_ASSIGN_OR_RETURN(r->return_values, ReadReturnValues(v, root, &errs));
     KH_ASSIGN_OR_RETURN(r->return_consumed_capacity, ReadCapacity(v, root, &errs));

@@ -14,6 +14,7 @@
 #include "core/evaluate.h"
 #include "core/expression_text.h"
 #include "core/java_echo.h"
+#include "core/regional.h"
 #include "storage/engine.h"
 #include "storage/key_codec.h"
 
@@ -57,6 +58,13 @@ Status TooLarge(size_t bytes) {
       fmt::format("Transaction payload size cannot exceed 4MB. Payload Size: {}", bytes));
 }
 
+// Whether `s` is the refusal of an empty string or binary key value.
+bool IsEmptyKeyValue(const Status& s) {
+  return s.message().starts_with(
+      "One or more parameter values are not valid. The AttributeValue for a key attribute "
+      "cannot contain an empty");
+}
+
 // "Transaction cancelled, please refer cancellation reasons for specific reasons [None, ...]".
 Status Cancelled(std::vector<Status::CancellationReason> reasons) {
   std::string codes;
@@ -82,15 +90,31 @@ struct Action {
 Result<Action> Resolve(const Database::Impl& impl, const TransactWriteItem& t) {
   int set = t.condition_check.has_value() + t.put.has_value() + t.delete_.has_value() +
             t.update.has_value();
-  if (set != 1) {
-    // ⚠️ Not verified: the wording DynamoDB uses for a TransactWriteItem with no action or with
-    // several is not known; this is the form third-party emulators use.
+  if (set == 0) {
+    // The regions of the transaction rollout name the constraint against the list; the others
+    // keep their sentence (transactWriteItems.test.ts, eu-west-2 and us-east-1, October 2026).
+    if (Regional().transactions_checked_up_front) {
+      return Status::Validation(
+          "1 validation error detected: Value '' at 'transactItems' failed to satisfy "
+          "constraint: TransactWriteRequest should contain Delete or Put or Update or "
+          "ConditionCheck");
+    }
+    return Status::Validation(
+        "Invalid Request: TransactWriteRequest should contain Delete or Put or Update request");
+  }
+  if (set > 1) {
+    // moto's tests record this text for several actions in one element.
     return Status::Validation("TransactItems can only contain one of Check, Put, Update or Delete");
   }
   Action a{};
   if (t.put) {
     a = {WriteKind::kPut, &t.put->table_name, &t.put->item, &t.put->expressions,
          t.put->return_values_on_condition_check_failure};
+    // An empty attribute name is DynamoDB's bare "Empty attribute name" in a transaction
+    // (deepRequests.test.ts, ten regions, October 2026).
+    for (const auto& [name, value] : t.put->item) {
+      if (name.empty()) return Status::Validation("Empty attribute name");
+    }
     KH_RETURN_IF_ERROR(ValidateItem(t.put->item));
   } else if (t.update) {
     a = {WriteKind::kUpdate, &t.update->table_name, &t.update->key, &t.update->expressions,
@@ -245,19 +269,29 @@ Result<TransactWriteItemsResponse> Database::TransactWriteItems(
       // ValidationError, as DynamoDB does, rather than failing the request.
       Status check = CheckWrite(w);
       if (!check.ok() && !check.IsValidation()) return check;
+      // An empty string or binary key value is refused up front, as a ValidationException of
+      // the request, never a cancellation reason (the Parity Suite's transactWriteItems.test.ts,
+      // eu-west-2 and a four-region capture).
+      if (!check.ok() && IsEmptyKeyValue(check)) return check;
       if (check.ok() &&
           !items.emplace(index[i], EncodeTableKey(w.table->desc.key, *w.input)).second)
         return MultipleOperations();
       checks.push_back(std::move(check));
       writes.push_back(std::move(w));
     }
-    // Every action is evaluated (no two touch one item, so the order does not matter); the
-    // reasons report them all.
+    // The actions are evaluated in request order (no two touch one item); the reasons report
+    // every failed condition, but the first ValidationError stops the evaluation, the actions
+    // after it reported as None ([ValidationError, None, None], as DynamoDB answers).
     std::vector<Status::CancellationReason> reasons;
-    bool cancelled = false;
+    bool cancelled = false, stopped = false;
     for (size_t i = 0; i < writes.size(); ++i) {
       ItemWrite& w = writes[i];
+      if (stopped) {
+        reasons.push_back({"None", "", nullptr});
+        continue;
+      }
       Status s = checks[i].ok() ? EvaluateWrite(txn, &w) : checks[i];
+      stopped = s.IsValidation();
       Status::CancellationReason reason{"None", "", nullptr};
       if (s.IsConditionFailed()) {
         reason = {"ConditionalCheckFailed", s.message(), s.item()};

@@ -9,6 +9,7 @@
 
 #include "api/api_json.h"
 #include "core/ddb_json.h"
+#include "core/java_echo.h"
 
 namespace keyhole {
 namespace {
@@ -53,23 +54,36 @@ TEST(ApiJsonBatchWrite, Errors) {
             "1 validation error detected: Value null at 'requestItems' failed to satisfy "
             "constraint: Member must not be null");
   EXPECT_EQ(Err(BatchWriteItemRequestFromJson,
-                R"({"RequestItems": {"T": [{"PutRequest": {"Item": {}, "Key": {}}}]}})"),
-            "Unknown parameter in RequestItems.T[0].PutRequest: \"Key\", must be one of: Item");
+                R"({"RequestItems": {"Tab": [{"PutRequest": {"Item": {}, "Key": {}}}]}})"),
+            "Unknown parameter in RequestItems.Tab[0].PutRequest: \"Key\", must be one of: Item");
   EXPECT_EQ(
-      Err(BatchWriteItemRequestFromJson, R"({"RequestItems": {"T": [{"UpdateRequest": {}}]}})"),
-      "Unknown parameter in RequestItems.T[0]: \"UpdateRequest\", must be one of: "
+      Err(BatchWriteItemRequestFromJson, R"({"RequestItems": {"Tab": [{"UpdateRequest": {}}]}})"),
+      "Unknown parameter in RequestItems.Tab[0]: \"UpdateRequest\", must be one of: "
       "PutRequest, DeleteRequest");
-  EXPECT_EQ(Err(BatchWriteItemRequestFromJson, R"({"RequestItems": {"T": {}}})"),
-            "Invalid type for parameter RequestItems.T, value: {}, type: object, valid types: "
+  EXPECT_EQ(Err(BatchWriteItemRequestFromJson, R"({"RequestItems": {"Tab": {}}})"),
+            "Invalid type for parameter RequestItems.Tab, value: {}, type: object, valid types: "
             "list");
   EXPECT_EQ(
-      Err(BatchWriteItemRequestFromJson, R"({"RequestItems": {"T": [{"PutRequest": {}}]}})"),
-      "1 validation error detected: Value null at 'requestItems.T.member.1.member.putRequest.item' "
+      Err(BatchWriteItemRequestFromJson, R"({"RequestItems": {"Tab": [{"PutRequest": {}}]}})"),
+      "1 validation error detected: Value null at "
+      "'requestItems.Tab.member.1.member.putRequest.item' "
       "failed to satisfy constraint: Member must not be null");
   auto size = BatchWriteItemRequestFromJson(
-      json::Parse(R"({"RequestItems": {"T": []}, "ReturnItemCollectionMetrics": "SIZE"})").value());
+      json::Parse(R"({"RequestItems": {"Tab": []}, "ReturnItemCollectionMetrics": "SIZE"})")
+          .value());
   ASSERT_TRUE(size.ok()) << size.status().ToString();
   EXPECT_TRUE(size->return_item_collection_metrics);
+  // A malformed table name: the map's keys constraint, the map echoed as Java prints it.
+  EXPECT_EQ(
+      Err(BatchWriteItemRequestFromJson,
+          R"({"RequestItems": {"bad!name": [{"DeleteRequest": {"Key": {"pk": {"S": "a"}}}}]}})"),
+      "1 validation error detected: Value '{bad!name=[WriteRequest(putRequest=null, "
+      "deleteRequest=DeleteRequest(key={pk=" +
+          JavaEchoValue(AttributeValue::S("a")) +
+          "}, workloadProfileName=null))]}' at 'requestItems' failed to satisfy constraint: "
+          "Map keys must satisfy constraint: [Member must have length less than or equal to "
+          "255, Member must have length greater than or equal to 3, Member must satisfy "
+          "regular expression pattern: [a-zA-Z0-9_.-]+]");
 }
 
 // ---- BatchGetItem ----
@@ -102,15 +116,34 @@ TEST(ApiJsonBatchGet, Decodes) {
 }
 
 TEST(ApiJsonBatchGet, Errors) {
-  EXPECT_EQ(Err(BatchGetItemRequestFromJson, R"({"RequestItems": {"T": {}}})"),
-            "1 validation error detected: Value null at 'requestItems.T.member.keys' failed to "
+  EXPECT_EQ(Err(BatchGetItemRequestFromJson, R"({"RequestItems": {"Tab": {}}})"),
+            "1 validation error detected: Value null at 'requestItems.Tab.member.keys' failed to "
             "satisfy constraint: Member must not be null");
   EXPECT_EQ(Err(BatchGetItemRequestFromJson,
-                R"({"RequestItems": {"T": {"Keys": [], "AttributesToGet": ["a", "a"]}}})"),
+                R"({"RequestItems": {"Tab": {"Keys": [], "AttributesToGet": ["a", "a"]}}})"),
             "One or more parameter values were invalid: Duplicate value in attribute name: a");
-  EXPECT_EQ(Err(BatchGetItemRequestFromJson, R"({"RequestItems": {"T": {"Keys": [1]}}})"),
-            "Invalid type for parameter RequestItems.T.Keys[0], value: 1, type: number, valid "
+  EXPECT_EQ(Err(BatchGetItemRequestFromJson, R"({"RequestItems": {"Tab": {"Keys": [1]}}})"),
+            "Invalid type for parameter RequestItems.Tab.Keys[0], value: 1, type: number, valid "
             "types: object");
+  // A malformed table name: the map's keys constraint, the map echoed as JSON, beside the
+  // other constraint errors (batchGetItem.test.ts, batchOperations.test.ts, October 2026).
+  EXPECT_EQ(
+      Err(BatchGetItemRequestFromJson,
+          R"({"RequestItems": {"bad!name": {"Keys": [{"pk": {"S": "a"}}]}},
+                    "ReturnConsumedCapacity": "BOGUS"})"),
+      "2 validation errors detected: Value '{\"bad!name\":{\"Keys\":[{\"pk\":{\"S\":\"a\"}}]}}' "
+      "at 'requestItems' failed to satisfy constraint: Map keys must satisfy constraint: "
+      "[Member must have length less than or equal to 255, Member must have length greater "
+      "than or equal to 3, Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+]; "
+      "Value 'BOGUS' at 'returnConsumedCapacity' failed to satisfy constraint: Member must "
+      "satisfy enum value set: [INDEXES, TOTAL, NONE]");
+  // One projection form across the tables.
+  EXPECT_EQ(Err(BatchGetItemRequestFromJson, R"({"RequestItems": {
+      "One": {"Keys": [{"pk": {"S": "a"}}], "ProjectionExpression": "pk"},
+      "Two": {"Keys": [{"pk": {"S": "b"}}], "AttributesToGet": ["pk"]}}})"),
+            "Can not use both expression and non-expression parameters in the same request: "
+            "Non-expression parameters: {AttributesToGet} Expression parameters: "
+            "{ProjectionExpression}");
 }
 
 // ---- TransactWriteItems ----

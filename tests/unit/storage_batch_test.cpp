@@ -148,8 +148,7 @@ TEST(BatchWriteItem, EachRequestIsValidatedAndOneBadRequestWritesNothing) {
   r.request_items["Other"] = {Put(OKey("fine"))};
   r.request_items["App"] = {Put(Key("a", 1)), Put({{"pk", S("a")}})};
   EXPECT_EQ(Message(db->BatchWriteItem(r).status()),
-            "ValidationException: One or more parameter values were invalid: Missing the key sk "
-            "in the item");
+            "ValidationException: The provided key element does not match the schema");
   r.request_items["App"] = {Put(Key("a", 1)), Del({{"pk", S("a")}, {"sk", S("1")}})};
   EXPECT_EQ(Message(db->BatchWriteItem(r).status()),
             "ValidationException: The provided key element does not match the schema");
@@ -243,11 +242,13 @@ TEST(BatchGetItem, HundredKeysDuplicatesAndBadKeys) {
             "ValidationException: The provided key element does not match the schema");
   d.request_items["App"].keys = {};
   EXPECT_EQ(Message(db->BatchGetItem(d).status()),
-            "ValidationException: The list of keys in RequestItems for BatchGetItem is required: "
-            "App has empty list");
+            "ValidationException: 1 validation error detected: Value at "
+            "'RequestItems.App.member.Keys' failed to satisfy constraint: Member must have length "
+            "greater than or equal to 1");
   BatchGetItemRequest none;
   EXPECT_EQ(Message(db->BatchGetItem(none).status()),
-            "ValidationException: The requestItems parameter is required for BatchGetItem");
+            "ValidationException: 1 validation error detected: Value at 'RequestItems' failed to "
+            "satisfy constraint: Member must have length greater than or equal to 1");
   BatchGetItemRequest missing;
   missing.request_items["Nope"].keys = {OKey("x")};
   EXPECT_EQ(db->BatchGetItem(missing).status().code(), ErrorCode::kResourceNotFound);

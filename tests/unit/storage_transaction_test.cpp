@@ -235,7 +235,7 @@ TEST(TransactWriteItems, ItemDependentValidationErrorsCancel) {
   EXPECT_EQ(reasons[1].message,
             "The provided expression refers to an attribute that does not exist in the item");
   EXPECT_FALSE(Get(db, "Users", UKey("u2")).has_value());
-  // Two failures are both reported.
+  // The first ValidationError stops the evaluation: the actions after it are None.
   ASSERT_TRUE(PutOne(db, "Users", {{"pk", S("u5")}}).ok());
   r = db->TransactWriteItems(Txn({
       Update("Users", UKey("u1"), "ADD label :one", {{":one", N(1)}}),
@@ -244,8 +244,14 @@ TEST(TransactWriteItems, ItemDependentValidationErrorsCancel) {
   ASSERT_NE(r.status().cancellation_reasons(), nullptr);
   EXPECT_EQ((*r.status().cancellation_reasons())[0].message,
             "An operand in the update expression has an incorrect data type");
+  EXPECT_EQ(Codes(r.status()), (std::vector<std::string>{"ValidationError", "None"}));
+  // A failed condition before it is reported with it.
+  r = db->TransactWriteItems(Txn({
+      Check("Users", UKey("u5"), "attribute_not_exists(pk)"),
+      Update("Users", UKey("u1"), "ADD label :one", {{":one", N(1)}}),
+  }));
   EXPECT_EQ(Codes(r.status()),
-            (std::vector<std::string>{"ValidationError", "ConditionalCheckFailed"}));
+            (std::vector<std::string>{"ConditionalCheckFailed", "ValidationError"}));
 }
 
 TEST(TransactWriteItems, RequestErrorsAreNotCancellations) {
@@ -296,8 +302,8 @@ TEST(TransactWriteItems, RequestErrorsAreNotCancellations) {
   ASSERT_TRUE(db->TransactWriteItems(Txn(many)).ok());  // 100 is fine
   TransactWriteItem none;
   EXPECT_EQ(err({none}),
-            "ValidationException: TransactItems can only contain one of Check, Put, Update or "
-            "Delete");
+            "ValidationException: Invalid Request: TransactWriteRequest should contain Delete or "
+            "Put or Update request");
   EXPECT_EQ(err({Check("Users", UKey("0"), "attribute_exists(pk)"), Put("Users", UKey("0"))}),
             "ValidationException: Transaction request cannot include multiple operations on one "
             "item");
