@@ -115,6 +115,17 @@ Status ValidateUpdate(const UpdateExpression& u, const KeySchema& table_key);
 // incorrect data type as DynamoDB does there: "Type mismatch for attribute to update".
 Status ApplyUpdate(const UpdateExpression& u, bool existed, Item* item, bool legacy = false);
 
+// What DynamoDB charges an UpdateItem's statement against the 400 KB ceiling (most regions,
+// core/regional.h): 3, plus for each SET 19, its target and its value's operands, for each ADD
+// 19, its target and what it adds (a set's new members only, by `current`, the item before the
+// update or null), and for each REMOVE or DELETE 1 and its target. A target costs its first
+// name's bytes and 4 plus the element for each later element (a name's bytes, an index's
+// digits); an operand path 1 plus 14 and the element for each element; a value its size;
+// `+` 34, `-` 37, if_not_exists 39 and list_append 37 plus their operands. The update is refused
+// when this passes 409,600, whatever the finished item measures (the Parity Suite's
+// itemSizeBySurface.test.ts, measured against eu-west-2, 2026-08 and 2026-10).
+size_t UpdateStatementCharge(const UpdateExpression& u, const Item* current);
+
 // The top-level-rooted paths an update touched, for ReturnValues UPDATED_OLD/UPDATED_NEW:
 // Project(old or new item, UpdatedPaths(u)).
 std::vector<Path> UpdatedPaths(const UpdateExpression& u);

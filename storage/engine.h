@@ -250,6 +250,11 @@ struct ItemWrite {
   // An Update whose actions are all REMOVE, on a missing item: DynamoDB creates nothing (no
   // item, no stream record, no Attributes) and charges 1 WCU, as for deleting a missing item.
   bool no_op = false;
+  // UpdateItem with an UpdateExpression as text: also refused when its statement's charge
+  // (expr::UpdateStatementCharge) passes 400 KB, before the condition is evaluated, where the
+  // region sizes updates so (core/regional.h). PartiQL's UPDATE, the legacy AttributeUpdates and
+  // a transaction's Update size the finished item only, as DynamoDB does.
+  bool statement_sized = false;
 };
 
 // The item a Put or Update stores (after EvaluateWrite).

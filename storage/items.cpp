@@ -9,6 +9,7 @@
 
 #include "core/evaluate.h"
 #include "core/item_codec.h"
+#include "core/regional.h"
 #include "core/vector_index.h"
 #include "storage/engine.h"
 #include "storage/key_codec.h"
@@ -312,6 +313,19 @@ Status EvaluateWrite(Txn& txn, ItemWrite* w) {
                 !h.desc.vector_indexes.empty() || w->want_old || condition ||
                 h.desc.stream_view_type.has_value();  // a stream record compares and shows it
   KH_ASSIGN_OR_RETURN(w->cur, ReadCurrent(txn, h, *w->input, decode));
+  if (w->statement_sized && w->parsed && w->parsed->update) {
+    const size_t charge =
+        expr::UpdateStatementCharge(*w->parsed->update, w->cur.item ? &*w->cur.item : nullptr);
+    if (charge > kMaxItemSize) {
+      return Status::Validation("Item size to update has exceeded the maximum allowed size")
+          .WithHint(fmt::format(
+              "DynamoDB sizes an UpdateItem by what its statement writes: each attribute it "
+              "sets (name and value), 19 bytes a SET or ADD clause and 3 for the update, here "
+              "{} bytes of 409,600. The key and the attributes it leaves alone do not count; "
+              "with a short key the ceiling falls below 400 KB",
+              charge));
+    }
+  }
   KH_RETURN_IF_ERROR(CheckCondition(condition, w->cur, w->on_failure));
   if (w->kind == WriteKind::kPut) {
     w->next_size = ItemSize(*w->input);  // the item is w->input itself (NextItem)
@@ -410,10 +424,12 @@ namespace {
 Status WriteOne(Database::Impl& impl, const std::string& table, WriteKind kind, const Item& input,
                 const expr::ParsedExpressions& parsed, ReturnValues on_failure, bool want_old,
                 bool want_metrics,
-                const std::function<void(ItemWrite&, ConsumedCapacity&&)>& respond) {
+                const std::function<void(ItemWrite&, ConsumedCapacity&&)>& respond,
+                bool statement_sized = false) {
   return impl.WithTable(table, true, [&](Txn& txn, const TableHandle& h) -> Status {
     ItemWrite w{kind, &h, &input, &parsed, on_failure, want_old};
     w.want_metrics = want_metrics;
+    w.statement_sized = statement_sized;
     KH_RETURN_IF_ERROR(CheckWrite(w));
     KH_RETURN_IF_ERROR(EvaluateWrite(txn, &w));
     ConsumedCapacity cc;
@@ -491,32 +507,34 @@ Result<UpdateItemResponse> Database::UpdateItem(const UpdateItemRequest& r) {
   KH_RETURN_IF_ERROR(OnFailureNoneOrAllOld(r.return_values_on_condition_check_failure));
   KH_ASSIGN_OR_RETURN(expr::ParsedExpressions parsed, ParseWithCondition(*impl_, r.expressions));
   UpdateItemResponse resp;
-  KH_RETURN_IF_ERROR(
-      WriteOne(*impl_, r.table_name, WriteKind::kUpdate, r.key, parsed,
-               r.return_values_on_condition_check_failure, false, r.return_item_collection_metrics,
-               [&](ItemWrite& w, ConsumedCapacity&& cc) {
-                 resp.item_collection_metrics = std::move(w.metrics);
-                 std::vector<expr::Path> touched =
-                     parsed.update ? expr::UpdatedPaths(*parsed.update) : std::vector<expr::Path>{};
-                 switch (r.return_values) {
-                   case ReturnValues::kNone:
-                     break;
-                   case ReturnValues::kAllOld:
-                     if (w.cur.item) resp.attributes = *w.cur.item;
-                     break;
-                   case ReturnValues::kAllNew:
-                     if (!w.no_op) resp.attributes = w.next;
-                     break;
-                   case ReturnValues::kUpdatedOld:
-                     if (w.cur.item) resp.attributes = expr::Project(*w.cur.item, touched);
-                     break;
-                   case ReturnValues::kUpdatedNew:
-                     resp.attributes = expr::Project(w.next, touched);
-                     break;
-                 }
-                 if (resp.attributes && resp.attributes->empty()) resp.attributes.reset();
-                 resp.consumed_capacity = Report(r.return_consumed_capacity, std::move(cc));
-               }));
+  KH_RETURN_IF_ERROR(WriteOne(
+      *impl_, r.table_name, WriteKind::kUpdate, r.key, parsed,
+      r.return_values_on_condition_check_failure, false, r.return_item_collection_metrics,
+      [&](ItemWrite& w, ConsumedCapacity&& cc) {
+        resp.item_collection_metrics = std::move(w.metrics);
+        std::vector<expr::Path> touched =
+            parsed.update ? expr::UpdatedPaths(*parsed.update) : std::vector<expr::Path>{};
+        switch (r.return_values) {
+          case ReturnValues::kNone:
+            break;
+          case ReturnValues::kAllOld:
+            if (w.cur.item) resp.attributes = *w.cur.item;
+            break;
+          case ReturnValues::kAllNew:
+            if (!w.no_op) resp.attributes = w.next;
+            break;
+          case ReturnValues::kUpdatedOld:
+            if (w.cur.item) resp.attributes = expr::Project(*w.cur.item, touched);
+            break;
+          case ReturnValues::kUpdatedNew:
+            resp.attributes = expr::Project(w.next, touched);
+            break;
+        }
+        if (resp.attributes && resp.attributes->empty()) resp.attributes.reset();
+        resp.consumed_capacity = Report(r.return_consumed_capacity, std::move(cc));
+      },
+      // An UpdateExpression sent as text (not PartiQL's UPDATE, not AttributeUpdates).
+      Regional().update_size_by_statement && r.expressions.update.has_value() && !parsed.legacy));
   return resp;
 }
 
