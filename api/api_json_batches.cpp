@@ -124,7 +124,7 @@ Result<const json::Value*> ReadTransactItems(const json::Value& v, const Path& a
   return items;
 }
 
-Result<TransactWriteItem> ReadTransactWriteItem(const json::Value& v, const Path& at) {
+Result<TransactWriteItem> ReadTransactWriteItem(const json::Value& v, const Path& at, bool older) {
   static constexpr MemberSpec kMembers[] = {{"ConditionCheck"}, {"Put"}, {"Delete"}, {"Update"}};
   KH_RETURN_IF_ERROR(CheckStructure(v, at, kMembers));
   TransactWriteItem t;
@@ -134,7 +134,7 @@ Result<TransactWriteItem> ReadTransactWriteItem(const json::Value& v, const Path
     // The same members as a transactional Delete, with the ConditionExpression required.
     DeleteItemRequest d;
     Path p = at.Child("ConditionCheck");
-    KH_RETURN_IF_ERROR(api_json::ReadTransactDelete(*check, p, &d));
+    KH_RETURN_IF_ERROR(api_json::ReadTransactDelete(*check, p, &d, older));
     if (!d.expressions.condition) errs.AddNull(p.Child("ConditionExpression"));
     t.condition_check =
         ConditionCheck{std::move(d.table_name), std::move(d.key), std::move(d.expressions),
@@ -143,18 +143,18 @@ Result<TransactWriteItem> ReadTransactWriteItem(const json::Value& v, const Path
   KH_ASSIGN_OR_RETURN(const json::Value* put, ReadObject(v, "Put", at));
   if (put) {
     t.put.emplace();
-    KH_RETURN_IF_ERROR(api_json::ReadTransactPut(*put, at.Child("Put"), &*t.put));
+    KH_RETURN_IF_ERROR(api_json::ReadTransactPut(*put, at.Child("Put"), &*t.put, older));
   }
   KH_ASSIGN_OR_RETURN(const json::Value* del, ReadObject(v, "Delete", at));
   if (del) {
     t.delete_.emplace();
-    KH_RETURN_IF_ERROR(api_json::ReadTransactDelete(*del, at.Child("Delete"), &*t.delete_));
+    KH_RETURN_IF_ERROR(api_json::ReadTransactDelete(*del, at.Child("Delete"), &*t.delete_, older));
   }
   KH_ASSIGN_OR_RETURN(const json::Value* update, ReadObject(v, "Update", at));
   if (update) {
     t.update.emplace();
     Path p = at.Child("Update");
-    KH_RETURN_IF_ERROR(api_json::ReadTransactUpdate(*update, p, &*t.update));
+    KH_RETURN_IF_ERROR(api_json::ReadTransactUpdate(*update, p, &*t.update, older));
     if (!t.update->expressions.update) errs.AddNull(p.Child("UpdateExpression"));
   }
   KH_RETURN_IF_ERROR(errs.ToStatus());
@@ -329,15 +329,18 @@ Result<TransactWriteItemsRequest> TransactWriteItemsRequestFromJson(const json::
   Violations errs;
   TransactWriteItemsRequest r;
   KH_ASSIGN_OR_RETURN(const json::Value* items, ReadTransactItems(v, root, &errs));
+  // ClientRequestToken's length before the enums (validation-ordering/transactions.test.ts,
+  // October 2026).
+  KH_ASSIGN_OR_RETURN(r.client_request_token, ReadToken(v, root, &errs));
   KH_ASSIGN_OR_RETURN(r.return_consumed_capacity,
                       api_json::ReadReturnConsumedCapacity(v, root, &errs));
   KH_ASSIGN_OR_RETURN(r.return_item_collection_metrics,
                       api_json::ReadCollectionMetrics(v, root, &errs));
-  KH_ASSIGN_OR_RETURN(r.client_request_token, ReadToken(v, root, &errs));
   KH_RETURN_IF_ERROR(errs.ToStatus());
   const Path at = root.Child("TransactItems");
+  const bool older = api_json::NestedDeeperThan(v, 127);
   for (size_t i = 0; i < items->array().size(); ++i) {
-    Result<TransactWriteItem> t = ReadTransactWriteItem(items->array()[i], at.Element(i));
+    Result<TransactWriteItem> t = ReadTransactWriteItem(items->array()[i], at.Element(i), older);
     if (!t.ok()) {
       // DynamoDB checks the actions one at a time in request order: a value this action could
       // not read (nested too deep, a bad number) comes after the earlier actions' problems and
@@ -378,6 +381,12 @@ Result<TransactGetItemsRequest> TransactGetItemsRequestFromJson(const json::Valu
     TransactGetItem t;
     KH_ASSIGN_OR_RETURN(t.get.table_name,
                         api_json::ReadDataTableNameMember(*get, "TableName", g, true, &errs));
+    // A malformed table name names its member ('transactItems.1.member.get.tableName';
+    // transactGetItems.test.ts, October 2026).
+    if (errs.empty() && !t.get.table_name.empty() && !TableNameFromArn(t.get.table_name) &&
+        !ValidateTableName(t.get.table_name).ok()) {
+      api_json::CheckTableName(t.get.table_name, g.Child("TableName"), &errs);
+    }
     KH_ASSIGN_OR_RETURN(const json::Value* key,
                         api_json::ReadRequiredObject(*get, "Key", g, &errs));
     KH_RETURN_IF_ERROR(errs.ToStatus());

@@ -201,10 +201,13 @@ Result<const json::Value*> ReadRequiredObject(const json::Value& v, std::string_
 // The expression members present in `v` into *out, their values worded as `wording` says.
 Status ReadExpressionMembers(const json::Value& v, const Path& at, expr::ExpressionInput* out,
                              const Wording& wording);
-// TransactWriteItems' Put, Delete and Update bodies at `at`, into the single-item requests.
-Status ReadTransactPut(const json::Value& v, const Path& at, PutItemRequest* r);
-Status ReadTransactDelete(const json::Value& v, const Path& at, DeleteItemRequest* r);
-Status ReadTransactUpdate(const json::Value& v, const Path& at, UpdateItemRequest* r);
+// TransactWriteItems' Put, Delete and Update bodies at `at`, into the single-item requests; their
+// values in the older layer when `older` (a request nested 128 JSON levels or more: both groups
+// of regions then name a value's key, nestingDepth.test.ts), else the region's
+// (TransactionWording).
+Status ReadTransactPut(const json::Value& v, const Path& at, PutItemRequest* r, bool older);
+Status ReadTransactDelete(const json::Value& v, const Path& at, DeleteItemRequest* r, bool older);
+Status ReadTransactUpdate(const json::Value& v, const Path& at, UpdateItemRequest* r, bool older);
 
 // ---- the legacy (non-expression) parameters (api_json_legacy.cpp) ----
 // Expected, ConditionalOperator, AttributeUpdates, AttributesToGet, ScanFilter, QueryFilter and

@@ -347,8 +347,10 @@ Result<CreateTableRequest> CreateTableRequestFromJson(const json::Value& v) {
   } else {
     errs.AddNull(root.Child("KeySchema"));
   }
-  KH_ASSIGN_OR_RETURN(auto lsis, ReadIndexList(v, "LocalSecondaryIndexes", root, false, &errs));
+  // The GSIs' constraint errors before the LSIs' (validation-ordering/createTable.test.ts,
+  // October 2026).
   KH_ASSIGN_OR_RETURN(auto gsis, ReadIndexList(v, "GlobalSecondaryIndexes", root, true, &errs));
+  KH_ASSIGN_OR_RETURN(auto lsis, ReadIndexList(v, "LocalSecondaryIndexes", root, false, &errs));
   KH_ASSIGN_OR_RETURN(const json::Value* vectors, ReadList(v, "VectorIndexes", root));
   if (vectors) {
     for (size_t i = 0; i < vectors->array().size(); ++i) {

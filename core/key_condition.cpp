@@ -242,11 +242,17 @@ Result<KeyCondition> MatchSchema(const std::vector<Clause>& clauses, const KeySc
       }
     }
   }
+  // Two clauses on one attribute come before the count (`pk = :p AND sk > :a AND sk < :b`:
+  // queryKeyConditionOperands.test.ts, eu-west-2, October 2026).
+  for (size_t i = 0; i < clauses.size(); ++i) {
+    for (size_t j = 0; j < i; ++j) {
+      if (clauses[i].name == clauses[j].name) {
+        return Invalid(kKind, "KeyConditionExpressions must only contain one condition per key");
+      }
+    }
+  }
   if (clauses.size() > key_count) {
     return TooManyConditions(clauses.size(), key_count);
-  }
-  if (clauses.size() == 2 && clauses[0].name == clauses[1].name) {
-    return Invalid(kKind, "KeyConditionExpressions must only contain one condition per key");
   }
   const Clause* partition = nullptr;
   const Clause* sort = nullptr;

@@ -5,7 +5,7 @@
 // What this layer checks, in this order, for one expression (first problem wins):
 //   1. empty (or all whitespace): "The expression can not be empty;"
 //   2. longer than 4096 bytes, raw: "Expression size has exceeded the maximum allowed size;
-//      expression size: <n>"
+//      expression size: <n>" (an UpdateExpression's without the size)
 //   3. syntax: `Syntax error; token: "<tok>", near: "<context>"` (parser/syntax_error.h); this
 //      includes nesting deeper than kMaxNestingDepth, reported at the token that opens the level
 //      too many
