@@ -198,6 +198,14 @@ void AddIndexUnits(const TableDescription& t, const Item* old_item, const Item* 
 // Integers and floats are in the machine's byte order, as LMDB's own pages are.
 constexpr size_t kVectorTableKeyBound = 400;
 
+// VectorWriteRequestBytes' floor, per index and write.
+constexpr uint32_t kMinVectorWriteBytes = 1024;
+// The size a write of `item` (of DynamoDB size `size`) is billed at in a table with vector
+// indexes: each attribute a vector index reads counted as its name plus 4 bytes a dimension,
+// whatever numbers it holds (the Parity Suite's vectorSearch/consumedCapacity.test.ts, eu-west-2
+// and us-east-1, 2026-10-09). Reads and the 400 KB limit size the vector by its numbers.
+size_t BilledItemSize(const TableDescription& t, const Item& item, size_t size);
+
 // Applies the vector index maintenance of replacing `old_item` by `new_item` (either may be
 // null) with `txn` (null: counting alone) to `dbis` (parallel to t.vector_indexes), and adds
 // VectorWriteRequestBytes to cc->vector_indexes for each index whose entry changed.

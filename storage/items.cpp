@@ -359,6 +359,12 @@ Status EvaluateWrite(Txn& txn, ItemWrite* w) {
   return Status::OK();
 }
 
+// The size a write of `item` is billed at (BilledItemSize; `size` when the table has no vector
+// index or there is no item).
+size_t Billed(const TableHandle& h, const Item* item, size_t size) {
+  return item && !h.desc.vector_indexes.empty() ? BilledItemSize(h.desc, *item, size) : size;
+}
+
 static Status ApplyItemWrite(Txn& txn, const ItemWrite& w, ConsumedCapacity* cc) {
   const TableHandle& h = *w.table;
   const Item* old_item = w.cur.item ? &*w.cur.item : nullptr;
@@ -373,7 +379,8 @@ static Status ApplyItemWrite(Txn& txn, const ItemWrite& w, ConsumedCapacity* cc)
         const Item& next = NextItem(w);
         const std::string encoded = EncodeItem(next, w.next_size);
         KH_RETURN_IF_ERROR(txn.Put(h.dbi, w.cur.key, encoded));
-        cc->table.AddWrite(WriteUnits(std::max(w.next_size, w.cur.size)));
+        cc->table.AddWrite(
+            WriteUnits(std::max(Billed(h, &next, w.next_size), Billed(h, old_item, w.cur.size))));
         KH_RETURN_IF_ERROR(MaintainIndexes(txn, h, old_item, &next, encoded, cc));
         return WriteStreamRecord(txn, h, old_item, &next, w.service_deletion);
       }
@@ -383,7 +390,7 @@ static Status ApplyItemWrite(Txn& txn, const ItemWrite& w, ConsumedCapacity* cc)
         return Status::OK();
       }
       KH_RETURN_IF_ERROR(txn.Del(h.dbi, w.cur.key));
-      cc->table.AddWrite(WriteUnits(w.cur.size));
+      cc->table.AddWrite(WriteUnits(Billed(h, old_item, w.cur.size)));
       KH_RETURN_IF_ERROR(MaintainIndexes(txn, h, old_item, nullptr, {}, cc));
       return WriteStreamRecord(txn, h, old_item, nullptr, w.service_deletion);
     case WriteKind::kCheck:

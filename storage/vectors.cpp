@@ -373,6 +373,27 @@ Status ChangeVectorIndex(Txn& txn, MDB_dbi dbi, const VectorIndexDescription& in
                      new_item ? VectorEntry(index, table_key, *new_item) : Item());
 }
 
+size_t BilledItemSize(const TableDescription& t, const Item& item, size_t size) {
+  for (size_t i = 0; i < t.vector_indexes.size(); ++i) {
+    const VectorIndexDescription& index = t.vector_indexes[i];
+    // An attribute two indexes read is counted once.
+    bool seen = false;
+    for (size_t j = 0; j < i && !seen; ++j) {
+      seen = t.vector_indexes[j].vector_attribute == index.vector_attribute;
+    }
+    if (seen) continue;
+    auto it = item.find(index.vector_attribute);
+    if (it == item.end() || !it->second.is(ValueType::kL) ||
+        it->second.l().size() != static_cast<size_t>(index.dimensions)) {
+      continue;
+    }
+    const size_t stored = ValueSize(it->second);
+    const size_t billed = sizeof(float) * static_cast<size_t>(index.dimensions);
+    size = size - stored + billed;
+  }
+  return size;
+}
+
 Status ChangeVectorIndexes(Txn* txn, const std::vector<MDB_dbi>* dbis, const TableDescription& t,
                            const Item* old_item, const Item* new_item, ConsumedCapacity* cc) {
   for (size_t i = 0; i < t.vector_indexes.size(); ++i) {
@@ -385,7 +406,10 @@ Status ChangeVectorIndexes(Txn* txn, const std::vector<MDB_dbi>* dbis, const Tab
     if (was) old_entry = VectorEntry(index, t.key, *old_item);
     if (is) new_entry = VectorEntry(index, t.key, *new_item);
     if (was && is && *old_entry == *new_entry) continue;
-    cc->vector_indexes[index.name] += EntrySize(index, is ? *new_entry : *old_entry);
+    // VectorWriteRequestBytes: the entry's size held to a 1,024-byte floor, per index (the
+    // Parity Suite's vectorSearch/consumedCapacity.test.ts, eu-west-2, 2026-08-18).
+    cc->vector_indexes[index.name] +=
+        std::max<uint32_t>(kMinVectorWriteBytes, EntrySize(index, is ? *new_entry : *old_entry));
     if (txn) {
       KH_RETURN_IF_ERROR(ApplyChange(*txn, (*dbis)[i], index, t.key, was ? old_item : nullptr,
                                      is ? new_item : nullptr, is ? std::move(*new_entry) : Item()));
