@@ -57,6 +57,24 @@ Result<json::Value> InWriteEnvelope(const json::Value& body, std::string_view ma
   return api_json::Enveloped(result.status());
 }
 
+// The schemas of the PartiQL operations: a missing table is DynamoDB's bare "Requested
+// resource not found" there (partiqlGrammar.test.ts, October 2026), where the control plane
+// names it.
+class PartiqlSchemas : public planner::SchemaSource {
+ public:
+  explicit PartiqlSchemas(Backend& backend) : backend_(backend) {}
+  Result<TableSchemaPtr> TableSchema(const std::string& name) const override {
+    Result<TableSchemaPtr> t = backend_.TableSchema(name);
+    if (!t.ok() && t.status().code() == ErrorCode::kResourceNotFound) {
+      return Status::NotFound("Requested resource not found");
+    }
+    return t;
+  }
+
+ private:
+  Backend& backend_;
+};
+
 using parser::StatementKind;
 
 bool IsDml(StatementKind k) {
@@ -367,7 +385,7 @@ void Service::ObserveScan(const ScanRequest& r, int64_t scanned_count) {
 Result<ExecuteStatementResponse> Service::ExecuteStatement(const ExecuteStatementRequest& r,
                                                            const CallContext& context) {
   KH_ASSIGN_OR_RETURN(parser::Statement st, ParseApiStatement(r.statement, r.parameters));
-  BackendSchemas schemas(backend_);
+  PartiqlSchemas schemas(backend_);
   KH_RETURN_IF_ERROR(RefuseMultiAttributeIndexRead(st, schemas));
   planner::PlanOptions plan_options;
   plan_options.scan_unpinned_selects = options_.scan_unpinned_selects;
@@ -452,7 +470,7 @@ Result<TransactionOutcome> Service::RunTransaction(const std::vector<parser::Sta
                                                    const std::vector<ReturnValues>& on_failure,
                                                    const std::optional<std::string>& token,
                                                    ReturnConsumedCapacity rcc) {
-  BackendSchemas schemas(backend_);
+  PartiqlSchemas schemas(backend_);
   KH_ASSIGN_OR_RETURN(planner::TransactionPlan plan, planner::PlanTransaction(statements, schemas));
   TransactionOutcome out;
   if (auto* gets = std::get_if<TransactGetItemsRequest>(&plan.request)) {
@@ -504,7 +522,7 @@ Result<BatchExecuteStatementResponse> Service::ExecuteBatch(
     reads = read;
   }
   BatchExecuteStatementResponse out;
-  BackendSchemas schemas(backend_);
+  PartiqlSchemas schemas(backend_);
   BackendExecutor engine(backend_);
   std::map<std::string, double> units;  // per table
   for (size_t i = 0; i < statements.size(); ++i) {

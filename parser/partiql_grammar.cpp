@@ -138,6 +138,7 @@ KH_ERROR(e_exists_syntax, KH_ENVELOPE "Expected EXISTS(SELECT ...)");
 KH_ERROR(e_scan_target, "SCAN must be followed by a SELECT, UPDATE or DELETE statement");
 KH_ERROR(e_explain_target,
          "EXPLAIN must be followed by a SELECT, INSERT, UPDATE, DELETE or EXISTS statement");
+KH_ERROR(e_is_type_statement, "Unsupported operation: IsType");
 KH_ERROR(e_unknown_statement,
          "Unknown statement; expected SELECT, INSERT, UPDATE, DELETE or EXISTS, or one of "
          "keyhole's: CREATE TABLE, DROP TABLE, ALTER TABLE, SHOW TABLES, SHOW CREATE TABLE, "
@@ -694,9 +695,13 @@ struct call_stmt : seq<kw_call, expect<seq<operation_token, sp>, e_expected_oper
 
 // ---- the statement ----
 
+// A bare type test (`x IS INT4`) parses, and is then refused as DynamoDB refuses it
+// (partiqlGrammar.test.ts, October 2026).
+struct is_type_stmt : seq<at<path, sp, is_tail, stmt_end>, raise<e_is_type_statement>> {};
+
 struct statement_body : sor<explain_stmt, scan_stmt, dml, create_stmt, drop_stmt, alter_stmt,
                             show_stmt, describe_stmt, begin_stmt, commit_stmt, rollback_stmt,
-                            call_stmt, next_stmt, raise<e_unknown_statement>> {};
+                            call_stmt, next_stmt, is_type_stmt, raise<e_unknown_statement>> {};
 struct statement_end
     : sor<stmt_end, seq<at<semicolon>, raise<e_one_operation>>, raise<e_after_expression>> {};
 struct statement : seq<sp, statement_body, statement_end> {};

@@ -88,7 +88,12 @@ void DmlBuilder::Projection(const Node& n, SelectStatement* s) const {
   if (star) return;
   for (const Node& child : n.children) {
     const Node& item = Unwrap(child);
-    if (item.kind != Kind::kPath) t_.Fail("Unexpected path component" + t_.Loc(item), item.begin);
+    if (item.kind != Kind::kPath) {
+      // A call is positioned at its name, with the name's length (`attribute_exists(ss)`:
+      // 1:8:16, partiqlFunctions.test.ts, October 2026).
+      const Node& at = item.kind == Kind::kCall && !item.children.empty() ? item.children[0] : item;
+      t_.Fail("Unexpected path component" + t_.Loc(at), item.begin);
+    }
     expr::Path path = t_.BuildPath(item);
     if (std::find(s->projection.begin(), s->projection.end(), path) != s->projection.end()) {
       t_.Fail("Duplicate identifiers in select clause: " + std::string(t_.Text(item)), item.begin);
@@ -229,7 +234,10 @@ InsertStatement DmlBuilder::Insert(const Node& n) const {
         "item values for insert statement.",
         value->begin);
   }
-  s.item = t_.Value(*value, "root").m();
+  // Each attribute's value is "root" in the messages, its members below it (`root.x`,
+  // `root[1]`): DynamoDB checks the attributes one by one (partiqlGrammar.test.ts,
+  // partiqlFunctions.test.ts, October 2026).
+  s.item = t_.Value(*value, "").m();
   return s;
 }
 

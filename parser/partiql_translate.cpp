@@ -257,8 +257,16 @@ Number Translator::NumberValue(const Node& n, const std::string& where) const {
     if (child.kind == Kind::kNegative) literal += '-';
     if (child.kind == Kind::kDigits) literal += Text(child);
   }
-  Result<Number> number = Number::Parse(literal);
-  if (!number.ok()) Fail(number.status().message() + " under " + where, n.begin);
+  // A literal is read as Java's BigDecimal reads it: one whose exponent or scale does not fit
+  // an int does not parse at all, "Statement wasn't well formed, can't be processed: " with
+  // nothing after it (partiqlGrammar.test.ts, October 2026).
+  Result<Number> number = Number::ParseAsBigDecimal(literal);
+  if (!number.ok()) {
+    if (number.status().message().starts_with("The parameter cannot be converted")) {
+      Fail(std::string(syntax::kEnvelope), n.begin);
+    }
+    Fail(number.status().message() + " under " + where, n.begin);
+  }
   return std::move(*number);
 }
 
@@ -338,7 +346,10 @@ std::string KeyTypeName(const Node& key, const AttributeValue* parameter, std::s
 
 }  // namespace
 
-AttributeValue Translator::Struct(const Node& n, const std::string& where) const {
+AttributeValue Translator::Struct(const Node& n, const std::string& item_or_where) const {
+  // "": an INSERT's item, whose attributes are each "root".
+  const bool item = item_or_where.empty();
+  const std::string where = item ? "root" : item_or_where;
   Map::Vector pairs;  // in the statement's order, sorted once at the end
   std::unordered_set<std::string> seen;
   for (const Node& entry : n.children) {
@@ -358,7 +369,7 @@ AttributeValue Translator::Struct(const Node& n, const std::string& where) const
     if (!seen.insert(name).second) {
       Fail("Duplicate keys in tuple. Key: " + name + " under " + where, key.begin);
     }
-    AttributeValue v = Value(entry.children[1], where + "." + name);
+    AttributeValue v = Value(entry.children[1], item ? where : where + "." + name);
     pairs.emplace_back(std::move(name), std::move(v));
   }
   return AttributeValue::M(Map::FromUnsorted(std::move(pairs)));
@@ -535,6 +546,48 @@ expr::Condition Translator::Predicate(const Node& chain) const {
   return Tail(chain.children[0], chain.children[1]);
 }
 
+namespace {
+
+// `attribute_exists(a) = true` (or `<> false`, either way round) is the function's own test;
+// `= false` its negation: DynamoDB's PartiQL runs them (whereFunctions.test.ts, eu-west-2,
+// October 2026), where an expression's condition refuses a function compared as a value.
+expr::Condition FoldBooleanComparison(expr::Condition c) {
+  if (c.operands.size() != 2 || (c.op != expr::CompareOp::kEq && c.op != expr::CompareOp::kNe)) {
+    return c;
+  }
+  auto is_test = [](const expr::Operand& o) {
+    // The two the record shows; begins_with and contains compared as values stay refused.
+    static constexpr std::string_view kTests[] = {"attribute_exists", "attribute_not_exists"};
+    return o.kind == expr::OperandKind::kFunction &&
+           std::find(std::begin(kTests), std::end(kTests), o.function) != std::end(kTests);
+  };
+  auto is_bool = [](const expr::Operand& o) {
+    return o.kind == expr::OperandKind::kValue && o.value.is(ValueType::kBool);
+  };
+  size_t f = 0;
+  if (is_test(c.operands[0]) && is_bool(c.operands[1])) {
+    f = 0;
+  } else if (is_test(c.operands[1]) && is_bool(c.operands[0])) {
+    f = 1;
+  } else {
+    return c;
+  }
+  expr::Condition test;
+  test.kind = expr::ConditionKind::kFunction;
+  test.function = c.operands[f].function;
+  test.operands = std::move(c.operands[f].args);
+  test.position = c.position;
+  const bool positive = c.operands[1 - f].value.boolean() == (c.op == expr::CompareOp::kEq);
+  if (positive) return test;
+  expr::Condition negation;
+  negation.kind = expr::ConditionKind::kNot;
+  negation.position = c.position;
+  negation.children.push_back(std::move(test));
+  return negation;
+}
+
+}  // namespace
+
 expr::Condition Translator::Tail(const Node& lhs, const Node& tail) const {
   expr::Condition c;
   c.position = At(lhs.begin);
@@ -548,7 +601,7 @@ expr::Condition Translator::Tail(const Node& lhs, const Node& tail) const {
       c.operands.reserve(2);
       c.operands.push_back(Operand(lhs, OperatorText(op)));
       c.operands.push_back(Operand(tail.children[1], OperatorText(op)));
-      return c;
+      return FoldBooleanComparison(std::move(c));
     }
     case Kind::kBetweenTail:
       c.kind = expr::ConditionKind::kBetween;
@@ -638,7 +691,7 @@ expr::Condition Translator::FunctionCondition(const Node& call) const {
   const std::string written = FunctionName(call);
   const std::string name = Lower(written);
   if (!IsConditionFunction(name)) {
-    Fail("Unrecognized function: " + written + Loc(call.children[0]), call.begin);
+    Fail("Unrecognized function: " + Lower(written) + Loc(call.children[0]), call.begin);
   }
   expr::Condition c;
   c.kind = expr::ConditionKind::kFunction;
@@ -662,7 +715,7 @@ expr::Operand Translator::Operand(const Node& node, std::string_view op) const {
       const std::string written = FunctionName(n);
       const std::string name = Lower(written);
       if (name != "size" && !IsConditionFunction(name)) {
-        Fail("Unrecognized function: " + written + Loc(n.children[0]), n.begin);
+        Fail("Unrecognized function: " + Lower(written) + Loc(n.children[0]), n.begin);
       }
       expr::Operand o;
       o.kind = expr::OperandKind::kFunction;
@@ -741,7 +794,7 @@ expr::Operand Translator::SetOperand(const Node& node) const {
       const std::string written = FunctionName(n);
       const std::string name = Lower(written);
       if (name != "list_append" && name != "if_not_exists") {
-        Fail("Unrecognized function: " + written + Loc(n.children[0]), n.begin);
+        Fail("Unrecognized function: " + Lower(written) + Loc(n.children[0]), n.begin);
       }
       expr::Operand o;
       o.kind = expr::OperandKind::kFunction;
@@ -784,7 +837,9 @@ void Translator::SetFunction(const Node& call, const expr::Path& target, size_t 
   }
   expr::Operand set = SetOperand(call.children[2]);
   if (set.kind != expr::OperandKind::kValue || !set.value.IsSet()) {
-    Fail("The second argument to " + name + " must be a value with type SET" + loc,
+    // Positioned at the first argument, with its length (partiqlFunctions.test.ts, October
+    // 2026).
+    Fail("The second argument to " + name + " must be a value with type SET" + Loc(first),
          call.children[2].begin);
   }
   expr::UpdateAction action;

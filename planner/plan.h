@@ -25,9 +25,9 @@
 //    a BatchGetItem: that is DynamoDB's own translation (reference §2.5), and the capacity is
 //    the same (each one-item read rounds to 4 KB on its own either way).
 //    Two reads of the same partition value are refused with DynamoDB's
-//    "Overlapping conditions with range keys are not supported in where clause" (keyhole is
-//    stricter than DynamoDB here: it refuses every repeated partition value, not only
-//    overlapping sort ranges).
+//    "Overlapping conditions with range keys are not supported in where clause", unless one of
+//    their branches tests the sort key negated (`NOT sk = ..`, `sk <> ..`): then, as DynamoDB
+//    does, the partition is read once and the OR of the branches is its post-filter.
 //  - Otherwise refused (ValidationException) with a message naming the missing key, an index
 //    (or the base table) whose partition key the WHERE does pin, and `SCAN SELECT`; or, with
 //    PlanOptions::scan_unpinned_selects, planned as SCAN SELECT is, with Plan::implicit_scan

@@ -140,7 +140,100 @@ struct Read {
   KeyCondition kc;
   std::vector<expr::Condition> filter;       // the FilterExpression's conjuncts
   std::vector<expr::Condition> post_filter;  // conjuncts naming key attributes
+  const expr::Condition* branch = nullptr;   // the OR branch it reads
+  const expr::Condition* pin = nullptr;      // the branch's conjunct pinning the partition
 };
+
+// Whether `c` tests sort attribute `name` negated: `NOT sk = ..`, `NOT begins_with(sk, ..)`,
+// `sk <> ..`.
+bool NegatesSortKey(const expr::Condition& c, const std::string& name) {
+  auto mentions = [&](const expr::Condition& x) {
+    for (const expr::Operand& o : x.operands) {
+      if (o.kind == expr::OperandKind::kPath && !o.path.elements.empty() &&
+          o.path.elements[0].name == name) {
+        return true;
+      }
+    }
+    return false;
+  };
+  if (c.kind == expr::ConditionKind::kNot && c.children.size() == 1) {
+    const expr::Condition& inner = c.children[0];
+    if (inner.kind == expr::ConditionKind::kNot) return false;
+    return mentions(inner);
+  }
+  return c.kind == expr::ConditionKind::kCompare && c.op == expr::CompareOp::kNe && mentions(c);
+}
+
+// Several OR branches on one partition value. DynamoDB refuses them ("Overlapping conditions
+// with range keys are not supported in where clause") unless one of them tests the sort key
+// negated (`NOT sk = ..`, `sk <> ..`): then it reads the partition once and keeps each item
+// that one of the branches selects (the Parity Suite's whereOverlap.test.ts and
+// partiqlGrammar.test.ts, eu-west-2 and us-east-1, October 2026). The merged read has no sort
+// key condition and the OR of the branches' other conjuncts as its post-filter (none when a
+// branch is the bare partition).
+Status MergeOverlappingReads(const std::string& pk, const std::vector<const KeyAttribute*>& sorts,
+                             std::vector<Read>* reads) {
+  bool repeated = false;
+  for (size_t i = 0; i < reads->size() && !repeated; ++i) {
+    for (size_t j = 0; j < i && !repeated; ++j) {
+      repeated = (*reads)[i].kc.partition_value == (*reads)[j].kc.partition_value;
+    }
+  }
+  if (!repeated) return Status::OK();
+  std::vector<Read> merged;
+  std::vector<bool> done(reads->size(), false);
+  for (size_t i = 0; i < reads->size(); ++i) {
+    if (done[i]) continue;
+    std::vector<size_t> group = {i};
+    for (size_t j = i + 1; j < reads->size(); ++j) {
+      if (!done[j] && (*reads)[j].kc.partition_value == (*reads)[i].kc.partition_value) {
+        group.push_back(j);
+      }
+    }
+    if (group.size() == 1) {
+      merged.push_back(std::move((*reads)[i]));
+      done[i] = true;
+      continue;
+    }
+    bool negated = false;
+    for (size_t g : group) {
+      for (const auto* c : AndConjuncts(*(*reads)[g].branch)) {
+        for (const KeyAttribute* a : sorts) negated = negated || NegatesSortKey(*c, a->name);
+      }
+    }
+    if (!negated) {
+      return Status::Validation(
+          "Overlapping conditions with range keys are not supported in where clause");
+    }
+    Read one;
+    one.kc.partition_name = pk;
+    one.kc.partition_value = (*reads)[i].kc.partition_value;
+    std::vector<expr::Condition> alternatives;
+    bool everything = false;
+    for (size_t g : group) {
+      std::vector<expr::Condition> rest;
+      for (const auto* c : AndConjuncts(*(*reads)[g].branch)) {
+        if (c != (*reads)[g].pin) rest.push_back(*c);
+      }
+      everything = everything || rest.empty();
+      if (!rest.empty()) alternatives.push_back(AndOf(std::move(rest)));
+      done[g] = true;
+    }
+    if (!everything) {
+      if (alternatives.size() == 1) {
+        one.post_filter.push_back(std::move(alternatives[0]));
+      } else {
+        expr::Condition any;
+        any.kind = expr::ConditionKind::kOr;
+        any.children = std::move(alternatives);
+        one.post_filter.push_back(std::move(any));
+      }
+    }
+    merged.push_back(std::move(one));
+  }
+  *reads = std::move(merged);
+  return Status::OK();
+}
 
 // Whether every read pins sort attribute `name` with `=` (a multi-attribute key's prefix).
 bool PinnedSort(const std::vector<Read>& reads, const std::string& name) {
@@ -361,21 +454,18 @@ Result<Plan> PlanSelect(const parser::Statement& st, const TableDescription& tab
         base.filter.push_back(*c);
       }
     }
+    base.branch = branch;
+    base.pin = pin;
     for (size_t i = 0; i < values->size(); ++i) {
       const AttributeValue& v = (*values)[i];
       KH_RETURN_IF_ERROR(CheckKeyType(v, t.key->partition));
-      for (const auto& r : reads) {
-        if (r.kc.partition_value == v) {
-          return Status::Validation(
-              "Overlapping conditions with range keys are not supported in where clause");
-        }
-      }
       Read r = i + 1 < values->size() ? base : std::move(base);
       r.kc.partition_name = pk;
       r.kc.partition_value = std::move((*values)[i]);
       reads.push_back(std::move(r));
     }
   }
+  KH_RETURN_IF_ERROR(MergeOverlappingReads(pk, sorts, &reads));
 
   // ORDER BY: key attributes only; the partition key when there are several partitions.
   bool forward = true;

@@ -28,6 +28,12 @@ bool PredicateOn(const expr::Condition& c, const std::string& name) {
   if (c.kind == expr::ConditionKind::kNot && c.children.size() == 1) {
     return PredicateOn(c.children[0], name);
   }
+  // attribute_exists(pk) and attribute_not_exists(pk) test the item, not the key: DynamoDB
+  // takes them as the write's condition (whereFunctions.test.ts, eu-west-2, October 2026).
+  if (c.kind == expr::ConditionKind::kFunction &&
+      (c.function == "attribute_exists" || c.function == "attribute_not_exists")) {
+    return false;
+  }
   if (c.operands.empty()) return false;
   for (const auto& o : c.operands) {
     if (TopName(o) == name) return true;
