@@ -3,15 +3,17 @@
 // returns them.
 //
 // Decoders are strict, in DynamoDB's order of checks:
-//  1. Members. A member the API does not define is rejected ("Unknown parameter in input:
-//     \"Foo\", must be one of: ..."). DynamoDB answers that with a SerializationException, which
-//     keyhole has no ErrorCode for; keyhole uses ValidationException with botocore's wording,
-//     which names the member. A member the API defines but keyhole does not implement yet
-//     (per-index throughput updates, ...) is rejected with "keyhole does not support the parameter
-//     X yet": never silently ignored.
-//  2. JSON types. A member of the wrong type is, on DynamoDB, a SerializationException; keyhole
-//     reports a ValidationException in botocore's words: "Invalid type for parameter Limit,
-//     value: \"5\", type: string, valid types: integer". Explicit JSON null reads as absent.
+//  1. Members. In the shell's API form a member the API does not define is rejected ("Unknown
+//     parameter in input: \"Foo\", must be one of: ...", botocore's words, naming the member);
+//     on keyhole serve (an api_json::UnknownMembersIgnored on the thread, set from
+//     CallContext::ignore_unknown_members) it is skipped, as DynamoDB skips it. A member the API
+//     defines but keyhole does not implement yet is rejected with "keyhole does not support the
+//     parameter X yet": never silently ignored.
+//  2. JSON types. A member of the wrong type is a SerializationException in DynamoDB's words
+//     ("TRUE_VALUE cannot be converted to String"), with botocore's "Invalid type for parameter
+//     Limit, ..." as its hint; it comes before the constraint errors of step 3, a missing
+//     required member's included (the Parity Suite's validation-ordering records, October
+//     2026). Explicit JSON null reads as absent.
 //  3. Constraints (required members, enums, ranges, lengths, name patterns), all reported at
 //     once as DynamoDB does: "2 validation errors detected: Value '' at 'tableName' failed to
 //     satisfy constraint: ...; Value ...". Member paths are DynamoDB's camelCase ones

@@ -88,7 +88,7 @@ json::Value GetRecordsRequestToJson(const GetRecordsRequest& r);
 // ("TableDescription") return it (api_json_client_tables.cpp). Reads AttributeDefinitions (the
 // key attributes' types), TableName, KeySchema, TableStatus, CreationDateTime,
 // ProvisionedThroughput's units, TableSizeBytes, ItemCount, TableId (keyhole's
-// "00000000-0000-0000-0000-<hex id>"; any other TableId, such as DynamoDB's random UUID, leaves
+// "00000000-0000-4000-8000-<hex id>"; any other TableId, such as DynamoDB's random UUID, leaves
 // `id` 0), BillingModeSummary (absent, as DynamoDB leaves it for a table created PROVISIONED
 // by default: PROVISIONED when the table has read units, else PAY_PER_REQUEST), the LSIs and
 // GSIs (IndexName, KeySchema, Projection, IndexStatus, IndexSizeBytes, ItemCount; interleaved

@@ -270,9 +270,9 @@ void RestoreCreationOrder(const std::vector<std::string>& order, TableDescriptio
   t->indexes = std::move(merged);
 }
 
-// keyhole's TableId, "00000000-0000-0000-0000-<id in hex>": the id; 0 for any other.
+// keyhole's TableId, "00000000-0000-4000-8000-<id in hex>": the id; 0 for any other.
 uint64_t TableIdFromUuid(std::string_view uuid) {
-  constexpr std::string_view kPrefix = "00000000-0000-0000-0000-";
+  constexpr std::string_view kPrefix = "00000000-0000-4000-8000-";
   if (!uuid.starts_with(kPrefix)) return 0;
   std::string_view hex = uuid.substr(kPrefix.size());
   uint64_t id = 0;

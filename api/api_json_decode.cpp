@@ -166,6 +166,13 @@ Status TypeError(const Path& at, const json::Value& v, std::string_view expected
                             at.param, text, KindName(v.kind()), expected));
 }
 
+thread_local bool unknown_members_ignored = false;
+
+UnknownMembersIgnored::UnknownMembersIgnored() : previous_(unknown_members_ignored) {
+  unknown_members_ignored = true;
+}
+UnknownMembersIgnored::~UnknownMembersIgnored() { unknown_members_ignored = previous_; }
+
 Status CheckStructure(const json::Value& v, const Path& at, std::span<const MemberSpec> spec) {
   if (!v.IsObject()) {
     if (at.param.empty()) {
@@ -181,6 +188,7 @@ Status CheckStructure(const json::Value& v, const Path& at, std::span<const Memb
     for (const MemberSpec& m : spec) {
       if (m.name == name) found = &m;
     }
+    if (!found && unknown_members_ignored) continue;
     if (!found) {
       std::vector<std::string_view> names;
       for (const MemberSpec& m : spec) names.push_back(m.name);

@@ -57,6 +57,20 @@ struct MemberSpec {
 // "keyhole does not support the parameter <param> yet" (+ " (" detail ")").
 Status Unsupported(std::string_view param, std::string_view detail = {});
 
+// While one is alive on the thread, CheckStructure skips members the API does not define, as
+// DynamoDB's service reads a request (dynalite's validations drop them; keyhole serve's
+// requests). Otherwise they are refused, naming the members there are (the shell's API form).
+class UnknownMembersIgnored {
+ public:
+  UnknownMembersIgnored();
+  ~UnknownMembersIgnored();
+  UnknownMembersIgnored(const UnknownMembersIgnored&) = delete;
+  UnknownMembersIgnored& operator=(const UnknownMembersIgnored&) = delete;
+
+ private:
+  bool previous_;
+};
+
 // Checks that `v` is a JSON object whose members all appear in `spec`. An unknown member is
 // "Unknown parameter in input: \"X\", must be one of: A, B" ("in KeySchema[0]" when nested);
 // a member with supported = false is Unsupported().

@@ -202,6 +202,41 @@ Result<ReturnValues> ReadOnFailure(const json::Value& v, const Path& at, Violati
   return i && kOnFailureNames[*i] == "ALL_OLD" ? ReturnValues::kAllOld : ReturnValues::kNone;
 }
 
+// A member of the wrong JSON type is a SerializationException reported before any constraint
+// error, a missing required member's included (`{"KeyConditionExpression": true}` is
+// "TRUE_VALUE cannot be converted to String"); so is an AttributeValue of the wrong JSON shape
+// in the item, the key or ExpressionAttributeValues (invalid base64, a number where a string
+// goes): the Parity Suite's validation-ordering records, October 2026. Looked for only when
+// there are constraint errors to report.
+Status SerializationProblem(const json::Value& v) {
+  if (!v.IsObject()) return Status::OK();
+  for (const auto& [name, value] : v.object()) {
+    if (value.IsNull()) continue;
+    if (name.ends_with("Expression") || name == "TableName" || name == "IndexName") {
+      if (!value.IsString()) {
+        Result<std::optional<std::string>> s = ReadString(v, name, Path());
+        if (!s.ok()) return s.status();
+      }
+    } else if ((name == "ExpressionAttributeValues" || name == "Item" || name == "Key" ||
+                name == "ExclusiveStartKey") &&
+               value.IsObject()) {
+      for (const auto& [key, av] : value.object()) {
+        Result<AttributeValue> decoded = ValueFromJson(av);
+        if (!decoded.ok() && decoded.status().code() == ErrorCode::kSerialization) {
+          return decoded.status();
+        }
+      }
+    }
+  }
+  return Status::OK();
+}
+
+Status TypesThenConstraints(const json::Value& v, const Violations& errs) {
+  if (errs.empty()) return Status::OK();
+  KH_RETURN_IF_ERROR(SerializationProblem(v));
+  return errs.ToStatus();
+}
+
 // How a single-item write's request is read. DynamoDB reads it in its current validation layer
 // unless the request nests JSON 128 levels deep or more (an AttributeValue past about 62
 // levels) or leaves out its Item or Key; then in its older form (the Parity Suite's
@@ -287,7 +322,7 @@ Status ReadWriteRequest(const json::Value& v, std::span<const MemberSpec> member
   if (legacy) {
     KH_ASSIGN_OR_RETURN(*legacy, ReadLegacyMembers(v, op, root, &errs));
   }
-  KH_RETURN_IF_ERROR(errs.ToStatus());
+  KH_RETURN_IF_ERROR(TypesThenConstraints(v, errs));
   if (old_or_none) KH_RETURN_IF_ERROR(envelope(CheckOldOrNone(r->return_values)));
   KH_RETURN_IF_ERROR(envelope(ReadExpressions(v, root, &r->expressions, wording)));
   if (legacy) {
@@ -435,7 +470,7 @@ Result<GetItemRequest> GetItemRequestFromJson(const json::Value& v) {
   r.consistent_read = consistent.value_or(false);
   KH_ASSIGN_OR_RETURN(r.return_consumed_capacity, ReadCapacity(v, root, &errs));
   KH_ASSIGN_OR_RETURN(LegacyMembers legacy, ReadLegacyMembers(v, LegacyOp::kGetItem, root, &errs));
-  KH_RETURN_IF_ERROR(errs.ToStatus());
+  KH_RETURN_IF_ERROR(TypesThenConstraints(v, errs));
   KH_RETURN_IF_ERROR(ReadExpressions(v, root, &r.expressions, api_json::kCurrentWording));
   KH_RETURN_IF_ERROR(CheckLegacyMix(legacy, r.expressions));
   KH_ASSIGN_OR_RETURN(r.key, ItemFromJson(*key));
@@ -531,7 +566,7 @@ Result<QueryRequest> QueryRequestFromJson(const json::Value& v) {
   r.scan_index_forward = forward.value_or(true);
   KH_ASSIGN_OR_RETURN(const json::Value* esk, ReadObject(v, "ExclusiveStartKey", root));
   KH_ASSIGN_OR_RETURN(r.return_consumed_capacity, ReadCapacity(v, root, &errs));
-  KH_RETURN_IF_ERROR(errs.ToStatus());
+  KH_RETURN_IF_ERROR(TypesThenConstraints(v, errs));
   KH_RETURN_IF_ERROR(ReadExpressions(v, root, &r.expressions, api_json::kCurrentWording));
   KH_RETURN_IF_ERROR(CheckLegacyMix(legacy, r.expressions));
   KH_RETURN_IF_ERROR(TranslateLegacy(legacy, &r.expressions));
@@ -627,7 +662,7 @@ Result<SearchVectorsRequest> SearchVectorsRequestFromJson(const json::Value& v) 
     r.top_k = *top_k;
   }
   KH_ASSIGN_OR_RETURN(r.return_consumed_capacity, ReadCapacity(v, root, &errs));
-  KH_RETURN_IF_ERROR(errs.ToStatus());
+  KH_RETURN_IF_ERROR(TypesThenConstraints(v, errs));
   KH_RETURN_IF_ERROR(ReadExpressions(v, root, &r.expressions, api_json::kCurrentWording));
   return r;
 }
@@ -675,7 +710,7 @@ Result<ScanRequest> ScanRequestFromJson(const json::Value& v) {
   KH_ASSIGN_OR_RETURN(std::optional<bool> consistent, ReadBool(v, "ConsistentRead", root));
   r.consistent_read = consistent.value_or(false);
   KH_ASSIGN_OR_RETURN(LegacyMembers legacy, ReadLegacyMembers(v, LegacyOp::kScan, root, &errs));
-  KH_RETURN_IF_ERROR(errs.ToStatus());
+  KH_RETURN_IF_ERROR(TypesThenConstraints(v, errs));
   KH_RETURN_IF_ERROR(ReadExpressions(v, root, &r.expressions, api_json::kOlderWording));
   KH_RETURN_IF_ERROR(CheckLegacyMix(legacy, r.expressions));
   KH_RETURN_IF_ERROR(TranslateLegacy(legacy, &r.expressions));

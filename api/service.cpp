@@ -236,6 +236,8 @@ bool Service::IsOperation(std::string_view name) {
 
 Result<json::Value> Service::Call(std::string_view op, const json::Value& body,
                                   const CallContext& context) {
+  std::optional<api_json::UnknownMembersIgnored> lenient;
+  if (context.ignore_unknown_members) lenient.emplace();
   if (op == "ExecuteStatement") {
     KH_ASSIGN_OR_RETURN(ExecuteStatementRequest r, ExecuteStatementRequestFromJson(body));
     KH_ASSIGN_OR_RETURN(ExecuteStatementResponse resp, ExecuteStatement(r, context));

@@ -40,6 +40,9 @@ struct CallContext {
   // The host (and port) the request was sent to, as its Host header gives it: DescribeEndpoints
   // answers with it. Empty (the shell): "dynamodb.local.amazonaws.com".
   std::string host;
+  // Members the API does not define are skipped, as DynamoDB skips them (keyhole serve), rather
+  // than refused with the members there are (the shell).
+  bool ignore_unknown_members = false;
 };
 
 // The control-plane calls SDKs and tools make routinely that need no storage of their own

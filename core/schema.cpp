@@ -700,7 +700,9 @@ json::Value TableToJson(const TableDescription& t) {
   o.Add("TableSizeBytes", json::Value::Int(t.size_bytes));
   o.Add("ItemCount", json::Value::Int(t.item_count));
   o.Add("TableArn", json::Value::String(t.TableArn()));
-  o.Add("TableId", json::Value::String(fmt::format("00000000-0000-0000-0000-{:012x}", t.id)));
+  // A version-4 UUID in form, as DynamoDB's are (dynalite's createTable tests); the table's id
+  // in its last group, so a keyhole client reads it back.
+  o.Add("TableId", json::Value::String(fmt::format("00000000-0000-4000-8000-{:012x}", t.id)));
   json::Value bm = json::Value::MakeObject();
   bm.Add("BillingMode", json::Value::String(t.billing_mode));
   if (t.pay_per_request_since > 0) {

@@ -225,6 +225,7 @@ HttpResponse DynamoDbServer::Handle(const HttpRequest& request) {
     const ArnScope arns(region.empty() ? options_.region : std::move(region), options_.account);
     api::CallContext context;
     context.host = std::string(request.Header("Host"));
+    context.ignore_unknown_members = true;
     Result<json::Value> result = service_.Call(operation, *body, context);
     if (!result.ok()) {
       return JsonResponse(ErrorHttpStatus(result.status()),

@@ -1047,7 +1047,7 @@ TEST(ApiJsonResponses, TableDescriptions) {
       R"("ProvisionedThroughput":{"NumberOfDecreasesToday":0,"ReadCapacityUnits":0,)"
       R"("WriteCapacityUnits":0},"TableSizeBytes":0,"ItemCount":0,)"
       R"("TableArn":"arn:aws:dynamodb:local:000000000000:table/Music",)"
-      R"("TableId":"00000000-0000-0000-0000-00000000002a",)"
+      R"("TableId":"00000000-0000-4000-8000-00000000002a",)"
       R"("BillingModeSummary":{"BillingMode":"PAY_PER_REQUEST"},)"
       R"("DeletionProtectionEnabled":false)";
   const std::string description =
@@ -1066,7 +1066,7 @@ TEST(ApiJsonResponses, TableDescriptions) {
             R"("ProvisionedThroughput":{"NumberOfDecreasesToday":0,"ReadCapacityUnits":0,)"
             R"("WriteCapacityUnits":0},"TableSizeBytes":0,"ItemCount":0,)"
             R"("TableArn":"arn:aws:dynamodb:local:000000000000:table/Music",)"
-            R"("TableId":"00000000-0000-0000-0000-00000000002a",)"
+            R"("TableId":"00000000-0000-4000-8000-00000000002a",)"
             R"("BillingModeSummary":{"BillingMode":"PAY_PER_REQUEST"}}})");
   EXPECT_EQ(json::Write(UpdateTableResponseToJson(UpdateTableResponse{t})),
             R"({"TableDescription":)" + description + "}");
@@ -1087,6 +1087,31 @@ TEST(ApiJsonItems, UpdateItemExample) {
   EXPECT_TRUE(Ok(UpdateItemRequestFromJson, R"({"TableName": "abc", "Key": {},
       "AttributeUpdates": {}})")
                   .expressions.parsed);
+}
+
+// A member of the wrong JSON type is a SerializationException before any constraint error, a
+// missing TableName's included; so is an AttributeValue of the wrong JSON shape (the Parity
+// Suite's validation-ordering records, October 2026: queryValidation, putItem, scan).
+TEST(ApiJsonOrder, TypesBeforeConstraints) {
+  auto serialization = [](auto decode, std::string_view text) {
+    auto r = decode(J(text));
+    EXPECT_EQ(r.status().code(), ErrorCode::kSerialization) << text << r.status().ToString();
+    return r.status().message();
+  };
+  EXPECT_EQ(serialization(QueryRequestFromJson, R"({"KeyConditionExpression": true})"),
+            "TRUE_VALUE cannot be converted to String");
+  EXPECT_EQ(serialization(ScanRequestFromJson, R"({"TableName": "", "FilterExpression": 5})"),
+            "NUMBER_VALUE cannot be converted to String");
+  EXPECT_EQ(serialization(PutItemRequestFromJson, R"({"Item": {"pk": {"S": 1}}})"),
+            "NUMBER_VALUE cannot be converted to String");
+  EXPECT_EQ(serialization(QueryRequestFromJson,
+                          R"({"KeyConditionExpression": "pk = :p", "ExpressionAttributeValues":
+                              {":p": {"B": "not base64!"}}})"),
+            "Base64 encoded length is expected a multiple of 4 bytes but found: 11");
+  // Without a type problem the constraints are reported as before.
+  EXPECT_EQ(Err(QueryRequestFromJson, R"({"KeyConditionExpression": "pk = :p"})"),
+            "1 validation error detected: Value null at 'tableName' failed to satisfy "
+            "constraint: Member must not be null");
 }
 
 }  // namespace

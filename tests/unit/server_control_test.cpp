@@ -309,7 +309,7 @@ TEST_F(ControlTest, DeleteTableDescribesTheTableWithoutItsSchema) {
             R"("ProvisionedThroughput":{"NumberOfDecreasesToday":0,"ReadCapacityUnits":0,)"
             R"("WriteCapacityUnits":0},"TableSizeBytes":0,"ItemCount":0,"TableArn":")" +
                 Arn() +
-                R"(","TableId":"00000000-0000-0000-0000-000000000001","BillingModeSummary":)"
+                R"(","TableId":"00000000-0000-4000-8000-000000000001","BillingModeSummary":)"
                 R"({"BillingMode":"PAY_PER_REQUEST","LastUpdateToPayPerRequestDateTime":)"
                 R"(1700000000.000}}})");
 }
