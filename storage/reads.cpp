@@ -7,6 +7,7 @@
 #include "core/ddb_json.h"
 #include "core/evaluate.h"
 #include "core/item_codec.h"
+#include "core/throughput.h"
 #include "storage/engine.h"
 #include "storage/key_codec.h"
 
@@ -212,6 +213,24 @@ struct PageSpec {
   std::function<bool(const Item&)> accept;
   const expr::Condition* filter = nullptr;  // applied after the read
   const expr::ProjectionExpression* projection = nullptr;
+  // A Scan's bytes per physical partition (ScanUnits); null for a Query.
+  struct PartitionBytes* by_partition = nullptr;
+};
+
+// What a Scan page read of each of the source's physical partitions: its entries' bytes, and
+// the last partition it reached when it stopped at a LastEvaluatedKey.
+struct PartitionBytes {
+  int partitions = 1;
+  std::vector<size_t> bytes;
+  std::optional<int> stopped_in;
+  // The partition of a stored key: its leading 8 bytes are the partition hash (key_codec.h).
+  int Of(std::string_view key) const {
+    uint64_t hash = 0;
+    for (size_t i = 0; i < 8 && i < key.size(); ++i) {
+      hash = (hash << 8) | static_cast<uint8_t>(key[i]);
+    }
+    return static_cast<int>((static_cast<unsigned __int128>(hash) * partitions) >> 64);
+  }
 };
 
 // The attributes of PositionKey, sorted (DecodeItemAttributes' `names`).
@@ -270,6 +289,10 @@ Result<size_t> ReadPage(Txn& txn, const TableHandle& h, const Source& src, const
   auto page_full = [&] {
     return (spec.limit && resp->scanned_count >= *spec.limit) || bytes >= kPageBytes;
   };
+  auto add = [&](std::string_view key, size_t n) {
+    bytes += n;
+    if (spec.by_partition) spec.by_partition->bytes[spec.by_partition->Of(key)] += n;
+  };
   // The seek put the cursor inside the range's near bound, and the walk moves away from it:
   // only the far bound needs a check.
   for (; ok; ok = spec.forward ? c.Next() : c.Prev()) {
@@ -279,8 +302,9 @@ Result<size_t> ReadPage(Txn& txn, const TableHandle& h, const Source& src, const
       // Nothing to check or return: an item is decoded only for the LastEvaluatedKey.
       ++resp->scanned_count;
       ++resp->count;
-      bytes += EncodedItemSize(c.value());
+      add(k, EncodedItemSize(c.value()));
       if (page_full()) {
+        if (spec.by_partition) spec.by_partition->stopped_in = spec.by_partition->Of(k);
         KH_ASSIGN_OR_RETURN(Item item, DecodeItemAttributes(c.value(), *needed));
         resp->last_evaluated_key = PositionKey(h, src, item);
         break;
@@ -294,9 +318,10 @@ Result<size_t> ReadPage(Txn& txn, const TableHandle& h, const Source& src, const
       }
       ++resp->scanned_count;
       ++resp->count;
-      bytes += EncodedItemSize(c.value());
+      add(k, EncodedItemSize(c.value()));
       resp->items.PushEncoded(c.value());
       if (page_full()) {
+        if (spec.by_partition) spec.by_partition->stopped_in = spec.by_partition->Of(k);
         KH_ASSIGN_OR_RETURN(Item item, DecodeItemAttributes(c.value(), PositionKeyNames(h, src)));
         resp->last_evaluated_key = PositionKey(h, src, item);
         break;
@@ -307,9 +332,10 @@ Result<size_t> ReadPage(Txn& txn, const TableHandle& h, const Source& src, const
                         needed ? DecodeItemAttributes(c.value(), *needed) : DecodeItem(c.value()));
     if (spec.accept && !spec.accept(item)) continue;
     ++resp->scanned_count;
-    bytes += EncodedItemSize(c.value());
+    add(k, EncodedItemSize(c.value()));
     const bool stop = page_full();
     if (stop) resp->last_evaluated_key = PositionKey(h, src, item);
+    if (stop && spec.by_partition) spec.by_partition->stopped_in = spec.by_partition->Of(k);
     // An LSI entry without all the attributes asked for (or filtered on): read the base item.
     std::optional<Item> full;
     if (spec.out.fetch_base) {
@@ -340,22 +366,40 @@ Result<size_t> ReadPage(Txn& txn, const TableHandle& h, const Source& src, const
   return bytes;
 }
 
+// The physical partitions a Scan of the table (or of its index `index`) reads: as many as its
+// warm throughput takes, 3,000 reads or 1,000 writes a second each (4 for an on-demand table
+// or GSI until raised).
+int ScanPartitions(const TableDescription& t, const IndexDescription* index) {
+  int64_t reads = index ? index->warm_read_units : t.warm_read_units;
+  int64_t writes = index ? index->warm_write_units : t.warm_write_units;
+  const bool on_demand = t.billing_mode == "PAY_PER_REQUEST";
+  if (reads <= 0 && writes <= 0) {
+    reads = on_demand ? kOnDemandWarmReadUnits : (index ? index->read_capacity : t.read_capacity);
+    writes =
+        on_demand ? kOnDemandWarmWriteUnits : (index ? index->write_capacity : t.write_capacity);
+  }
+  const int64_t n = std::max<int64_t>({1, (reads + 2999) / 3000, (writes + 999) / 1000});
+  return static_cast<int>(std::min<int64_t>(n, 1024));
+}
+
 // Charges a read of `bytes` (plus LSI fetches) to the table or index: the bytes read, rounded
 // up to 4 KB units, halved when eventually consistent, for a Query and a Scan alike.
 //
-// Decided (issue 30), from the evidence: Alternator's suite records that DynamoDB charged 4.0
-// RCU for a consistent Scan of a table holding one tiny item (2.0 eventually consistent), "and
-// nobody knows why"; DynamoDB's documentation charges a Scan by the size of what it read, and a
-// Query of the same item costs 1.0 (0.5). The likeliest reading is a minimum per physical
-// partition scanned (a new table has about four), which keyhole does not model: it keeps the
-// documented rule, so a Scan of a small table costs what its bytes cost. Likewise a Query of a
-// hash-only table with an ExclusiveStartKey on the queried key is accepted and returns nothing
-// after it, as dynalite's tests record against DynamoDB.
+// A Scan is charged per physical partition it goes through (issue 41 §8): each partition's bytes
+// rounded up to 4 KB on their own, an empty one at the minimum of 1 unit (0.5 eventually
+// consistent), over the partitions from where the page started to where it stopped. Alternator's
+// test_returnconsumedcapacity.py records DynamoDB charging 4.0 for a consistent Scan of a new
+// table holding one tiny item (2.0 eventually consistent), which is four partitions at the
+// minimum: a new on-demand table's warm throughput, 12,000 reads and 4,000 writes a second, is
+// four partitions' (3,000 and 1,000 each). The 128.5 units of a 1 MB page read eventually
+// consistent fits too (a page crossing into one more partition). A Query reads one partition,
+// by its bytes.
 void ChargeRead(const Source& src, const std::string& table, size_t bytes, bool consistent,
-                double fetch_units, ReturnConsumedCapacity rcc, ReadResponse* resp) {
+                double fetch_units, ReturnConsumedCapacity rcc, ReadResponse* resp,
+                std::optional<double> scan_units = std::nullopt) {
   ConsumedCapacity cc;
   cc.table_name = table;
-  double units = ReadUnits(bytes, consistent);
+  double units = scan_units ? *scan_units : ReadUnits(bytes, consistent);
   if (!src.index) {
     cc.table.AddRead(units);
   } else if (src.index->kind == IndexKind::kGlobal) {
@@ -607,6 +651,15 @@ Result<QueryResponse> Database::Query(const QueryRequest& r) {
         if (r.exclusive_start_key) {
           KH_ASSIGN_OR_RETURN(spec.start_after, StartKey(h, src, *r.exclusive_start_key));
           const Item& esk = *r.exclusive_start_key;
+          // A hash-only table's partition holds one item, after which nothing follows: DynamoDB
+          // refuses the start key (Alternator's test_query_no_sort_key_exclusive_start_key
+          // records its words, 2025).
+          if (!src.index && !src.key->sort) {
+            const auto& [name, value] = *esk.begin();
+            return Status::Validation(fmt::format(
+                "The provided exclusive start key is invalid: ExclusiveStartKey: {{{}={}}}", name,
+                Operand(value)));
+          }
           if (!PartitionMatches(kc, esk)) {
             return Status::Validation(
                 "The provided starting key is outside query boundaries based on provided "
@@ -638,9 +691,37 @@ Result<QueryResponse> Database::Query(const QueryRequest& r) {
           };
         }
         double fetch_units = 0;
+        PartitionBytes partitions;
+        partitions.partitions = ScanPartitions(h.desc, src.index);
+        partitions.bytes.assign(partitions.partitions, 0);
+        spec.by_partition = &partitions;
         KH_ASSIGN_OR_RETURN(size_t bytes, ReadPage(txn, h, src, range, spec, &resp, &fetch_units));
+        // The partitions the page went through: from where it started to where it stopped, or
+        // to its range's end.
+        std::string first = range.lower;
+        if (spec.start_after && *spec.start_after > first) first = *spec.start_after;
+        int last = partitions.partitions - 1;
+        if (partitions.stopped_in) {
+          last = *partitions.stopped_in;
+        } else if (range.end) {
+          last = partitions.Of(*range.end);
+          // The end is exclusive: a bound on a partition's edge ends the one before it.
+          std::string before = *range.end;
+          for (size_t i = before.size(); i-- > 0;) {
+            if (static_cast<uint8_t>(before[i]) != 0) {
+              before[i] = static_cast<char>(static_cast<uint8_t>(before[i]) - 1);
+              break;
+            }
+            before[i] = static_cast<char>(0xFF);
+          }
+          last = partitions.Of(before);
+        }
+        double units = 0;
+        for (int p = partitions.Of(first); p <= last; ++p) {
+          units += ReadUnits(partitions.bytes[p], r.consistent_read);
+        }
         ChargeRead(src, h.desc.name, bytes, r.consistent_read, fetch_units,
-                   r.return_consumed_capacity, &resp);
+                   r.return_consumed_capacity, &resp, units);
         return Status::OK();
       }));
   return resp;
@@ -710,7 +791,8 @@ Result<ScanResponse> Database::Scan(const ScanRequest& r) {
           KH_ASSIGN_OR_RETURN(spec.start_after, StartKey(h, src, *r.exclusive_start_key));
           if (*spec.start_after < range.lower || (range.end && *spec.start_after >= *range.end)) {
             return Status::Validation(
-                fmt::format("Invalid ExclusiveStartKey. Please use ExclusiveStartKey with correct "
+                fmt::format("The provided starting key is invalid: Invalid ExclusiveStartKey. "
+                            "Please use ExclusiveStartKey with correct "
                             "Segment. TotalSegments: {} "
                             "Segment: {}",
                             total, segment));
@@ -723,9 +805,37 @@ Result<ScanResponse> Database::Scan(const ScanRequest& r) {
         spec.filter = parsed.filter.get();
         spec.projection = parsed.projection.get();
         double fetch_units = 0;
+        PartitionBytes partitions;
+        partitions.partitions = ScanPartitions(h.desc, src.index);
+        partitions.bytes.assign(partitions.partitions, 0);
+        spec.by_partition = &partitions;
         KH_ASSIGN_OR_RETURN(size_t bytes, ReadPage(txn, h, src, range, spec, &resp, &fetch_units));
+        // The partitions the page went through: from where it started to where it stopped, or
+        // to its range's end.
+        std::string first = range.lower;
+        if (spec.start_after && *spec.start_after > first) first = *spec.start_after;
+        int last = partitions.partitions - 1;
+        if (partitions.stopped_in) {
+          last = *partitions.stopped_in;
+        } else if (range.end) {
+          last = partitions.Of(*range.end);
+          // The end is exclusive: a bound on a partition's edge ends the one before it.
+          std::string before = *range.end;
+          for (size_t i = before.size(); i-- > 0;) {
+            if (static_cast<uint8_t>(before[i]) != 0) {
+              before[i] = static_cast<char>(static_cast<uint8_t>(before[i]) - 1);
+              break;
+            }
+            before[i] = static_cast<char>(0xFF);
+          }
+          last = partitions.Of(before);
+        }
+        double units = 0;
+        for (int p = partitions.Of(first); p <= last; ++p) {
+          units += ReadUnits(partitions.bytes[p], r.consistent_read);
+        }
         ChargeRead(src, h.desc.name, bytes, r.consistent_read, fetch_units,
-                   r.return_consumed_capacity, &resp);
+                   r.return_consumed_capacity, &resp, units);
         return Status::OK();
       }));
   return resp;

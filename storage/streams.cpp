@@ -543,6 +543,15 @@ Result<GetShardIteratorResponse> Database::GetShardIterator(const GetShardIterat
         type));
   }
   uint64_t seq = 0;
+  if (!at && !after && r.sequence_number) {
+    // DynamoDB refuses a SequenceNumber beside TRIM_HORIZON or LATEST (Alternator's
+    // test_streams.py::test_get_shard_iterator, run against AWS); its text is not recorded,
+    // this one is keyhole's.
+    return Status::Validation(fmt::format(
+        "A SequenceNumber cannot be given with ShardIteratorType {}: only AT_SEQUENCE_NUMBER and "
+        "AFTER_SEQUENCE_NUMBER take one",
+        type));
+  }
   if (at || after) {
     // keyhole's wording for these two (DynamoDB's texts are not in the reference).
     if (!r.sequence_number) {

@@ -151,7 +151,7 @@ TEST_F(SessionTest, OnceOutputAndRead) {
 
 TEST_F(SessionTest, ExportImportRoundTripAndFormats) {
   ASSERT_TRUE(Run(".export App TO " + File("app.json")));
-  EXPECT_EQ(Out(), "-- 3 items exported to " + File("app.json") + " · 0.5 RCU\n");
+  EXPECT_EQ(Out(), "-- 3 items exported to " + File("app.json") + " · 2 RCU\n");
   ASSERT_TRUE(Run("CREATE TABLE \"Copy\" (pk S, sk N);\n.import " + File("app.json") +
                   " INTO Copy\nSCAN SELECT * FROM \"Copy\";"));
   std::string out = Out();

@@ -349,6 +349,13 @@ TEST(StreamTest, IteratorTypes) {
   EXPECT_EQ(Iter(f.db, arn, "AT_SEQUENCE_NUMBER", "000000000000000000999").status().code(),
             ErrorCode::kValidation);
   EXPECT_EQ(Iter(f.db, arn, "SOMEWHERE").status().code(), ErrorCode::kValidation);
+  // A SequenceNumber beside TRIM_HORIZON or LATEST is refused, as DynamoDB refuses it
+  // (Alternator's test_streams.py::test_get_shard_iterator, run against AWS).
+  for (const char* type : {"TRIM_HORIZON", "LATEST"}) {
+    auto with_seq = Iter(f.db, arn, type, all[2].sequence_number);
+    EXPECT_EQ(with_seq.status().code(), ErrorCode::kValidation) << type;
+    EXPECT_NE(with_seq.status().message().find("SequenceNumber"), std::string::npos);
+  }
   GetShardIteratorRequest bad;
   bad.stream_arn = arn;
   bad.shard_id = "shardId-00000000000000000000-deadbeef";
