@@ -17,10 +17,11 @@ struct RegionalBehaviour {
   // UpdateItem's 400 KB ceiling: what the statement writes plus a cost per clause (31 of 33
   // regions), or the finished item alone (eu-south-2, me-central-1).
   bool update_size_by_statement = true;
-  // TransactWriteItems and TransactGetItems check their actions' values in the current layer,
-  // a 32-level value and a transacted Update's size before running, and name TransactItems
-  // when it is empty (the rollout of 2026-10-08: ap-northeast-2, eu-north-1, eu-west-2); the
-  // other 30 regions, in the older layer, cancel the transaction instead.
+  // TransactWriteItems and TransactGetItems check their actions' values in the current layer
+  // and name TransactItems when it is empty or too long (the rollout of 2026-10-08:
+  // ap-northeast-2, eu-north-1, eu-west-2); the other 30 regions use the older layer. Not
+  // modeled: the rollout also refuses a 32-level value and a transacted Update's size before
+  // running, where the 30 cancel the transaction.
   bool transactions_checked_up_front = false;
   // Scan's messages in the newer wording (ap-east-2, ap-northeast-2, eu-central-1, eu-west-2,
   // us-west-1); 28 regions keep the older one.
@@ -33,8 +34,8 @@ struct RegionalBehaviour {
   // requestItems parameter is required for BatchGetItem" (me-central-1).
   bool batch_get_empty_generic = true;
   // The old cohort (eu-south-2, me-central-1): PutItem and UpdateItem report every constraint
-  // error at once, a 32-level ExpressionAttributeValue in UpdateItem's condition is evaluated
-  // rather than refused, and {"NULL": false} is refused without the envelope.
+  // error at once (not modeled: its evaluation of a 32-level ExpressionAttributeValue in
+  // UpdateItem's condition, and its wording of {"NULL": false}).
   bool old_cohort = false;
 };
 

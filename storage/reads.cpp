@@ -7,6 +7,7 @@
 #include "core/ddb_json.h"
 #include "core/evaluate.h"
 #include "core/item_codec.h"
+#include "core/regional.h"
 #include "core/throughput.h"
 #include "storage/engine.h"
 #include "storage/key_codec.h"
@@ -175,13 +176,17 @@ Item PositionKey(const TableHandle& h, const Source& src, const Item& item) {
 }
 
 // Validates an ExclusiveStartKey's shape against the source and returns its stored key.
-Result<std::string> StartKey(const TableHandle& h, const Source& src, const Item& esk) {
+// `bare`: a mismatched element is the bare "The provided starting key is invalid", as a Scan is
+// answered in the regions of its newer wording (core/regional.h).
+Result<std::string> StartKey(const TableHandle& h, const Source& src, const Item& esk,
+                             bool bare = false) {
   Item expected_names;
   size_t n = 1 + (h.desc.key.sort ? 1 : 0);
   auto check = [&](const KeyAttribute& a) -> Status {
     auto it = esk.find(a.name);
     if (it == esk.end()) return Status::Validation("The provided starting key is invalid");
     if (it->second.type() != a.type || (!it->second.is(ValueType::kN) && it->second.s().empty())) {
+      if (bare) return Status::Validation("The provided starting key is invalid");
       return Status::Validation(
           "The provided starting key is invalid: The provided key element does not match the "
           "schema");
@@ -749,6 +754,11 @@ Result<ScanResponse> Database::Scan(const ScanRequest& r) {
                     total, total < 1 ? "greater than or equal to" : "less than or equal to",
                     total < 1 ? 1 : 1000000));
   }
+  if (segment < 0 && Regional().scan_newer_wording) {
+    return Status::Validation(
+        "1 validation error detected: Value at 'Segment' failed to satisfy constraint: Member must "
+        "have value greater than or equal to 0");
+  }
   if (segment < 0 || segment > 999999) {
     return Status::Validation(
         fmt::format("1 validation error detected: Value '{}' at 'segment' failed to satisfy "
@@ -758,6 +768,10 @@ Result<ScanResponse> Database::Scan(const ScanRequest& r) {
                     segment < 0 ? 0 : 999999));
   }
   if (segment >= total) {
+    if (Regional().scan_newer_wording) {
+      return Status::Validation(
+          "The Segment parameter is zero-based and must be less than parameter TotalSegments");
+    }
     return Status::Validation(
         fmt::format("The Segment parameter is zero-based and must be less than parameter "
                     "TotalSegments: Segment: {} is "
@@ -784,11 +798,14 @@ Result<ScanResponse> Database::Scan(const ScanRequest& r) {
       impl_->WithTable(r.table_name, false, [&](Txn& txn, const TableHandle& h) -> Status {
         KH_ASSIGN_OR_RETURN(Source src, ResolveSource(h, r.index_name, r.consistent_read));
         PageSpec spec;
-        KH_ASSIGN_OR_RETURN(spec.out,
-                            ResolveSelect(r.select, src, h.desc.key, parsed.projection.get(),
-                                          parsed.filter.get(), "", parsed.legacy));
+        KH_ASSIGN_OR_RETURN(
+            spec.out,
+            ResolveSelect(r.select, src, h.desc.key, parsed.projection.get(), parsed.filter.get(),
+                          Regional().scan_newer_wording ? "1 validation error detected: " : "",
+                          parsed.legacy));
         if (r.exclusive_start_key) {
-          KH_ASSIGN_OR_RETURN(spec.start_after, StartKey(h, src, *r.exclusive_start_key));
+          KH_ASSIGN_OR_RETURN(spec.start_after, StartKey(h, src, *r.exclusive_start_key,
+                                                         Regional().scan_newer_wording));
           if (*spec.start_after < range.lower || (range.end && *spec.start_after >= *range.end)) {
             return Status::Validation(
                 fmt::format("The provided starting key is invalid: Invalid ExclusiveStartKey. "

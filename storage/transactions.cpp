@@ -29,7 +29,16 @@ constexpr size_t kMaxTokenLength = 36;
 
 // The count constraint, as DynamoDB words it: the value is echoed as its Java service prints
 // the list ("[]" when empty; over 100, the action objects, see core/java_echo.h).
+//
+// The regions of the 2026-10-08 transaction rollout name the member instead, unvalued ("Value at
+// 'TransactItems'"; the Parity Suite's 2026-10-08 captures, core/regional.h).
 Status CheckActionCount(size_t n, std::string_view cls) {
+  if ((n > kMaxActions || n == 0) && Regional().transactions_checked_up_front) {
+    return Status::Validation(fmt::format(
+        "1 validation error detected: Value at 'TransactItems' failed to satisfy constraint: "
+        "Member must have length {}",
+        n ? "less than or equal to 100" : "greater than or equal to 1"));
+  }
   if (n > kMaxActions) {
     return Status::Validation(
         fmt::format("1 validation error detected: Value '{}' at 'transactItems' failed to satisfy "
