@@ -212,6 +212,7 @@ std::vector<StatementReport> RunHidden(Session::State& s, std::string_view text,
   s.recorder.Attach(outer);
   if (s.transaction) {  // BEGIN without COMMIT: discard it, and say so
     s.transaction.reset();
+    s.transaction_failure.reset();
     StatementReport open;
     open.error = "ValidationException: BEGIN without COMMIT in this pattern";
     reports.push_back(open);

@@ -1115,7 +1115,11 @@ void Session::State::NoteTime() {
 bool Session::State::RunStatement(std::string_view text, Location at) {
   report = StatementReport();
   timed = false;
+  const bool in_transaction = transaction.has_value();
   bool ok = RunOneStatement(text, at);
+  // A statement that failed inside BEGIN ... COMMIT (refused, a syntax error, one that cannot
+  // be queued) fails the whole transaction: nothing of it may be written.
+  if (!ok && in_transaction && transaction) MarkTransactionFailed(at);
   NoteTime();
   if (collect) collect->push_back(report);
   if (!ok && report.error.starts_with(ErrorName(ErrorCode::kInterrupted)) &&
@@ -1146,6 +1150,13 @@ bool Session::State::RunOneStatement(std::string_view text, Location at) {
   std::string_view first =
       text.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start);
   if (api::Service::IsOperation(first)) {
+    if (transaction) {  // it would be sent now, outside the transaction
+      return Fail(Status::Validation(fmt::format(
+                      "{} cannot run inside a transaction: it would be sent now, not with the "
+                      "queued statements; COMMIT or ROLLBACK it first",
+                      first)),
+                  at);
+    }
     std::string_view body =
         end == std::string_view::npos ? std::string_view("{}") : text.substr(end);
     Result<json::Value> v = json::Parse(body);

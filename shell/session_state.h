@@ -121,6 +121,15 @@ struct Session::State {
   Location transaction_begun;         // where its BEGIN was (source points at ...source)
   std::string transaction_source;
   int transaction_depth = 0;  // read_depth at BEGIN: the file that opened it must close it
+  // Set when a statement inside BEGIN ... COMMIT failed or was refused (which statement, where,
+  // and its error): COMMIT then writes nothing, as DynamoDB refuses a whole ExecuteTransaction.
+  // ROLLBACK clears it; at the prompt, so does the next statement queued (the fixed one).
+  std::optional<std::string> transaction_failure;
+  // Marks the open transaction failed by the statement that just failed at `at`, and says so
+  // on the error stream with what COMMIT and ROLLBACK will do (transaction.cpp).
+  void MarkTransactionFailed(Location at);
+  // Whether statements come from a person at the prompt (the REPL), not a script or -c.
+  bool AtPrompt(Location at) const { return ask && at.source.empty() && read_depth == 0; }
 
   // The running statement's report, and (when set) where each finished statement's report goes.
   StatementReport report;

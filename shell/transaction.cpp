@@ -7,7 +7,9 @@
 // (DynamoDB's code inside ExecuteTransaction's reasons for this case is not verified).
 #include <fmt/format.h>
 
+#include <optional>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -160,6 +162,37 @@ Status Session::State::CheckQueued(const parser::Statement& st) {
   return plan.status();
 }
 
+void Session::State::MarkTransactionFailed(Location at) {
+  if (transaction_failure) return;  // the first failure is the one COMMIT names, said once
+  const size_t n = transaction->size();
+  const char* what = transaction_is_batch ? "batch" : "transaction";
+  std::string where = at.source.empty() ? fmt::format("line {}", at.line)
+                                        : fmt::format("{} line {}", at.source, at.line);
+  if (AtPrompt(at)) where = "entered at the prompt";
+  transaction_failure = fmt::format(
+      "the statement after {} ({}) failed: {}",
+      n == 0 ? std::string("BEGIN")
+             : fmt::format("{}[{}]", transaction_is_batch ? "Statements" : "TransactStatements",
+                           n - 1),
+      where, report.error.empty() ? std::string("it did not run") : report.error);
+  // Said in the error block (not a notice that .quiet or a machine mode would move), so that
+  // nobody commits the rest believing only this statement was left out.
+  sink->Err(
+      AtPrompt(at)
+          ? fmt::format("  hint: this statement was not queued, and the {} is marked failed: "
+                        "COMMIT; would write nothing. Enter the statement again, fixed, to queue "
+                        "it in its place, or ROLLBACK; to discard the {}\n",
+                        what,
+                        n == 0 ? std::string("transaction")
+                               : Count(static_cast<int64_t>(n), "queued statement"))
+          : fmt::format("  hint: this statement was not queued, and the {} is marked failed: its "
+                        "COMMIT; will write nothing{} (ROLLBACK; ends it)\n",
+                        what,
+                        n == 0 ? std::string()
+                               : fmt::format(" of the {}",
+                                             Count(static_cast<int64_t>(n), "queued statement"))));
+}
+
 bool Session::State::DiscardTransaction(std::string_view why) {
   if (!transaction) return true;
   size_t n = transaction->size();
@@ -172,6 +205,7 @@ bool Session::State::DiscardTransaction(std::string_view why) {
       why, transaction_is_batch ? "BEGIN BATCH" : "BEGIN", where, n, n == 1 ? "" : "s",
       n == 1 ? "was" : "were"));
   transaction.reset();
+  transaction_failure.reset();
   return false;
 }
 
@@ -183,6 +217,7 @@ bool Session::State::RunTransactionStatement(const parser::Statement& st, Locati
         return Fail(Status::Validation("a transaction is already open: COMMIT or ROLLBACK it"), at);
       }
       transaction.emplace();
+      transaction_failure.reset();
       transaction_is_batch = st.as<parser::BeginStatement>().batch;
       transaction_begun = at;
       transaction_source = std::string(at.source);
@@ -195,39 +230,37 @@ bool Session::State::RunTransactionStatement(const parser::Statement& st, Locati
       Notice(fmt::format("-- rolled back: {} discarded, nothing was sent\n",
                          Count(static_cast<int64_t>(transaction->size()), "statement")));
       transaction.reset();
+      transaction_failure.reset();
       return true;
     case StatementKind::kCommit:
       break;
     default: {  // a statement inside BEGIN ... COMMIT: checked with those queued before it
-      Status refused = CheckQueued(st);
-      if (!refused.ok()) {
-        // The refused statement is not queued; what is queued stays, and COMMIT will run it.
-        // Said in the error block (not a notice that .quiet or a machine mode would move), so
-        // that nobody commits the rest believing the whole transaction was refused.
-        Fail(refused, at);
-        const size_t n = transaction->size();
-        const char* what = transaction_is_batch ? "batch" : "transaction";
-        const char* them = n == 1 ? "it" : "them";
-        sink->Err(n == 0
-                      ? fmt::format("  hint: this statement was not queued; the {} is still "
-                                    "open, with nothing queued (ROLLBACK; ends it)\n",
-                                    what)
-                      : fmt::format("  hint: this statement was not queued; the {} is still "
-                                    "open with {} queued: COMMIT; runs {}, ROLLBACK; "
-                                    "discards {}\n",
-                                    what, Count(static_cast<int64_t>(n), "statement"), them, them));
-        return false;
-      }
+      // A refused statement is not queued, and fails the transaction (RunStatement marks it).
+      if (Status refused = CheckQueued(st); !refused.ok()) return Fail(refused, at);
       transaction->push_back(st);
-      Notice(fmt::format("-- queued as {}[{}]\n",
+      const bool replaces = transaction_failure.has_value() && AtPrompt(at);
+      if (replaces) transaction_failure.reset();
+      Notice(fmt::format("-- queued as {}[{}]{}\n",
                          transaction_is_batch ? "Statements" : "TransactStatements",
-                         transaction->size() - 1));
+                         transaction->size() - 1,
+                         replaces ? " in place of the failed statement: COMMIT; can run the "
+                                    "transaction again"
+                                  : ""));
       return true;
     }
   }
   if (!transaction) return Fail(Status::Validation("COMMIT without BEGIN"), at);
   std::vector<parser::Statement> statements = std::move(*transaction);
   transaction.reset();
+  if (std::optional<std::string> failure = std::exchange(transaction_failure, std::nullopt)) {
+    const size_t n = statements.size();
+    return Fail(Status::Validation(
+                    fmt::format("the {} was not committed: {}; nothing was sent, and its {} queued "
+                                "statement{} {} discarded",
+                                transaction_is_batch ? "batch" : "transaction", *failure, n,
+                                n == 1 ? "" : "s", n == 1 ? "was" : "were")),
+                at);
+  }
   if (statements.empty()) {  // DynamoDB refuses an empty ExecuteTransaction; nothing to send
     Notice("-- nothing to commit: no statement was queued since BEGIN\n");
     return true;

@@ -2,6 +2,7 @@
 // NEXT and .startkey, .import/.export, and completion candidates.
 #include "shell/session.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <sys/stat.h>
@@ -591,9 +592,9 @@ TEST_F(SessionTest, HelpSaysJsonModeIsJsonLines) {
   EXPECT_NE(Out().find("json is JSON Lines (one object per line)"), std::string::npos);
 }
 
-// A statement refused inside BEGIN ... COMMIT is not queued, and the transaction stays open
-// with what was queued: the error says so, and that COMMIT runs the rest.
-TEST_F(SessionTest, ARefusalInsideATransactionSaysWhatCommitWillRun) {
+// A statement refused inside BEGIN ... COMMIT is not queued and fails the transaction: its
+// COMMIT writes nothing and names the statement, as DynamoDB refuses a whole ExecuteTransaction.
+TEST_F(SessionTest, ARefusalInsideATransactionFailsIt) {
   EXPECT_FALSE(
       Run("BEGIN;\nINSERT INTO \"App\" VALUE {'pk': 't', 'sk': 1};\n"
           "SELECT * FROM \"App\" WHERE pk = 'a' AND sk = 1;\n",
@@ -602,24 +603,102 @@ TEST_F(SessionTest, ARefusalInsideATransactionSaysWhatCommitWillRun) {
                            "takes all reads (SELECT) or all writes"),
             std::string::npos)
       << sink_.err;
-  EXPECT_NE(sink_.err.find("  at tx.sql line 3\n  hint: this statement was not queued; the "
-                           "transaction is still open with 1 statement queued: COMMIT; runs it, "
-                           "ROLLBACK; discards it\n"),
+  EXPECT_NE(sink_.err.find("  at tx.sql line 3\n  hint: this statement was not queued, and the "
+                           "transaction is marked failed: its COMMIT; will write nothing of the "
+                           "1 queued statement (ROLLBACK; ends it)\n"),
             std::string::npos)
       << sink_.err;
   EXPECT_TRUE(session_.in_transaction());
-  Out();
-  ASSERT_TRUE(Run("COMMIT;"));
-  EXPECT_NE(Out().find("-- committed 1 statement"), std::string::npos);
-  // Refused before anything was queued: nothing to run.
   sink_.err.clear();
-  EXPECT_FALSE(Run("BEGIN;\nSELECT * FROM \"Nope\" WHERE pk = 'a' AND sk = 1;\n"));
-  EXPECT_NE(
-      sink_.err.find("  hint: this statement was not queued; the transaction is still open, with "
-                     "nothing queued (ROLLBACK; ends it)\n"),
-      std::string::npos)
+  EXPECT_FALSE(Run("COMMIT;", "tx.sql"));
+  EXPECT_NE(sink_.err.find("Error: ValidationException: the transaction was not committed: the "
+                           "statement after TransactStatements[0] (tx.sql line 3) failed: "
+                           "ValidationException: a transaction (ExecuteTransaction) takes all "
+                           "reads"),
+            std::string::npos)
+      << sink_.err;
+  EXPECT_NE(sink_.err.find("nothing was sent, and its 1 queued statement was discarded"),
+            std::string::npos)
+      << sink_.err;
+  EXPECT_FALSE(session_.in_transaction());
+  Out();
+  ASSERT_TRUE(Run("SELECT * FROM \"App\" WHERE pk = 't' AND sk = 1;"));
+  EXPECT_NE(Out().find("-- 0 returned"), std::string::npos);
+  // ROLLBACK clears the failure: the next transaction commits.
+  sink_.err.clear();
+  EXPECT_FALSE(Run("BEGIN;\nSELECT * FROM \"Nope\" WHERE pk = 'a' AND sk = 1;\n", "tx.sql"));
+  EXPECT_NE(sink_.err.find("  hint: this statement was not queued, and the transaction is marked "
+                           "failed: its COMMIT; will write nothing (ROLLBACK; ends it)\n"),
+            std::string::npos)
       << sink_.err;
   ASSERT_TRUE(Run("ROLLBACK;"));
+  ASSERT_TRUE(Run("BEGIN;\nINSERT INTO \"App\" VALUE {'pk': 't', 'sk': 1};\nCOMMIT;\n"));
+  EXPECT_NE(Out().find("-- committed 1 statement"), std::string::npos);
+}
+
+// A syntax error, and a statement past ExecuteTransaction's 100, fail a script's transaction as
+// a refusal does: the COMMIT that follows writes none of the others.
+TEST_F(SessionTest, AScriptTransactionIsAllOrNothing) {
+  EXPECT_FALSE(session_.RunFile(
+      "BEGIN;\nINSERT INTO \"App\" VALUE {'pk': 's', 'sk': 1};\nINSERT INTO \"App\" VALU "
+      "{'pk': 's', 'sk': 2};\nINSERT INTO \"App\" VALUE {'pk': 's', 'sk': 3};\nCOMMIT;\n",
+      "syntax.sql"));
+  EXPECT_NE(sink_.err.find("the transaction was not committed: the statement after "
+                           "TransactStatements[0] (syntax.sql line 3) failed: "),
+            std::string::npos)
+      << sink_.err;
+  std::string script = "BEGIN;\n";
+  for (int i = 0; i < 101; ++i) {
+    script += fmt::format("INSERT INTO \"App\" VALUE {{'pk': 'many', 'sk': {}}};\n", i);
+  }
+  script += "COMMIT;\n";
+  sink_.err.clear();
+  EXPECT_FALSE(session_.RunFile(script, "many.sql"));
+  EXPECT_NE(sink_.err.find("the transaction was not committed: the statement after "
+                           "TransactStatements[99] (many.sql line 102) failed: "),
+            std::string::npos)
+      << sink_.err;
+  EXPECT_NE(sink_.err.find("its 100 queued statements were discarded"), std::string::npos)
+      << sink_.err;
+  Out();
+  ASSERT_TRUE(Run("SELECT * FROM \"App\" WHERE pk = 's';"));
+  EXPECT_NE(Out().find("-- 0 returned"), std::string::npos);
+  ASSERT_TRUE(Run("SELECT * FROM \"App\" WHERE pk = 'many';"));
+  EXPECT_NE(Out().find("-- 0 returned"), std::string::npos);
+  // An API call would be sent at once, outside the transaction: refused, and the transaction
+  // fails with it.
+  sink_.err.clear();
+  EXPECT_FALSE(session_.RunFile(
+      "BEGIN;\nPutItem {\"TableName\": \"App\", \"Item\": {\"pk\": {\"S\": \"api\"}, "
+      "\"sk\": {\"N\": \"1\"}}};\nCOMMIT;\n",
+      "api.sql"));
+  EXPECT_NE(sink_.err.find("PutItem cannot run inside a transaction"), std::string::npos)
+      << sink_.err;
+  Out();
+  ASSERT_TRUE(Run("SELECT * FROM \"App\" WHERE pk = 'api';"));
+  EXPECT_NE(Out().find("-- 0 returned"), std::string::npos);
+}
+
+// At the prompt the failure is the same, and the statement entered again, fixed, takes its
+// place: the transaction can then commit.
+TEST_F(SessionTest, AtThePromptAFixedStatementReplacesTheFailedOne) {
+  session_.SetAsk([](const std::string&) { return std::optional<std::string>("no"); });
+  ASSERT_TRUE(Run("BEGIN;"));
+  ASSERT_TRUE(Run("INSERT INTO \"App\" VALUE {'pk': 'p', 'sk': 1};"));
+  EXPECT_FALSE(Run("INSERT INTO \"App\" VALU {'pk': 'p', 'sk': 2};"));
+  EXPECT_NE(sink_.err.find("  hint: this statement was not queued, and the transaction is marked "
+                           "failed: COMMIT; would write nothing. Enter the statement again, "
+                           "fixed, to queue it in its place, or ROLLBACK; to discard the 1 "
+                           "queued statement\n"),
+            std::string::npos)
+      << sink_.err;
+  Out();
+  ASSERT_TRUE(Run("INSERT INTO \"App\" VALUE {'pk': 'p', 'sk': 2};"));
+  EXPECT_NE(Out().find("-- queued as TransactStatements[1] in place of the failed statement"),
+            std::string::npos);
+  ASSERT_TRUE(Run("COMMIT;"));
+  EXPECT_NE(Out().find("-- committed 2 statements"), std::string::npos);
+  session_.SetAsk(nullptr);
 }
 
 // A string left open in a script makes later quotes pair up wrong: the error points at the
