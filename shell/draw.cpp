@@ -119,6 +119,20 @@ std::optional<IndexDescription> DrawnIndex(const TableDescription& table, const 
   return view;
 }
 
+namespace {
+
+// 99990 -> "99,990".
+std::string GroupedCount(size_t n) {
+  std::string digits = std::to_string(n), out;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
+}  // namespace
+
 std::string DrawSvg(const TableDescription& table, const std::vector<Item>& items,
                     const DrawOptions& options) {
   const std::optional<IndexDescription> view =
@@ -183,11 +197,35 @@ std::string DrawSvg(const TableDescription& table, const std::vector<Item>& item
     });
     in_view += rows.size();
   }
-  // Layout: a header, then per drawn partition a band of rows.
-  const double key_width = kKeyWidthChars * kCharWidth + 2 * kPad;
+  // The key columns are as wide as the widest key drawn and their header: keys are never cut
+  // (a composite sort key is what the picture is about).
+  auto names = [](const std::vector<const KeyAttribute*>& attributes) {
+    std::string out;
+    for (const KeyAttribute* a : attributes) out += (out.empty() ? "" : " · ") + a->name;
+    return out.empty() ? std::string("(no sort key)") : out;
+  };
+  const std::string pk_label = names(pk) + " (partition)", sk_label = names(sk) + " (sort)";
+  size_t pk_chars = std::max<size_t>(kKeyWidthChars, TextWidth(pk_label) + 1);
+  size_t sk_chars = std::max<size_t>(kKeyWidthChars, TextWidth(sk_label) + 1);
+  {
+    size_t bands = 0;
+    for (const auto& [partition_key, group] : partitions) {
+      if (bands++ == options.partitions) break;
+      pk_chars = std::max(pk_chars, TextWidth(group.first));
+      size_t rows = 0;
+      for (const Row& r : group.second) {
+        if (rows++ == options.items_per_partition) break;
+        if (!sk.empty()) sk_chars = std::max(sk_chars, TextWidth(KeyText(*r.item, sk)));
+      }
+    }
+  }
+  const double pk_width = static_cast<double>(pk_chars) * kCharWidth + 2 * kPad;
+  const double sk_width = static_cast<double>(sk_chars) * kCharWidth + 2 * kPad;
+  // Layout: a header, then per drawn partition a band of rows, at most items_per_partition of
+  // them and a last row saying how many more the partition holds.
   std::string body;
-  double y = kMargin + kHeader, width = kMargin * 2 + 2 * key_width;
-  size_t drawn = 0, drawn_items = 0;
+  double y = kMargin + kHeader, width = kMargin * 2 + pk_width + sk_width;
+  size_t drawn = 0, drawn_items = 0, cut_partitions = 0;
   std::set<size_t> entities_drawn;
   for (const auto& [partition_key, group] : partitions) {
     const auto& [value, rows] = group;
@@ -195,17 +233,20 @@ std::string DrawSvg(const TableDescription& table, const std::vector<Item>& item
     ++drawn;
     const double band_top = y;
     std::string band;
+    size_t in_band = 0;
     for (const Row& r : rows) {
+      if (in_band == options.items_per_partition) break;
+      ++in_band;
       ++drawn_items;
       entities_drawn.insert(r.entity);
       const char* fill = kPalette[r.entity % std::size(kPalette)];
-      double x = kMargin + key_width;
+      double x = kMargin + pk_width;
       std::string cells = fmt::format(
           R"(<rect x="{:.1f}" y="{:.1f}" width="{:.1f}" height="{}" fill="{}" stroke="#8a94a6"/>)"
           R"(<text x="{:.1f}" y="{:.1f}" class="k">{}</text>)",
-          x, y, key_width, kRowHeight, fill, x + kPad, y + kRowHeight / 2.0 + 4,
-          Escape(sk.empty() ? std::string("-") : CutToWidth(KeyText(*r.item, sk), kKeyWidthChars)));
-      x += key_width;
+          x, y, sk_width, kRowHeight, fill, x + kPad, y + kRowHeight / 2.0 + 4,
+          Escape(sk.empty() ? std::string("-") : KeyText(*r.item, sk)));
+      x += sk_width;
       for (const auto& [name, v] : *r.item) {
         // The row's keys are its first two cells; on an index, the table's keys are attributes.
         if (key.Has(name) || (!index && table.key.Has(name)) ||
@@ -229,11 +270,22 @@ std::string DrawSvg(const TableDescription& table, const std::vector<Item>& item
       band += "<g class=\"item\">" + cells + "</g>";
       y += kRowHeight;
     }
+    if (in_band < rows.size()) {  // the rest of a big partition: counted, not drawn
+      ++cut_partitions;
+      const std::string more =
+          fmt::format("… and {} more item{}", GroupedCount(rows.size() - in_band),
+                      rows.size() - in_band == 1 ? "" : "s");
+      band += fmt::format(R"(<g class="more"><text x="{:.1f}" y="{:.1f}" class="f">{}</text></g>)",
+                          kMargin + pk_width + kPad, y + 16, Escape(more));
+      width = std::max(width, kMargin + pk_width + kPad +
+                                  static_cast<double>(TextWidth(more)) * kCharWidth + kMargin);
+      y += 24;
+    }
     body += fmt::format(
         R"(<g class="partition"><rect x="{}" y="{:.1f}" width="{:.1f}" height="{:.1f}" )"
         R"(fill="#f4f6f9" stroke="#8a94a6"/><text x="{:.1f}" y="{:.1f}" class="k">{}</text>{}</g>)",
-        kMargin, band_top, key_width, y - band_top, double{kMargin + kPad},
-        band_top + kRowHeight / 2.0 + 4, Escape(CutToWidth(value, kKeyWidthChars)), band);
+        kMargin, band_top, pk_width, y - band_top, double{kMargin + kPad},
+        band_top + kRowHeight / 2.0 + 4, Escape(value), band);
     y += 6;
   }
   // Header: what is drawn, the key columns' names.
@@ -243,35 +295,43 @@ std::string DrawSvg(const TableDescription& table, const std::vector<Item>& item
       : index ? fmt::format("{} · index {} ({})", table.name, index->name,
                             ProjectionTypeName(index->projection.type))
               : table.name;
-  auto names = [](const std::vector<const KeyAttribute*>& attributes) {
-    std::string out;
-    for (const KeyAttribute* a : attributes) out += (out.empty() ? "" : " · ") + a->name;
-    return out.empty() ? std::string("(no sort key)") : out;
-  };
   std::string header = fmt::format(
       R"(<text x="{}" y="{}" class="t">{}</text>)"
       R"(<text x="{}" y="{}" class="h">{}</text><text x="{:.1f}" y="{}" class="h">{}</text>)",
-      kMargin, kMargin + 14, Escape(title), kMargin + kPad, kMargin + kHeader - 8,
-      Escape(names(pk) + " (partition)"), kMargin + key_width + kPad, kMargin + kHeader - 8,
-      Escape(names(sk) + " (sort)"));
-  // Under it: the counts, what is left out, the legend.
+      kMargin, kMargin + 14, Escape(title), kMargin + kPad, kMargin + kHeader - 8, Escape(pk_label),
+      kMargin + pk_width + kPad, kMargin + kHeader - 8, Escape(sk_label));
+  width = std::max(width, kMargin * 2 + static_cast<double>(TextWidth(title)) * 9.6);
+  // Under it: the counts, what is left out, the legend; the picture is as wide as its lines.
+  auto fit = [&](const std::string& line) {
+    width = std::max(width, kMargin * 2 + static_cast<double>(TextWidth(line)) * kCharWidth);
+  };
   y += 18;
-  std::string footer = fmt::format(
-      R"(<text x="{}" y="{:.1f}" class="f">{} item{} in {} partition{} · {} bytes{}</text>)",
-      kMargin, y, in_view, in_view == 1 ? "" : "s", partitions.size(),
-      partitions.size() == 1 ? "" : "s", bytes,
-      drawn < partitions.size()
-          ? fmt::format(" · drawn: the first {} partitions, {} items", drawn, drawn_items)
-          : std::string());
+  std::string drawn_text;
+  if (drawn < partitions.size() || cut_partitions > 0) {
+    drawn_text = fmt::format(
+        " · drawn: {} partition{}, {} items{}",
+        drawn < partitions.size() ? fmt::format("the first {}", drawn)
+                                  : fmt::format("all {}", drawn),
+        drawn == 1 ? "" : "s", drawn_items,
+        cut_partitions > 0 ? fmt::format(" (at most {} a partition)", options.items_per_partition)
+                           : std::string());
+  }
+  const std::string counts =
+      fmt::format("{} item{} in {} partition{} · {} bytes{}", in_view, in_view == 1 ? "" : "s",
+                  partitions.size(), partitions.size() == 1 ? "" : "s", bytes, drawn_text);
+  fit(counts);
+  std::string footer =
+      fmt::format(R"(<text x="{}" y="{:.1f}" class="f">{}</text>)", kMargin, y, Escape(counts));
   if (index) {
     y += 18;
-    footer += fmt::format(
-        R"(<text x="{}" y="{:.1f}" class="f sparse">{} of the table's {} item{} not in {}: )"
-        R"(they lack its key ({}))</text>)",
-        kMargin, y, left_out, items.size(), items.size() == 1 ? " is" : "s are",
-        Escape(index->name),
-        Escape(vector ? fmt::format("{}, {}", vector->vector_attribute, key.partition.name)
-                      : fmt::format("{}", fmt::join(key.Names(), ", "))));
+    const std::string sparse =
+        fmt::format("{} of the table's {} item{} not in {}: they lack its key ({})", left_out,
+                    items.size(), items.size() == 1 ? " is" : "s are", index->name,
+                    vector ? fmt::format("{}, {}", vector->vector_attribute, key.partition.name)
+                           : fmt::format("{}", fmt::join(key.Names(), ", ")));
+    fit(sparse);
+    footer += fmt::format(R"(<text x="{}" y="{:.1f}" class="f sparse">{}</text>)", kMargin, y,
+                          Escape(sparse));
   }
   y += 12;
   double lx = kMargin;

@@ -7,8 +7,10 @@
 //  - an index drawn as the same items re-keyed by the index's keys and cut to its projection:
 //    items without its key are absent, and the picture says how many were left out (a sparse
 //    index made visible);
-//  - long values cut with an ellipsis; the item and partition counts and sizes under it.
-// Sized for a 1280x720 slide at about 30 items; `partitions` picks how many bands are drawn.
+//  - long values cut with an ellipsis, keys never (their columns are as wide as the widest
+//    drawn); the item and partition counts and sizes under it, the picture as wide as they are.
+// Sized for a 1280x720 slide at about 30 items; `partitions` picks how many bands are drawn,
+// `items_per_partition` how many rows each (a 100,000-item partition is 12 rows and a count).
 #pragma once
 
 #include <optional>
@@ -21,8 +23,10 @@
 namespace keyhole::shell {
 
 struct DrawOptions {
-  std::optional<std::string> index;         // draw this index of the table instead
-  size_t partitions = 8;                    // at most this many bands (item collections)
+  std::optional<std::string> index;  // draw this index of the table instead
+  size_t partitions = 8;             // at most this many bands (item collections)
+  size_t items_per_partition = 12;   // at most this many rows a band, then "… and N more"
+
   std::optional<AttributeValue> partition;  // only this partition key value
   size_t max_value_chars = 22;              // longer values end with "…"
 };

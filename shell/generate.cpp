@@ -151,6 +151,34 @@ class Maker {
     return *p.values[Index(p.values.size())];  // a recurring string, text, sets, documents
   }
 
+  // A new value shaped as one of `examples` (an id): each digit, lower-case and upper-case
+  // letter drawn anew, anything else (a '-' of a UUID) kept.
+  std::string LikeExample(const std::vector<std::string>& examples) {
+    std::vector<const std::string*> held;
+    for (const std::string& e : examples) {
+      if (!e.empty()) held.push_back(&e);
+    }
+    if (held.empty()) return Id(8, false);
+    std::string out = *held[Index(held.size())];
+    const bool hex = std::all_of(held.begin(), held.end(), [](const std::string* e) {
+      return std::all_of(e->begin(), e->end(), [](char c) {
+        return std::isdigit(static_cast<unsigned char>(c)) || (c >= 'a' && c <= 'f') || c == '-';
+      });
+    });
+    for (char& c : out) {
+      if (hex && (std::isdigit(static_cast<unsigned char>(c)) || (c >= 'a' && c <= 'f'))) {
+        c = "0123456789abcdef"[Index(16)];
+      } else if (std::isdigit(static_cast<unsigned char>(c))) {
+        c = static_cast<char>('0' + Index(10));
+      } else if (c >= 'a' && c <= 'z') {
+        c = static_cast<char>('a' + Index(26));
+      } else if (c >= 'A' && c <= 'Z') {
+        c = static_cast<char>('A' + Index(26));
+      }
+    }
+    return out;
+  }
+
   // Draws a parent: uniformly, or by Zipf's law with exponent `s` (rank 1 the most).
   size_t Parent(size_t parents, double s) {
     if (s <= 0) return Index(parents);
@@ -170,17 +198,20 @@ class Maker {
   std::vector<double> cdf_;
 };
 
-const Entity* FindEntity(const Model& model, const std::string& name) {
+bool SameName(const std::string& a, const std::string& b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) ==
+                  std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+// The entities of `model` named `name` (any case).
+std::vector<const Entity*> FindEntities(const Model& model, const std::string& name) {
+  std::vector<const Entity*> out;
   for (const Entity& e : model.entities) {
-    if (e.name.size() == name.size() &&
-        std::equal(e.name.begin(), e.name.end(), name.begin(), [](char a, char b) {
-          return std::tolower(static_cast<unsigned char>(a)) ==
-                 std::tolower(static_cast<unsigned char>(b));
-        })) {
-      return &e;
-    }
+    if (SameName(e.name, name)) out.push_back(&e);
   }
-  return nullptr;
+  return out;
 }
 
 // The attribute names between < and > in a template.
@@ -194,11 +225,52 @@ std::vector<std::string> Placeholders(const std::string& text) {
   return out;
 }
 
+bool IsPlaceholder(const std::string& part) {
+  return part.size() >= 2 && part.front() == '<' && part.back() == '>';
+}
+
+bool IsDigitChar(char c) { return c >= '0' && c <= '9'; }
+
+bool SameWord(const std::string& a, const std::string& b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) ==
+                  std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+// A placeholder segment of one of the entity's key templates, and what each of its items holds
+// there ("" where an item lacks the attribute or has another shape).
+struct Slot {
+  size_t t = 0;      // the template
+  size_t p = 0;      // the part
+  std::string name;  // the placeholder: timestamp, number, id or an attribute's name
+  std::vector<std::string> examples;
+  size_t seen = 0;
+};
+
+// What `item` holds in part `p` of the key template `k`, when its value has the template's shape.
+std::optional<std::string> SegmentOf(const Item& item, const KeyTemplate& k, size_t p) {
+  auto it = item.find(k.attribute);
+  if (it == item.end()) return std::nullopt;
+  std::string text;
+  if (it->second.is(ValueType::kS)) {
+    text = it->second.s();
+  } else if (it->second.is(ValueType::kN)) {
+    text = it->second.n().ToString();
+  } else {
+    return std::nullopt;
+  }
+  KeySegments seg = SplitKeyValue(text);
+  if (seg.separators != k.segments.separators || p >= seg.parts.size()) return std::nullopt;
+  return seg.parts[p];
+}
+
 }  // namespace
 
 Result<Generated> GenerateItems(const TableDescription& table, const std::vector<Item>& existing,
                                 const GenerateOptions& options) {
-  const Model model = InferModel(table, existing);
+  KH_RETURN_IF_ERROR(CheckTypeAttribute(table.name, existing, options.type_attribute));
+  const Model model = InferModel(table, existing, options.type_attribute);
   auto missing = [&](const std::string& name) {
     std::string names;
     for (const Entity& e : model.entities) names += (names.empty() ? "" : ", ") + e.name;
@@ -209,12 +281,29 @@ Result<Generated> GenerateItems(const TableDescription& table, const std::vector
                           table.name, name)
             : fmt::format("{} has no entity type {}; .model finds {}", table.name, name, names));
   };
-  const Entity* entity = FindEntity(model, options.entity);
-  if (!entity) return missing(options.entity);
+  // One entity of the name, or a refusal: several of one name are not picked from silently.
+  auto find = [&](const std::string& name) -> Result<const Entity*> {
+    std::vector<const Entity*> found = FindEntities(model, name);
+    if (found.empty()) return missing(name);
+    if (found.size() == 1) return found[0];
+    std::string shapes;
+    for (const Entity* e : found) {
+      std::string keys;
+      for (const KeyTemplate& k : e->shapes.front().keys) {
+        keys += (keys.empty() ? "" : ", ") + k.attribute + " = " + k.text;
+      }
+      shapes += fmt::format("{}({}; {} items)", shapes.empty() ? "" : ", ", keys, e->items);
+    }
+    return Status::Validation(fmt::format(
+        "{} entity types of {} are named {}: {}. .generate cannot tell which is meant; name "
+        "their type attribute (.generate ... BY ATTRIBUTE, .model {} BY ATTRIBUTE) or give "
+        "their items one",
+        found.size(), table.name, found[0]->name, shapes, table.name));
+  };
+  KH_ASSIGN_OR_RETURN(const Entity* entity, find(options.entity));
   const Entity* parent = nullptr;
   if (options.per) {
-    parent = FindEntity(model, *options.per);
-    if (!parent) return missing(*options.per);
+    KH_ASSIGN_OR_RETURN(parent, find(*options.per));
   }
   const EntityShape& shape = entity->shapes.front();
   std::vector<const KeyTemplate*> templates;
@@ -244,7 +333,116 @@ Result<Generated> GenerateItems(const TableDescription& table, const std::vector
   for (const KeyTemplate& k : shape.keys) {
     out.shape += (out.shape.empty() ? "" : ", ") + k.attribute + " = " + k.text;
   }
-  Maker make(options.seed);
+  // The placeholder segments of the templates, with what the examples hold in them.
+  std::vector<Slot> slots;
+  for (size_t t = 0; t < templates.size(); ++t) {
+    const KeySegments& seg = templates[t]->segments;
+    for (size_t p = 0; p < seg.parts.size(); ++p) {
+      if (IsPlaceholder(seg.parts[p])) {
+        slots.push_back({t, p, seg.parts[p].substr(1, seg.parts[p].size() - 2), {}, 0});
+      }
+    }
+  }
+  for (size_t i : entity->item_indexes) {
+    for (Slot& slot : slots) {
+      std::optional<std::string> v = SegmentOf(existing[i], *templates[slot.t], slot.p);
+      slot.examples.push_back(v ? *v : std::string());
+      slot.seen += v.has_value();
+    }
+  }
+  // Segments equal in every example that has both are one value (union-find).
+  std::vector<size_t> group(slots.size());
+  for (size_t a = 0; a < slots.size(); ++a) group[a] = a;
+  auto root = [&](size_t a) {
+    while (group[a] != a) a = group[a] = group[group[a]];
+    return a;
+  };
+  for (size_t a = 0; a < slots.size(); ++a) {
+    for (size_t b = a + 1; b < slots.size(); ++b) {
+      bool both = false, equal = true;
+      for (size_t i = 0; i < slots[a].examples.size() && equal; ++i) {
+        const std::string &x = slots[a].examples[i], &y = slots[b].examples[i];
+        if (x.empty() || y.empty()) continue;
+        both = true;
+        equal = x == y;
+      }
+      if (both && equal) group[root(a)] = root(b);
+    }
+  }
+  // PER a parent: a slot after the same literal as a slot of the parent's keys takes the
+  // parent's value there.
+  std::vector<const KeyTemplate*> parent_templates;
+  if (parent) {
+    const EntityShape& ps = parent->shapes.front();
+    for (const KeyTemplate& k : ps.keys) parent_templates.push_back(&k);
+    for (const auto& ik : ps.indexes) {
+      for (const KeyTemplate& k : ik.keys) parent_templates.push_back(&k);
+    }
+  }
+  struct ParentSource {
+    const KeyTemplate* t = nullptr;
+    size_t p = 0;
+  };
+  std::map<size_t, ParentSource> from_parent;  // group root -> the parent's segment
+  for (size_t a = 0; a < slots.size() && parent; ++a) {
+    const KeySegments& seg = templates[slots[a].t]->segments;
+    const std::string before = slots[a].p > 0 ? seg.parts[slots[a].p - 1] : std::string();
+    for (const KeyTemplate* pt : parent_templates) {
+      const KeySegments& ps = pt->segments;
+      for (size_t p = 0; p < ps.parts.size(); ++p) {
+        if (!IsPlaceholder(ps.parts[p])) continue;
+        const bool same_literal =
+            p > 0 && slots[a].p > 0 && !IsPlaceholder(before) && SameWord(ps.parts[p - 1], before);
+        // A key made of one placeholder, as the parent's same key is (`<accountId>`).
+        const bool same_whole = seg.parts.size() == 1 && ps.parts.size() == 1 &&
+                                pt->attribute == templates[slots[a].t]->attribute;
+        if ((same_literal || same_whole) && !from_parent.contains(root(a))) {
+          from_parent[root(a)] = {pt, p};
+        }
+      }
+    }
+  }
+  std::set<std::string> from_parent_attributes;
+  if (parent) {
+    std::set<std::string> parent_names;
+    for (const KeyTemplate* pt : parent_templates) {
+      for (const std::string& n : Placeholders(pt->text)) parent_names.insert(n);
+    }
+    for (const auto& [name, p] : profiles) {
+      if (p.in_key && parent_names.contains(name)) from_parent_attributes.insert(name);
+    }
+    if (from_parent.empty() && from_parent_attributes.empty()) {
+      std::string parent_shape;
+      for (const KeyTemplate& k : parent->shapes.front().keys) {
+        parent_shape += (parent_shape.empty() ? "" : ", ") + k.attribute + " = " + k.text;
+      }
+      return Status::Validation(fmt::format(
+          "{}'s keys ({}) share no segment with {}'s ({}): .generate cannot put a {} under a "
+          "{}. Items belong under a parent when a key holds the parent's value after the same "
+          "literal (ACCOUNT#<id> in both), or an attribute the parent's key names",
+          entity->name, out.shape, parent->name, parent_shape, entity->name, parent->name));
+    }
+  }
+  // Numbers continue after the largest the entity holds, so that every run's keys are new.
+  std::map<size_t, int64_t> next_number;
+  std::map<size_t, size_t> number_width;
+  for (size_t a = 0; a < slots.size(); ++a) {
+    if (slots[a].name != "number") continue;
+    int64_t max = 0;
+    size_t width = 0;
+    bool padded = false;
+    for (const std::string& e : slots[a].examples) {
+      if (e.empty() || e.size() > 18 || !std::all_of(e.begin(), e.end(), IsDigitChar)) continue;
+      max = std::max<int64_t>(max, std::stoll(e));
+      width = std::max(width, e.size());
+      padded |= e.size() > 1 && e[0] == '0';
+    }
+    next_number[root(a)] = std::max(next_number[root(a)], max + 1);
+    if (padded) number_width[root(a)] = std::max(number_width[root(a)], width);
+  }
+  // The seed and the table's size: a second run with the same seed draws new ids, not the
+  // first run's again (each of which it would find taken).
+  Maker make(options.seed * 0x9E3779B97F4A7C15ULL + existing.size());
   std::set<std::string> keys_taken;
   for (const Item& item : existing) {
     std::string k;
@@ -254,7 +452,13 @@ Result<Generated> GenerateItems(const TableDescription& table, const std::vector
     keys_taken.insert(k);
   }
   const double examples = static_cast<double>(entity->items);
+  // Values made unique by a counter start past the ones earlier runs made.
+  const int64_t fresh = static_cast<int64_t>(existing.size()) * 10;
   for (int64_t n = 0; n < options.count; ++n) {
+    if (options.cancel && (n & 1023) == 0 && options.cancel->load(std::memory_order_relaxed)) {
+      out.interrupted = true;
+      break;
+    }
     bool made = false;
     for (int attempt = 0; attempt < 10 && !made; ++attempt) {
       Item item;
@@ -270,33 +474,67 @@ Result<Generated> GenerateItems(const TableDescription& table, const std::vector
           }
         }
         if (!p.in_key && make.Uniform() * examples >= static_cast<double>(p.present)) continue;
-        item.emplace(name, make.Value(p, n * 10 + attempt));
+        item.emplace(name, make.Value(p, fresh + n * 10 + attempt));
+      }
+      // One value per group of segments: an attribute's, the parent's, or a new one.
+      std::map<size_t, std::string> values;
+      for (size_t a = 0; a < slots.size(); ++a) {
+        const Slot& slot = slots[a];
+        auto it = item.find(slot.name);
+        if (it != item.end() && (it->second.is(ValueType::kS) || it->second.is(ValueType::kN))) {
+          values[root(a)] =
+              it->second.is(ValueType::kS) ? it->second.s() : it->second.n().ToString();
+        }
+      }
+      for (size_t a = 0; a < slots.size(); ++a) {
+        const size_t g = root(a);
+        if (values.contains(g)) continue;
+        if (auto src = from_parent.find(g); src != from_parent.end() && from) {
+          if (std::optional<std::string> v = SegmentOf(*from, *src->second.t, src->second.p)) {
+            values[g] = *v;
+            continue;
+          }
+        }
+        const Slot& slot = slots[a];
+        if (slot.name == "timestamp") {
+          Profile times;
+          std::vector<AttributeValue> held;
+          for (const std::string& e : slot.examples) {
+            if (!e.empty()) held.push_back(AttributeValue::S(e));
+          }
+          for (const AttributeValue& v : held) times.values.push_back(&v);
+          values[g] = make.Time(times.values.empty() ? nullptr : &times);
+        } else if (slot.name == "number") {
+          const int64_t x = next_number[g]++;
+          values[g] = number_width.contains(g) ? fmt::format("{:0{}}", x, number_width[g])
+                                               : fmt::format("{}", x);
+        } else {
+          values[g] = make.LikeExample(slot.examples);
+        }
       }
       bool complete = true;
-      for (const KeyTemplate* k : templates) {
+      for (size_t t = 0; t < templates.size(); ++t) {
+        const KeyTemplate* k = templates[t];
         const bool table_key = table.key.Has(k->attribute);
         if (!table_key &&
             make.Uniform() * static_cast<double>(shape.items) >= static_cast<double>(k->items)) {
           continue;  // a sparse index stays as sparse
         }
-        std::string text = k->text;
-        for (size_t at = text.find('<'); at != std::string::npos; at = text.find('<')) {
-          const size_t end = text.find('>', at);
-          if (end == std::string::npos) break;
-          const std::string name = text.substr(at + 1, end - at - 1);
-          std::string value;
-          if (auto it = item.find(name); it != item.end()) {
-            value = it->second.is(ValueType::kS)   ? it->second.s()
-                    : it->second.is(ValueType::kN) ? it->second.n().ToString()
-                                                   : make.Id(8, false);
-          } else if (name == "timestamp") {
-            value = make.Time(nullptr);
-          } else if (name == "number") {
-            value = fmt::format("{:06}", n);
-          } else {
-            value = make.Id(8, false);
+        std::string text;
+        if (k->segments.parts.empty()) {  // values of several shapes: as before, by text
+          text = k->text;
+        } else {
+          for (size_t p = 0; p < k->segments.parts.size(); ++p) {
+            const std::string& part = k->segments.parts[p];
+            if (!IsPlaceholder(part)) {
+              text += part;
+            } else {
+              for (size_t a = 0; a < slots.size(); ++a) {
+                if (slots[a].t == t && slots[a].p == p) text += values[root(a)];
+              }
+            }
+            if (p < k->segments.separators.size()) text += k->segments.separators[p];
           }
-          text.replace(at, end - at + 1, value);
         }
         // The key's type: a number key takes the text as a number.
         const KeyAttribute* type = nullptr;

@@ -16,37 +16,20 @@ namespace keyhole::shell {
 
 namespace {
 
-constexpr const char* kTypeAttributes[] = {"EntityType", "entityType", "entity_type", "Type",
-                                           "type",       "_type",      "__typename",  "_et",
-                                           "Entity",     "entity"};
-
-// A key value cut into segments and the separators between them.
-struct Segments {
-  std::vector<std::string> parts;
-  std::string separators;  // separators[i] sits between parts[i] and parts[i + 1]
-};
+// The type attribute's usual names, in the order they are tried (model.h, docs/shell.md): the
+// first kKeenTypeAttributes name an entity when half the items carry them; the rest, words
+// that also name a sub-kind (a memory's kind: fact or preference), only when every item does.
+constexpr const char* kTypeAttributes[] = {
+    "EntityType", "entityType", "entity_type", "Type",        "type",       "_type",
+    "__typename", "_et",        "Entity",      "entity",      "_t",         "etype",
+    "entityKind", "__type",     "kind",        "Kind",        "ItemType",   "itemType",
+    "item_type",  "RecordType", "recordType",  "record_type", "objectType", "docType"};
+constexpr size_t kKeenTypeAttributes = 14;  // up to __type
 
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
-Segments Split(const std::string& v) {
-  Segments out;
-  std::string current;
-  for (size_t i = 0; i < v.size(); ++i) {
-    char c = v[i];
-    bool separator =
-        c == '#' || c == '|' ||
-        (c == ':' && !(i > 0 && i + 1 < v.size() && IsDigit(v[i - 1]) && IsDigit(v[i + 1])));
-    if (separator) {
-      out.parts.push_back(std::move(current));
-      current.clear();
-      out.separators += c;
-    } else {
-      current += c;
-    }
-  }
-  out.parts.push_back(std::move(current));
-  return out;
-}
+using Segments = KeySegments;
+Segments Split(const std::string& v) { return SplitKeyValue(v); }
 
 // The text of a scalar value (S, N), or nullopt.
 std::optional<std::string> Text(const AttributeValue& v) {
@@ -135,7 +118,8 @@ std::string PlaceholderName(const std::vector<const Item*>& items,
 
 // The template of `attribute` over `items` (those carrying it); items.empty() -> "".
 std::string Template(const std::vector<const Item*>& all, const std::string& attribute,
-                     const std::set<std::string>& key_attributes, int64_t* carried) {
+                     const std::set<std::string>& key_attributes, int64_t* carried,
+                     Segments* segments) {
   std::vector<const Item*> items;
   std::vector<Segments> values;
   bool numeric = false;
@@ -143,7 +127,7 @@ std::string Template(const std::vector<const Item*>& all, const std::string& att
     auto it = item->find(attribute);
     if (it == item->end()) continue;
     std::optional<std::string> text = Text(it->second);
-    if (!text) return "<binary>";
+    if (!text) return "<binary>";  // no segments
     numeric |= it->second.type() == ValueType::kN;
     items.push_back(item);
     values.push_back(Split(*text));
@@ -153,9 +137,13 @@ std::string Template(const std::vector<const Item*>& all, const std::string& att
   if (numeric) {
     // A number key is one value (number text has no separator): as stored when one item has
     // it, else named after an attribute holding it, else <number>.
-    if (items.size() == 1) return values[0].parts[0];
+    if (items.size() == 1) {
+      segments->parts = {values[0].parts[0]};
+      return values[0].parts[0];
+    }
     std::string name = PlaceholderName(items, values, 0, key_attributes);
-    return "<" + (name == "id" ? std::string("number") : name) + ">";
+    segments->parts = {"<" + (name == "id" ? std::string("number") : name) + ">"};
+    return segments->parts[0];
   }
   bool same_shape = std::all_of(values.begin(), values.end(), [&](const Segments& s) {
     return s.separators == values[0].separators;
@@ -169,9 +157,11 @@ std::string Template(const std::vector<const Item*>& all, const std::string& att
       // (one user's `USER#alice` with username 'alice' is still USER#<username>).
       std::string name = PlaceholderName(items, values, p, key_attributes);
       bool from_attribute = name != "timestamp" && name != "number" && name != "id";
-      out += same && !from_attribute ? values[0].parts[p] : "<" + name + ">";
+      segments->parts.push_back(same && !from_attribute ? values[0].parts[p] : "<" + name + ">");
+      out += segments->parts.back();
       if (p < values[0].separators.size()) out += values[0].separators[p];
     }
+    segments->separators = values[0].separators;
     return out;
   }
   // Differing shapes: the common literal prefix, then <…>.
@@ -291,8 +281,8 @@ EntityShape MakeShape(const std::vector<const Item*>& items, const TableDescript
   shape.items = static_cast<int64_t>(items.size());
   auto add = [&](const KeySchema& k, std::vector<KeyTemplate>* out) {
     for (const KeyAttribute* a : k.Attributes()) {
-      KeyTemplate kt{a->name, "", 0};
-      kt.text = Template(items, a->name, hidden, &kt.items);
+      KeyTemplate kt{a->name, "", 0, {}};
+      kt.text = Template(items, a->name, hidden, &kt.items, &kt.segments);
       if (kt.items > 0) out->push_back(std::move(kt));
     }
   };
@@ -317,13 +307,14 @@ EntityShape MakeShape(const std::vector<const Item*>& items, const TableDescript
     if (held == 0) continue;
     EntityShape::IndexKeys ik{v.name, {}};
     if (hash) {
-      KeyTemplate kt{hash->name, "", 0};
-      kt.text = Template(items, hash->name, hidden, &kt.items);
+      KeyTemplate kt{hash->name, "", 0, {}};
+      kt.text = Template(items, hash->name, hidden, &kt.items, &kt.segments);
       ik.keys.push_back(std::move(kt));
     }
     ik.keys.push_back({v.vector_attribute,
                        fmt::format("VECTOR({}) {}", v.dimensions, DistanceFunctionName(v.distance)),
-                       held});
+                       held,
+                       {}});
     // The count shown is the items the index holds.
     if (hash) ik.keys[0].items = held;
     shape.indexes.push_back(std::move(ik));
@@ -333,18 +324,58 @@ EntityShape MakeShape(const std::vector<const Item*>& items, const TableDescript
 
 }  // namespace
 
+KeySegments SplitKeyValue(const std::string& v) {
+  KeySegments out;
+  std::string current;
+  for (size_t i = 0; i < v.size(); ++i) {
+    char c = v[i];
+    bool separator =
+        c == '#' || c == '|' ||
+        (c == ':' && !(i > 0 && i + 1 < v.size() && IsDigit(v[i - 1]) && IsDigit(v[i + 1])));
+    // '-' and '_' after a word, before a run holding a digit: tenant-1, project_7, user-a1b2
+    // (not in-progress, a date's 2024-03-03 or a UUID's 550e8400-e29b).
+    if ((c == '-' || c == '_') && !current.empty() &&
+        std::all_of(current.begin(), current.end(),
+                    [](unsigned char x) { return std::isalpha(x) != 0; })) {
+      bool digit = false;
+      for (size_t j = i + 1; j < v.size(); ++j) {
+        const char d = v[j];
+        if (d == '#' || d == '|' || d == ':' || d == '-' || d == '_') break;
+        digit |= IsDigit(d);
+      }
+      separator = digit;
+    }
+    if (separator) {
+      out.parts.push_back(std::move(current));
+      current.clear();
+      out.separators += c;
+    } else {
+      current += c;
+    }
+  }
+  out.parts.push_back(std::move(current));
+  return out;
+}
+
+std::vector<std::string> TypeAttributeNames() {
+  return {std::begin(kTypeAttributes), std::end(kTypeAttributes)};
+}
+
 std::string TypeAttributeOf(const std::vector<Item>& items) {
-  for (const char* candidate : kTypeAttributes) {
+  for (size_t i = 0; i < std::size(kTypeAttributes); ++i) {
+    const char* candidate = kTypeAttributes[i];
     size_t with = std::count_if(items.begin(), items.end(), [&](const Item& item) {
       auto it = item.find(candidate);
       return it != item.end() && it->second.type() == ValueType::kS;
     });
-    if (with > 0 && with * 2 >= items.size()) return candidate;
+    const bool enough = i < kKeenTypeAttributes ? with * 2 >= items.size() : with == items.size();
+    if (with > 0 && enough) return candidate;
   }
   return "";
 }
 
-Model InferModel(const TableDescription& t, const std::vector<Item>& items) {
+Model InferModel(const TableDescription& t, const std::vector<Item>& items,
+                 const std::string& type_attribute) {
   Model model;
   model.items = static_cast<int64_t>(items.size());
   std::set<std::string> keys{t.key.partition.name};
@@ -352,7 +383,7 @@ Model InferModel(const TableDescription& t, const std::vector<Item>& items) {
   for (const IndexDescription& index : t.indexes) {
     for (const std::string& name : index.key.Names()) keys.insert(name);
   }
-  model.type_attribute = TypeAttributeOf(items);
+  model.type_attribute = type_attribute.empty() ? TypeAttributeOf(items) : type_attribute;
   std::vector<Group> groups;
   std::vector<const Item*> untyped;
   std::map<std::string, size_t> by_type;
@@ -469,6 +500,20 @@ std::string FormatModel(const TableDescription& t, const Model& model) {
   return out;
 }
 
+Status CheckTypeAttribute(const std::string& table, const std::vector<Item>& items,
+                          const std::string& name) {
+  if (name.empty()) return Status::OK();
+  const bool carried = std::any_of(items.begin(), items.end(), [&](const Item& item) {
+    auto it = item.find(name);
+    return it != item.end() && it->second.type() == ValueType::kS;
+  });
+  if (carried) return Status::OK();
+  return Status::Validation(
+      fmt::format("no item of {} has a string attribute {} to name its entity type (names are "
+                  "case-sensitive)",
+                  table, name));
+}
+
 bool RunModel(Session::State& s, const std::vector<std::string>& given, Location at) {
   std::vector<std::string> args = given;
   if (args.empty()) {  // the database's one table
@@ -484,7 +529,14 @@ bool RunModel(Session::State& s, const std::vector<std::string>& given, Location
           at);
     }
   }
-  if (args.size() != 1) return s.Fail(Status::Validation("usage: .model [TABLE]"), at);
+  std::string by;  // .model TABLE BY ATTRIBUTE: the type attribute, named
+  if (args.size() == 3 && (args[1] == "BY" || args[1] == "by")) {
+    by = args[2];
+    args.resize(1);
+  }
+  if (args.size() != 1) {
+    return s.Fail(Status::Validation("usage: .model [TABLE [BY TYPE-ATTRIBUTE]]"), at);
+  }
   Result<TableSchemaPtr> t = s.db.TableSchema(args[0]);
   if (!t.ok()) return s.Fail(t.status(), at);
   ScanRequest scan;
@@ -509,7 +561,8 @@ bool RunModel(Session::State& s, const std::vector<std::string>& given, Location
     }
     scan.exclusive_start_key = std::move(page->last_evaluated_key);
   }
-  s.Out(FormatModel(**t, InferModel(**t, items)));
+  if (Status named = CheckTypeAttribute(args[0], items, by); !named.ok()) return s.Fail(named, at);
+  s.Out(FormatModel(**t, InferModel(**t, items, by)));
   if (sampled) {
     s.Notice(
         fmt::format("-- .model on {}: {} ({} read by Scan · {})\n", s.settings.endpoint,

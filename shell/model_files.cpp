@@ -34,6 +34,10 @@ Status ScanAll(Session::State& s, const std::string& table, std::vector<Item>* i
     KH_ASSIGN_OR_RETURN(ScanResponse page, s.db.Scan(scan));
     for (Item& item : page.items) items->push_back(std::move(item));
     if (!page.last_evaluated_key) return Status::OK();
+    if (g_interrupted.load(std::memory_order_relaxed)) {
+      return Status(ErrorCode::kInterrupted,
+                    fmt::format("Interrupted after reading {} items of {}", items->size(), table));
+    }
     scan.exclusive_start_key = std::move(page.last_evaluated_key);
   }
 }
@@ -209,10 +213,11 @@ bool RunExportModel(Session::State& s, const Args& args, Location at) {
   return true;
 }
 
-// .draw TABLE [INDEX] [TO FILE.html|FILE.svg] [--partitions N] [--partition VALUE]
+// .draw TABLE [INDEX] [TO FILE.html|FILE.svg] [--partitions N] [--items N] [--partition VALUE]
 bool RunDraw(Session::State& s, const Args& args, Location at) {
   const Status usage = Status::Validation(
-      "usage: .draw TABLE [INDEX] [TO FILE.html|FILE.svg] [--partitions N] [--partition VALUE]");
+      "usage: .draw TABLE [INDEX] [TO FILE.html|FILE.svg] [--partitions N] [--items N] "
+      "[--partition VALUE]");
   std::vector<std::string> words;
   std::string path, partition;
   DrawOptions options;
@@ -224,6 +229,11 @@ bool RunDraw(Session::State& s, const Args& args, Location at) {
       const long n = std::strtol(args[++i].c_str(), &end, 10);
       if (*end != '\0' || n < 1 || n > 10000) return s.Fail(usage, at);
       options.partitions = static_cast<size_t>(n);
+    } else if (args[i] == "--items" && i + 1 < args.size()) {  // rows a partition, at most
+      char* end = nullptr;
+      const long n = std::strtol(args[++i].c_str(), &end, 10);
+      if (*end != '\0' || n < 1 || n > 10000) return s.Fail(usage, at);
+      options.items_per_partition = static_cast<size_t>(n);
     } else if (args[i] == "--partition" && i + 1 < args.size()) {
       partition = args[++i];
     } else if (args[i].starts_with("--")) {
@@ -284,9 +294,18 @@ bool RunDraw(Session::State& s, const Args& args, Location at) {
 }
 
 // .generate TABLE ENTITY COUNT [PER PARENT] [--seed N] [--skew zipf:S]
+// "a" or "an" before `word` (by its first letter: "an ACCOUNT", "an Order"; a U is read as in
+// "a User").
+static std::string Article(const std::string& word) {
+  return !word.empty() && std::string_view("aeioAEIO").find(word[0]) != std::string_view::npos
+             ? "an"
+             : "a";
+}
+
 bool RunGenerate(Session::State& s, const Args& args, Location at) {
   const Status usage = Status::Validation(
-      "usage: .generate TABLE ENTITY COUNT [PER PARENT-ENTITY] [--seed N] [--skew zipf:S]");
+      "usage: .generate TABLE ENTITY COUNT [PER PARENT-ENTITY] [BY TYPE-ATTRIBUTE] [--seed N] "
+      "[--skew zipf:S]");
   std::vector<std::string> words;
   GenerateOptions options;
   for (size_t i = 0; i < args.size(); ++i) {
@@ -305,6 +324,8 @@ bool RunGenerate(Session::State& s, const Args& args, Location at) {
       }
     } else if ((args[i] == "PER" || args[i] == "per") && i + 1 < args.size()) {
       options.per = args[++i];
+    } else if ((args[i] == "BY" || args[i] == "by") && i + 1 < args.size()) {
+      options.type_attribute = args[++i];
     } else if (args[i].starts_with("--")) {
       return s.Fail(usage, at);
     } else {
@@ -325,9 +346,17 @@ bool RunGenerate(Session::State& s, const Args& args, Location at) {
   if (!t.ok()) return s.Fail(s.NameMissingTable(t.status(), words[0]), at);
   std::vector<Item> items;
   if (Status st = ScanAll(s, words[0], &items); !st.ok()) return s.Fail(st, at);
+  options.cancel = &g_interrupted;
   Result<Generated> made = GenerateItems(**t, items, options);
   if (!made.ok()) return s.Fail(made.status(), at);
   const int64_t n = static_cast<int64_t>(made->items.size());
+  if (made->interrupted) {  // Ctrl-C while making them: nothing was written
+    return s.Fail(Status(ErrorCode::kInterrupted,
+                         fmt::format("Interrupted after making {} of {} {} items: nothing was "
+                                     "written",
+                                     n, options.count, options.entity)),
+                  at);
+  }
   if (s.local) {  // the bulk-import path: all or nothing
     Result<LocalControl::ImportResult> r =
         s.local->ImportItems(words[0], made->items, &g_interrupted);
@@ -346,7 +375,7 @@ bool RunGenerate(Session::State& s, const Args& args, Location at) {
   s.Notice(fmt::format(
       "-- {} {} item{} generated into {} (seed {}{}{}): {}{}\n", n, options.entity,
       n == 1 ? "" : "s", words[0], options.seed,
-      options.per ? ", each under a " + *options.per : std::string(),
+      options.per ? ", each under " + Article(*options.per) + " " + *options.per : std::string(),
       options.zipf > 0 ? fmt::format(", zipf:{:g}", options.zipf) : std::string(), made->shape,
       made->skipped ? fmt::format(" · {} not made: their keys were taken", made->skipped)
                     : std::string()));

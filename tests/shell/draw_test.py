@@ -81,7 +81,23 @@ with tempfile.TemporaryDirectory() as tmp:
           got[:300])
     check("small: escaped, cut", "Bo &lt;&amp;&gt;" in got and "a note long enough to…" in got
           and "we\ufffdird" in got, got)
+    # kind is on 4 of the 5 items: the keys' prefixes name the entities (issue 42 §3).
     check("small: legend", len(groups(root, "legend")) == 2, got)
+    # A big partition is cut at 12 rows and counted; sort keys are never cut (issue 42 §4).
+    big = ["CREATE TABLE \"Feed\" (pk S, sk S);"]
+    big += [f"INSERT INTO \"Feed\" VALUE {{'pk': 'USER#1', 'sk': 'POST#2024-03-03T10:00:00Z#{i:05}'}};"
+            for i in range(2000)]
+    r = subprocess.run([KEYHOLE, "feed.kh", "-f", "-"], input="\n".join(big) + "\n", capture_output=True,
+                       text=True)
+    r = run("feed.kh", "-c", ".draw Feed TO feed.svg")
+    feed = open("feed.svg", encoding="utf-8").read()
+    _, froot = svg_of("feed.svg")
+    check("big: 12 rows and a count", len(groups(froot, "item")) == 12 and "… and 1,988 more items" in feed,
+          feed[:400])
+    check("big: sort keys whole", "POST#2024-03-03T10:00:00Z#00000" in feed, feed[:600])
+    check("big: the footer fits", float(froot.get("width")) >= 16 * 2 + 7.2 * len(
+        "2000 items in 1 partition · 0 bytes · drawn: all 1 partition, 12 items (at most 12 a partition)") - 40,
+        froot.get("width"))
     r = run("shop.kh", "-c", ".draw Shop byStatus TO status.svg")
     _, root = svg_of("status.svg")
     text = open("status.svg").read()

@@ -1,6 +1,7 @@
 // .model's inference (shell/model.h): entities by a type attribute or by key prefixes, key
 // templates with placeholders named after attributes, sparse index coverage, several key shapes
 // of one entity, and hierarchies that are one entity.
+#include "shell/generate.h"
 #include "shell/model.h"
 
 #include <gtest/gtest.h>
@@ -270,6 +271,83 @@ TEST(ModelTest, RandomKeysAreAlwaysAccountedFor) {
       EXPECT_NE(text.find("\n" + e.name + " · "), std::string::npos) << "seed " << seed;
     }
   }
+}
+
+// The entity styles students write (issue 42 §3): ids after '-', '_' or ':' split as after '#',
+// so an issue tracker's tenants, projects and issues are three entities, not the table's name
+// three times; dates, UUIDs and words with a hyphen stay whole.
+TEST(ModelTest, HyphensAndUnderscoresBeforeAnIdSplit) {
+  std::vector<Item> items;
+  for (int t = 1; t <= 2; ++t) {
+    const std::string tenant = "tenant-" + std::to_string(t);
+    items.push_back({{"PK", S(tenant)}, {"SK", S(tenant)}, {"plan", S("pro")}});
+    for (int p = 1; p <= 2; ++p) {
+      const std::string project = "project_" + std::to_string(t * 10 + p);
+      items.push_back({{"PK", S(tenant)}, {"SK", S(project)}, {"title", S("P")}});
+      items.push_back({{"PK", S(project)},
+                       {"SK", S("issue:" + std::to_string(t * 100 + p))},
+                       {"state", S("in-progress")},
+                       {"opened", S("2024-03-0" + std::to_string(p))}});
+    }
+  }
+  Model m = InferModel(Table(false), items);
+  ASSERT_EQ(m.entities.size(), 3u) << shell::FormatModel(Table(false), m);
+  const shell::Entity* tenant = Find(m, "tenant");
+  const shell::Entity* project = Find(m, "project");
+  const shell::Entity* issue = Find(m, "issue");
+  ASSERT_TRUE(tenant && project && issue) << shell::FormatModel(Table(false), m);
+  EXPECT_EQ(project->shapes[0].keys[0].text, "tenant-<number>");
+  EXPECT_EQ(project->shapes[0].keys[1].text, "project_<number>");
+  EXPECT_EQ(issue->shapes[0].keys[1].text, "issue:<number>");
+  EXPECT_EQ(shell::SplitKeyValue("2024-03-03").parts.size(), 1u);
+  EXPECT_EQ(shell::SplitKeyValue("550e8400-e29b-41d4").parts.size(), 1u);
+  EXPECT_EQ(shell::SplitKeyValue("in-progress").parts.size(), 1u);
+  EXPECT_EQ(shell::SplitKeyValue("user-a1b2").parts.size(), 2u);
+}
+
+// kind, _t, etype... name entities as Type does, and BY names the attribute when it is none of
+// them (or to prefer one over another).
+TEST(ModelTest, MoreTypeAttributesAndOneNamedByBy) {
+  std::vector<Item> items = {
+      {{"PK", S("a")}, {"SK", S("1")}, {"kind", S("Order")}, {"cat", S("X")}},
+      {{"PK", S("a")}, {"SK", S("2")}, {"kind", S("Order")}, {"cat", S("Y")}},
+      {{"PK", S("b")}, {"SK", S("1")}, {"kind", S("Invoice")}, {"cat", S("X")}},
+  };
+  Model m = InferModel(Table(false), items);
+  EXPECT_EQ(m.type_attribute, "kind");
+  EXPECT_TRUE(Find(m, "Order") && Find(m, "Invoice"));
+  Model by = InferModel(Table(false), items, "cat");
+  EXPECT_EQ(by.type_attribute, "cat");
+  EXPECT_TRUE(Find(by, "X") && Find(by, "Y"));
+  for (const char* name : {"_t", "etype", "entity", "itemType", "recordType"}) {
+    std::vector<Item> typed = {{{"PK", S("a")}, {"SK", S("1")}, {name, S("Thing")}}};
+    EXPECT_EQ(shell::TypeAttributeOf(typed), name);
+  }
+  EXPECT_FALSE(shell::CheckTypeAttribute("App", items, "Kind").ok());
+  EXPECT_TRUE(shell::CheckTypeAttribute("App", items, "kind").ok());
+}
+
+// Two entity types of one name (keys without a word to tell them apart are named after the
+// table): .generate refuses the name rather than take the first.
+TEST(ModelTest, GenerateRefusesAnEntityNameTwoTypesShare) {
+  std::vector<Item> items = {
+      {{"PK", S("1001")}, {"SK", S("1")}, {"color", S("red")}},
+      {{"PK", S("1002")}, {"SK", S("2")}, {"color", S("blue")}},
+      {{"PK", S("1003")}, {"SK", S("a#b")}, {"size", N(3)}, {"weight", N(4)}},
+      {{"PK", S("1004")}, {"SK", S("c#d")}, {"size", N(5)}, {"weight", N(6)}},
+  };
+  Model m = InferModel(Table(false), items);
+  int named_app = 0;
+  for (const shell::Entity& e : m.entities) named_app += e.name == "App";
+  ASSERT_EQ(named_app, 2) << shell::FormatModel(Table(false), m);
+  shell::GenerateOptions options;
+  options.entity = "App";
+  options.count = 1;
+  Result<shell::Generated> made = shell::GenerateItems(Table(false), items, options);
+  ASSERT_FALSE(made.ok());
+  EXPECT_NE(made.status().message().find("2 entity types of App are named App: (PK = "),
+            std::string::npos)
+      << made.status().message();
 }
 
 }  // namespace
