@@ -198,6 +198,7 @@ class Maker {
   std::vector<double> cdf_;
 };
 
+// Whether a and b are the same word in any case.
 bool SameName(const std::string& a, const std::string& b) {
   return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
            return std::tolower(static_cast<unsigned char>(x)) ==
@@ -229,15 +230,6 @@ bool IsPlaceholder(const std::string& part) {
   return part.size() >= 2 && part.front() == '<' && part.back() == '>';
 }
 
-bool IsDigitChar(char c) { return c >= '0' && c <= '9'; }
-
-bool SameWord(const std::string& a, const std::string& b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) ==
-                  std::tolower(static_cast<unsigned char>(y));
-         });
-}
-
 // A placeholder segment of one of the entity's key templates, and what each of its items holds
 // there ("" where an item lacks the attribute or has another shape).
 struct Slot {
@@ -245,7 +237,10 @@ struct Slot {
   size_t p = 0;      // the part
   std::string name;  // the placeholder: timestamp, number, id or an attribute's name
   std::vector<std::string> examples;
-  size_t seen = 0;
+  // For a timestamp: the examples as values, for Maker::Time's range and form (time_profile
+  // points into times: made once every slot is in place, and slots do not move after).
+  std::vector<AttributeValue> times;
+  Profile time_profile;
 };
 
 // What `item` holds in part `p` of the key template `k`, when its value has the template's shape.
@@ -339,7 +334,7 @@ Result<Generated> GenerateItems(const TableDescription& table, const std::vector
     const KeySegments& seg = templates[t]->segments;
     for (size_t p = 0; p < seg.parts.size(); ++p) {
       if (IsPlaceholder(seg.parts[p])) {
-        slots.push_back({t, p, seg.parts[p].substr(1, seg.parts[p].size() - 2), {}, 0});
+        slots.push_back({t, p, seg.parts[p].substr(1, seg.parts[p].size() - 2), {}, {}, {}});
       }
     }
   }
@@ -347,8 +342,14 @@ Result<Generated> GenerateItems(const TableDescription& table, const std::vector
     for (Slot& slot : slots) {
       std::optional<std::string> v = SegmentOf(existing[i], *templates[slot.t], slot.p);
       slot.examples.push_back(v ? *v : std::string());
-      slot.seen += v.has_value();
     }
+  }
+  for (Slot& slot : slots) {  // made once, not for every new item
+    if (slot.name != "timestamp") continue;
+    for (const std::string& e : slot.examples) {
+      if (!e.empty()) slot.times.push_back(AttributeValue::S(e));
+    }
+    for (const AttributeValue& v : slot.times) slot.time_profile.values.push_back(&v);
   }
   // Segments equal in every example that has both are one value (union-find).
   std::vector<size_t> group(slots.size());
@@ -392,7 +393,7 @@ Result<Generated> GenerateItems(const TableDescription& table, const std::vector
       for (size_t p = 0; p < ps.parts.size(); ++p) {
         if (!IsPlaceholder(ps.parts[p])) continue;
         const bool same_literal =
-            p > 0 && slots[a].p > 0 && !IsPlaceholder(before) && SameWord(ps.parts[p - 1], before);
+            p > 0 && slots[a].p > 0 && !IsPlaceholder(before) && SameName(ps.parts[p - 1], before);
         // A key made of one placeholder, as the parent's same key is (`<accountId>`).
         const bool same_whole = seg.parts.size() == 1 && ps.parts.size() == 1 &&
                                 pt->attribute == templates[slots[a].t]->attribute;
@@ -402,16 +403,15 @@ Result<Generated> GenerateItems(const TableDescription& table, const std::vector
       }
     }
   }
-  std::set<std::string> from_parent_attributes;
   if (parent) {
     std::set<std::string> parent_names;
     for (const KeyTemplate* pt : parent_templates) {
       for (const std::string& n : Placeholders(pt->text)) parent_names.insert(n);
     }
-    for (const auto& [name, p] : profiles) {
-      if (p.in_key && parent_names.contains(name)) from_parent_attributes.insert(name);
-    }
-    if (from_parent.empty() && from_parent_attributes.empty()) {
+    const bool shares_attribute = std::any_of(profiles.begin(), profiles.end(), [&](const auto& p) {
+      return p.second.in_key && parent_names.contains(p.first);
+    });
+    if (from_parent.empty() && !shares_attribute) {
       std::string parent_shape;
       for (const KeyTemplate& k : parent->shapes.front().keys) {
         parent_shape += (parent_shape.empty() ? "" : ", ") + k.attribute + " = " + k.text;
@@ -432,7 +432,9 @@ Result<Generated> GenerateItems(const TableDescription& table, const std::vector
     size_t width = 0;
     bool padded = false;
     for (const std::string& e : slots[a].examples) {
-      if (e.empty() || e.size() > 18 || !std::all_of(e.begin(), e.end(), IsDigitChar)) continue;
+      if (e.empty() || e.size() > 18 ||
+          !std::all_of(e.begin(), e.end(), [](unsigned char c) { return std::isdigit(c); }))
+        continue;
       max = std::max<int64_t>(max, std::stoll(e));
       width = std::max(width, e.size());
       padded |= e.size() > 1 && e[0] == '0';
@@ -497,13 +499,7 @@ Result<Generated> GenerateItems(const TableDescription& table, const std::vector
         }
         const Slot& slot = slots[a];
         if (slot.name == "timestamp") {
-          Profile times;
-          std::vector<AttributeValue> held;
-          for (const std::string& e : slot.examples) {
-            if (!e.empty()) held.push_back(AttributeValue::S(e));
-          }
-          for (const AttributeValue& v : held) times.values.push_back(&v);
-          values[g] = make.Time(times.values.empty() ? nullptr : &times);
+          values[g] = make.Time(slot.times.empty() ? nullptr : &slot.time_profile);
         } else if (slot.name == "number") {
           const int64_t x = next_number[g]++;
           values[g] = number_width.contains(g) ? fmt::format("{:0{}}", x, number_width[g])

@@ -28,9 +28,6 @@ constexpr size_t kKeenTypeAttributes = 14;  // up to __type
 
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
-using Segments = KeySegments;
-Segments Split(const std::string& v) { return SplitKeyValue(v); }
-
 // The text of a scalar value (S, N), or nullopt.
 std::optional<std::string> Text(const AttributeValue& v) {
   if (v.type() == ValueType::kS) return v.s();
@@ -53,7 +50,7 @@ std::string Tag(const Item& item, const std::string& attribute) {
   if (it->second.type() == ValueType::kN) return "";
   std::optional<std::string> text = Text(it->second);
   if (!text) return "";
-  Segments s = Split(*text);
+  KeySegments s = SplitKeyValue(*text);
   if (s.parts.size() == 1) return "=" + s.parts[0];
   return IsWord(s.parts[0]) ? s.parts[0] : "";
 }
@@ -63,7 +60,7 @@ std::string ShapeOf(const Item& item, const std::string& attribute) {
   auto it = item.find(attribute);
   if (it == item.end()) return "-";
   std::optional<std::string> text = Text(it->second);
-  return text ? Split(*text).separators : "?";
+  return text ? SplitKeyValue(*text).separators : "?";
 }
 
 bool LooksLikeTimestamp(const std::string& s) {
@@ -73,16 +70,16 @@ bool LooksLikeTimestamp(const std::string& s) {
 
 // The name of a varying segment at `position` of the values of `items` (all shaped alike).
 std::string PlaceholderName(const std::vector<const Item*>& items,
-                            const std::vector<Segments>& values, size_t position,
+                            const std::vector<KeySegments>& values, size_t position,
                             const std::set<std::string>& key_attributes) {
   // An attribute every item carries with exactly this segment's text. One item is no evidence
   // (its username equals its key's segment by construction or by chance), and a number that
   // equals a segment is a coincidence (a likeCount of 4 beside POST#4) unless the segment
   // varies over at least three items, or is zero-padded (00042: written from a number).
-  const bool varies = std::any_of(values.begin(), values.end(), [&](const Segments& v) {
+  const bool varies = std::any_of(values.begin(), values.end(), [&](const KeySegments& v) {
     return v.parts[position] != values[0].parts[position];
   });
-  const bool zero_padded = std::any_of(values.begin(), values.end(), [&](const Segments& v) {
+  const bool zero_padded = std::any_of(values.begin(), values.end(), [&](const KeySegments& v) {
     const std::string& p = v.parts[position];
     return p.size() > 1 && p[0] == '0' && std::all_of(p.begin(), p.end(), IsDigit);
   });
@@ -108,7 +105,7 @@ std::string PlaceholderName(const std::vector<const Item*>& items,
     if (all) return name;
   }
   bool timestamps = true, digits = true;
-  for (const Segments& v : values) {
+  for (const KeySegments& v : values) {
     const std::string& p = v.parts[position];
     timestamps &= LooksLikeTimestamp(p);
     digits &= !p.empty() && std::all_of(p.begin(), p.end(), IsDigit);
@@ -119,9 +116,9 @@ std::string PlaceholderName(const std::vector<const Item*>& items,
 // The template of `attribute` over `items` (those carrying it); items.empty() -> "".
 std::string Template(const std::vector<const Item*>& all, const std::string& attribute,
                      const std::set<std::string>& key_attributes, int64_t* carried,
-                     Segments* segments) {
+                     KeySegments* segments) {
   std::vector<const Item*> items;
-  std::vector<Segments> values;
+  std::vector<KeySegments> values;
   bool numeric = false;
   for (const Item* item : all) {
     auto it = item->find(attribute);
@@ -130,7 +127,7 @@ std::string Template(const std::vector<const Item*>& all, const std::string& att
     if (!text) return "<binary>";  // no segments
     numeric |= it->second.type() == ValueType::kN;
     items.push_back(item);
-    values.push_back(Split(*text));
+    values.push_back(SplitKeyValue(*text));
   }
   *carried = static_cast<int64_t>(items.size());
   if (items.empty()) return "";
@@ -145,14 +142,15 @@ std::string Template(const std::vector<const Item*>& all, const std::string& att
     segments->parts = {"<" + (name == "id" ? std::string("number") : name) + ">"};
     return segments->parts[0];
   }
-  bool same_shape = std::all_of(values.begin(), values.end(), [&](const Segments& s) {
+  bool same_shape = std::all_of(values.begin(), values.end(), [&](const KeySegments& s) {
     return s.separators == values[0].separators;
   });
   std::string out;
   if (same_shape) {
     for (size_t p = 0; p < values[0].parts.size(); ++p) {
-      bool same = std::all_of(values.begin(), values.end(),
-                              [&](const Segments& s) { return s.parts[p] == values[0].parts[p]; });
+      bool same = std::all_of(values.begin(), values.end(), [&](const KeySegments& s) {
+        return s.parts[p] == values[0].parts[p];
+      });
       // A segment is a placeholder when it varies, or when an attribute holds it in every item
       // (one user's `USER#alice` with username 'alice' is still USER#<username>).
       std::string name = PlaceholderName(items, values, p, key_attributes);
@@ -166,7 +164,7 @@ std::string Template(const std::vector<const Item*>& all, const std::string& att
   }
   // Differing shapes: the common literal prefix, then <…>.
   for (size_t p = 0;; ++p) {
-    bool common = std::all_of(values.begin(), values.end(), [&](const Segments& s) {
+    bool common = std::all_of(values.begin(), values.end(), [&](const KeySegments& s) {
       return p + 1 < s.parts.size() && s.parts[p] == values[0].parts[p] &&
              s.separators[p] == values[0].separators[p];
     });

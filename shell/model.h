@@ -5,8 +5,9 @@
 // EntityType, entityType, entity_type, Type, type, _type, __typename, _et, Entity, entity, _t,
 // etype, entityKind, __type that does), or every item carries one of kind, Kind, ItemType,
 // itemType, item_type, RecordType, recordType, record_type, objectType, docType (words that
-// also name a sub-kind), or one is named (`.model T BY attr`), its value names each item's entity. Items without one are told apart by
-// their key prefixes: the leading literal segment of the partition and sort key values
+// also name a sub-kind), or one is named (`.model T BY attr`), its value names each item's entity.
+// Items without one are told apart by their key prefixes: the leading literal segment of the
+// partition and sort key values
 // (`USER#alice` -> USER; a one-segment value such as `PROFILE` counts whole). Groups whose keys
 // have the same shape and whose attribute names mostly agree (Jaccard >= 0.75) are one entity with
 // a variable where their prefixes differ (a hierarchy such as `CA#Oakland#94607` is not four

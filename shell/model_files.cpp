@@ -293,7 +293,6 @@ bool RunDraw(Session::State& s, const Args& args, Location at) {
   return true;
 }
 
-// .generate TABLE ENTITY COUNT [PER PARENT] [--seed N] [--skew zipf:S]
 // "a" or "an" before `word` (by its first letter: "an ACCOUNT", "an Order"; a U is read as in
 // "a User").
 static std::string Article(const std::string& word) {
@@ -302,6 +301,7 @@ static std::string Article(const std::string& word) {
              : "a";
 }
 
+// .generate TABLE ENTITY COUNT [PER PARENT] [BY TYPE-ATTRIBUTE] [--seed N] [--skew zipf:S]
 bool RunGenerate(Session::State& s, const Args& args, Location at) {
   const Status usage = Status::Validation(
       "usage: .generate TABLE ENTITY COUNT [PER PARENT-ENTITY] [BY TYPE-ATTRIBUTE] [--seed N] "

@@ -32,8 +32,8 @@ def run(*args):
     return subprocess.run([KEYHOLE, *args], capture_output=True, text=True, timeout=300)
 
 
-def items(db):
-    r = run(db, "-c", f".export Social TO {db}.jsonl")
+def items(db, table="Social"):
+    r = run(db, "-c", f".export {table} TO {db}.jsonl")
     if r.returncode != 0:
         return []
     with open(f"{db}.jsonl") as f:
@@ -63,11 +63,7 @@ INSERT INTO App VALUE {'PK': 'TAG#blue', 'SK': 'TAG#blue', 'color': 'blue'};
 
 
 def app_items(db):
-    r = run(db, "-c", f".export App TO {db}.jsonl")
-    if r.returncode != 0:
-        return []
-    with open(f"{db}.jsonl") as f:
-        return [json.loads(line)["Item"] for line in f]
+    return items(db, "App")
 
 
 def of(items, prefix):
