@@ -40,6 +40,10 @@ constexpr double kTargetUtilization = 0.7;
 constexpr double kCollectionLimit = 10.0 * 1024 * 1024 * 1024;  // with LSIs
 constexpr double kSecondsPerMonth = kHoursPerMonth * 3600;
 constexpr double kItemOverhead = 100;  // bytes DynamoDB bills per item for storage
+constexpr double kGiB = 1024.0 * 1024 * 1024;
+// DynamoDB bills a vector search or write 1 KB at least (keyhole's VectorWriteRequestBytes is
+// floored already; its search count is not).
+constexpr double kVectorMinimum = 1024;
 
 // 1234.5 -> "1,234.5"; at most `decimals` decimals, trailing zeros dropped.
 std::string Num(double v, int decimals = 2) {
@@ -101,6 +105,12 @@ struct TargetLoad {
   double rcu = 0, wcu = 0;
 };
 
+// A vector index's metered bytes per second (DynamoDB bills them per GB, apart from units).
+struct VectorLoad {
+  double searches = 0;  // SearchVectors per second
+  double search_bytes = 0, write_bytes = 0;
+};
+
 struct PartitionLoad {
   double rcu = 0, wcu = 0;
   double new_bytes = 0;  // per second, items created there
@@ -108,6 +118,7 @@ struct PartitionLoad {
   std::set<std::string> readers;  // patterns that read it, with their rate
   double read_requests = 0;       // per second
   bool everything = false;        // a value alone in its class: every request
+  bool new_value = false;         // a write that makes a new value each request
 };
 
 // A nested value as a csv cell: its plain JSON text.
@@ -184,6 +195,7 @@ void PrintCostPlan(Session::State& s, const std::vector<PatternRun>& runs, const
       }
     }
   }
+  std::map<std::string, VectorLoad> vectors;  // "T.I" of a vector index -> its load
   double total_requests = 0;
   for (const PatternRun* r : rated) {
     const double rate = *r->rate;
@@ -195,6 +207,19 @@ void PrintCostPlan(Session::State& s, const std::vector<PatternRun>& runs, const
         per_call[target].write_units += c.write_units;
       }
       sizes.insert(sizes.end(), u.item_sizes.begin(), u.item_sizes.end());
+    }
+    double search_bytes = 0, vector_write_bytes = 0;  // per call
+    for (const OperationUse& u : r->usage) {
+      for (const auto& [target, metered] : u.vector_search_bytes) {
+        const double b = std::max(metered, kVectorMinimum);  // billed: 1 KB at least a search
+        search_bytes += b;
+        vectors[target].search_bytes += b * rate;
+        vectors[target].searches += rate;
+      }
+      for (const auto& [target, b] : u.vector_write_bytes) {
+        vector_write_bytes += b;
+        vectors[target].write_bytes += b * rate;
+      }
     }
     double rcu = 0, wcu = 0;
     for (const auto& [target, c] : per_call) {
@@ -229,15 +254,29 @@ void PrintCostPlan(Session::State& s, const std::vector<PatternRun>& runs, const
         per[target] = AttributeValue::M(std::move(m));
       }
       row["units_per_call"] = AttributeValue::M(std::move(per));
+      if (search_bytes > 0) row["vector_search_bytes_per_s"] = N(search_bytes * rate);
+      if (vector_write_bytes > 0) row["vector_write_bytes_per_s"] = N(vector_write_bytes * rate);
     } else {
       row["rate"] = AttributeValue::S(r->rate_text);
       row["requests/s"] = N(Round(requests));
       row["RCU/s"] = N(Round(rcu * rate));
       row["WCU/s"] = N(Round(wcu * rate));
-      row["per call"] =
-          AttributeValue::S(UnitsText(per_call, one_table ? *tables.begin() : "", "RCU"));
-      row["item bytes"] = AttributeValue::S(
-          sizes.empty() ? "-" : fmt::format("{} avg, {} max", Num(mean, 0), largest));
+      std::string units = UnitsText(per_call, one_table ? *tables.begin() : "", "RCU");
+      if (search_bytes > 0 && rcu + wcu == 0) units = Bytes(search_bytes) + " searched";
+      if (vector_write_bytes > 0) units += ", " + Bytes(vector_write_bytes) + " vector";
+      row["per call"] = AttributeValue::S(units);
+      if (search_bytes + vector_write_bytes > 0) {
+        row["vector bytes/s"] = AttributeValue::S(
+            search_bytes > 0 && vector_write_bytes > 0
+                ? fmt::format("{} searched, {} written", Bytes(search_bytes * rate),
+                              Bytes(vector_write_bytes * rate))
+                : fmt::format("{} {}", Bytes((search_bytes + vector_write_bytes) * rate),
+                              search_bytes > 0 ? "searched" : "written"));
+      }
+      row["item bytes"] =
+          AttributeValue::S(sizes.empty() ? "-"
+                                          : fmt::format("{} avg, {} max", Num(mean, 0),
+                                                        Num(static_cast<double>(largest), 0)));
     }
     row["pattern"] = AttributeValue::S(r->name);
     row["operation"] = AttributeValue::S(r->operation);
@@ -246,10 +285,23 @@ void PrintCostPlan(Session::State& s, const std::vector<PatternRun>& runs, const
   RenderOptions options;
   options.mode = s.settings.mode;
   options.headers = s.settings.headers;
-  options.key_columns = {"section",        "pattern",    "rate",           "rate_per_s",
-                         "operation",      "requests/s", "requests_per_s", "RCU/s",
-                         "rcu_per_s",      "WCU/s",      "wcu_per_s",      "per call",
-                         "units_per_call", "item bytes"};
+  options.key_columns = {"section",
+                         "pattern",
+                         "rate",
+                         "rate_per_s",
+                         "operation",
+                         "requests/s",
+                         "requests_per_s",
+                         "RCU/s",
+                         "rcu_per_s",
+                         "WCU/s",
+                         "wcu_per_s",
+                         "per call",
+                         "units_per_call",
+                         "vector bytes/s",
+                         "vector_search_bytes_per_s",
+                         "vector_write_bytes_per_s",
+                         "item bytes"};
   std::vector<Item> all_rows;  // machine modes: every section in one set of rows
   auto print = [&](std::string_view title, std::vector<Item>& section) {
     if (machine) {
@@ -342,22 +394,75 @@ void PrintCostPlan(Session::State& s, const std::vector<PatternRun>& runs, const
     }
     rows.push_back(std::move(row));
   }
-  options.key_columns = {"section",         "on",
-                         "RCU/s",           "rcu_per_s",
-                         "WCU/s",           "wcu_per_s",
-                         "items",           "size",
-                         "bytes",           "provisioned",
-                         "provisioned_rcu", "provisioned_wcu",
-                         "on demand/month", "on_demand_per_month"};
+  // Vector indexes: their bytes, billed per GB whatever the table's mode, and their storage
+  // (which DynamoDB counts as the table's).
+  double vector_cost = 0;
+  const bool vector_prices = prices.vector_search_per_gb && prices.vector_write_per_gb;
+  for (const auto& [target, v] : vectors) {
+    const double search =
+        v.search_bytes * kSecondsPerMonth / kGiB * prices.vector_search_per_gb.value_or(0);
+    const double write =
+        v.write_bytes * kSecondsPerMonth / kGiB * prices.vector_write_per_gb.value_or(0);
+    vector_cost += search + write;
+    int64_t items = 0, bytes = 0;
+    for (const auto& [table, d] : described) {
+      for (const VectorIndexDescription& vi : d.table.vector_indexes) {
+        if (table + "." + vi.name != target) continue;
+        items = vi.item_count;
+        bytes = vi.size_bytes;
+      }
+    }
+    storage_bytes +=
+        (static_cast<double>(bytes) + kItemOverhead * static_cast<double>(items)) * plan.scale;
+    Item row;
+    row["on"] = AttributeValue::S(target);
+    if (machine) {
+      row["section"] = AttributeValue::S("vector");
+      row["searches_per_s"] = N(v.searches);
+      row["vector_search_bytes_per_s"] = N(v.search_bytes);
+      row["vector_write_bytes_per_s"] = N(v.write_bytes);
+      row["items"] = N(static_cast<double>(items));
+      row["bytes"] = N(static_cast<double>(bytes));
+      row["on_demand_per_month"] = N(search + write);
+    } else {
+      row["vector bytes/s"] = AttributeValue::S(
+          fmt::format("{} searched ({} searches/s), {} written", Bytes(v.search_bytes),
+                      Num(Round(v.searches)), Bytes(v.write_bytes)));
+      row["items"] = N(static_cast<double>(items));
+      row["size"] = AttributeValue::S(Bytes(static_cast<double>(bytes)));
+      row["provisioned"] = AttributeValue::S("(on demand only)");
+      row["on demand/month"] =
+          AttributeValue::S(vector_prices ? Money(search + write) : std::string("no prices"));
+    }
+    rows.push_back(std::move(row));
+  }
+  options.key_columns = {"section",
+                         "on",
+                         "RCU/s",
+                         "rcu_per_s",
+                         "WCU/s",
+                         "wcu_per_s",
+                         "vector bytes/s",
+                         "searches_per_s",
+                         "vector_search_bytes_per_s",
+                         "vector_write_bytes_per_s",
+                         "items",
+                         "size",
+                         "bytes",
+                         "provisioned",
+                         "provisioned_rcu",
+                         "provisioned_wcu",
+                         "on demand/month",
+                         "on_demand_per_month"};
   print("per table and index, at these rates", rows);
 
   // ---- cost per month ----
   rows.clear();
-  const double gb = storage_bytes / (1024.0 * 1024 * 1024);
+  const double gb = storage_bytes / kGiB;
   const double storage = gb * prices.storage_gb_month;
   for (bool on_demand : {true, false}) {
     Item row;
-    const double throughput = on_demand ? od_reads + od_writes : prov;
+    const double throughput = (on_demand ? od_reads + od_writes : prov) + vector_cost;
     if (machine) {
       row["section"] = AttributeValue::S("cost");
       row["billing"] = AttributeValue::S(on_demand ? "PAY_PER_REQUEST" : "PROVISIONED");
@@ -365,6 +470,7 @@ void PrintCostPlan(Session::State& s, const std::vector<PatternRun>& runs, const
         row["reads_per_month"] = N(od_reads);
         row["writes_per_month"] = N(od_writes);
       }
+      if (!vectors.empty()) row["vector_per_month"] = N(vector_cost);
       row["throughput_per_month"] = N(throughput);
       row["storage_gb"] = N(gb);
       row["storage_per_month"] = N(storage);
@@ -372,20 +478,32 @@ void PrintCostPlan(Session::State& s, const std::vector<PatternRun>& runs, const
       row["region"] = AttributeValue::S(prices.region);
     } else {
       row["billing"] = AttributeValue::S(on_demand ? "on demand" : "provisioned, 70% target");
+      const std::string vector_part =
+          vectors.empty() ? "" : fmt::format(", {} vector", Money(vector_cost));
       row["throughput"] =
-          AttributeValue::S(on_demand ? fmt::format("{} ({} reads, {} writes)", Money(throughput),
-                                                    Money(od_reads), Money(od_writes))
-                                      : Money(throughput));
+          AttributeValue::S(on_demand ? fmt::format("{} ({} reads, {} writes{})", Money(throughput),
+                                                    Money(od_reads), Money(od_writes), vector_part)
+                            : vectors.empty() ? Money(throughput)
+                                              : fmt::format("{} ({} vector, on demand)",
+                                                            Money(throughput), Money(vector_cost)));
       row["storage"] =
           AttributeValue::S(fmt::format("{} ({})", Money(storage), Bytes(storage_bytes)));
       row["per month"] = AttributeValue::S(Money(throughput + storage));
     }
     rows.push_back(std::move(row));
   }
-  options.key_columns = {"section",         "billing",          "throughput",
-                         "reads_per_month", "writes_per_month", "throughput_per_month",
-                         "storage",         "storage_gb",       "storage_per_month",
-                         "per month",       "total_per_month"};
+  options.key_columns = {"section",
+                         "billing",
+                         "throughput",
+                         "reads_per_month",
+                         "writes_per_month",
+                         "vector_per_month",
+                         "throughput_per_month",
+                         "storage",
+                         "storage_gb",
+                         "storage_per_month",
+                         "per month",
+                         "total_per_month"};
   print(fmt::format("cost per month in {} (prices {}, read {})", prices.region, prices.source,
                     prices.date.empty() ? "undated" : prices.date),
         rows);
@@ -439,6 +557,16 @@ void PrintCostPlan(Session::State& s, const std::vector<PatternRun>& runs, const
         std::string key = p.key;
         double share = 1;
         bool everything = true;
+        if (p.new_value) {
+          // A new value each request (a new post id): each value takes one request, whatever
+          // the rate, and the existing values of its class none of them.
+          PartitionLoad& l = hot[{p.target, key}];
+          l.rcu = std::max(l.rcu, p.read_units);
+          l.wcu = std::max(l.wcu, p.write_units);
+          l.new_value = true;
+          l.patterns.insert(r->name);
+          continue;
+        }
         if (auto t = kinds.find(p.target); t != kinds.end()) {
           auto k = t->second.by_class.find(t->second.ClassOf(p.key));
           if (k != t->second.by_class.end() && k->second.values > 1 && k->second.items > 0) {
@@ -493,7 +621,8 @@ void PrintCostPlan(Session::State& s, const std::vector<PatternRun>& runs, const
       row["wcu_per_s"] = N(l.wcu);
       row["of_limit"] = N(share);
       row["status"] = AttributeValue::S(is_over ? "over" : share >= 0.5 ? "warm" : "ok");
-      row["every_request"] = AttributeValue::Bool(l.everything);
+      row["every_request"] = AttributeValue::Bool(l.everything && !l.new_value);
+      row["new_value"] = AttributeValue::Bool(l.new_value);
       std::vector<AttributeValue> names;
       for (const std::string& p : l.patterns) names.push_back(AttributeValue::S(p));
       row["patterns"] = AttributeValue::L(std::move(names));
@@ -501,7 +630,9 @@ void PrintCostPlan(Session::State& s, const std::vector<PatternRun>& runs, const
       row["RCU/s"] = N(Round(l.rcu));
       row["WCU/s"] = N(Round(l.wcu));
       row["of limit"] = AttributeValue::S(Percent(share) + (is_over ? " OVER" : ""));
-      row["gets"] = AttributeValue::S(l.everything ? "every request" : "its share of the items");
+      row["gets"] = AttributeValue::S(l.new_value    ? "one request: a new value each time"
+                                      : l.everything ? "every request"
+                                                     : "its share of the items");
       row["from"] = AttributeValue::S(from);
     }
     rows.push_back(std::move(row));
@@ -549,8 +680,8 @@ void PrintCostPlan(Session::State& s, const std::vector<PatternRun>& runs, const
     }
   }
   options.key_columns = {
-      "section",  "on",       "partition", "RCU/s", "rcu_per_s",     "WCU/s", "wcu_per_s",
-      "of limit", "of_limit", "status",    "gets",  "every_request", "from"};
+      "section",  "on",       "partition", "RCU/s", "rcu_per_s",     "WCU/s",     "wcu_per_s",
+      "of limit", "of_limit", "status",    "gets",  "every_request", "new_value", "from"};
   if (!rows.empty()) {
     print(fmt::format("the busiest partitions against {} RCU and {} WCU per second each",
                       Num(kReadLimit, 0), Num(kWriteLimit, 0)),
@@ -622,13 +753,44 @@ void PrintCostPlan(Session::State& s, const std::vector<PatternRun>& runs, const
         "each table and index on the endpoint (run with --yes to allow it); every request "
         "is counted against the value the pattern named\n";
   }
+  if (!vectors.empty()) {
+    tail += vector_prices
+                ? fmt::format(
+                      "-- vector indexes are billed per GB of the bytes DynamoDB meters ({}/GB "
+                      "written, ${}/GB searched, 1 KB at least a request), apart from RCU and "
+                      "WCU, and only on demand: a table with one cannot be provisioned; keyhole's "
+                      "VectorSearchRequestBytes is its own count (DynamoDB's varies from search to "
+                      "search)\n",
+                      Money(*prices.vector_write_per_gb), Num(*prices.vector_search_per_gb, 4))
+                : fmt::format(
+                      "-- {} gives no vector prices (vector_write_per_gb, "
+                      "vector_search_per_gb): vector indexes' bytes are not costed\n",
+                      prices.source);
+  }
   if (!unrated.empty()) tail += fmt::format("-- no rate, left out of the plan: {}\n", unrated);
   if (!failed.empty()) {
     tail += fmt::format("-- failed or refused, left out of the plan: {} (see below)\n", failed);
   }
-  tail +=
-      "-- each pattern is costed as it ran, with the key values it names: name a typical one "
-      "(a user with an average number of posts, not the largest)\n";
+  // The collections the patterns query, by class, as the advice's examples.
+  std::vector<std::string> collections;
+  for (const auto& [where, l] : hot) {
+    if (l.readers.empty() || l.new_value) continue;
+    std::string c = KeyClass(where.second);
+    if (c.starts_with("'")) c = c.substr(1);
+    if (c.starts_with("<") || c == where.second) continue;  // an id, a number, a constant
+    if (std::ranges::find(collections, c) == collections.end()) collections.push_back(c);
+  }
+  std::string examples;
+  for (size_t i = 0; i < collections.size() && i < 3; ++i) {
+    examples += (i == 0                                             ? ""
+                 : i + 1 == std::min<size_t>(collections.size(), 3) ? " and "
+                                                                    : ", ") +
+                collections[i] + "…";
+  }
+  tail += fmt::format(
+      "-- each pattern is costed as it ran, with the key values it names: name typical ones "
+      "({}a value with an average number of items, not the largest)\n",
+      examples.empty() ? "" : "for " + examples + ", ");
   tail += fmt::format(
       "-- a month is {} hours; storage is the table's and its indexes' bytes plus 100 bytes "
       "per item{}; the free tier (25 GB, 25 RCU and 25 WCU) is not taken off\n",

@@ -10,6 +10,7 @@
 
 #include "core/item.h"
 #include "core/item_codec.h"
+#include "shell/model.h"
 #include "shell/render.h"
 #include "shell/session_state.h"
 
@@ -50,10 +51,17 @@ AttributeValue KeyCell(const std::string& key) {
 }
 
 std::string KeyClass(const std::string& key) {
-  size_t sep = key.find_first_of("#:|/");
-  if (sep != std::string::npos) return key.substr(0, sep + 1);
   if (key.starts_with("b'")) return "<binary>";
   if (key.empty() || key[0] != '\'') return "<number>";
+  // One string value: cut as .model cuts it (shell/model.h SplitKeyValue), so 'tenant-1' and
+  // 'project-1' are two entities, as 'USER#a' and 'ORG#b' are.
+  if (key.size() >= 2 && key.back() == '\'' && key.find("', ") == std::string::npos) {
+    const std::string inner = key.substr(1, key.size() - 2);
+    KeySegments cut = SplitKeyValue(inner);
+    if (cut.parts.size() > 1) return "'" + cut.parts[0] + cut.separators[0];
+  }
+  size_t sep = key.find_first_of("#|/");
+  if (sep != std::string::npos) return key.substr(0, sep + 1);
   if (std::ranges::any_of(key,
                           [](char c) { return std::isdigit(static_cast<unsigned char>(c)); })) {
     return "<id>";  // u123, a UUID, an order number

@@ -38,8 +38,10 @@ Result<PartitionStats> CollectPartitions(Backend& db, const std::string& table,
                                          const std::optional<std::string>& index,
                                          const std::atomic<bool>* cancel);
 
-// The class of a partition key value: the text up to and including its first separator ('#',
-// ':', '|' or '/'); without one, "<number>", "<binary>", "<id>" for a string with a digit, or
+// The class of a partition key value: the text up to and including its first separator as
+// .model cuts values (shell/model.h SplitKeyValue: '#', '|', ':' but not a time's, '-' or '_'
+// between a word and an id, so 'tenant-1' is 'tenant-'), or up to a '/'; without one,
+// "<number>", "<binary>", "<id>" for a string with a digit, or
 // the value itself for a word ('ALL_POSTS' and each status are their own class; --plan counts
 // words as one class when an index has more than ten of them). --plan assumes the requests of a
 // pattern that named one value spread over its class's values like the items do.

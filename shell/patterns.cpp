@@ -142,6 +142,72 @@ bool IsStatementLine(std::string_view line) {
   return i != std::string_view::npos && line.substr(i, 2) != "--";
 }
 
+// Whether a pattern's text changes data: a statement (at the start, or after a ';') that begins
+// with a write's word, the API form of a write, or a dot-command that writes. Read as words, not
+// parsed: a ';' inside a string may start a false one, which only asks once more.
+bool Writes(std::string_view text) {
+  static constexpr std::string_view kWrites[] = {"INSERT",
+                                                 "UPDATE",
+                                                 "DELETE",
+                                                 "REPLACE",
+                                                 "UPSERT",
+                                                 "CREATE",
+                                                 "ALTER",
+                                                 "DROP",
+                                                 "PUTITEM",
+                                                 "UPDATEITEM",
+                                                 "DELETEITEM",
+                                                 "BATCHWRITEITEM",
+                                                 "TRANSACTWRITEITEMS",
+                                                 "EXECUTETRANSACTION",
+                                                 "BATCHEXECUTESTATEMENT",
+                                                 ".IMPORT",
+                                                 ".GENERATE",
+                                                 ".LOAD"};
+  bool start = true;
+  for (size_t i = 0; i < text.size();) {
+    if (text.substr(i, 2) == "--") {  // a comment, to the end of its line
+      i = std::min(text.find('\n', i), text.size());
+      continue;
+    }
+    const char c = text[i];
+    if (c == ';') {
+      start = true;
+      ++i;
+      continue;
+    }
+    if (std::isspace(static_cast<unsigned char>(c))) {
+      ++i;
+      continue;
+    }
+    size_t end = i;
+    while (end < text.size() && (std::isalnum(static_cast<unsigned char>(text[end])) ||
+                                 text[end] == '_' || text[end] == '.')) {
+      ++end;
+    }
+    if (start) {
+      std::string word;
+      for (char w : text.substr(i, end - i)) {
+        word += static_cast<char>(std::toupper(static_cast<unsigned char>(w)));
+      }
+      if (std::ranges::find(kWrites, word) != std::end(kWrites)) return true;
+      if (word == "SCAN") {  // SCAN UPDATE / SCAN DELETE
+        size_t next = text.find_first_not_of(" \t\r\n", end);
+        std::string then;
+        for (size_t j = next; j != std::string_view::npos && j < text.size() &&
+                              std::isalpha(static_cast<unsigned char>(text[j]));
+             ++j) {
+          then += static_cast<char>(std::toupper(static_cast<unsigned char>(text[j])));
+        }
+        if (then == "UPDATE" || then == "DELETE") return true;
+      }
+      start = false;
+    }
+    i = std::max(end, i + 1);
+  }
+  return false;
+}
+
 // Splits a patterns file into its preamble (before the first marker) and its blocks.
 std::vector<PatternBlock> SplitPatterns(std::string_view text, std::string* preamble) {
   std::vector<PatternBlock> blocks;
@@ -234,7 +300,7 @@ Item Row(const std::string& name, const std::string& operation, const StatementR
   row["pattern"] = AttributeValue::S(name);
   row["operation"] = AttributeValue::S(operation);
   row["on"] = AttributeValue::S(r.target.empty() ? "-" : r.target);
-  bool ran = operation != "refused" && operation != "error";
+  bool ran = operation != "refused" && operation != "error" && operation != "not run";
   if (ran && machine) {
     row["read"] = AttributeValue::N(Number::FromInt(r.read));
     row["returned"] = AttributeValue::N(Number::FromInt(r.returned));
@@ -282,10 +348,50 @@ bool RunPatterns(Session::State& s, std::string_view text, std::string_view sour
                     "every statement with '-- pattern: <name>'",
                     source.empty() ? "the patterns" : std::string(source)));
   }
+  // On an endpoint, patterns that write need --yes or a yes at the prompt: the data is not
+  // ours to change. Without either, they are not run, and the check says so.
+  bool writes_allowed = s.settings.endpoint.empty() || s.settings.yes || s.settings.read_only;
+  if (!writes_allowed) {
+    std::vector<std::string> writers;
+    for (const PatternBlock& b : blocks) {
+      if (!b.expect_refusal && Writes(b.text)) writers.push_back("\"" + b.name + "\"");
+    }
+    if (writers.empty()) {
+      writes_allowed = true;
+    } else if (s.ask) {
+      std::string names;
+      for (size_t i = 0; i < writers.size() && i < 3; ++i) {
+        names += (i ? ", " : "") + writers[i];
+      }
+      if (writers.size() > 3) names += fmt::format(" and {} more", writers.size() - 3);
+      std::optional<std::string> answer = s.ask(fmt::format(
+          "{} of these patterns write ({}) to {}: type yes to let them: ", writers.size(), names,
+          s.settings.endpoint));
+      if (answer) {
+        const size_t b = answer->find_first_not_of(" \t");
+        const size_t e = answer->find_last_not_of(" \t\r\n");
+        writes_allowed = b != std::string::npos && answer->substr(b, e - b + 1) == "yes";
+      }
+    }
+  }
   std::vector<Item> rows;
   std::string refusals;
   int served = 0, refused = 0;
   for (const PatternBlock& b : blocks) {
+    if (!writes_allowed && !b.expect_refusal && Writes(b.text)) {
+      PatternRun run;
+      run.name = b.name;
+      run.line = b.line;
+      run.operation = "not run";
+      StatementReport none;
+      rows.push_back(Row(b.name, "not run", none, IsMachineMode(s.settings.mode)));
+      runs.push_back(std::move(run));
+      failures.push_back(fmt::format(
+          "\"{}\" ({}line {}): not run: it writes, and {} is not a file of your own; run with "
+          "--yes to let the patterns write there",
+          b.name, where, b.line, s.settings.endpoint));
+      continue;
+    }
     PatternRun run;
     run.name = b.name;
     run.line = b.line;
@@ -354,9 +460,18 @@ bool RunPatterns(Session::State& s, std::string_view text, std::string_view sour
           (r.error.starts_with("TransactionCanceledException") &&
            r.error.find("ConditionalCheckFailed") != std::string::npos)) {
         failure +=
-            "\n  this pattern writes, and its condition failed: on this file it has likely run "
-            "before, and its write is done. A pattern that writes runs once per file: load "
-            "the schema again (keyhole FILE -f schema.sql) to run them all again";
+            s.settings.endpoint.empty()
+                ? std::string(
+                      "\n  this pattern writes, and its condition failed: on this file it has "
+                      "likely run before, and its write is done. A pattern that writes runs once "
+                      "per file: load the schema again (keyhole FILE -f schema.sql) to run them "
+                      "all again")
+                : fmt::format(
+                      "\n  this pattern writes, and its condition failed: on {} it has likely "
+                      "run before, and its write is done. A pattern that writes runs once per "
+                      "data set: drop the tables and load the schema again (keyhole --endpoint {} "
+                      "-f schema.sql) to run them all again",
+                      s.settings.endpoint, s.settings.endpoint);
       }
       failures.push_back(std::move(failure));
     } else if (r.operation.starts_with("Scan")) {

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <map>
@@ -25,6 +26,8 @@ Prices BuiltIn() {
   p.rcu_hour = 0.00013;
   p.wcu_hour = 0.00065;
   p.storage_gb_month = 0.25;
+  p.vector_write_per_gb = 0.52;
+  p.vector_search_per_gb = 0.002;
   return p;
 }
 
@@ -46,14 +49,20 @@ Result<Prices> RegionPrices(const json::Value& v, const std::string& path, std::
       {"rcu_hour", &p.rcu_hour},
       {"wcu_hour", &p.wcu_hour},
       {"storage_gb_month", &p.storage_gb_month}};
+  double vector_write = 0, vector_search = 0;
+  const std::map<std::string_view, double*> optional = {{"vector_write_per_gb", &vector_write},
+                                                        {"vector_search_per_gb", &vector_search}};
   std::set<std::string_view> seen;
   for (const auto& [name, value] : v.object()) {
     if (name == "region" || name == "date") continue;
-    auto m = members.find(name);
-    if (m == members.end()) {
+    const std::pair<const std::string_view, double*>* m = nullptr;
+    if (auto it = members.find(name); it != members.end()) m = &*it;
+    if (auto it = optional.find(name); it != optional.end()) m = &*it;
+    if (!m) {
       return FileError(path, fmt::format("unknown member \"{}\" (the prices are {})", name,
                                          "on_demand_read_per_million, on_demand_write_per_million, "
-                                         "rcu_hour, wcu_hour, storage_gb_month"));
+                                         "rcu_hour, wcu_hour, storage_gb_month, and optionally "
+                                         "vector_write_per_gb, vector_search_per_gb"));
     }
     double d = value.IsNumber() ? std::strtod(value.number_text().c_str(), nullptr) : -1;
     if (!(d >= 0) || !std::isfinite(d) || d > 1e9) {
@@ -64,7 +73,10 @@ Result<Prices> RegionPrices(const json::Value& v, const std::string& path, std::
     }
     *m->second = d;
   }
-  if (seen.size() != members.size()) {
+  if (seen.contains("vector_write_per_gb")) p.vector_write_per_gb = vector_write;
+  if (seen.contains("vector_search_per_gb")) p.vector_search_per_gb = vector_search;
+  if (std::ranges::count_if(seen, [&](std::string_view n) { return members.contains(n); }) !=
+      static_cast<std::ptrdiff_t>(members.size())) {
     for (const auto& [name, _] : members) {
       if (!v.Find(name))
         return FileError(path, fmt::format("region {} lacks \"{}\"", p.region, name));
@@ -98,7 +110,8 @@ Result<Prices> LoadPrices(const std::string& region, const std::string& path) {
   for (const auto& [name, _] : doc->object()) {  // a misspelt member is not silently ignored
     const bool known = name == "date" || name == "regions" ||
                        (!regions && (name == "region" || name.ends_with("_per_million") ||
-                                     name.ends_with("_hour") || name == "storage_gb_month"));
+                                     name.ends_with("_hour") || name.ends_with("_per_gb") ||
+                                     name == "storage_gb_month"));
     if (!known) {
       return FileError(path, fmt::format("unknown member \"{}\" (a prices file holds \"date\" "
                                          "and \"regions\", or one region's prices and \"region\")",

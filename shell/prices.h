@@ -5,16 +5,21 @@
 // 2026-11-28 (see kBuiltInDate and docs/cost.md for the sources): on-demand $0.625 per million
 // write request units and $0.125 per million read request units (the prices since AWS halved
 // them on 2024-11-01), provisioned $0.00065 per WCU-hour and $0.00013 per RCU-hour, storage
-// $0.25 per GB-month. Other regions come from a prices file:
+// $0.25 per GB-month; vector indexes $0.52 per GB of VectorWriteRequestBytes and $0.002 per GB
+// of VectorSearchRequestBytes (their storage is the table's). Other regions come from a prices
+// file:
 //
 //   {"date": "2026-11-28", "regions": {"eu-west-1": {"on_demand_read_per_million": 0.1415,
 //     "on_demand_write_per_million": 0.7075, "rcu_hour": 0.000147, "wcu_hour": 0.000735,
 //     "storage_gb_month": 0.283}}}
 //
-// (a file may also be one region's object, with "region" naming it). Every member is required;
-// an unknown member is refused, so that a misspelt price is not silently left at zero.
+// (a file may also be one region's object, with "region" naming it). Every member is required
+// but the two vector prices ("vector_write_per_gb", "vector_search_per_gb"), which a file may
+// leave out (the plan then says vector costs are not counted); an unknown member is refused, so
+// that a misspelt price is not silently left at zero.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -29,6 +34,9 @@ struct Prices {
   double on_demand_read_per_million = 0, on_demand_write_per_million = 0;
   double rcu_hour = 0, wcu_hour = 0;
   double storage_gb_month = 0;
+  // Vector indexes, per GB (2^30 bytes) of what DynamoDB meters; unset when a prices file
+  // does not give them.
+  std::optional<double> vector_write_per_gb, vector_search_per_gb;
 };
 
 inline constexpr std::string_view kBuiltInDate = "2026-11-28";

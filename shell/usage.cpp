@@ -5,7 +5,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
+#include <memory>
 #include <set>
+#include <tuple>
 #include <utility>
 
 #include "core/capacity.h"
@@ -98,27 +101,79 @@ std::optional<Item> RecordingBackend::Fetch(const std::string& table, const Item
   return std::move(r->item);
 }
 
+int64_t RecordingBackend::CountPartition(const std::string& table, const std::string& index,
+                                         const Item& values, int limit) {
+  QueryRequest q;
+  q.table_name = table;
+  if (!index.empty()) q.index_name = index;
+  q.consistent_read = index.empty();
+  q.limit = limit;
+  q.select = Select::kCount;
+  std::string condition;
+  std::map<std::string, std::string> names;
+  std::map<std::string, AttributeValue> vals;
+  for (const auto& [name, v] : values) {
+    const std::string n = fmt::format("#p{}", names.size()), m = fmt::format(":p{}", names.size());
+    condition += (condition.empty() ? "" : " AND ") + n + " = " + m;
+    names[n] = name;
+    vals[m] = v;
+  }
+  q.expressions.key_condition = condition;
+  q.expressions.names = std::move(names);
+  q.expressions.values = std::move(vals);
+  Result<QueryResponse> r = inner_.Query(q);
+  if (!r.ok()) return -1;
+  return r->count;
+}
+
 void RecordingBackend::RecordWrite(std::string operation, const std::vector<Written>& items,
                                    const std::vector<ConsumedCapacity>& consumed) {
   OperationUse use;
   use.operation = std::move(operation);
   use.write = true;
-  for (const ConsumedCapacity& c : consumed) AddUnitsByTarget(c, true, &use.units);
+  for (const ConsumedCapacity& c : consumed) {
+    AddUnitsByTarget(c, true, &use.units);
+    for (const auto& [index, bytes] : c.vector_indexes) {
+      use.vector_write_bytes[Target(c.table_name, index)] += bytes;
+    }
+  }
   // Each target's units are shared among the partitions the items touch there. A target is
   // (table, index), "" for the table itself: names may hold '.'.
   using TargetKey = std::pair<std::string, std::string>;
   std::map<TargetKey, std::vector<std::string>> touched;  // -> partition per entry
   std::map<TargetKey, double> growth;                     // (table, partition) -> bytes
+  // (table, index, partition) -> its key values and the items the write moved into it.
+  struct Arrivals {
+    Item values;
+    int items = 0;
+  };
+  std::map<std::tuple<std::string, std::string, std::string>, Arrivals> arrived;
+  auto note_arrival = [&](const std::string& table, const std::string& index, const KeySchema& key,
+                          const Written& w, const std::string& text) {
+    if (!w.after || text.empty()) return;
+    if (w.before && PartitionKeyText(key, *w.before) == text) return;  // it was there already
+    Arrivals& a = arrived[{table, index, text}];
+    if (a.items++ > 0) return;
+    for (const KeyAttribute* k : key.PartitionAttributes()) {
+      if (auto v = w.after->find(k->name); v != w.after->end())
+        a.values.emplace(k->name, v->second);
+    }
+  };
   for (const Written& w : items) {
     use.tables.insert(w.table);
     const Item* sized = w.after ? &*w.after : w.before ? &*w.before : nullptr;
-    if (sized && !w.check_only) use.item_sizes.push_back(ItemSize(*sized));
+    if (sized && !w.check_only) {
+      size_t z = ItemSize(*sized);
+      if (w.before && w.after) z = std::max(ItemSize(*w.before), ItemSize(*w.after));
+      use.item_sizes.push_back(z);
+    }
     Result<TableSchemaPtr> schema = inner_.TableSchema(w.table);
     if (!schema.ok() || !sized) continue;
     const TableDescription& desc = **schema;
     const std::string table_key = PartitionKeyText(desc.key, *sized);
     touched[{w.table, ""}].push_back(table_key);
     if (w.check_only) continue;  // a ConditionCheck reads its item, writes no index
+    note_arrival(w.table, "", desc.key, w, table_key);
     // The item collection's bytes: the item's, and its projection into each LSI.
     auto collection_bytes = [&](const std::optional<Item>& item) {
       if (!item) return 0.0;
@@ -142,7 +197,15 @@ void RecordingBackend::RecordWrite(std::string operation, const std::vector<Writ
         if (std::string k = PartitionKeyText(idx.key, **i); !k.empty()) keys.insert(k);
       }
       for (const std::string& k : keys) touched[{w.table, idx.name}].push_back(k);
+      if (w.after) note_arrival(w.table, idx.name, idx.key, w, PartitionKeyText(idx.key, *w.after));
     }
+  }
+  // A value is new when its partition holds only the items this write moved into it.
+  std::set<std::tuple<std::string, std::string, std::string>> fresh;
+  for (const auto& [where, a] : arrived) {
+    const auto& [table, index, text] = where;
+    if (a.values.empty()) continue;
+    if (CountPartition(table, index, a.values, a.items + 1) == a.items) fresh.insert(where);
   }
   for (const auto& [target, keys] : touched) {
     const auto& [table, index] = target;
@@ -156,22 +219,44 @@ void RecordingBackend::RecordWrite(std::string operation, const std::vector<Writ
     }
     const std::string where = index.empty() || local ? table : Target(table, index);
     const double share = u->second.write_units / static_cast<double>(keys.size());
-    for (const std::string& k : keys) use.partitions.push_back({where, k, 0, share});
+    for (const std::string& k : keys) {
+      PartitionUse p{where, k, 0, share};
+      p.new_value = fresh.contains({table, local ? "" : index, k});
+      use.partitions.push_back(std::move(p));
+    }
   }
   for (const auto& [where, bytes] : growth) {
-    if (bytes != 0) use.partitions.push_back({where.first, where.second, 0, 0, bytes});
+    if (bytes == 0) continue;
+    PartitionUse p{where.first, where.second, 0, 0, bytes};
+    p.new_value = fresh.contains({where.first, "", where.second});
+    use.partitions.push_back(std::move(p));
   }
   log_->push_back(std::move(use));
+}
+
+std::vector<size_t> RecordingBackend::KeyedSizes(
+    const std::vector<std::pair<std::string, Item>>& keys, const std::vector<const Item*>& returned,
+    bool projected) {
+  std::vector<size_t> sizes;
+  if (!projected) {
+    for (const Item* item : returned) sizes.push_back(ItemSize(*item));
+    return sizes;
+  }
+  for (const auto& [table, key] : keys) {
+    if (std::optional<Item> whole = Fetch(table, key)) sizes.push_back(ItemSize(*whole));
+  }
+  return sizes;
 }
 
 void RecordingBackend::RecordKeyedRead(std::string operation,
                                        const std::vector<std::pair<std::string, Item>>& keys,
                                        const std::vector<const Item*>& returned,
-                                       const std::vector<ConsumedCapacity>& consumed) {
+                                       const std::vector<ConsumedCapacity>& consumed,
+                                       bool projected) {
   OperationUse use;
   use.operation = std::move(operation);
   for (const ConsumedCapacity& c : consumed) AddUnitsByTarget(c, false, &use.units);
-  for (const Item* item : returned) use.item_sizes.push_back(ItemSize(*item));
+  use.item_sizes = KeyedSizes(keys, returned, projected);
   std::map<std::string, int> per_table;
   for (const auto& [table, key] : keys) {
     ++per_table[table];
@@ -205,6 +290,23 @@ auto Recorded(const Request& r, ReturnConsumedCapacity ask, Call call, Record re
 }
 
 constexpr ReturnConsumedCapacity kIndexes = ReturnConsumedCapacity::kIndexes;
+
+// Whether a read returns its items in part (a projection, as an expression or legacy parameter).
+bool Projected(const expr::ExpressionInput& e) {
+  return e.projection || (e.parsed && e.parsed->projection) || e.legacy;
+}
+
+// Whether `text` holds the placeholder `name` ("#n", ":v") as a whole token.
+bool Mentions(const std::string& text, const std::string& name) {
+  for (size_t at = text.find(name); at != std::string::npos; at = text.find(name, at + 1)) {
+    const size_t end = at + name.size();
+    if (end == text.size() ||
+        !(std::isalnum(static_cast<unsigned char>(text[end])) || text[end] == '_')) {
+      return true;
+    }
+  }
+  return false;
+}
 
 }  // namespace
 
@@ -314,7 +416,8 @@ Result<GetItemResponse> RecordingBackend::GetItem(const GetItemRequest& r) {
         if (out.item) returned.push_back(&*out.item);
         std::vector<ConsumedCapacity> consumed;
         if (out.consumed_capacity) consumed.push_back(*out.consumed_capacity);
-        RecordKeyedRead("GetItem", {{r.table_name, r.key}}, returned, consumed);
+        RecordKeyedRead("GetItem", {{r.table_name, r.key}}, returned, consumed,
+                        Projected(r.expressions));
       });
 }
 
@@ -324,14 +427,16 @@ Result<BatchGetItemResponse> RecordingBackend::BatchGetItem(const BatchGetItemRe
       r, kIndexes, [&](const BatchGetItemRequest& q) { return inner_.BatchGetItem(q); },
       [&](const BatchGetItemResponse& out) {
         std::vector<std::pair<std::string, Item>> keys;
+        bool projected = false;
         for (const auto& [table, ka] : r.request_items) {
           for (const Item& k : ka.keys) keys.emplace_back(table, k);
+          projected |= Projected(ka.expressions);
         }
         std::vector<const Item*> returned;
         for (const auto& [table, items] : out.responses) {
           for (const Item& i : items) returned.push_back(&i);
         }
-        RecordKeyedRead("BatchGetItem", keys, returned, out.consumed_capacity);
+        RecordKeyedRead("BatchGetItem", keys, returned, out.consumed_capacity, projected);
       });
 }
 
@@ -344,14 +449,16 @@ Result<TransactGetItemsResponse> RecordingBackend::TransactGetItems(
       [&](const TransactGetItemsRequest& q) { return inner_.TransactGetItems(q); },
       [&](const TransactGetItemsResponse& out) {
         std::vector<std::pair<std::string, Item>> keys;
+        bool projected = false;
         for (const TransactGetItem& t : r.transact_items) {
           keys.emplace_back(t.get.table_name, t.get.key);
+          projected |= Projected(t.get.expressions);
         }
         std::vector<const Item*> returned;
         for (const std::optional<Item>& i : out.responses) {
           if (i) returned.push_back(&*i);
         }
-        RecordKeyedRead("TransactGetItems", keys, returned, out.consumed_capacity);
+        RecordKeyedRead("TransactGetItems", keys, returned, out.consumed_capacity, projected);
       });
 }
 
@@ -368,7 +475,7 @@ void RecordingBackend::RecordQuery(const QueryRequest& r, const QueryResponse& r
   use.operation = "Query";
   use.tables.insert(r.table_name);
   if (out->consumed_capacity) AddUnitsByTarget(*out->consumed_capacity, false, &use.units);
-  for (const Item& i : out->items) use.item_sizes.push_back(ItemSize(i));
+  use.item_sizes = ReadSizes(r, *out);
   std::string target = r.index_name ? Target(r.table_name, *r.index_name) : r.table_name;
   double units = 0;
   for (const auto& [t, c] : use.units) units += c.read_units;
@@ -394,6 +501,64 @@ void RecordingBackend::RecordQuery(const QueryRequest& r, const QueryResponse& r
   }
   if (!key.empty()) use.partitions.push_back({target, key, units, 0});
   log_->push_back(std::move(use));
+}
+
+std::vector<size_t> RecordingBackend::ReadSizes(const QueryRequest& r, const QueryResponse& out) {
+  std::vector<size_t> sizes;
+  for (const Item& i : out.items) sizes.push_back(ItemSize(i));
+  const expr::ExpressionInput& e = r.expressions;
+  const bool narrowed = e.filter || e.projection ||
+                        (e.parsed && (e.parsed->filter || e.parsed->projection)) ||
+                        r.select == Select::kCount || r.select == Select::kSpecificAttributes;
+  if (!narrowed || e.legacy) return sizes;
+  QueryRequest whole = r;
+  whole.select = Select::kUnset;
+  whole.return_consumed_capacity = ReturnConsumedCapacity::kNone;
+  whole.expressions.filter.reset();
+  whole.expressions.projection.reset();
+  if (e.parsed) {
+    auto parsed = std::make_shared<expr::ParsedExpressions>(*e.parsed);
+    parsed->filter.reset();
+    parsed->projection.reset();
+    whole.expressions.parsed = std::move(parsed);
+  } else {
+    // Placeholders only the filter or projection used would now be refused as unused.
+    const std::string key = e.key_condition.value_or("");
+    if (whole.expressions.names) {
+      std::erase_if(*whole.expressions.names,
+                    [&](const auto& n) { return !Mentions(key, n.first); });
+      if (whole.expressions.names->empty()) whole.expressions.names.reset();
+    }
+    if (whole.expressions.values) {
+      std::erase_if(*whole.expressions.values,
+                    [&](const auto& v) { return !Mentions(key, v.first); });
+      if (whole.expressions.values->empty()) whole.expressions.values.reset();
+    }
+  }
+  Result<QueryResponse> again = inner_.Query(whole);
+  if (!again.ok()) return sizes;  // what was returned is the best left
+  sizes.clear();
+  for (const Item& i : again->items) sizes.push_back(ItemSize(i));
+  return sizes;
+}
+
+Result<SearchVectorsResponse> RecordingBackend::SearchVectors(const SearchVectorsRequest& r) {
+  if (!log_) return inner_.SearchVectors(r);
+  SearchVectorsRequest request = r;
+  request.return_consumed_capacity = ReturnConsumedCapacity::kTotal;
+  Result<SearchVectorsResponse> out = inner_.SearchVectors(request);
+  if (!out.ok()) return out;
+  OperationUse use;
+  use.operation = "SearchVectors";
+  use.tables.insert(r.table_name);
+  use.vector_search_bytes[Target(r.table_name, r.index_name)] =
+      static_cast<double>(out->search_request_bytes.value_or(0));
+  for (const SearchResult& hit : out->results) use.item_sizes.push_back(ItemSize(hit.item));
+  log_->push_back(std::move(use));
+  if (r.return_consumed_capacity == ReturnConsumedCapacity::kNone) {
+    out->search_request_bytes.reset();
+  }
+  return out;
 }
 
 Result<ScanResponse> RecordingBackend::Scan(const ScanRequest& r) {

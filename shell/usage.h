@@ -12,8 +12,10 @@
 // names; a Scan reads every partition and is recorded without partitions.
 //
 // Recording reads each written item before and after the write (strongly consistent GetItems
-// on the wrapped backend, not recorded), so a pattern run costs more than its statements;
-// nothing is recorded, and nothing extra read, while no log is attached.
+// on the wrapped backend, not recorded), counts the items of each partition a write put a new
+// item in (a Query with a small Limit: is the value new?), and reads again, whole, the items a
+// projected or filtered read returned in part; so a pattern run costs more than its
+// statements. Nothing is recorded, and nothing extra read, while no log is attached.
 //
 // Thread-safety: none; one shell session uses it.
 #pragma once
@@ -35,6 +37,9 @@ struct PartitionUse {
                        // multi-attribute key joined with ", "
   double read_units = 0, write_units = 0;
   double bytes_added = 0;  // a table's item collection: the bytes the write added (or, < 0, freed)
+  // A write that made this value: the partition held no item before it but the ones the write
+  // put there (a new post id). --plan spreads such a pattern's requests over new values.
+  bool new_value = false;
 };
 
 // One operation sent (a Query's pages are one each).
@@ -44,8 +49,13 @@ struct OperationUse {
   bool scan = false;                      // it read every partition of `scan_target`
   std::string scan_target;                // "Social" or "Social.GSI1"
   std::map<std::string, Capacity> units;  // per target ("Social", "Social.GSI1")
-  std::vector<size_t> item_sizes;         // read: the items returned; write: the items written
-                                          // (a delete: the item deleted)
+  // What the units were paid for: a read's items as read (whole, or as the index holds them,
+  // before a projection or filter narrowed them), a write's items at the larger of before and
+  // after (a delete: the item deleted).
+  std::vector<size_t> item_sizes;
+  // Vector indexes, per index ("T.I"): a SearchVectors' VectorSearchRequestBytes, and the
+  // VectorWriteRequestBytes a write replicated.
+  std::map<std::string, double> vector_search_bytes, vector_write_bytes;
   std::vector<PartitionUse> partitions;
   std::set<std::string>
       tables;  // the tables it named (targets are "T" or "T.I"; names may hold '.')
@@ -79,6 +89,7 @@ class RecordingBackend : public ForwardingBackend {
   Result<TransactGetItemsResponse> TransactGetItems(const TransactGetItemsRequest& r) override;
   Result<QueryResponse> Query(const QueryRequest& r) override;
   Result<ScanResponse> Scan(const ScanRequest& r) override;
+  Result<SearchVectorsResponse> SearchVectors(const SearchVectorsRequest& r) override;
 
  private:
   // One item written: its table, and the item before and after (absent: none).
@@ -88,6 +99,16 @@ class RecordingBackend : public ForwardingBackend {
     bool check_only = false;  // a ConditionCheck: read, not written
   };
   std::optional<Item> Fetch(const std::string& table, const Item& key);
+  // How many items the partition of `values` (its partition key attributes) holds in `table` or
+  // its `index`, counting to `limit` at most; -1 when the Query fails.
+  int64_t CountPartition(const std::string& table, const std::string& index, const Item& values,
+                         int limit);
+  // The sizes of the items a Query read: `r` again, unrecorded, without its projection and
+  // filter, when it had either.
+  std::vector<size_t> ReadSizes(const QueryRequest& r, const QueryResponse& out);
+  // The sizes of the items a keyed read paid for: each returned item whole.
+  std::vector<size_t> KeyedSizes(const std::vector<std::pair<std::string, Item>>& keys,
+                                 const std::vector<const Item*>& returned, bool projected);
   // Each written item as it is after the write (`keys` parallel to `items`).
   void FetchAfter(std::vector<Written>& items,
                   const std::vector<std::pair<std::string, Item>>& keys);
@@ -99,7 +120,7 @@ class RecordingBackend : public ForwardingBackend {
   // Records a read of `keys` per table (GetItem, BatchGetItem, TransactGetItems).
   void RecordKeyedRead(std::string operation, const std::vector<std::pair<std::string, Item>>& keys,
                        const std::vector<const Item*>& returned,
-                       const std::vector<ConsumedCapacity>& consumed);
+                       const std::vector<ConsumedCapacity>& consumed, bool projected);
 
   UsageLog* log_ = nullptr;
 };

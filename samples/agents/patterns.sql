@@ -24,6 +24,12 @@ SELECT SK, text FROM "Agents"."byMeaning" WHERE tenant = 'acme' AND kind = 'pref
 SELECT SK, text FROM "Agents"."byMeaning" WHERE tenant = 'acme'
   ORDER BY VECTOR_DISTANCE(embedding, [1.0, 0.0, 0.2, 0.0]) LIMIT 3;
 
+-- pattern: remember a message
+-- rate: 100/s
+-- Each message of a conversation goes into its collection with its embedding: a table write,
+-- and a vector write into byMeaning (billed per GB of VectorWriteRequestBytes).
+INSERT INTO "Agents" VALUE {'PK': 'CONV#acme#c1', 'SK': 'MSG#2026-11-20T09:15:00Z', 'tenant': 'acme', 'kind': 'message', 'role': 'user', 'text': 'And a hotel for two nights.', 'embedding': [0.1, 0.9, 0.3, 0.0]};
+
 -- refused: find a message by its words
 -- text is no key of the table or any index: this reads every item (a Scan). Recall by
 -- meaning (the vector index) instead, or keep a keyword index of your own.

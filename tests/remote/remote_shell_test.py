@@ -181,7 +181,7 @@ with tempfile.TemporaryDirectory() as home:
         samples = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "samples")
         r = run(ep + ["--yes", "-f", f"{samples}/social/schema.sql"])
         check("sample schema", r.returncode == 0, r.stderr)
-        r = run(ep + ["--mode", "table", "--patterns", f"{samples}/social/patterns.sql"])
+        r = run(ep + ["--yes", "--mode", "table", "--patterns", f"{samples}/social/patterns.sql"])
         check("sample patterns", r.returncode == 0 and "-- 16 patterns: 13 key-addressed, 3 refused as "
               "expected" in r.stdout + r.stderr, r.stdout[-600:] + r.stderr[-600:])
         r = run(ep + ["-c", 'CREATE TABLE "Feed" (id S) STREAM NEW_IMAGE',
