@@ -57,6 +57,9 @@ struct BatchStatementResult {
   std::optional<std::string> error_code;  // "ValidationError", "ConditionalCheckFailed", ...
   std::string error_message;
   std::optional<Item> error_item;  // ALL_OLD on a failed condition
+  // keyhole's, never on the wire: the operation that served the statement ("PutItem"), empty
+  // when it was not planned.
+  std::string operation;
 };
 struct BatchExecuteStatementResponse {
   std::vector<BatchStatementResult> responses;  // one per statement, in order

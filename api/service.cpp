@@ -568,6 +568,7 @@ Result<BatchExecuteStatementResponse> Service::ExecuteBatch(
                  o ? o->return_values_on_condition_check_failure : ReturnValues::kNone);
     planner::ExecuteOptions run;
     run.cancel = context.cancel;
+    result.operation = plan->operation_name;
     Result<planner::ExecuteResult> done = planner::Execute(*plan, engine, run);
     if (!done.ok()) {
       fail(done.status());

@@ -5,6 +5,8 @@
 
 #include <curl/curl.h>
 
+#include <cstdlib>
+
 #include <algorithm>
 #include <cctype>
 #include <chrono>
@@ -90,6 +92,49 @@ int OnProgress(void* user, curl_off_t, curl_off_t down, curl_off_t, curl_off_t u
     return 1;
   }
   return 0;
+}
+
+// The proxy a request to `url` goes through, as the AWS CLI picks it: https:// from
+// https_proxy or HTTPS_PROXY, http:// from http_proxy or HTTP_PROXY (libcurl reads only the
+// lower-case http_proxy, for CGI's sake; the CLI reads both), then all_proxy; with the variable
+// it came from. Empty when none is set or NO_PROXY names the host (or is "*").
+struct ProxyChoice {
+  std::string url, variable;
+};
+ProxyChoice ProxyFor(const std::string& url) {
+  const bool https = url.starts_with("https://");
+  const char* const https_names[] = {"https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"};
+  const char* const http_names[] = {"http_proxy", "HTTP_PROXY", "all_proxy", "ALL_PROXY"};
+  ProxyChoice out;
+  for (const char* name : https ? https_names : http_names) {
+    const char* v = std::getenv(name);
+    if (v && *v) {
+      out = {v, name};
+      break;
+    }
+  }
+  if (out.url.empty()) return out;
+  // The host, for NO_PROXY: between "://" and the next ':' or '/'.
+  const size_t start = url.find("://") == std::string::npos ? 0 : url.find("://") + 3;
+  std::string host = url.substr(start, url.find_first_of(":/", start) - start);
+  for (const char* name : {"no_proxy", "NO_PROXY"}) {
+    const char* v = std::getenv(name);
+    if (!v || !*v) continue;
+    std::string list = v;
+    size_t pos = 0;
+    while (pos <= list.size()) {
+      size_t comma = std::min(list.find(',', pos), list.size());
+      std::string entry = list.substr(pos, comma - pos);
+      entry.erase(0, entry.find_first_not_of(" \t"));
+      entry.erase(entry.find_last_not_of(" \t") + 1);
+      if (entry.starts_with(".")) entry.erase(0, 1);
+      if (entry == "*" || (!entry.empty() && (host == entry || host.ends_with("." + entry)))) {
+        return {};
+      }
+      pos = comma + 1;
+    }
+  }
+  return out;
 }
 
 TransportError Classify(CURLcode code, bool connected) {
@@ -234,7 +279,11 @@ HttpResult HttpClient::Send(const HttpRequest& request) {
   char error_text[CURL_ERROR_SIZE] = "";
 
   // What differs from request to request (a pooled handle keeps the rest, and its connection).
+  const ProxyChoice proxy = ProxyFor(request.url);
   curl_easy_setopt(curl, CURLOPT_URL, request.url.c_str());
+  // HTTP_PROXY in capitals: set here, as libcurl would not read it (null: libcurl's own choice).
+  curl_easy_setopt(curl, CURLOPT_PROXY,
+                   proxy.variable == "HTTP_PROXY" ? proxy.url.c_str() : nullptr);
   curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, error_text);
   curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
   curl_easy_setopt(
@@ -282,6 +331,13 @@ HttpResult HttpClient::Send(const HttpRequest& request) {
   } else {
     result.error = Classify(code, connected_at > 0);
     result.message = error_text[0] ? error_text : curl_easy_strerror(code);
+    // A dead proxy is not a dead endpoint: name it.
+    if (!proxy.url.empty() && !connected_at &&
+        (code == CURLE_COULDNT_CONNECT || code == CURLE_COULDNT_RESOLVE_PROXY ||
+         code == CURLE_OPERATION_TIMEDOUT)) {
+      result.message = "through the proxy " + proxy.url + " (from " + proxy.variable +
+                       "), which did not answer: " + result.message;
+    }
     // A request sent once that curl began to send, then lost (curl's own reconnection after a
     // reused connection died fails to connect, say), may have reached the server.
     if (request.once && upload.started &&

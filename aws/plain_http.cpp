@@ -98,7 +98,7 @@ bool ParsePlainUrl(std::string_view url, PlainTarget* out) {
 }
 
 bool HttpProxyConfigured() {
-  for (const char* name : {"http_proxy", "all_proxy", "ALL_PROXY"}) {
+  for (const char* name : {"http_proxy", "HTTP_PROXY", "all_proxy", "ALL_PROXY"}) {
     const char* v = std::getenv(name);
     if (v && *v) return true;
   }

@@ -70,8 +70,9 @@ class PlainHttp {
   std::unique_ptr<Pool> pool_;
 };
 
-// Whether a proxy variable libcurl reads for http:// URLs (http_proxy, all_proxy, ALL_PROXY)
-// is set; then every http:// request goes through libcurl, which honours it and no_proxy.
+// Whether a proxy variable for http:// URLs (http_proxy, HTTP_PROXY as the AWS CLI reads it,
+// all_proxy, ALL_PROXY) is set; then every http:// request goes through libcurl, which honours
+// it (http_client.cpp hands it HTTP_PROXY) and no_proxy.
 bool HttpProxyConfigured();
 
 }  // namespace keyhole::aws::internal

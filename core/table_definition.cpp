@@ -97,19 +97,74 @@ CreateTableRequest CreateRequestFor(const std::string& table, const TableDescrip
   return c;
 }
 
-Status WaitUntilActive(Backend& db, const std::string& table, std::chrono::minutes limit) {
-  const auto deadline = std::chrono::steady_clock::now() + limit;
+namespace {
+
+// Sleeps `seconds` in steps of a tenth, false as soon as `cancel` is set.
+bool SleepUnlessCancelled(double seconds, const std::atomic<bool>* cancel) {
+  using Clock = std::chrono::steady_clock;
+  const Clock::time_point until = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                                     std::chrono::duration<double>(seconds));
+  while (Clock::now() < until) {
+    if (cancel && cancel->load(std::memory_order_relaxed)) return false;
+    const Clock::duration left = until - Clock::now();
+    std::this_thread::sleep_for(std::min<Clock::duration>(std::chrono::milliseconds(100), left));
+  }
+  return !(cancel && cancel->load(std::memory_order_relaxed));
+}
+
+// Asks `done` (nullopt: wait on; a Status: finished with it) at growing intervals.
+Status Poll(const std::string& table, std::chrono::minutes limit, const std::atomic<bool>* cancel,
+            const WaitProgress& progress, std::string_view goal,
+            const std::function<std::optional<Status>(std::string* state)>& done) {
+  const auto start = std::chrono::steady_clock::now();
+  const auto deadline = start + limit;
   for (double wait = 0.05;; wait = std::min(wait * 2, 5.0)) {
-    KH_ASSIGN_OR_RETURN(DescribeTableResponse d, db.DescribeTable({table}));
-    bool active = d.table.status == "ACTIVE";
-    for (const IndexDescription& idx : d.table.indexes) active &= idx.status == "ACTIVE";
-    if (active) return Status::OK();
+    std::string state;
+    if (std::optional<Status> finished = done(&state)) return *finished;
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (progress) progress(state, seconds);
     if (std::chrono::steady_clock::now() > deadline) {
       return Status::Internal(
-          fmt::format("{} did not become ACTIVE in {} minutes", table, limit.count()));
+          fmt::format("{} did not {} in {} minutes ({})", table, goal, limit.count(), state));
     }
-    std::this_thread::sleep_for(std::chrono::duration<double>(wait));
+    if (!SleepUnlessCancelled(wait, cancel)) {
+      return Status(ErrorCode::kInterrupted, fmt::format("Interrupted while waiting: {}", state));
+    }
   }
+}
+
+}  // namespace
+
+Status WaitUntilActive(Backend& db, const std::string& table, std::chrono::minutes limit,
+                       const std::atomic<bool>* cancel, const WaitProgress& progress) {
+  return Poll(table, limit, cancel, progress, "become ACTIVE",
+              [&](std::string* state) -> std::optional<Status> {
+                Result<DescribeTableResponse> d = db.DescribeTable({table});
+                if (!d.ok()) return d.status();
+                // An index being made is why its table is UPDATING: name the index.
+                for (const IndexDescription& idx : d->table.indexes) {
+                  if (idx.kind != IndexKind::kGlobal || idx.status == "ACTIVE") continue;
+                  *state = fmt::format("index {} of {} is {}", idx.name, table, idx.status);
+                  return std::nullopt;
+                }
+                if (d->table.status != "ACTIVE") {
+                  *state = fmt::format("table {} is {}", table, d->table.status);
+                  return std::nullopt;
+                }
+                return Status::OK();
+              });
+}
+
+Status WaitUntilGone(Backend& db, const std::string& table, std::chrono::minutes limit,
+                     const std::atomic<bool>* cancel, const WaitProgress& progress) {
+  return Poll(table, limit, cancel, progress, "go",
+              [&](std::string* state) -> std::optional<Status> {
+                Result<DescribeTableResponse> d = db.DescribeTable({table});
+                if (!d.ok()) return d.status().IsNotFound() ? Status::OK() : d.status();
+                *state = fmt::format("table {} is {}", table, d->table.status);
+                return std::nullopt;
+              });
 }
 
 }  // namespace keyhole

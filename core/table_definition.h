@@ -3,6 +3,7 @@
 // and as a CloudFormation resource.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <functional>
 #include <string>
@@ -23,9 +24,21 @@ namespace keyhole {
 CreateTableRequest CreateRequestFor(const std::string& table, const TableDescription& def,
                                     const std::function<void(const std::string&)>& note);
 
+// What a wait reports after each DescribeTable that found it not done: what it waits on
+// ("table T is CREATING", "index I of T is CREATING (backfilling)") and the seconds so far.
+using WaitProgress = std::function<void(const std::string& state, double seconds)>;
+
 // Waits until `table` and each of its GSIs is ACTIVE (on DynamoDB, seconds to minutes after
-// CreateTable), asking DescribeTable at growing intervals up to 5 s; InternalError past
-// `limit`.
-Status WaitUntilActive(Backend& db, const std::string& table, std::chrono::minutes limit);
+// CreateTable or an UpdateTable that adds an index), asking DescribeTable at growing intervals
+// up to 5 s; InternalError past `limit`, InterruptedException when `cancel` is seen set (within
+// a tenth of a second). `progress`, when set, is told each state that is not yet ACTIVE.
+Status WaitUntilActive(Backend& db, const std::string& table, std::chrono::minutes limit,
+                       const std::atomic<bool>* cancel = nullptr,
+                       const WaitProgress& progress = {});
+
+// Waits until DescribeTable of `table` answers ResourceNotFoundException (after DeleteTable: on
+// DynamoDB the table is DELETING for a while), as WaitUntilActive waits.
+Status WaitUntilGone(Backend& db, const std::string& table, std::chrono::minutes limit,
+                     const std::atomic<bool>* cancel = nullptr, const WaitProgress& progress = {});
 
 }  // namespace keyhole

@@ -98,7 +98,8 @@ namespace {
 // Every check of ParseStatement that does not need the parameters, and the syntax tree.
 template <typename Error>
 std::variant<std::shared_ptr<Prepared>, ParseError> Prepare(std::string_view text,
-                                                            const Error& error) {
+                                                            const Error& error,
+                                                            bool check_length = true) {
   if (const auto bad = lexer::FindInvalidUtf8(text)) {
     static constexpr char kHex[] = "0123456789ABCDEF";
     const auto byte = static_cast<unsigned char>(text[*bad]);
@@ -109,7 +110,8 @@ std::variant<std::shared_ptr<Prepared>, ParseError> Prepare(std::string_view tex
   }
   std::vector<size_t> token_ends;  // none for CALL: its JSON is not PartiQL's tokens
   if (!lexer::FirstWordIs(text, "CALL")) {
-    if (const size_t past = FirstCharPastLimit(text); past != std::string_view::npos) {
+    if (const size_t past = check_length ? FirstCharPastLimit(text) : std::string_view::npos;
+        past != std::string_view::npos) {
       // DynamoDB's message; when a string, name or comment left open made the statement this
       // long, the caret points at where it was opened (the hint says so).
       const auto bad = lexer::FindLexicalError(text);
@@ -141,7 +143,7 @@ namespace {
 // ParseStatement without the cache; *shape, when not null, is `text`'s (its tree is remembered
 // under it when the statement is DML and parses).
 ParseResult ParseFully(std::string_view text, const std::vector<AttributeValue>& parameters,
-                       const lexer::Shape* shape) {
+                       const lexer::Shape* shape, bool check_length = true) {
   // A string left open earlier in a script is the likely culprit of any error after it: the
   // caret moves to where it began (partiql_hints.h, SwallowingString).
   auto error = [&](std::string message, size_t offset, bool may_move = true) {
@@ -155,7 +157,7 @@ ParseResult ParseFully(std::string_view text, const std::vector<AttributeValue>&
     if (!hint.empty()) e.status.WithHint(std::move(hint));
     return e;
   };
-  std::variant<std::shared_ptr<Prepared>, ParseError> p = Prepare(text, error);
+  std::variant<std::shared_ptr<Prepared>, ParseError> p = Prepare(text, error, check_length);
   if (auto* e = std::get_if<ParseError>(&p)) return std::move(*e);
   std::shared_ptr<Prepared> prepared = std::get<0>(std::move(p));
   if (shape != nullptr && Rememberable(prepared->root)) {
@@ -211,6 +213,10 @@ uint64_t ParseStatementCacheHits() { return cache_hits.load(std::memory_order_re
 ParseResult ParseStatementUncached(std::string_view text,
                                    const std::vector<AttributeValue>& parameters) {
   return ParseFully(text, parameters, nullptr);
+}
+
+ParseResult ParseStatementIgnoringLength(std::string_view text) {
+  return ParseFully(text, {}, nullptr, /*check_length=*/false);
 }
 
 VectorIndexSpec VectorIndexSpecOf(const VectorIndexDefinition& d,

@@ -405,6 +405,10 @@ ParseResult ParseStatement(std::string_view text,
 // ParseStatement without the cache (for tests that compare the two).
 ParseResult ParseStatementUncached(std::string_view text,
                                    const std::vector<AttributeValue>& parameters = {});
+// ParseStatementUncached without the kMaxStatementChars limit, and without parameters: for hints
+// only (the shell shows an over-long INSERT in the API form, which has no such limit). Never
+// the parse of a statement that runs. Thread-safe.
+ParseResult ParseStatementIgnoringLength(std::string_view text);
 // How many statements this process translated from a remembered tree (for tests and
 // benchmarks). Thread-safe.
 uint64_t ParseStatementCacheHits();

@@ -86,6 +86,13 @@ std::string IndexName(const std::string& attribute) {
   return name.size() >= 3 ? name : "byValue";
 }
 
+// A table or index name as the hints write it: always in double quotes (inner ones doubled).
+std::string DoubleQuoted(const std::string& name) {
+  std::string out = "\"";
+  for (char c : name) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
 char KeyTypeLetter(const AttributeValue& v) {
   return v.is(ValueType::kS) ? 'S' : v.is(ValueType::kN) ? 'N' : v.is(ValueType::kB) ? 'B' : 0;
 }
@@ -107,15 +114,17 @@ std::optional<std::string> PathForValue(const std::optional<expr::Condition>& wh
         "\"{}\" is read as an attribute name, not a value: in PartiQL double quotes (or none) "
         "name attributes and single quotes make strings. Write {}",
         word,
-        in_list ? "the values in single quotes: " + key + " IN [" + value + ", ...]"
-                : key + " = " + value);
+        in_list ? "the values in single quotes: " + parser::NameInStatement(key) + " IN [" + value +
+                      ", ...]"
+                : parser::NameInStatement(key) + " = " + value);
   }
   return std::nullopt;
 }
 
 std::string KeyTypeHint(const KeyAttribute& key, const AttributeValue& given, bool in_map) {
   // WHERE PK = '1', or the map entry 'PK': '1' of an INSERT.
-  const std::string lhs = in_map ? fmt::format("'{}': ", key.name) : key.name + " = ";
+  const std::string lhs = in_map ? Literal(AttributeValue::S(key.name)) + ": "
+                                 : parser::NameInStatement(key.name) + " = ";
   std::string fix;
   if (key.type == ValueType::kS && given.is(ValueType::kN)) {
     fix = fmt::format(": quote it, {}'{}'", lhs, given.n().ToString());
@@ -156,12 +165,14 @@ std::string RangeText(const KeyCondition& kc) {
   }
 }
 
-// The table's sort key pinned with = (or IN) in every branch: the inverted index.
-std::string InvertedIndexSuggestion(const TableDescription& table,
+// The sort key of the table, or of the index the statement reads (`index`, else null), pinned
+// with = (or IN) in every branch: the inverted index, that key schema swapped.
+std::string InvertedIndexSuggestion(const TableDescription& table, const IndexDescription* index,
                                     const std::vector<const expr::Condition*>& branches) {
-  if (!table.key.sort) return "";
-  const KeyAttribute& sk = *table.key.sort;
-  const KeyAttribute& pk = table.key.partition;
+  const KeySchema& key = index ? index->key : table.key;
+  if (!key.sort || key.IsMultiAttribute()) return "";
+  const KeyAttribute& sk = *key.sort;
+  const KeyAttribute& pk = key.partition;
   std::optional<AttributeValue> value;
   for (const auto* b : branches) {
     std::optional<std::vector<AttributeValue>> pinned;
@@ -172,15 +183,18 @@ std::string InvertedIndexSuggestion(const TableDescription& table,
     if (!value) value = (*pinned)[0];
   }
   const std::string literal = Literal(*value);
+  const std::string name = index ? index->name + "inverted" : "inverted";
   return fmt::format(
       "no key or index has {0} as its partition key. The classic answer is an inverted index, "
-      "the table's keys swapped: ALTER TABLE \"{1}\" ADD GLOBAL INDEX \"inverted\" ({2} {3}, {4} "
-      "{5}); then SELECT ... FROM \"{1}\".\"inverted\" WHERE {2} = {6} reads every item with "
-      "that sort key, in {4} order. It costs writes: every item has {0}, so every put, update or "
-      "delete also writes the index (PROJECTION KEYS_ONLY keeps that small), and a value most "
-      "items share lands in one partition of it",
-      sk.name, table.name, parser::NameInStatement(sk.name), TypeName(sk.type),
-      parser::NameInStatement(pk.name), TypeName(pk.type), literal.empty() ? "<value>" : literal);
+      "{7}'s keys swapped: ALTER TABLE {1} ADD GLOBAL INDEX {8} ({2} {3}, {4} {5}); then "
+      "SELECT ... FROM {1}.{8} WHERE {2} = {6} reads every item with that sort key, in {4} "
+      "order. It costs writes: {9} has {0}, so every put, update or delete {10}also writes the "
+      "index (PROJECTION KEYS_ONLY keeps that small), and a value most items share lands in "
+      "one partition of it",
+      sk.name, DoubleQuoted(table.name), parser::NameInStatement(sk.name), TypeName(sk.type),
+      parser::NameInStatement(pk.name), TypeName(pk.type), literal.empty() ? "<value>" : literal,
+      index ? "the index " + index->name : "the table", DoubleQuoted(name),
+      index ? "every item in " + index->name : std::string("every item"), index ? "of one " : "");
 }
 
 // A WHERE of one branch with a range or begins_with on one attribute that no index keys (or on
@@ -313,14 +327,15 @@ std::string KeyNameHint(const parser::SelectStatement& s, const TableDescription
         "({} = <value>); within that item collection begins_with on the sort key picks a "
         "range. To find items by a prefix of {}, give an index a partition key that holds the "
         "prefix (ALTER TABLE ... ADD GLOBAL INDEX)",
-        name, name);
+        parser::NameInStatement(name), name);
   }
   return "";
 }
 
 }  // namespace
 
-std::string IndexSuggestion(const parser::SelectStatement& s, const TableDescription& table) {
+std::string IndexSuggestion(const parser::SelectStatement& s, const TableDescription& table,
+                            const IndexDescription* index) {
   if (!s.where) return "";
   if (std::string names = KeyNameHint(s, table); !names.empty()) return names;
   std::set<std::string> index_keys;
@@ -328,9 +343,10 @@ std::string IndexSuggestion(const parser::SelectStatement& s, const TableDescrip
     for (const std::string& name : idx.key.Names()) index_keys.insert(name);
   }
   const auto branches = OrBranches(*s.where);
-  if (std::string inverted = InvertedIndexSuggestion(table, branches); !inverted.empty()) {
+  if (std::string inverted = InvertedIndexSuggestion(table, index, branches); !inverted.empty()) {
     return inverted;
   }
+  if (index) return "";  // the rest propose indexes of the table's items as a whole
   if (std::string equality = EqualitySuggestion(s, table); !equality.empty()) return equality;
   return RangeSuggestion(table, branches, index_keys);
 }
@@ -365,6 +381,37 @@ void CollectValueNames(const expr::Condition& c, std::vector<std::string>* out) 
 }
 
 }  // namespace
+
+std::string KeyUpdateHint(const parser::UpdateStatement& s, const TableDescription& table,
+                          const Item& key) {
+  std::vector<const KeyAttribute*> keys = {&table.key.partition};
+  if (table.key.sort) keys.push_back(&*table.key.sort);
+  std::string where, item;
+  for (const KeyAttribute* k : keys) {
+    auto old = key.find(k->name);
+    std::string value = old == key.end() ? "" : Literal(old->second);
+    if (value.empty()) value = "<value>";
+    where += fmt::format("{}{} = {}", where.empty() ? "" : " AND ",
+                         parser::NameInStatement(k->name), value);
+    std::string now = value;
+    for (const expr::UpdateAction& a : s.update.actions) {
+      if (a.kind == expr::UpdateActionKind::kSet && a.path.elements.size() == 1 &&
+          a.path.elements[0].name == k->name) {
+        now = a.value.kind == expr::OperandKind::kValue ? Literal(a.value.value) : "";
+        if (now.empty()) now = "<new value>";
+      }
+    }
+    item +=
+        fmt::format("{}{}: {}", item.empty() ? "" : ", ", Literal(AttributeValue::S(k->name)), now);
+  }
+  const std::string t = DoubleQuoted(table.name);
+  return fmt::format(
+      "a key attribute cannot change: under another key it is another item. Move it with a "
+      "delete and a put in one transaction: read it (SELECT * FROM {0} WHERE {1}), then BEGIN; "
+      "DELETE FROM {0} WHERE {1}; INSERT INTO {0} VALUE {{{2}, <its other attributes>}}; "
+      "COMMIT; (the INSERT fails, and so the whole transaction, if the new key is taken)",
+      t, where, item);
+}
 
 std::vector<std::string> NamesWhereValuesGo(const parser::Statement& st) {
   std::vector<std::string> out;

@@ -58,15 +58,23 @@ std::optional<std::string> PathForValue(const std::optional<expr::Condition>& wh
 std::string KeyTypeHint(const KeyAttribute& key, const AttributeValue& given, bool in_map = false);
 // For a refused SELECT, the index that would serve it as a statement to copy (ALTER TABLE ...
 // ADD GLOBAL INDEX), the Query to run then, and what the index costs in writes:
-//  - the table's sort key pinned with = or IN in every OR branch: the inverted index (the
-//    table's keys swapped);
+//  - the sort key of the table, or of the index the statement reads (`index`), pinned with =
+//    or IN in every OR branch: the inverted index (those keys swapped); on an index, nothing
+//    else is proposed;
 //  - a non-key attribute pinned with = or IN in every OR branch: an index with it as the
 //    partition key;
 //  - a range or begins_with on one attribute no index keys (or on the table's sort key), in a
 //    WHERE without OR: no index serves a range over the whole table; an index whose partition
 //    key the wanted items share, sorted by the attribute, does (or SCAN).
 // "" when none applies.
-std::string IndexSuggestion(const parser::SelectStatement& s, const TableDescription& table);
+std::string IndexSuggestion(const parser::SelectStatement& s, const TableDescription& table,
+                            const IndexDescription* index = nullptr);
+
+// An UPDATE that SETs or REMOVEs a key attribute (refused: "Cannot update attribute SK. This
+// attribute is part of the key"): how to move the item instead, with the statements (a DELETE
+// of the item's `key`, an INSERT under the new key, in one transaction).
+std::string KeyUpdateHint(const parser::UpdateStatement& s, const TableDescription& table,
+                          const Item& key);
 
 // Plan::names_as_values of a SELECT, UPDATE or DELETE (one-element paths on the right of a
 // comparison, in an IN list, as the second argument of begins_with or contains, or as a SET

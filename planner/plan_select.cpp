@@ -65,10 +65,10 @@ ScanAdvice Advice(const SelectStatement& s, const TableDescription& table, const
   std::string of_index = t.index ? " of index " + Quoted(t.index->name) : "";
   if (!s.where) {
     advice.reason = "the statement has no WHERE clause to pin the partition key " + pk + of_index;
-    advice.fixes.push_back("add WHERE " + pk + " = <value>");
+    advice.fixes.push_back("add WHERE " + parser::NameInStatement(pk) + " = <value>");
     return advice;
   }
-  advice.fixes.push_back("add " + pk + " = <value>");
+  advice.fixes.push_back("add " + parser::NameInStatement(pk) + " = <value>");
   advice.reason = "the WHERE does not pin the partition key " + pk + of_index +
                   (pk == t.key->partition.name ? " with = or IN" : " with =");
   auto branches = OrBranches(*s.where);
@@ -89,7 +89,7 @@ ScanAdvice Advice(const SelectStatement& s, const TableDescription& table, const
                              (idx.key.more_partition.empty() ? names : "(" + names + ")"));
     }
   }
-  if (advice.fixes.size() == 1) advice.suggestion = IndexSuggestion(s, table);
+  if (advice.fixes.size() == 1) advice.suggestion = IndexSuggestion(s, table, t.index);
   return advice;
 }
 

@@ -163,7 +163,8 @@ Result<KeyedWhere> SplitKeyedWhereImpl(const std::optional<expr::Condition>& whe
     std::string all;
     for (const auto* key : keys) {
       names.push_back(key->name);
-      all += fmt::format("{}{} = <value>", all.empty() ? "" : " AND ", key->name);
+      all += fmt::format("{}{} = <value>", all.empty() ? "" : " AND ",
+                         parser::NameInStatement(key->name));
     }
     std::optional<std::string> quoted = PathForValue(where, names);
     missing.WithHint(quoted ? *quoted
@@ -224,7 +225,12 @@ Result<Plan> PlanUpdate(const parser::Statement& st, const TableDescription& tab
                          std::move(w), "UpdateItem");
   }
   KH_ASSIGN_OR_RETURN(KeyedWhere kw, SplitKeyedWhere(s.where, table.key));
-  KH_RETURN_IF_ERROR(expr::ValidateUpdate(s.update, table.key));
+  if (Status st = expr::ValidateUpdate(s.update, table.key); !st.ok()) {
+    if (st.message().find("This attribute is part of the key") != std::string::npos) {
+      st.WithHint(KeyUpdateHint(s, table, kw.key));
+    }
+    return st;
+  }
   UpdateItemRequest r;
   r.table_name = s.table;
   r.key = std::move(kw.key);

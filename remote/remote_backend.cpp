@@ -20,6 +20,26 @@ namespace keyhole::remote {
 
 namespace {
 
+// An error the endpoint sent without a message (dynalite and older emulators do): what its type
+// means, so that "UnknownOperationException: " does not stand alone.
+std::string EmptyMessageHint(const Status& error, std::string_view op, int http_status,
+                             const std::string& url) {
+  const std::string_view name = error.name();
+  if (name == "UnknownOperationException") {
+    return fmt::format(
+        "{} does not implement {}: it is not DynamoDB, or an emulator without "
+        "this operation",
+        url, op);
+  }
+  if (name == "AccessDeniedException") {
+    return fmt::format("the credentials may not call {} on {}", op, url);
+  }
+  if (name == "ResourceNotFoundException") {
+    return fmt::format("{} answered that what {} names does not exist", url, op);
+  }
+  return fmt::format("{} answered {} with HTTP {} and no message", url, op, http_status);
+}
+
 constexpr std::string_view kDynamoDbTarget = "DynamoDB_20120810.";
 constexpr std::string_view kStreamsTarget = "DynamoDBStreams_20120810.";
 
@@ -51,6 +71,14 @@ Status TransportStatus(const aws::HttpResult& r, const aws::Endpoint& endpoint,
                                        "server running, and is the host and port right?)",
                                        url, r.message));
     case aws::TransportError::kTls:
+      if (r.message.find("wrong version number") != std::string::npos) {
+        // OpenSSL's words for an answer that is not TLS at all.
+        return Status::Named(
+            "SSLError",
+            fmt::format("SSL validation failed for {}: {} (the port answers in plain HTTP, not "
+                        "TLS: write the endpoint as http://{})",
+                        url, r.message, endpoint.HostHeader()));
+      }
       return Status::Named(
           "SSLError",
           fmt::format(
@@ -239,6 +267,16 @@ Result<std::string> RemoteBackend::CallText(std::string_view op, const json::Val
         case aws::TransportError::kConnectionLost:
           retryable = safety == Safety::kIdempotent;
           timeout = r.error == aws::TransportError::kReadTimeout;
+          if (!retryable) {
+            // The request reached the server: it may have run. Sending it again could apply
+            // it twice (a condition, an ADD, a new item), so keyhole does not; the person must
+            // look.
+            error.WithHint(fmt::format(
+                "the {} may have been applied: {} received it and no answer came back. keyhole "
+                "did not send it again, because this write is not safe to repeat; read the "
+                "item (or the table) to see whether it took effect",
+                op, im.endpoint.Url()));
+          }
           break;
         default:  // DNS, TLS, interrupted: no retry can help
           break;
@@ -294,6 +332,9 @@ Result<std::string> RemoteBackend::CallText(std::string_view op, const json::Val
                                      im.endpoint.HostHeader(), o.region, o.region_source));
         }
         if (std::string hint = im.CredentialHint(name); !hint.empty()) error.WithHint(hint);
+        if (error.message().empty() && error.hint().empty()) {
+          error.WithHint(EmptyMessageHint(error, op, resp.status, im.endpoint.Url()));
+        }
       }
     }
     if (!retryable || attempt >= max_attempts || !im.quota.Acquire(timeout)) {

@@ -155,6 +155,11 @@ bool RunPager(State& s, const Args& a, Location at) {
 bool RunHeaders(State& s, const Args& a, Location at) {
   return Switch(s, a, at, &s.settings.headers, "headers");
 }
+// .consistent on|off: SELECTs read the table strongly consistent (ConsistentRead), as
+// ExecuteStatement's ConsistentRead does; a GSI refuses it, as DynamoDB's do.
+bool RunConsistent(State& s, const Args& a, Location at) {
+  return Switch(s, a, at, &s.settings.consistent, "consistent");
+}
 bool RunTimer(State& s, const Args& a, Location at) {
   return Switch(s, a, at, &s.settings.timer, "timer");
 }
@@ -896,6 +901,9 @@ constexpr DotCommand kCommands[] = {
     {".pagesize", "[N]",
      "evaluate at most N items per page of a SELECT; NEXT; reads on (0: 1 MB pages)", RunPagesize},
     {".startkey", "{KEY}", "the ExclusiveStartKey (DynamoDB JSON) of the next SELECT", RunStartKey},
+    {".consistent", "on|off",
+     "SELECTs read strongly consistent (ConsistentRead: twice the RCU; a GSI refuses it)",
+     RunConsistent},
     {".collection", "TABLE 'pk'", "one item collection: its items in sort-key order", RunCollection,
      true},
     {".model", "[TABLE [BY TYPE-ATTRIBUTE]]",

@@ -207,7 +207,9 @@ std::string ScanEstimate(Backend& db, const ScanRequest& r) {
       filtered ? "; the filter does not lower it (it applies after the read)" : "");
 }
 
-bool RunExplain(Session::State& s, const planner::Plan& plan, Location at) {
+bool RunExplain(Session::State& s, const planner::Plan& given, Location at) {
+  planner::Plan plan = given;
+  ApplyConsistentRead(s.settings, plan);  // the request as RunPlan sends it
   std::vector<ExplainedOperation> ops;
   for (planner::Operation op : plan.operations) {
     // The request as RunPlan sends it: .pagesize becomes each read's Limit.

@@ -27,6 +27,7 @@
 #include "core/ddb_json.h"
 #include "core/expression_text.h"
 #include "core/item.h"
+#include "core/table_definition.h"
 #include "core/vector_index.h"
 #include "parser/partiql.h"
 #include "parser/suggest.h"
@@ -296,8 +297,19 @@ std::string MissingTableHint(Backend& db, const std::string& message) {
 }  // namespace
 
 Status Session::State::NameMissingTable(Status status, std::string_view table) {
-  if (!status.IsNotFound() || status.message() != "Requested resource not found" ||
-      !status.hint().empty() || table.empty()) {
+  if (!status.IsNotFound() || table.empty()) return status;
+  // On DynamoDB a table takes reads and writes only once ACTIVE: before that, it is "not
+  // found" though DescribeTable shows it.
+  if (!settings.endpoint.empty()) {
+    if (Result<DescribeTableResponse> d = db.DescribeTable({std::string(table)});
+        d.ok() && d->table.status != "ACTIVE") {
+      return status.WithHint(fmt::format(
+          "table {} is {} on {}: it takes reads and writes once it is ACTIVE (the shell's CREATE "
+          "TABLE waits for that; DESCRIBE \"{}\" shows its status)",
+          table, d->table.status, settings.endpoint, table));
+    }
+  }
+  if (status.message() != "Requested resource not found" || !status.hint().empty()) {
     return status;
   }
   std::string hint = TableNameHint(db, std::string(table));
@@ -568,6 +580,20 @@ Status ExplainConditionFailure(Session::State& s, const planner::Plan& plan, Sta
       "the item {} exists, but the rest of the WHERE is false for it: nothing was written", key));
 }
 
+}  // namespace
+
+bool ApplyConsistentRead(const Settings& settings, planner::Plan& plan) {
+  if (!settings.consistent || plan.kind != parser::StatementKind::kSelect) return false;
+  for (planner::Operation& op : plan.operations) {
+    if (auto* g = std::get_if<GetItemRequest>(&op)) g->consistent_read = true;
+    if (auto* q = std::get_if<QueryRequest>(&op)) q->consistent_read = true;
+    if (auto* c = std::get_if<ScanRequest>(&op)) c->consistent_read = true;
+  }
+  return true;
+}
+
+namespace {
+
 // Runs `plan` (from `resume` when continuing), prints its items and the footer, and keeps
 // what NEXT needs.
 bool RunPlan(Session::State& s, planner::Plan plan, const planner::Cursor* resume, Location at) {
@@ -577,7 +603,11 @@ bool RunPlan(Session::State& s, planner::Plan plan, const planner::Cursor* resum
   options.resume = resume;
   options.limit = s.settings.pagesize;
   options.cancel = &g_interrupted;
+  const bool consistent = ApplyConsistentRead(s.settings, plan);
   Result<planner::ExecuteResult> r = planner::Execute(plan, engine, options);
+  if (!r.ok() && r.status().IsNotFound()) {
+    return s.Fail(s.NameMissingTable(r.status(), plan.table), at);
+  }
   if (!r.ok()) return s.Fail(ExplainConditionFailure(s, plan, r.status()), at);
   s.RememberAttributes(plan.table, r->items);
   s.PrintItems(r->items, plan.table, plan.index, plan.columns);
@@ -607,6 +637,7 @@ bool RunPlan(Session::State& s, planner::Plan plan, const planner::Cursor* resum
     if (plan.operations.size() > 1) footer += fmt::format(" ×{}", plan.operations.size());
     footer.append(" on ").append(target).append(" · ").append(
         CapacityText(r->capacity_units, "RCU"));
+    if (consistent) footer.append(" · strongly consistent");
   } else if (plan.per_item_write) {
     footer = fmt::format("-- {} written, {} read · Scan, then {} per item on {} · {}", r->count,
                          r->scanned_count, plan.operation_name, target,
@@ -724,6 +755,17 @@ bool RunDml(Session::State& s, const parser::Statement& st, Location at) {
   if (plan->explain) return RunExplain(s, *plan, at);
   const bool scans =
       !plan->operations.empty() && std::holds_alternative<ScanRequest>(plan->operations[0]);
+  if (s.settings.read_only && plan->per_item_write) {
+    // Its writes would be refused item by item after a read of the whole table: refuse it
+    // before anything is read.
+    return s.Fail(Status::AccessDenied(fmt::format(
+                      "keyhole was started with --readonly: {} was refused before anything was "
+                      "read or sent to {}",
+                      plan->kind == parser::StatementKind::kDelete ? "SCAN DELETE" : "SCAN UPDATE",
+                      s.settings.endpoint.empty() ? s.db_path : s.settings.endpoint)),
+                  at);
+  }
+  bool stale_counts = false;
   if (!s.settings.endpoint.empty() && scans) {
     // On an endpoint, a Scan's size and cost are said before it runs (and a write to every item
     // matched asks first).
@@ -742,8 +784,27 @@ bool RunDml(Session::State& s, const parser::Statement& st, Location at) {
         return declined;
       }
     } else {
-      s.Notice(fmt::format("-- Scan of {} on {}: {}\n", plan->table, s.settings.endpoint, size));
+      // DynamoDB refreshes ItemCount and TableSizeBytes about every six hours: a table written
+      // since may hold far more than DescribeTable says.
+      Result<DescribeTableResponse> d = s.db.DescribeTable({plan->table});
+      stale_counts = d.ok() && d->table.item_count == 0;
+      s.Notice(fmt::format(
+          "-- Scan of {} on {}: {}{}\n", plan->table, s.settings.endpoint, size,
+          stale_counts ? " (if DescribeTable's counts are current: DynamoDB refreshes ItemCount "
+                         "and TableSizeBytes about every six hours, so a table written since "
+                         "may hold more)"
+                       : ""));
     }
+  }
+  if (stale_counts && !start_key) {
+    const bool ok = RunPlan(s, std::move(*plan), nullptr, at);
+    if (ok && s.report.read > 0) {
+      s.Notice(fmt::format(
+          "-- DescribeTable counted 0 items in {}, but the Scan read {}: its counts are stale, "
+          "not the table empty (DynamoDB refreshes them about every six hours)\n",
+          s.report.target, s.report.read));
+    }
+    return ok;
   }
   if (start_key) {
     if (plan->kind != parser::StatementKind::kSelect || plan->operations.size() != 1 ||
@@ -779,6 +840,37 @@ bool PrintJson(Session::State& s, const Result<json::Value>& r, Location at) {
   return true;
 }
 
+// After CREATE TABLE, ALTER TABLE ADD GLOBAL INDEX or DROP TABLE on an endpoint that takes
+// time (DynamoDB: seconds to minutes), the shell waits as `keyhole copy` does, so that the next
+// statement of a schema script finds the table ACTIVE (or gone). It says what it waits on once,
+// then every 10 seconds; Ctrl-C stops the wait (not the change). A keyhole file answers ACTIVE
+// at once: nothing is printed. Returns the seconds waited, or the failure.
+Result<double> WaitForTable(Session::State& s, const std::string& table, bool gone) {
+  double waited = 0, said = -1;
+  WaitProgress progress = [&](const std::string& state, double seconds) {
+    waited = seconds;
+    if (said < 0 || seconds - said >= 10) {
+      s.Notice(said < 0 ? fmt::format("-- waiting: {} (Ctrl-C stops waiting)\n", state)
+                        : fmt::format("-- still waiting: {} ({:.0f} s)\n", state, seconds));
+      said = seconds;
+    }
+  };
+  const auto limit = std::chrono::minutes(30);
+  Status st = gone ? WaitUntilGone(s.db, table, limit, &g_interrupted, progress)
+                   : WaitUntilActive(s.db, table, limit, &g_interrupted, progress);
+  if (st.code() == ErrorCode::kInterrupted) {
+    return st.WithHint(fmt::format("the change goes on on {}: DESCRIBE \"{}\" shows its status",
+                                   s.settings.endpoint, table));
+  }
+  if (!st.ok()) return st;
+  return said < 0 ? 0.0 : waited;
+}
+
+// " (ACTIVE after 12 s)" when the wait took any time.
+std::string Waited(double seconds, std::string_view state) {
+  return seconds > 0 ? fmt::format(" ({} after {:.0f} s)", state, std::max(1.0, seconds)) : "";
+}
+
 bool RunCreate(Session::State& s, const parser::CreateTableStatement& c, Location at) {
   Result<CreateTableResponse> r = s.db.CreateTable(parser::ToCreateTableRequest(c));
   if (!r.ok() && !(c.if_not_exists && r.status().code() == ErrorCode::kResourceInUse)) {
@@ -789,6 +881,11 @@ bool RunCreate(Session::State& s, const parser::CreateTableStatement& c, Locatio
     return true;
   }
   std::string done = fmt::format("-- table {} created", c.table);
+  if (r->table_description.status != "ACTIVE") {
+    Result<double> waited = WaitForTable(s, c.table, /*gone=*/false);
+    if (!waited.ok()) return s.Fail(waited.status(), at);
+    done += Waited(*waited, "ACTIVE");
+  }
   if (c.ttl_attribute) {  // TTL is UpdateTimeToLive's, not CreateTable's (as in DynamoDB)
     UpdateTimeToLiveRequest ttl{c.table, {*c.ttl_attribute, true}};
     Result<UpdateTimeToLiveResponse> t = s.db.UpdateTimeToLive(ttl);
@@ -866,6 +963,17 @@ bool RunAlter(Session::State& s, const parser::AlterTableStatement& a, Location 
   }
   Result<UpdateTableResponse> r = s.db.UpdateTable(request);
   if (!r.ok()) return s.Fail(r.status(), at);
+  if (request.create_global_index || request.delete_global_index) {
+    const IndexDescription* idx =
+        request.create_global_index
+            ? r->table_description.FindIndex(request.create_global_index->name)
+            : nullptr;
+    if (r->table_description.status != "ACTIVE" || (idx && idx->status != "ACTIVE")) {
+      Result<double> waited = WaitForTable(s, a.table, /*gone=*/false);
+      if (!waited.ok()) return s.Fail(waited.status(), at);
+      done += Waited(*waited, "ACTIVE");
+    }
+  }
   if (request.create_global_index) {  // how many items the new index holds
     Result<DescribeTableResponse> d = s.db.DescribeTable({a.table});
     const IndexDescription* idx =
@@ -986,9 +1094,15 @@ bool RunParsed(Session::State& s, const parser::Statement& st, Location at) {
       }
       Result<DeleteTableResponse> r = s.db.DeleteTable({d.table});
       if (!r.ok() && !(d.if_exists && r.status().IsNotFound())) return s.Fail(r.status(), at);
+      std::string waited_text;
+      if (r.ok() && !s.settings.endpoint.empty()) {  // DELETING for a while on DynamoDB
+        Result<double> waited = WaitForTable(s, d.table, /*gone=*/true);
+        if (!waited.ok()) return s.Fail(waited.status(), at);
+        waited_text = Waited(*waited, "gone");
+      }
       // IF EXISTS on a missing table is routine (a schema script on a new file): said so, not
       // in words that read as an error.
-      s.Notice(r.ok() ? fmt::format("-- table {} dropped\n", d.table)
+      s.Notice(r.ok() ? fmt::format("-- table {} dropped{}\n", d.table, waited_text)
                       : fmt::format("-- no table {} to drop (IF EXISTS)\n", d.table));
       if (s.last_plan && s.last_plan->table == d.table) s.last_plan.reset();
       return true;
@@ -1080,6 +1194,35 @@ std::pair<std::string, std::string> CaretExcerpt(std::string_view line, int colu
 }
 
 // A parse error with the offending line and a caret under its column, then the hint.
+// An INSERT past ExecuteStatement's 8,192 characters: the same item as the API form's PutItem,
+// which has no statement limit (an item may be 400 KB). "" for anything else.
+std::string LongInsertHint(Session::State& s, const Status& error, std::string_view text) {
+  if (error.message().find("Member must have length less than or equal to") == std::string::npos) {
+    return "";
+  }
+  parser::ParseResult parsed = parser::ParseStatementIgnoringLength(text);
+  if (!parsed.ok() || parsed.statement().kind() != parser::StatementKind::kInsert) return "";
+  const auto& insert = parsed.statement().as<parser::InsertStatement>();
+  json::Value request = json::Value::MakeObject();
+  request.Add("TableName", json::Value::String(insert.table));
+  request.Add("Item", ItemToJson(insert.item));
+  if (Result<TableSchemaPtr> schema = s.db.TableSchema(insert.table); schema.ok()) {
+    // PartiQL's INSERT never replaces an item: nor does this.
+    request.Add("ConditionExpression", json::Value::String("attribute_not_exists(#pk)"));
+    json::Value names = json::Value::MakeObject();
+    names.Add("#pk", json::Value::String((*schema)->key.partition.name));
+    request.Add("ExpressionAttributeNames", std::move(names));
+  }
+  std::string form = "PutItem " + json::Write(request) + ";";
+  constexpr size_t kShown = 64 * 1024;
+  if (form.size() > kShown) form = Shorten(form, kShown);
+  return fmt::format(
+      "ExecuteStatement takes a statement of at most 8,192 characters; an item this large goes "
+      "in the API form, whose request may be 16 MB and whose item 400 KB. The same INSERT as a "
+      "PutItem: {}",
+      form);
+}
+
 bool FailParse(Session::State& s, const parser::ParseError& e, std::string_view text, Location at) {
   std::string out = fmt::format("Error: {}\n", e.status.ToString());
   size_t begin = 0;
@@ -1094,7 +1237,9 @@ bool FailParse(Session::State& s, const parser::ParseError& e, std::string_view 
     out += fmt::format("  at {}line {}, column {}:\n  {}\n  {}\n", where,
                        at.line + e.position.line - 1, e.position.column, line, caret);
   }
-  if (!e.status.hint().empty()) out += HintLines(e.status.hint(), s.settings.terminal);
+  std::string hint = e.status.hint();
+  if (hint.empty()) hint = LongInsertHint(s, e.status, text);
+  if (!hint.empty()) out += HintLines(hint, s.settings.terminal);
   s.NoteError(e.status);
   s.sink->Err(out);
   return false;

@@ -67,10 +67,11 @@ class StringSink : public Sink {
 struct Settings {
   OutputMode mode = OutputMode::kDdb;  // main.cpp picks box on a terminal
   bool headers = true;
-  bool timer = false;    // elapsed time in the footer
-  bool bail = false;     // stop a script at its first failing statement
-  bool echo = false;     // print each statement before running it
-  int64_t pagesize = 0;  // Limit on each Query/Scan of a SELECT (0: DynamoDB's 1 MB pages only)
+  bool timer = false;       // elapsed time in the footer
+  bool bail = false;        // stop a script at its first failing statement
+  bool echo = false;        // print each statement before running it
+  int64_t pagesize = 0;     // Limit on each Query/Scan of a SELECT (0: DynamoDB's 1 MB pages only)
+  bool consistent = false;  // .consistent: SELECTs send ConsistentRead true
   // Output goes to a person at a terminal (the REPL): wide results may switch to line mode,
   // long ones go through the pager.
   bool terminal = false;

@@ -280,6 +280,9 @@ class Engine : public api::BackendExecutor {
 // EXPLAIN [ANALYZE] of a planned statement (explain.cpp): each operation's exact request, what
 // keyhole does after it, and its estimated capacity; ANALYZE also runs it (reads only).
 bool RunExplain(Session::State& s, const planner::Plan& plan, Location at);
+// .consistent on: a SELECT's reads ask for ConsistentRead. True when it applied (a SELECT with
+// the setting on), for the footer to say so.
+bool ApplyConsistentRead(const Settings& settings, planner::Plan& plan);
 
 // SELECT ... FROM "T"."VectorIndex" [WHERE ...] ORDER BY VECTOR_DISTANCE(attr, [...]) LIMIT k
 // (vector_search.cpp): runs it as SearchVectors and prints the items with their scores, or

@@ -7,6 +7,8 @@
 // (DynamoDB's code inside ExecuteTransaction's reasons for this case is not verified).
 #include <fmt/format.h>
 
+#include <map>
+
 #include <optional>
 #include <string>
 #include <utility>
@@ -132,9 +134,22 @@ bool Session::State::CommitBatch(const std::vector<parser::Statement>& statement
   report.returned = report.read = static_cast<int64_t>(items.size());
   report.capacity = Total(r->consumed_capacity);
   report.units = reads ? "RCU" : "WCU";
-  Notice(fmt::format("-- {} of {} statements succeeded · BatchExecuteStatement · {}\n",
-                     statements.size() - failed, statements.size(),
-                     CapacityText(Total(r->consumed_capacity), "capacity units")));
+  // What was really sent: on a file, keyhole's BatchExecuteStatement; on an endpoint, the
+  // statements one by one, as the operations they plan to.
+  std::map<std::string, int> sent;
+  for (const BatchStatementResult& one : r->responses) {
+    if (!one.operation.empty()) ++sent[one.operation];
+  }
+  std::string ops;
+  for (const auto& [op, n] : sent) ops += fmt::format("{}{} {}", ops.empty() ? "" : ", ", n, op);
+  if (ops.empty()) ops = "nothing";
+  Notice(fmt::format(
+      "-- {} of {} statements succeeded · {} · {}\n", statements.size() - failed, statements.size(),
+      settings.endpoint.empty()
+          ? fmt::format("BatchExecuteStatement ({})", ops)
+          : fmt::format("sent to {} one by one as {} (not as one BatchExecuteStatement)",
+                        settings.endpoint, ops),
+      CapacityText(Total(r->consumed_capacity), "capacity units")));
   if (failed == 0) return true;
   sink->Err(errors +
             (at.source.empty() ? "" : fmt::format("  at {} line {}\n", at.source, at.line)));
