@@ -127,7 +127,18 @@ class FileKeysSource : public CredentialSource {
     KH_ASSIGN_OR_RETURN(std::optional<Credentials> c,
                         StaticKeys(&it->second, InFile(profile_, path),
                                    credentials_file_ ? "shared-credentials-file" : "config-file"));
-    if (!c) *why_not = fmt::format("profile {} has no aws_access_key_id", profile_);
+    if (!c) {
+      // A secret without its key id is skipped, as botocore skips it (NoCredentialsError in
+      // the end, not PartialCredentialsError): said here, so that the list shows the half-made
+      // profile.
+      const std::string* secret = it->second.Find("aws_secret_access_key");
+      *why_not = secret && !secret->empty()
+                     ? fmt::format(
+                           "profile {} has aws_secret_access_key but no "
+                           "aws_access_key_id: the AWS CLI skips it too",
+                           profile_)
+                     : fmt::format("profile {} has no aws_access_key_id", profile_);
+    }
     return c;
   }
 

@@ -90,6 +90,23 @@ TEST(CredentialsTest, PartialCredentialsAreAnError) {
             "missing: aws_secret_access_key");
 }
 
+// A secret without its key id: skipped in either file, as botocore skips it, and the list of
+// places looked says so.
+TEST(CredentialsTest, SecretWithoutKeyIdIsSkippedAndSaid) {
+  for (const char* file : {".aws/credentials", ".aws/config"}) {
+    TempHome home;
+    home.Write(file, "[default]\naws_secret_access_key = s\n");
+    Chain chain({{"HOME", home.dir()}, {"AWS_EC2_METADATA_DISABLED", "true"}});
+    Result<Credentials> c = chain.provider->Get();
+    ASSERT_FALSE(c.ok()) << file;
+    EXPECT_EQ(c.status().name(), "NoCredentialsError") << file;
+    EXPECT_NE(c.status().message().find("profile default has aws_secret_access_key but no "
+                                        "aws_access_key_id: the AWS CLI skips it too"),
+              std::string::npos)
+        << c.status().message();
+  }
+}
+
 TEST(CredentialsTest, CredentialsFileBeforeProcessBeforeConfigFile) {
   TempHome home;
   home.Write(".aws/config",
