@@ -10,12 +10,16 @@
 //
 // ExportId is "0" + 13 digits of epoch milliseconds + "-" + 8 hex digits. An export holds one
 // table; a folder may hold several (read: every AWSDynamoDB/*/manifest-summary.json; FOLDER
-// may also be one export's own folder). The table is named by the summary's tableArn. Real
+// may also be one export's own folder, or a bucket synced with `aws s3 sync`, whose exports sit
+// under their prefix a few folders down). The table is named by the summary's tableArn. Real
 // exports say nothing of the table's keys or indexes: keyhole adds keyhole-table.json
 // (DescribeTable's shape, with TTL and tags) to the exports it writes, and reads it when it is
 // there; without it the destination table must exist. The docs name the checksum files
 // .checksum, real exports .md5: both are read, .md5 is written. Each data file's md5Checksum is
-// checked when it is read. Incremental exports (changes, not items) are refused.
+// checked when it is read, and its items against its itemCount in manifest-files.json (the
+// files' counts against the summary's itemCount when the export is opened): a mismatch is
+// refused before anything is verified. billedSizeBytes, written, is the items' size as DynamoDB
+// measures it. Incremental exports (changes, not items) are refused.
 //
 // Writing: each page a part writes is one data file, named from (ExportId, part, sequence), so
 // a resumed copy writes the same names again; Finish counts and checksums the data files and
@@ -251,6 +255,19 @@ Result<Export> ReadExport(const fs::path& dir) {
     }
     e.files.push_back(std::move(f));
   }
+  // The summary's count against the files' (each file's own is checked as it is read).
+  int64_t listed = 0;
+  bool every = true;
+  for (const DataFile& f : e.files) {
+    every &= f.items >= 0;
+    listed += std::max<int64_t>(f.items, 0);
+  }
+  if (every && e.items >= 0 && listed != e.items) {
+    return Status::Validation(fmt::format(
+        "{}: manifest-summary.json counts {} items, but manifest-files.json's data files hold "
+        "{}: the export is incomplete or its manifests were changed",
+        dir.string(), e.items, listed));
+  }
   return e;
 }
 
@@ -271,6 +288,25 @@ std::vector<fs::path> ExportDirs(const fs::path& path) {
       }
     }
     if (!out.empty()) break;
+  }
+  if (out.empty()) {
+    // `aws s3 sync s3://bucket .` keeps the export's prefix: bucket/prefix/AWSDynamoDB/<id>/.
+    // From the bucket's root, look a few folders down for AWSDynamoDB.
+    fs::recursive_directory_iterator it(path, fs::directory_options::skip_permission_denied, ec);
+    for (; !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+      if (it.depth() > 4) {
+        it.disable_recursion_pending();
+        continue;
+      }
+      if (!it->is_directory(ec) || it->path().filename() != "AWSDynamoDB") continue;
+      it.disable_recursion_pending();
+      for (const auto& entry : fs::directory_iterator(it->path(), ec)) {
+        if (entry.is_directory() && (fs::exists(entry.path() / "manifest-summary.json", ec) ||
+                                     fs::exists(entry.path() / kDefinitionFile, ec))) {
+          out.push_back(entry.path());
+        }
+      }
+    }
   }
   std::sort(out.begin(), out.end());
   return out;
@@ -406,11 +442,13 @@ class Folder : public Place {
                                             f.path.filename().string()));
     }
     std::string line, error;
-    int64_t at = 0;
+    int64_t at = 0, items = 0;  // lines, and item lines, from the file's start
     constexpr int64_t kPageBytes = 1 << 20;
     while (lines.Next(&line, &error)) {
+      const bool blank = line.find_first_not_of(" \t\r") == std::string::npos;
+      items += !blank;
       if (at++ < skip) continue;
-      if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+      if (blank) continue;
       Result<json::Value> v = json::Parse(line);
       const json::Value* item = v.ok() && v->IsObject() ? v->Find("Item") : nullptr;
       if (!item) {
@@ -428,6 +466,12 @@ class Folder : public Place {
     }
     if (!error.empty()) {
       return Status::Validation(fmt::format("{}: {}", f.path.string(), error));
+    }
+    if (f.items >= 0 && items != f.items) {
+      return Status::Validation(fmt::format(
+          "{}: the data file {} holds {} items, but its line in manifest-files.json counts {}: "
+          "the export is incomplete or was changed",
+          e->dir.string(), f.path.filename().string(), items, f.items));
     }
     const size_t following = file + static_cast<size_t>(parts);
     if (following < e->files.size()) page.next = fmt::format("{}:0", following);
@@ -481,10 +525,19 @@ class Folder : public Place {
       GzLines lines(f);
       std::string line, error;
       int64_t count = 0;
-      while (lines.Next(&line, &error)) count += !line.empty();
+      while (lines.Next(&line, &error)) {
+        if (line.empty()) continue;
+        ++count;
+        // billedSizeBytes is the table's size as DynamoDB measures items, not the files'.
+        Result<json::Value> v = json::Parse(line);
+        const json::Value* item = v.ok() && v->IsObject() ? v->Find("Item") : nullptr;
+        if (!item) continue;
+        if (Result<Item> parsed = ItemFromJson(*item); parsed.ok()) {
+          bytes += static_cast<int64_t>(ItemSize(*parsed));
+        }
+      }
       if (!error.empty()) return Status::Internal(fmt::format("{}: {}", f.string(), error));
       items += count;
-      bytes += static_cast<int64_t>(raw.size());
       const std::string md5 = Md5(raw);
       manifest += fmt::format(
           "{{\"itemCount\":{},\"md5Checksum\":\"{}\",\"etag\":\"{}\",\"dataFileS3Key\":"

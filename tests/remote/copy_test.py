@@ -19,6 +19,7 @@ import hashlib
 import json
 import os
 import random
+import shutil
 import signal
 import subprocess
 import sys
@@ -181,7 +182,11 @@ with tempfile.TemporaryDirectory() as tmp:
             check("data lines", all(list(json.loads(x)) == ["Item"] for x in lines))
             count += len(lines)
         check("summary item count", summary["itemCount"] == count)
-        seen_tables[summary["tableArn"].split("/")[-1]] = count
+        name = summary["tableArn"].split("/")[-1]
+        described = json.loads(run([src, "--mode", "json", "-c", f'DESCRIBE "{name}"']).stdout)
+        check("billedSizeBytes is the table's size", summary["billedSizeBytes"] ==
+              described["Table"]["TableSizeBytes"], (summary["billedSizeBytes"], described["Table"]))
+        seen_tables[name] = count
     check("export counts", seen_tables == {"Rich": ITEMS, "Plain": 500}, seen_tables)
     again = f"{tmp}/again.kh"
     r = run(["copy", folder, again])
@@ -220,6 +225,37 @@ with tempfile.TemporaryDirectory() as tmp:
     check("hand-made export", r.returncode == 0 and "Hand: read back 5 items" in r.stderr, r.stderr)
     r = run([handdb, "--mode", "csv", "-c", 'SCAN SELECT id FROM "Hand"'])
     check("hand-made items", sorted(r.stdout.split()[1:]) == ["i1", "i2", "i3", "i4", "i5"], r.stdout)
+    # `aws s3 sync s3://bucket .` keeps the export's prefix: found from the bucket's root.
+    synced = f"{tmp}/bucket/exports/2023/AWSDynamoDB"
+    os.makedirs(os.path.dirname(synced))
+    shutil.copytree(f"{hand}/AWSDynamoDB", synced)
+    run([f"{tmp}/synced.kh", "-c", 'CREATE TABLE "Hand" (id S)'])
+    r = run(["copy", f"{tmp}/bucket", f"{tmp}/synced.kh"])
+    check("an s3 sync layout from the bucket root", r.returncode == 0
+          and "Hand: read back 5 items" in r.stderr, r.stderr)
+    # Manifest counts: the summary's against the files', each file's against its lines.
+    lying = f"{tmp}/lying"
+    shutil.copytree(hand, lying)
+    ld = f"{lying}/AWSDynamoDB/{export_id}"
+    s = json.load(open(f"{ld}/manifest-summary.json"))
+    s["itemCount"] = 6
+    open(f"{ld}/manifest-summary.json", "w").write(json.dumps(s))
+    run([f"{tmp}/lying.kh", "-c", 'CREATE TABLE "Hand" (id S)'])
+    r = run(["copy", lying, f"{tmp}/lying.kh"])
+    check("summary count refused", r.returncode == 1 and "manifest-summary.json counts 6 items, "
+          "but manifest-files.json's data files hold 5" in r.stderr and "verified" not in r.stderr,
+          r.stderr)
+    s["itemCount"] = 5
+    open(f"{ld}/manifest-summary.json", "w").write(json.dumps(s))
+    entries = [json.loads(x) for x in open(f"{ld}/manifest-files.json").read().splitlines()]
+    entries[0]["itemCount"], entries[2]["itemCount"] = 2, 3  # the total still 5
+    open(f"{ld}/manifest-files.json", "w").write("".join(json.dumps(e) + "\n" for e in entries))
+    r = run(["copy", lying, f"{tmp}/lying.kh"])
+    # Parts read files in parallel: either file may be the first to say so.
+    check("a data file's count refused", r.returncode == 1 and (
+        "holds 3 items, but its line in manifest-files.json counts 2" in r.stderr
+        or "holds 2 items, but its line in manifest-files.json counts 3" in r.stderr),
+        (r.returncode, r.stderr))
     open(f"{d}/data/kl6mn7op2qr3st4uv5wx6yz7ab.json.gz", "ab").write(b"junk")
     r = run(["copy", hand, f"{tmp}/hand2.kh", "--items-only"])
     check("--items-only needs the table", r.returncode == 1 and "does not exist" in r.stderr, r.stderr)
