@@ -273,6 +273,53 @@ Status ReadBack(Place& place, const std::string& table, int wanted, const Limits
   return first;
 }
 
+// The parts of two definitions a copy carries that differ, each as "what (source X, here Y)":
+// keys, indexes (keys and projection), billing, stream, TTL and deletion protection. Empty
+// when they agree.
+std::vector<std::string> DefinitionDifferences(const TableDescription& from,
+                                               const TableDescription& to) {
+  const auto keys = [](const KeySchema& k) {
+    std::string out;
+    for (const KeyAttribute* a : k.Attributes()) {
+      out += fmt::format("{}{} {}", out.empty() ? "" : ", ", a->name, TypeName(a->type));
+    }
+    return out;
+  };
+  const auto index = [&](const IndexDescription& i) {
+    std::string projection(ProjectionTypeName(i.projection.type));
+    for (const std::string& n : i.projection.non_key_attributes) projection += " " + n;
+    return fmt::format("{} ({}; {})", i.name, keys(i.key), projection);
+  };
+  const auto indexes = [&](const TableDescription& t, IndexKind kind) {
+    std::vector<std::string> out;
+    for (const IndexDescription& i : t.indexes) {
+      if (i.kind == kind) out.push_back(index(i));
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+  };
+  const auto list = [](const std::vector<std::string>& v) {
+    std::string out;
+    for (const std::string& x : v) out += (out.empty() ? "" : ", ") + x;
+    return out.empty() ? std::string("none") : out;
+  };
+  std::vector<std::string> out;
+  const auto differ = [&](std::string_view what, const std::string& a, const std::string& b) {
+    if (a != b) out.push_back(fmt::format("{} (source {}, here {})", what, a, b));
+  };
+  differ("keys", keys(from.key), keys(to.key));
+  differ("global indexes", list(indexes(from, IndexKind::kGlobal)),
+         list(indexes(to, IndexKind::kGlobal)));
+  differ("local indexes", list(indexes(from, IndexKind::kLocal)),
+         list(indexes(to, IndexKind::kLocal)));
+  differ("billing", from.billing_mode, to.billing_mode);
+  differ("stream", from.stream_view_type.value_or("none"), to.stream_view_type.value_or("none"));
+  differ("TTL", from.ttl_attribute.value_or("none"), to.ttl_attribute.value_or("none"));
+  differ("deletion protection", from.deletion_protection ? "on" : "off",
+         to.deletion_protection ? "on" : "off");
+  return out;
+}
+
 }  // namespace
 
 std::string StatePath(const std::string& from, const std::string& to,
@@ -518,6 +565,25 @@ Status Copy(Place& from, Place& to, const Options& o, std::vector<TableResult>* 
           "digest {:016x} (another writer changed it, or items were lost)",
           table, Thousands(result.items), result.digest, to.Name(), Thousands(result.read_back),
           result.read_back_digest));
+    }
+    // 4. The definitions compared, on every run (a step the destination refused, or a table
+    // that existed before, is said each time, not only when it happened).
+    if (!definition) {
+      if (Result<std::optional<TableDescription>> d = from.Definition(table); d.ok()) {
+        definition = std::move(*d);
+      }
+    }
+    if (definition && !o.items_only) {
+      Result<std::optional<TableDescription>> here = to.Definition(table);
+      if (here.ok() && *here) {
+        const std::vector<std::string> differences = DefinitionDifferences(*definition, **here);
+        std::string text;
+        for (const std::string& d : differences) text += (text.empty() ? "" : "; ") + d;
+        if (!text.empty()) {
+          say(fmt::format("-- {}: its definition at {} differs from the source's: {}", table,
+                          to.Name(), text));
+        }
+      }
     }
   }
   state.Remove();
