@@ -232,11 +232,25 @@ bool IsPlaceholder(const std::string& part) {
 
 // A placeholder segment of one of the entity's key templates, and what each of its items holds
 // there ("" where an item lacks the attribute or has another shape).
+// At most `n` of `v`, evenly spread, the first and the last kept: what shapes a new value
+// (its form, its range) is read from a sample, so that the work per new item does not grow with
+// the items the table holds (100,000 posts made under 100,000 others: seconds, not hours).
+template <class T>
+std::vector<T> Spread(const std::vector<T>& v, size_t n) {
+  if (v.size() <= n || n < 2) return v;
+  std::vector<T> out;
+  out.reserve(n);
+  for (size_t i = 0; i < n; ++i) out.push_back(v[i * (v.size() - 1) / (n - 1)]);
+  return out;
+}
+constexpr size_t kShapingExamples = 1000;
+
 struct Slot {
   size_t t = 0;      // the template
   size_t p = 0;      // the part
   std::string name;  // the placeholder: timestamp, number, id or an attribute's name
   std::vector<std::string> examples;
+  std::vector<std::string> sample;  // Spread of the non-empty examples, for new values' shape
   // For a timestamp: the examples as values, for Maker::Time's range and form (time_profile
   // points into times: made once every slot is in place, and slots do not move after).
   std::vector<AttributeValue> times;
@@ -324,6 +338,7 @@ Result<Generated> GenerateItems(const TableDescription& table, const std::vector
       p.in_key = in_key.contains(name);
     }
   }
+  for (auto& [name, p] : profiles) p.values = Spread(p.values, kShapingExamples);
   Generated out;
   for (const KeyTemplate& k : shape.keys) {
     out.shape += (out.shape.empty() ? "" : ", ") + k.attribute + " = " + k.text;
@@ -345,10 +360,12 @@ Result<Generated> GenerateItems(const TableDescription& table, const std::vector
     }
   }
   for (Slot& slot : slots) {  // made once, not for every new item
-    if (slot.name != "timestamp") continue;
     for (const std::string& e : slot.examples) {
-      if (!e.empty()) slot.times.push_back(AttributeValue::S(e));
+      if (!e.empty()) slot.sample.push_back(e);
     }
+    slot.sample = Spread(slot.sample, kShapingExamples);
+    if (slot.name != "timestamp") continue;
+    for (const std::string& e : slot.sample) slot.times.push_back(AttributeValue::S(e));
     for (const AttributeValue& v : slot.times) slot.time_profile.values.push_back(&v);
   }
   // Segments equal in every example that has both are one value (union-find).
@@ -505,7 +522,7 @@ Result<Generated> GenerateItems(const TableDescription& table, const std::vector
           values[g] = number_width.contains(g) ? fmt::format("{:0{}}", x, number_width[g])
                                                : fmt::format("{}", x);
         } else {
-          values[g] = make.LikeExample(slot.examples);
+          values[g] = make.LikeExample(slot.sample);
         }
       }
       bool complete = true;
