@@ -201,15 +201,13 @@ void PrintCostPlan(Session::State& s, const std::vector<PatternRun>& runs, const
     const double rate = *r->rate;
     std::map<std::string, Capacity> per_call;
     std::vector<size_t> sizes;
+    double search_bytes = 0, vector_write_bytes = 0;  // per call
     for (const OperationUse& u : r->usage) {
       for (const auto& [target, c] : u.units) {
         per_call[target].read_units += c.read_units;
         per_call[target].write_units += c.write_units;
       }
       sizes.insert(sizes.end(), u.item_sizes.begin(), u.item_sizes.end());
-    }
-    double search_bytes = 0, vector_write_bytes = 0;  // per call
-    for (const OperationUse& u : r->usage) {
       for (const auto& [target, metered] : u.vector_search_bytes) {
         const double b = std::max(metered, kVectorMinimum);  // billed: 1 KB at least a search
         search_bytes += b;

@@ -176,8 +176,9 @@ std::string ReadableCondition(const expr::Condition& condition) {
 
 // A Scan reads every item of the table (or index) whatever its filter: the estimate is the
 // whole table's size (DescribeTable's exact TableSizeBytes and ItemCount), read in 1 MB pages.
-std::string ScanEstimate(Backend& db, const ScanRequest& r) {
+std::string ScanEstimate(Backend& db, const ScanRequest& r, int64_t* table_items) {
   Result<DescribeTableResponse> d = db.DescribeTable({r.table_name});
+  if (table_items) *table_items = d.ok() ? d->table.item_count : -1;
   if (!d.ok()) return ReadPageEstimate(0, r.consistent_read);
   int64_t bytes = d->table.size_bytes, items = d->table.item_count;
   std::string what = "table";

@@ -351,10 +351,12 @@ bool RunPatterns(Session::State& s, std::string_view text, std::string_view sour
   // On an endpoint, patterns that write need --yes or a yes at the prompt: the data is not
   // ours to change. Without either, they are not run, and the check says so.
   bool writes_allowed = s.settings.endpoint.empty() || s.settings.yes || s.settings.read_only;
+  std::vector<bool> writes(blocks.size());  // the patterns that write, when that matters
   if (!writes_allowed) {
     std::vector<std::string> writers;
-    for (const PatternBlock& b : blocks) {
-      if (!b.expect_refusal && Writes(b.text)) writers.push_back("\"" + b.name + "\"");
+    for (size_t i = 0; i < blocks.size(); ++i) {
+      writes[i] = !blocks[i].expect_refusal && Writes(blocks[i].text);
+      if (writes[i]) writers.push_back("\"" + blocks[i].name + "\"");
     }
     if (writers.empty()) {
       writes_allowed = true;
@@ -364,21 +366,17 @@ bool RunPatterns(Session::State& s, std::string_view text, std::string_view sour
         names += (i ? ", " : "") + writers[i];
       }
       if (writers.size() > 3) names += fmt::format(" and {} more", writers.size() - 3);
-      std::optional<std::string> answer = s.ask(fmt::format(
-          "{} of these patterns write ({}) to {}: type yes to let them: ", writers.size(), names,
-          s.settings.endpoint));
-      if (answer) {
-        const size_t b = answer->find_first_not_of(" \t");
-        const size_t e = answer->find_last_not_of(" \t\r\n");
-        writes_allowed = b != std::string::npos && answer->substr(b, e - b + 1) == "yes";
-      }
+      writes_allowed = s.Ask(fmt::format("{} of these patterns write ({}) to {}: type yes to "
+                                         "let them: ",
+                                         writers.size(), names, s.settings.endpoint)) == "yes";
     }
   }
   std::vector<Item> rows;
   std::string refusals;
   int served = 0, refused = 0;
-  for (const PatternBlock& b : blocks) {
-    if (!writes_allowed && !b.expect_refusal && Writes(b.text)) {
+  for (size_t i = 0; i < blocks.size(); ++i) {
+    const PatternBlock& b = blocks[i];
+    if (!writes_allowed && writes[i]) {
       PatternRun run;
       run.name = b.name;
       run.line = b.line;

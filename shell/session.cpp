@@ -107,6 +107,17 @@ void Session::SetAsk(std::function<std::optional<std::string>(const std::string&
   state_->ask = std::move(ask);
 }
 
+std::optional<std::string> Session::State::Ask(const std::string& question) {
+  if (!ask) return std::nullopt;
+  std::optional<std::string> answer = ask(question);
+  if (answer) {
+    const size_t b = answer->find_first_not_of(" \t");
+    const size_t e = answer->find_last_not_of(" \t\r\n");
+    *answer = b == std::string::npos ? "" : answer->substr(b, e - b + 1);
+  }
+  return answer;
+}
+
 bool Session::State::Confirm(std::string_view statement, const std::string& question,
                              const std::string& expected, Location at, bool* declined) {
   *declined = false;
@@ -119,12 +130,7 @@ bool Session::State::Confirm(std::string_view statement, const std::string& ques
          at);
     return false;
   }
-  std::optional<std::string> answer = ask(question);
-  if (answer) {
-    const size_t b = answer->find_first_not_of(" \t");
-    const size_t e = answer->find_last_not_of(" \t\r\n");
-    *answer = b == std::string::npos ? "" : answer->substr(b, e - b + 1);
-  }
+  std::optional<std::string> answer = Ask(question);
   if (answer && *answer == expected) return true;
   *declined = true;
   Notice(fmt::format("-- {} was not run\n", statement));
@@ -769,7 +775,9 @@ bool RunDml(Session::State& s, const parser::Statement& st, Location at) {
   if (!s.settings.endpoint.empty() && scans) {
     // On an endpoint, a Scan's size and cost are said before it runs (and a write to every item
     // matched asks first).
-    const std::string size = ScanEstimate(s.db, std::get<ScanRequest>(plan->operations[0]));
+    int64_t table_items = -1;
+    const std::string size =
+        ScanEstimate(s.db, std::get<ScanRequest>(plan->operations[0]), &table_items);
     if (plan->per_item_write) {
       const std::string what =
           plan->kind == parser::StatementKind::kDelete ? "SCAN DELETE" : "SCAN UPDATE";
@@ -786,8 +794,7 @@ bool RunDml(Session::State& s, const parser::Statement& st, Location at) {
     } else {
       // DynamoDB refreshes ItemCount and TableSizeBytes about every six hours: a table written
       // since may hold far more than DescribeTable says.
-      Result<DescribeTableResponse> d = s.db.DescribeTable({plan->table});
-      stale_counts = d.ok() && d->table.item_count == 0;
+      stale_counts = table_items == 0;
       s.Notice(fmt::format(
           "-- Scan of {} on {}: {}{}\n", plan->table, s.settings.endpoint, size,
           stale_counts ? " (if DescribeTable's counts are current: DynamoDB refreshes ItemCount "

@@ -88,6 +88,9 @@ struct Session::State {
   // `*declined` is set when the person said no (nothing failed, nothing ran).
   bool Confirm(std::string_view statement, const std::string& question, const std::string& expected,
                Location at, bool* declined);
+  // What the person typed to `question`, without surrounding blanks; nullopt when there is
+  // nobody to ask or the input ended.
+  std::optional<std::string> Ask(const std::string& question);
   std::string db_path;
   Sink* sink;  // .patterns points it at a StringSink while a pattern runs
   Settings& settings;
@@ -370,7 +373,8 @@ std::string ValidUtf8(std::string_view text);
 
 // What a Scan of the whole table (or index) `r` reads costs: "about 400 RCU to read the whole
 // table (12345 items, 3276800 bytes, 4 pages of up to 1 MB)", from DescribeTable (explain.cpp).
-std::string ScanEstimate(Backend& db, const ScanRequest& r);
+// `table_items`, when given, gets DescribeTable's ItemCount of the table (-1 when it failed).
+std::string ScanEstimate(Backend& db, const ScanRequest& r, int64_t* table_items = nullptr);
 
 // A script's text must not be binary (a NUL byte in its first 4 KB): ValidationException
 // "<source> is not a script: it holds binary data ...".

@@ -21,7 +21,7 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import check, finish, free_port, start_server  # noqa: E402
+from harness import ProxyHandler, check, finish, free_port, start_server  # noqa: E402
 
 KEYHOLE = sys.argv[1]
 UPSTREAM = None
@@ -46,26 +46,7 @@ def table_of(body):
         return None
 
 
-class Proxy(http.server.BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-
-    def log_message(self, *a):
-        pass
-
-    def handle(self):
-        try:
-            super().handle()
-        except (BrokenPipeError, ConnectionResetError):
-            pass
-
-    def answer(self, status, body, headers=()):
-        self.send_response(status)
-        for k, v in headers:
-            self.send_header(k, v)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
+class Proxy(ProxyHandler):
     def error(self, name, message):
         body = {"__type": f"com.amazonaws.dynamodb.v20120810#{name}"}
         if message is not None:

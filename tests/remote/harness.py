@@ -1,5 +1,7 @@
-"""What the tests of tests/remote/ share: failures collected by check(), and keyhole serve
-started on a port it picks (and stopped by its PID by the caller)."""
+"""What the tests of tests/remote/ share: failures collected by check(), keyhole serve
+started on a port it picks (and stopped by its PID by the caller), and the base of the loopback
+proxies the tests put in front of it."""
+import http.server
 import socket
 import subprocess
 import sys
@@ -36,3 +38,26 @@ def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+class ProxyHandler(http.server.BaseHTTPRequestHandler):
+    """A test proxy's request handler: HTTP/1.1, silent, a client that gave up ignored, and
+    answer() to send a whole response."""
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *a):
+        pass
+
+    def handle(self):
+        try:
+            super().handle()
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # a client that gave up (a read timeout) or a connection the test reset
+
+    def answer(self, status, body, headers=()):
+        self.send_response(status)
+        for k, v in headers:
+            self.send_header(k, v)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
