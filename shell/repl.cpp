@@ -21,6 +21,7 @@
 #include "shell/repl.h"
 
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <histedit.h>
 #include <poll.h>
 #include <signal.h>
@@ -118,7 +119,10 @@ char* Prompt(EditLine* el) { return const_cast<char*>(StateOf(el)->prompt); }
 // EL_GETCFN: reads one character. Returns 1 with *out set, 0 at end of input (and once the
 // process was asked to end: SIGTERM, SIGHUP), -1 with errno EINTR after a Ctrl-C. Those
 // signals are blocked except inside ppoll(), so one that arrives between the flag check and
-// the wait still ends the wait.
+// the wait still ends the wait. The read after the wait is non-blocking and still under the
+// mask: a Ctrl-C typed between the two makes the terminal flush its input (ISIG without
+// NOFLSH), and a blocking read of the character ppoll saw would then wait for a key that
+// never comes, with the Ctrl-C already handled (the history search hung this way).
 int ReadChar(EditLine* el, wchar_t* out) {
   const int fd = StateOf(el)->fd;
   std::mbstate_t state{};
@@ -135,6 +139,16 @@ int ReadChar(EditLine* el, wchar_t* out) {
       ready = ppoll(&p, 1, nullptr, &wait_mask);
     }
     const int wait_errno = errno;
+    char byte = 0;
+    ssize_t n = -1;
+    int read_errno = 0;
+    if (ready > 0 && !g_sigint && !Session::termination_signal()) {
+      const int flags = ::fcntl(fd, F_GETFL);
+      if (flags >= 0 && (flags & O_NONBLOCK) == 0) ::fcntl(fd, F_SETFL, flags | O_NONBLOCK);
+      n = read(fd, &byte, 1);
+      read_errno = errno;
+      if (flags >= 0 && (flags & O_NONBLOCK) == 0) ::fcntl(fd, F_SETFL, flags);
+    }
     pthread_sigmask(SIG_SETMASK, &old_mask, nullptr);
     if (Session::termination_signal()) {
       *out = L'\0';
@@ -150,10 +164,10 @@ int ReadChar(EditLine* el, wchar_t* out) {
       errno = wait_errno;
       return -1;
     }
-    char byte;
-    const ssize_t n = read(fd, &byte, 1);
     if (n < 0) {
-      if (errno == EINTR || errno == EAGAIN) continue;
+      // EAGAIN: the input was flushed; the next wait lets a pending Ctrl-C in.
+      if (read_errno == EINTR || read_errno == EAGAIN) continue;
+      errno = read_errno;
       return -1;
     }
     if (n == 0) {
