@@ -48,10 +48,14 @@ constexpr char kUsage[] =
     "  --require-signature  verify SigV4 signatures (keys from the flags, else from\n"
     "                       AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY); default: any credentials\n"
     "  --ttl-sweep-seconds N  delete expired TTL items every N seconds (default 60; 0: never)\n"
-    "  --max-connections N  connections held at once (default 10000); more wait to be accepted\n"
+    "  --max-connections N  connections held at once (default 10000); more wait to be accepted,\n"
+    "                       and at the limit the oldest incomplete requests are closed (logged)\n"
     "  --idle-timeout N     close a connection idle for N seconds (default 60, as DynamoDB)\n"
-    "  --request-timeout N  a request must arrive whole within N seconds, else 408 (default\n"
-    "                       60; 0: no limit)\n"
+    "  --request-timeout N  a request must arrive whole within N seconds of its first byte\n"
+    "                       (default 60; 0: no limit), else it is answered 408\n"
+    "                       RequestTimeoutException and its connection closed (over HTTPS a\n"
+    "                       request whose headers were not in is closed unanswered; a client\n"
+    "                       still sending may see a reset before the answer)\n"
     "  --region REGION      the region in ARNs when a request was not signed for one (default\n"
     "                       local; a signed request's own region wins)\n"
     "  --account ID         the 12-digit account in ARNs (default 000000000000)\n"
@@ -238,6 +242,10 @@ int ServeMain(int argc, char** argv) {
   api::Service service(**db, service_options);
   server::DynamoDbServer protocol(service, serve);
   http.may_block = &server::DynamoDbServer::MayBlock;
+  http.log = [&](std::string_view line) {
+    std::lock_guard<std::mutex> lock(log_mutex);
+    std::fprintf(stderr, "keyhole serve: %.*s\n", static_cast<int>(line.size()), line.data());
+  };
   server::HttpServer http_server(http,
                                  [&](const server::HttpRequest& r) { return protocol.Handle(r); });
   Result<int> port = http_server.Bind();
@@ -282,8 +290,14 @@ int ServeMain(int argc, char** argv) {
       std::fprintf(stderr, "keyhole serve: scan report written to %s\n", scan_report->c_str());
     }
   }
-  std::fprintf(stderr, "keyhole serve: stopped after %llu requests\n",
-               static_cast<unsigned long long>(protocol.requests()));
+  const server::HttpServer::Cuts cuts = http_server.cuts();
+  std::string cut;
+  if (cuts.late > 0 || cuts.for_room > 0) {
+    cut = " (" + std::to_string(cuts.late) + " cut at the request timeout, " +
+          std::to_string(cuts.for_room) + " at the connection limit)";
+  }
+  std::fprintf(stderr, "keyhole serve: stopped after %llu requests%s\n",
+               static_cast<unsigned long long>(protocol.requests()), cut.c_str());
   return status;
 }
 

@@ -39,6 +39,7 @@
 
 #include "aws/content_coding.h"
 #include "aws/sigv4.h"
+#include "server/connection_guard.h"
 #include "server/worker_pool.h"
 
 namespace keyhole::server {
@@ -57,7 +58,7 @@ constexpr size_t kMaxHeaderBytes = 16 * 1024;
 // What libmicrohttpd keeps for one request while its body arrives.
 struct RequestState {
   HttpRequest request;
-  // When the request line arrived (from the URI callback's stamp), for request_timeout_seconds.
+  // When the request's first byte came (ConnectionGuard's), for request_timeout_seconds.
   std::chrono::steady_clock::time_point started;
   bool too_large = false;  // the body passed max_body_bytes: answered 413
   // Set by a worker before it resumes the connection: the answer to queue.
@@ -96,25 +97,11 @@ HttpResponse TooLarge() {  // DynamoDB: 413 with an empty body (reference §7.3)
 HttpResponse RequestTimeout(int seconds) {
   HttpResponse r;
   r.status = 408;
+  r.headers.emplace_back("Connection", "close");
   r.body = fmt::format(R"({{"__type":"com.amazon.coral.service#RequestTimeoutException",)"
-                       R"("message":"The request did not arrive whole within {} seconds"}})",
-                       seconds);
+                       R"("message":"The request did not arrive whole within {} second{}"}})",
+                       seconds, seconds == 1 ? "" : "s");
   return r;
-}
-
-// The URI callback's value for a request's state slot before the access handler makes its
-// RequestState: the time the request line arrived, in milliseconds of the steady clock, tagged
-// with a low bit of 1 (a RequestState's address never has one). Nothing to free if the client
-// goes before its headers are in.
-static_assert(sizeof(uintptr_t) >= 8, "a stamp holds milliseconds in a pointer's bits");
-void* Stamp(std::chrono::steady_clock::time_point t) {
-  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(t.time_since_epoch());
-  return reinterpret_cast<void*>((static_cast<uintptr_t>(ms.count()) << 1) | 1);
-}
-bool IsStamp(void* slot) { return (reinterpret_cast<uintptr_t>(slot) & 1) != 0; }
-std::chrono::steady_clock::time_point StampTime(void* slot) {
-  return std::chrono::steady_clock::time_point(
-      std::chrono::milliseconds(reinterpret_cast<uintptr_t>(slot) >> 1));
 }
 
 HttpResponse InternalError() {
@@ -287,17 +274,38 @@ struct HttpServer::Impl {
   }
   // Whether another client is connected beside the caller's.
   bool Busy() const { return connections.load(std::memory_order_relaxed) > 1; }
-  static void OnConnection(void* cls, MHD_Connection*, void**,
+  // Each connection's ConnectionGuard record is its socket context, made when it opens and
+  // dropped when it closes (before libmicrohttpd closes its socket).
+  std::unique_ptr<ConnectionGuard> guard;
+  ConnectionGuard::Counts cut_counts;  // the guard's, once it is gone (under mutex)
+  static void OnConnection(void* cls, MHD_Connection* connection, void** socket_context,
                            MHD_ConnectionNotificationCode code) {
     Impl* impl = static_cast<Impl*>(cls);
-    impl->connections.fetch_add(code == MHD_CONNECTION_NOTIFY_STARTED ? 1 : -1,
-                                std::memory_order_relaxed);
+    if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+      impl->connections.fetch_add(1, std::memory_order_relaxed);
+      const MHD_ConnectionInfo* info =
+          MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+      *socket_context = info ? impl->guard->Opened(info->connect_fd) : nullptr;
+      return;
+    }
+    impl->connections.fetch_sub(1, std::memory_order_relaxed);
+    if (*socket_context)
+      impl->guard->Closed(static_cast<ConnectionGuard::Connection*>(*socket_context));
+    *socket_context = nullptr;
+  }
+  static ConnectionGuard::Connection* GuardOf(MHD_Connection* connection) {
+    const MHD_ConnectionInfo* info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return info ? static_cast<ConnectionGuard::Connection*>(info->socket_context) : nullptr;
   }
 
-  // The request line's arrival, stamped into the request's state slot (MHD_OPTION_URI_LOG_
-  // CALLBACK: called on the connection's event thread once the line is read).
-  static void* OnUri(void*, const char*, MHD_Connection*) {
-    return Stamp(std::chrono::steady_clock::now());
+  // The request line is in (MHD_OPTION_URI_LOG_CALLBACK: on the connection's event thread):
+  // the guard's time limit runs from here if it had not seen the request's first bytes.
+  static void* OnUri(void* cls, const char*, MHD_Connection* connection) {
+    if (ConnectionGuard::Connection* c = GuardOf(connection)) {
+      static_cast<Impl*>(cls)->guard->RequestLine(c);
+    }
+    return nullptr;
   }
   int TimeLimit() const { return options.request_timeout_seconds; }
   // Whether a request still arriving at `now` is past the time limit.
@@ -320,12 +328,21 @@ struct HttpServer::Impl {
                               const char* method, const char* /*version*/, const char* upload_data,
                               size_t* upload_data_size, void** state_slot) {
     Impl* impl = static_cast<Impl*>(cls);
-    auto* state = IsStamp(*state_slot) ? nullptr : static_cast<RequestState*>(*state_slot);
+    auto* state = static_cast<RequestState*>(*state_slot);
+    ConnectionGuard::Connection* guarded = GuardOf(connection);
     if (!state) {
       const auto now = std::chrono::steady_clock::now();
       state = new RequestState();
-      state->started = *state_slot ? StampTime(*state_slot) : now;
+      state->started = now;
       *state_slot = state;
+      // Cut by the guard meanwhile (past the time limit, or at the connection limit): closed.
+      if (guarded && !impl->guard->HeadersIn(guarded, &state->started)) return MHD_NO;
+      // From here on, an answer queued on this connection is the server's own: the guard
+      // leaves it alone.
+      auto answer = [&](const HttpResponse& r) {
+        if (guarded && !impl->guard->Arrived(guarded)) return MHD_NO;
+        return Queue(connection, r);
+      };
       {
         std::lock_guard<std::mutex> lock(impl->mutex);
         ++impl->in_flight;
@@ -348,7 +365,7 @@ struct HttpServer::Impl {
         HttpResponse r;
         r.status = 400;
         r.content_type.clear();
-        return Queue(connection, r);
+        return answer(r);
       }
       // A Content-Length past the limit is answered before the body is read (and the
       // connection closed, its body unread).
@@ -356,16 +373,19 @@ struct HttpServer::Impl {
           MHD_lookup_connection_value(connection, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
       if (length && std::strtoull(length, nullptr, 10) > impl->options.max_body_bytes) {
         state->too_large = true;
-        return Queue(connection, TooLarge());
+        return answer(TooLarge());
       }
-      if (impl->Late(*state, now)) return Queue(connection, RequestTimeout(impl->TimeLimit()));
+      if (impl->Late(*state, now)) return answer(RequestTimeout(impl->TimeLimit()));
       return MHD_YES;
     }
     if (*upload_data_size != 0) {
-      // A body still arriving past the time limit: the connection is closed, the rest unread.
+      // A body still arriving past the time limit: answered 408 by the guard, on the socket
       // (libmicrohttpd 0.9.75 takes no answer while a body is being read: MHD_queue_response
-      // refuses one until the body's end.)
-      if (impl->Late(*state, std::chrono::steady_clock::now())) return MHD_NO;
+      // refuses one until the body's end), and closed, the rest unread.
+      if (impl->Late(*state, std::chrono::steady_clock::now())) {
+        if (guarded) impl->guard->CutLate(guarded);
+        return MHD_NO;
+      }
       if (!state->too_large) {
         if (state->request.body.size() + *upload_data_size > impl->options.max_body_bytes) {
           state->too_large = true;  // a chunked body past the limit: dropped as it arrives
@@ -377,6 +397,8 @@ struct HttpServer::Impl {
       *upload_data_size = 0;
       return MHD_YES;
     }
+    // The request is whole (unless the guard cut it just now): the guard leaves it be.
+    if (guarded && !impl->guard->Arrived(guarded)) return MHD_NO;
     if (state->too_large) return Queue(connection, TooLarge());
     if (state->response) {  // resumed by its worker
       impl->Resumed(state);
@@ -420,13 +442,10 @@ struct HttpServer::Impl {
   }
 
   // Called when a request ends: answered, or its connection closed first.
-  static void OnCompleted(void* cls, MHD_Connection*, void** state_slot,
+  static void OnCompleted(void* cls, MHD_Connection* connection, void** state_slot,
                           MHD_RequestTerminationCode) {
     Impl* impl = static_cast<Impl*>(cls);
-    if (IsStamp(*state_slot)) {  // ended before its headers were in
-      *state_slot = nullptr;
-      return;
-    }
+    if (ConnectionGuard::Connection* c = GuardOf(connection)) impl->guard->Answered(c);
     auto* state = static_cast<RequestState*>(*state_slot);
     if (!state) return;
     impl->Resumed(state);
@@ -516,6 +535,12 @@ Status HttpServer::Start() {
   // Each event thread holds an equal share of max_connections.
   event_threads = std::min(event_threads, std::max(1, impl.options.max_connections));
   impl.workers = std::make_unique<WorkerPool>(impl.options.max_workers);
+  ConnectionGuardOptions guard;
+  guard.request_timeout_seconds = impl.options.request_timeout_seconds;
+  guard.max_connections = impl.options.max_connections;
+  guard.tls = tls;
+  guard.log = impl.options.log;
+  impl.guard = std::make_unique<ConnectionGuard>(std::move(guard));
   std::vector<MHD_OptionItem> options = {
       {MHD_OPTION_LISTEN_SOCKET, impl.listen_fd, nullptr},
       {MHD_OPTION_NOTIFY_COMPLETED, reinterpret_cast<intptr_t>(&Impl::OnCompleted), &impl},
@@ -543,6 +568,12 @@ Status HttpServer::Start() {
             : "cannot start the HTTP server");
   }
   return Status::OK();
+}
+
+HttpServer::Cuts HttpServer::cuts() const {
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  const ConnectionGuard::Counts c = impl_->guard ? impl_->guard->counts() : impl_->cut_counts;
+  return {c.cut_late, c.cut_for_room};
 }
 
 void HttpServer::Serve() {
@@ -581,6 +612,8 @@ void HttpServer::Stop() {
     MHD_stop_daemon(daemon);  // it closes the listening socket, which it was given
     std::lock_guard<std::mutex> lock(impl.mutex);
     impl.listen_fd = -1;
+    if (impl.guard) impl.cut_counts = impl.guard->counts();
+    impl.guard.reset();  // every connection is closed
   }
   impl.stopped.notify_all();
 }

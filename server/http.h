@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -55,18 +56,25 @@ struct HttpOptions {
   // client seldom sends a request on a connection the server is closing. Stopping waits at
   // most this long for requests still arriving.
   int idle_timeout_seconds = 60;
-  // A request must arrive whole (its headers and body, counted from its request line) within
-  // this long; 0: no limit.
-  // Checked as its bytes arrive: headers completed past it are answered 408
-  // RequestTimeoutException (which SDKs retry) and the connection closed; a body still arriving
-  // past it has its connection closed at once, unanswered (libmicrohttpd takes no answer in the
-  // middle of a body). A client that stops sending altogether is idle_timeout's. So a client
-  // dribbling a request in holds neither a worker (no request does before it is whole) nor, for
-  // long, its buffers.
+  // A request must arrive whole (request line, headers and body) within this long, counted
+  // from its first byte, however slowly it comes and whether or not bytes still come; 0: no
+  // limit. Past it, the request is answered 408 RequestTimeoutException (which SDKs retry) and
+  // its connection closed, within an eighth of the limit (a second at most): over plain HTTP
+  // always (a client still sending may see the connection reset before it reads the answer);
+  // over HTTPS only when its headers were in, else it is closed unanswered. A connection that
+  // sends nothing at all is idle_timeout's. So a client dribbling a request in holds neither a
+  // worker (no request does before it is whole) nor, for long, its buffers. See
+  // connection_guard.h.
   int request_timeout_seconds = 60;
   // Connections held at once. Past it, new connections wait in the listen queue (they are
-  // accepted as others close), never reset.
+  // accepted as others close), never reset; and when it is reached, the oldest connections
+  // holding incomplete requests (or nothing at all) for a second or more are closed to keep a
+  // twentieth of it free, said in the log.
   int max_connections = 10000;
+  // The server's own events (requests cut at the time limit, room kept at the connection
+  // limit), a line each, without a newline, at most a line a second of each kind; null: none.
+  // Called from the server's threads.
+  std::function<void(std::string_view)> log;
   // Event threads (each holds a share of the connections): 0 for one per core (at most 4).
   int event_threads = 0;
   // Worker threads for requests that may block, started as needed.
@@ -112,6 +120,11 @@ class HttpServer {
   void Serve();
   // Stops accepting; Serve() returns once the requests in flight are answered.
   void Stop();
+  // Requests cut since Start: past the time limit (408), and at the connection limit.
+  struct Cuts {
+    uint64_t late = 0, for_room = 0;
+  };
+  Cuts cuts() const;
 
  private:
   struct Impl;
