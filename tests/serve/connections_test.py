@@ -8,7 +8,11 @@ service holds"), driven with plain sockets so that nothing is pooled or retried 
     close: none is reset;
   - clients that dribble their headers or their body, or send nothing, hold no worker: other
     requests are answered at once meanwhile;
-  - an idle connection is closed after --idle-timeout.
+  - an idle connection is closed after --idle-timeout;
+  - slow clients (issue 42 §9): headers dribbled in, a partial request gone silent and a body
+    dribbled in are each answered 408 RequestTimeoutException and closed about --request-timeout
+    after their first byte; at --max-connections, 55 dribbling clients do not keep a normal
+    request out (the oldest incomplete ones are closed, and the log says so).
 
     connections_test.py KEYHOLE
 """
@@ -176,7 +180,90 @@ def main():
     finally:
         server.terminate()
         server.wait(timeout=60)
+    slow_clients(tmp)
     finish("serve connections")
+
+
+def dribble(s, data, gap, until):
+    """Sends `data` a byte every `gap` seconds until the server answers or closes, or `until`;
+    (what came back, seconds from the first byte to the answer or the close)."""
+    t0 = time.time()
+    s.setblocking(False)
+    got = b""
+    i = 0
+    while time.time() < until:
+        if i < len(data):
+            try:
+                s.send(data[i:i + 1])
+                i += 1
+            except BlockingIOError:
+                pass
+            except OSError:
+                break
+        deadline = time.time() + gap
+        closed = False
+        while time.time() < deadline:
+            try:
+                chunk = s.recv(65536)
+                if not chunk:
+                    closed = True
+                    break
+                got += chunk
+            except BlockingIOError:
+                time.sleep(0.01)
+            except OSError:
+                closed = True
+                break
+        if closed:
+            break
+    return got, time.time() - t0
+
+
+def slow_clients(tmp):
+    server, url = start_server(KEYHOLE, f"{tmp}/dribble.kh", "--request-timeout", "2",
+                               "--idle-timeout", "30", "--max-connections", "50")
+    port = port_of(url)
+    try:
+        # A request with a 210-byte body: dribbled, none of these arrives whole in 2 s.
+        full = request("ListTables", {"ExclusiveStartTableName": "t" * 170})
+        head_end = full.index(b"\r\n\r\n") + 4
+        cases = [  # what, sent at once, then dribbled a byte every GAP seconds
+            ("headers dribbled in", b"", full, 0.1),
+            ("a partial request gone silent", full[:30], b"", 0.1),
+            ("a body dribbled in", full[:head_end], full[head_end:], 0.1),
+        ]
+        for what, at_once, data, gap in cases:
+            s = socket.create_connection(("127.0.0.1", port), timeout=30)
+            s.sendall(at_once)
+            got, took = dribble(s, data, gap, time.time() + 15)
+            s.close()
+            check(f"{what}: answered 408 RequestTimeoutException",
+                  got.startswith(b"HTTP/1.1 408") and b"RequestTimeoutException" in got, got[:200])
+            check(f"{what}: cut at the request timeout (2 s), not the idle timeout (30 s)",
+                  1.8 <= took <= 4.5, f"{took:.2f} s")
+        # At the connection limit: 55 clients dribbling headers, and then a normal request.
+        slow = connect(port, 55)
+        for s in slow:
+            s.sendall(b"POST / HTTP/1.1\r\nX-A: ")
+        time.sleep(1.2)
+        t0 = time.time()
+        normal = socket.create_connection(("127.0.0.1", port), timeout=30)
+        normal.sendall(request("ListTables", {}))
+        status, _ = read_response(normal, timeout=10)
+        took = time.time() - t0
+        normal.close()
+        check("a normal request at the connection limit beside 55 dribbling clients is answered",
+              status == 200 and took < 4, f"status {status} after {took:.2f} s")
+        for s in slow:
+            s.close()
+    finally:
+        server.terminate()
+        _, err = server.communicate(timeout=60)
+    check("the log says the connection limit closed incomplete requests",
+          "keyhole serve: at the connection limit (50): closed " in err, err)
+    check("the log says requests were cut at the request timeout",
+          "did not arrive whole within 2 s: answered 408 and closed" in err, err)
+    check("the stop line counts the cuts", "cut at the request timeout" in err, err)
 
 
 if __name__ == "__main__":
