@@ -176,9 +176,10 @@ struct State {
 class Progress {
  public:
   Progress(const Options& o, std::string table, int64_t total, int64_t items_before,
-           int64_t bytes_before)
+           int64_t bytes_before, int parts)
       : options_(o),
         table_(std::move(table)),
+        parts_(parts),
         total_(total),
         items_(items_before),
         bytes_(bytes_before),
@@ -190,6 +191,11 @@ class Progress {
     items_ += items;
     bytes_ += bytes;
   }
+  // The destination stores the items only when every part is done (one bulk load): the
+  // counts are of items read and handed to it, and the line says so.
+  void StoredAtClose() { stored_at_close_ = true; }
+  // A part has handed over all its items and waits for them to be stored.
+  void PartDone() { ++parts_done_; }
   void Stop() {
     {
       std::lock_guard<std::mutex> lock(mutex_);
@@ -205,12 +211,20 @@ class Progress {
   std::string Line() const {
     const double seconds = std::chrono::duration<double>(Clock::now() - start_).count();
     const int64_t items = items_, done_now = items - items_before_;
+    if (stored_at_close_ && parts_done_ >= parts_) {
+      return fmt::format("-- {}: storing {} items ({}) in one bulk load", table_, Thousands(items),
+                         Megabytes(bytes_));
+    }
     const double rate = seconds > 0 ? done_now / seconds : 0;
     std::string line = fmt::format("-- {}: {} ", table_, Thousands(items));
     if (total_ > 0) line += fmt::format("of ~{} ", Thousands(std::max(total_, items)));
     line +=
         fmt::format("items · {} · {} items/s", Megabytes(bytes_), Thousands(std::llround(rate)));
-    if (total_ > items && rate > 0) line += " · " + Duration((total_ - items) / rate) + " left";
+    if (stored_at_close_) {
+      line += " read (stored at the end, in one bulk load)";
+    } else if (total_ > items && rate > 0) {
+      line += " · " + Duration((total_ - items) / rate) + " left";
+    }
     return line;
   }
   void Loop() {
@@ -226,8 +240,11 @@ class Progress {
 
   const Options& options_;
   std::string table_;
+  int parts_;
   int64_t total_;
   std::atomic<int64_t> items_, bytes_;
+  std::atomic<bool> stored_at_close_{false};
+  std::atomic<int> parts_done_{0};
   int64_t items_before_;
   Clock::time_point start_ = Clock::now();
   std::mutex mutex_;
@@ -421,10 +438,11 @@ Status Copy(Place& from, Place& to, const Options& o, std::vector<TableResult>* 
         bytes_before += p.bytes;
       }
       const auto start = Clock::now();
-      Progress progress(o, table, from.ItemCountEstimate(table), items_before, bytes_before);
       const int parts = static_cast<int>(ts.parts.size());
       int writers = 0;
       for (const PartState& p : ts.parts) writers += p.done ? 0 : 1;
+      Progress progress(o, table, from.ItemCountEstimate(table), items_before, bytes_before,
+                        writers);
       KH_RETURN_IF_ERROR(to.WillWrite(table, writers, limits));
       std::vector<std::thread> threads;
       std::mutex error_mutex;
@@ -444,6 +462,7 @@ Status Copy(Place& from, Place& to, const Options& o, std::vector<TableResult>* 
           Result<std::unique_ptr<PartWriter>> writer =
               to.Writer(table, part, snapshot.sequence, limits);
           if (!writer.ok()) return fail(writer.status());
+          if ((*writer)->stores_at_close()) progress.StoredAtClose();
           for (;;) {
             if (cancelled()) return fail(Status(ErrorCode::kInterrupted, "Interrupted"));
             {
@@ -492,6 +511,7 @@ Status Copy(Place& from, Place& to, const Options& o, std::vector<TableResult>* 
             }
             if (snapshot.done) break;
           }
+          progress.PartDone();
           if (Status s = (*writer)->Close(); !s.ok()) return fail(s);
           if ((*writer)->stores_at_close()) {
             std::lock_guard<std::mutex> lock(state.mutex);

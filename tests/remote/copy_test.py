@@ -343,4 +343,39 @@ with tempfile.TemporaryDirectory() as tmp:
         print("note: the copy finished before Ctrl-C reached it")
     check("after Ctrl-C, equal", exports(f"{tmp}/ctrlc.kh") == source_exports, "exports differ")
 
+    # On a terminal, progress of a bulk load counts what it read, and says the items are stored
+    # at the end (and then that they are being stored), never that they are written meanwhile.
+    # (A table without a stream or local index, into a new file: the bulk load's case.)
+    with open(f"{tmp}/bulk.jsonl", "w") as f:
+        for i in range(400000):
+            f.write(json.dumps({"Item": {"pk": {"S": f"p{i % 5000}"}, "sk": {"N": str(i)},
+                                         "v": {"S": "x" * 40}}}) + "\n")
+    r = run([f"{tmp}/bulk-src.kh", "-c", "CREATE TABLE Bulk (pk S, sk N);",
+             "-c", f".import {tmp}/bulk.jsonl INTO Bulk"])
+    check("bulk source made", r.returncode == 0, r.stderr)
+    import pty
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.execve(KEYHOLE, [KEYHOLE, "copy", f"{tmp}/bulk-src.kh", f"{tmp}/progress.kh"], env)
+    shown = b""
+    while True:
+        try:
+            chunk = os.read(fd, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        shown += chunk
+    _, status = os.waitpid(pid, 0)
+    check("copy on a terminal", os.waitstatus_to_exitcode(status) == 0, shown[-2000:])
+    lines = [x.decode(errors="replace") for x in shown.replace(b"\r\x1b[K", b"\n").split(b"\n")]
+    progress = [x for x in lines if x.startswith("-- Bulk: ") and (" read (" in x or "storing" in x
+                                                                 or "items/s" in x)]
+    if progress:
+        check("bulk load progress says what it counts",
+              all("read (stored at the end, in one bulk load)" in x or "storing" in x
+                  for x in progress), progress)
+    else:
+        print("note: the bulk copy finished before its first progress line")
+
 finish("copy")
