@@ -54,8 +54,8 @@ constexpr char kUsage[] =
     "  --request-timeout N  a request must arrive whole within N seconds of its first byte\n"
     "                       (default 60; 0: no limit), else it is answered 408\n"
     "                       RequestTimeoutException and its connection closed (over HTTPS a\n"
-    "                       request whose headers were not in is closed unanswered; a client\n"
-    "                       still sending may see a reset before the answer)\n"
+    "                       request still arriving is closed unanswered; a client still\n"
+    "                       sending may see a reset before the answer)\n"
     "  --region REGION      the region in ARNs when a request was not signed for one (default\n"
     "                       local; a signed request's own region wins)\n"
     "  --account ID         the 12-digit account in ARNs (default 000000000000)\n"
@@ -296,8 +296,9 @@ int ServeMain(int argc, char** argv) {
     cut = " (" + std::to_string(cuts.late) + " cut at the request timeout, " +
           std::to_string(cuts.for_room) + " at the connection limit)";
   }
-  std::fprintf(stderr, "keyhole serve: stopped after %llu requests%s\n",
-               static_cast<unsigned long long>(protocol.requests()), cut.c_str());
+  std::fprintf(stderr, "keyhole serve: stopped after %llu request%s%s\n",
+               static_cast<unsigned long long>(protocol.requests()),
+               protocol.requests() == 1 ? "" : "s", cut.c_str());
   return status;
 }
 

@@ -61,7 +61,9 @@ struct HttpOptions {
   // limit. Past it, the request is answered 408 RequestTimeoutException (which SDKs retry) and
   // its connection closed, within an eighth of the limit (a second at most): over plain HTTP
   // always (a client still sending may see the connection reset before it reads the answer);
-  // over HTTPS only when its headers were in, else it is closed unanswered. A connection that
+  // over HTTPS only when its headers complete after the limit, and a request still arriving
+  // (headers or body) is closed unanswered, as no answer can be written into a TLS session
+  // from outside libmicrohttpd. A connection that
   // sends nothing at all is idle_timeout's. So a client dribbling a request in holds neither a
   // worker (no request does before it is whole) nor, for long, its buffers. See
   // connection_guard.h.
