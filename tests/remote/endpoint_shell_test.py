@@ -6,7 +6,8 @@
     DROP TABLE wait, saying so, and a schema script's next statement finds the table;
   - answers an operation with an error that has no message, delays a write past the read
     timeout, reports ItemCount 0, counts Scans, and serves as an HTTP forward proxy.
-Checked too: BEGIN BATCH names what it sent, --readonly refuses SCAN UPDATE before reading, TLS
+Checked too: BEGIN BATCH names what it sent, --readonly refuses SCAN UPDATE before reading,
+.patterns at the prompt asks before patterns write to an endpoint (no: not run; yes: run), TLS
 to a plain-HTTP port, HTTP_PROXY honoured for http:// endpoints and a dead proxy named.
 Usage: endpoint_shell_test.py KEYHOLE
 """
@@ -234,6 +235,52 @@ with tempfile.TemporaryDirectory() as tmp:
         r = run("-c", ".tables", endpoint=upstream_url.replace("http://", "https://"))
         check("TLS to plain HTTP: said", r.returncode == 1 and "SSLError" in r.stderr
               and "the port answers in plain HTTP, not TLS" in r.stderr, r.stderr)
+        # .patterns at the prompt asks before patterns write to an endpoint: "no" leaves them
+        # not run, "yes" runs them.
+        r = run("-c", 'CREATE TABLE "Pat" (pk S);', endpoint=upstream_url)
+        check("pattern table made", r.returncode == 0, r.stderr)
+        with open(f"{tmp}/pat.sql", "w") as f:
+            f.write("-- pattern: read one\nSELECT * FROM \"Pat\" WHERE pk = 'a';\n"
+                    "-- pattern: add one\nINSERT INTO \"Pat\" VALUE {'pk': 'z'};\n")
+        import pty
+        import select
+        pid, fd = pty.fork()
+        if pid == 0:
+            os.execve(KEYHOLE, [KEYHOLE, "--endpoint", upstream_url], {**env, "TERM": "dumb"})
+        seen = b""
+
+        def expect(text, seconds=20):
+            global seen
+            end = time.time() + seconds
+            while text not in seen and time.time() < end:
+                if select.select([fd], [], [], 0.1)[0]:
+                    try:
+                        seen += os.read(fd, 65536)
+                    except OSError:
+                        break
+            found = text in seen
+            before, seen = (seen.split(text, 1) if found else (seen, b""))
+            return found, before.decode(errors="replace")
+
+        check("the prompt", expect(b"> ")[0])
+        asked = b'1 of these patterns write ("add one") to ' + upstream_url.rstrip("/").encode()
+        for answer in (b"no", b"yes"):
+            os.write(fd, f".patterns {tmp}/pat.sql\r".encode())
+            found, _ = expect(asked + b"/: type yes to let them: ")
+            check(f".patterns asks before writing to an endpoint ({answer.decode()})", found)
+            os.write(fd, answer + b"\r")
+            found, shown = expect(b"> ")
+            if answer == b"no":
+                check("answered no: the writing pattern is not run", found and "not run" in shown
+                      and "run with --yes to let the patterns write there" in shown, shown)
+            else:
+                check("answered yes: it runs", found and "PutItem" in shown and "not run" not in shown
+                      and "2 key-addressed" in shown, shown)
+        os.write(fd, b".quit\r")
+        os.waitpid(pid, 0)
+        os.close(fd)
+        r = run("-c", "SELECT pk FROM \"Pat\" WHERE pk = 'z'", endpoint=upstream_url)
+        check("the pattern's write is there after yes", '"z"' in r.stdout, r.stdout + r.stderr)
     finally:
         proxy.shutdown()
         server.terminate()
