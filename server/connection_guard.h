@@ -9,8 +9,8 @@
 //   received on the socket (TCP_INFO), so a request line dribbled in counts too; a connection
 //   that sends nothing is idle, and idle_timeout's (libmicrohttpd's) to close.
 // - At max_connections, new connections wait in the listen queue. Whenever the count reaches
-//   it, the connections holding incomplete requests (and those that never sent a byte) are
-//   closed, oldest first, down to max_connections minus a reserve (a twentieth, at least one),
+//   it, the connections holding requests incomplete for a second or more (and those that have
+//   never sent a byte, for ten seconds or more) are closed, oldest first, down to max_connections minus a reserve (a twentieth, at least one),
 //   so that slow or silent clients cannot keep normal ones out; the log says so, a line a
 //   second at most.
 // - Once most of a crowd of connections has gone, freed memory is handed back to the system
@@ -93,6 +93,9 @@ class ConnectionGuard {
   // The log's lines due at `now`. REQUIRES: mutex_ held.
   void DueLines(Clock::time_point now, std::vector<std::string>* lines);
   void Log(std::string_view line) const;
+  // For an idle connection: whether a request has begun arriving on it (then it is marked
+  // so). REQUIRES: c->mutex held.
+  bool Begun(Connection* c, Clock::time_point now);
 
   const ConnectionGuardOptions options_;
   mutable std::mutex mutex_;  // guards the members below and the list of connections

@@ -70,8 +70,8 @@ struct HttpOptions {
   int request_timeout_seconds = 60;
   // Connections held at once. Past it, new connections wait in the listen queue (they are
   // accepted as others close), never reset; and when it is reached, the oldest connections
-  // holding incomplete requests (or nothing at all) for a second or more are closed to keep a
-  // twentieth of it free, said in the log.
+  // holding requests incomplete for a second or more (or nothing at all for ten) are closed to
+  // keep a twentieth of it free, said in the log.
   int max_connections = 10000;
   // The server's own events (requests cut at the time limit, room kept at the connection
   // limit), a line each, without a newline, at most a line a second of each kind; null: none.
