@@ -10,9 +10,9 @@
 //   that sends nothing is idle, and idle_timeout's (libmicrohttpd's) to close.
 // - At max_connections, new connections wait in the listen queue. Whenever the count reaches
 //   it, the connections holding requests incomplete for a second or more (and those that have
-//   never sent a byte, for ten seconds or more) are closed, oldest first, down to max_connections minus a reserve (a twentieth, at least one),
-//   so that slow or silent clients cannot keep normal ones out; the log says so, a line a
-//   second at most.
+//   never sent a byte, for ten seconds or more) are closed, oldest first, down to max_connections
+//   minus a reserve (a twentieth, at least one), so that slow or silent clients cannot keep normal
+//   ones out; the log says so, a line a second at most.
 // - Once most of a crowd of connections has gone, freed memory is handed back to the system
 //   (malloc_trim): libmicrohttpd's 32 KB connection buffers come from malloc's heap, which
 //   otherwise keeps them.
