@@ -269,10 +269,10 @@ bool RunExplain(Session::State& s, const planner::Plan& given, Location at) {
     s.Notice(fmt::format("-- estimated: {} per item\n", e.estimate));
   }
   if (!plan.analyze) return true;
-  Engine engine(s.db);
+  api::BackendExecutor executor(s.db);
   planner::ExecuteOptions options;
   options.cancel = &g_interrupted;
-  Result<planner::ExecuteResult> r = planner::Execute(plan, engine, options);
+  Result<planner::ExecuteResult> r = planner::Execute(plan, executor, options);
   if (!r.ok()) return s.Fail(r.status(), at);
   s.Notice(fmt::format("-- actual: {} returned, {} read, {}\n", r->count, r->scanned_count,
                        Rcu(r->capacity_units)));

@@ -267,11 +267,7 @@ void Session::State::EndQuiet() {
                      quiet_statements == 1 ? "" : "s", failed, units));
 }
 
-void Session::State::NoteError(const Status& status) {
-  if (!report.error.empty()) return;
-  report.error = status.ToString();
-  report.refused = status.IsValidation() && status.message().starts_with("keyhole refuses");
-}
+void Session::State::NoteError(const Status& status) { report.NoteError(status); }
 
 namespace {
 
@@ -529,152 +525,74 @@ void Session::State::PrintItems(const std::vector<Item>& items, const std::strin
   Out(text);
 }
 
-namespace {
-
-// After an UPDATE or DELETE of one item failed its condition: whether the item exists, so that
-// the error says which part of the WHERE did not hold.
-// "x" is an attribute name in PartiQL: for a statement that read nothing, or failed on a
-// missing attribute, the names it used where values usually go may be strings written with
-// double quotes. "" when there are none.
-std::string NamesAsValuesNote(const planner::Plan& plan) {
-  if (plan.names_as_values.empty()) return "";
-  std::string names, strings;
-  for (const std::string& n : plan.names_as_values) {
-    names += fmt::format("{}\"{}\"", names.empty() ? "" : ", ", n);
-    std::string quoted = "'";
-    for (char c : n) quoted += c == '\'' ? std::string("''") : std::string(1, c);
-    strings += (strings.empty() ? "" : ", ") + quoted + "'";
-  }
-  return fmt::format(
-      "{} {} read as attribute name{} (double quotes, or none, name attributes); if you meant "
-      "string{}, write {}",
-      names, plan.names_as_values.size() == 1 ? "is" : "are",
-      plan.names_as_values.size() == 1 ? "" : "s", plan.names_as_values.size() == 1 ? "" : "s",
-      strings);
-}
-
-Status ExplainConditionFailure(Session::State& s, const planner::Plan& plan, Status status) {
-  if (status.hint().empty() &&
-      status.message().find("refers to an attribute that does not exist") != std::string::npos) {
-    if (std::string note = NamesAsValuesNote(plan); !note.empty()) return status.WithHint(note);
-  }
-  if (!status.IsConditionFailed() || plan.per_item_write || plan.operations.size() != 1) {
-    return status;
-  }
-  GetItemRequest get;
-  if (const auto* u = std::get_if<UpdateItemRequest>(&plan.operations[0])) {
-    get.table_name = u->table_name;
-    get.key = u->key;
-  } else if (const auto* d = std::get_if<DeleteItemRequest>(&plan.operations[0])) {
-    get.table_name = d->table_name;
-    get.key = d->key;
-  } else {
-    return status;
-  }
-  Result<GetItemResponse> found = s.db.GetItem(get);
-  if (!found.ok()) return status;
-  const std::string key = ItemToJsonText(get.key);
-  if (!found->item) {
-    return status.WithHint(
-        plan.kind == parser::StatementKind::kUpdate
-            ? fmt::format("no item has the key {}: PartiQL's UPDATE changes an existing item "
-                          "only (it adds attribute_exists to the condition); INSERT creates one",
-                          key)
-            : fmt::format("no item has the key {}", key));
-  }
-  return status.WithHint(fmt::format(
-      "the item {} exists, but the rest of the WHERE is false for it: nothing was written", key));
-}
-
-}  // namespace
-
 bool ApplyConsistentRead(const Settings& settings, planner::Plan& plan) {
-  if (!settings.consistent || plan.kind != parser::StatementKind::kSelect) return false;
-  for (planner::Operation& op : plan.operations) {
-    if (auto* g = std::get_if<GetItemRequest>(&op)) g->consistent_read = true;
-    if (auto* q = std::get_if<QueryRequest>(&op)) q->consistent_read = true;
-    if (auto* c = std::get_if<ScanRequest>(&op)) c->consistent_read = true;
-  }
-  return true;
+  return settings.consistent && api::ApplyConsistentRead(plan);
 }
 
 namespace {
 
-// Runs `plan` (from `resume` when continuing), prints its items and the footer, and keeps
-// what NEXT needs.
-bool RunPlan(Session::State& s, planner::Plan plan, const planner::Cursor* resume, Location at) {
-  Engine engine(s.db);
-  engine.note_missing_deletes = plan.kind == parser::StatementKind::kDelete && !plan.per_item_write;
-  planner::ExecuteOptions options;
-  options.resume = resume;
-  options.limit = s.settings.pagesize;
-  options.cancel = &g_interrupted;
-  const bool consistent = ApplyConsistentRead(s.settings, plan);
-  Result<planner::ExecuteResult> r = planner::Execute(plan, engine, options);
-  if (!r.ok() && r.status().IsNotFound()) {
-    return s.Fail(s.NameMissingTable(r.status(), plan.table), at);
+// Prints what a statement the connection ran did: its items and the footer, or its error.
+bool PrintOutcome(Session::State& s, api::StatementOutcome outcome, Location at) {
+  if (!outcome.ok()) {
+    if (outcome.plan && outcome.status.IsNotFound()) {
+      return s.Fail(s.NameMissingTable(outcome.status, outcome.plan->table), at);
+    }
+    return s.Fail(outcome.status, at);
   }
-  if (!r.ok()) return s.Fail(ExplainConditionFailure(s, plan, r.status()), at);
-  s.RememberAttributes(plan.table, r->items);
-  s.PrintItems(r->items, plan.table, plan.index, plan.columns);
-  std::string target = plan.table + (plan.index ? "." + *plan.index : "");
-  StatementReport& report = s.report;
-  report.operation = plan.operation_name;
-  if (plan.operations.size() > 1) report.operation += fmt::format(" ×{}", plan.operations.size());
-  if (plan.per_item_write) report.operation = "Scan, then " + report.operation;
-  report.target = target;
-  report.read = r->scanned_count;
-  report.returned = r->count;
-  report.more = r->next.has_value();
-  report.capacity = r->capacity_units;
-  report.units = plan.kind == parser::StatementKind::kSelect ? "RCU"
-                 : plan.per_item_write                       ? "capacity units"
-                                                             : "WCU";
-  report.read_units = r->read_units;
-  report.write_units = r->write_units;
+  const planner::Plan& plan = *outcome.plan;
+  const planner::ExecuteResult& r = outcome.result;
+  s.RememberAttributes(plan.table, r.items);
+  s.PrintItems(r.items, plan.table, plan.index, plan.columns);
+  s.report = std::move(outcome.report);
+  const std::string& target = s.report.target;
   std::string footer;
   if (plan.kind == parser::StatementKind::kSelect) {
     // "-- N returned, N read · <operation> on <target> · <units>", without the formatter: it
     // is written after every SELECT.
-    const fmt::format_int returned(r->count), read(r->scanned_count);
+    const fmt::format_int returned(r.count), read(r.scanned_count);
     footer.reserve(64 + target.size());
     footer.append("-- ").append(returned.data(), returned.size()).append(" returned, ");
     footer.append(read.data(), read.size()).append(" read · ").append(plan.operation_name);
     if (plan.operations.size() > 1) footer += fmt::format(" ×{}", plan.operations.size());
     footer.append(" on ").append(target).append(" · ").append(
-        CapacityText(r->capacity_units, "RCU"));
-    if (consistent) footer.append(" · strongly consistent");
+        CapacityText(r.capacity_units, "RCU"));
+    if (outcome.consistent) footer.append(" · strongly consistent");
   } else if (plan.per_item_write) {
-    footer = fmt::format("-- {} written, {} read · Scan, then {} per item on {} · {}", r->count,
-                         r->scanned_count, plan.operation_name, target,
-                         UnitsText(r->units, plan.table, "RCU"));
+    footer = fmt::format("-- {} written, {} read · Scan, then {} per item on {} · {}", r.count,
+                         r.scanned_count, plan.operation_name, target,
+                         UnitsText(r.units, plan.table, "RCU"));
   } else {
-    footer = r->items.empty() ? "-- " : fmt::format("-- {} returned · ", r->count);
-    if (engine.missing_deletes > 0) footer += "no item had this key, nothing deleted · ";
+    footer = r.items.empty() ? "-- " : fmt::format("-- {} returned · ", r.count);
+    if (outcome.missing_deletes > 0) footer += "no item had this key, nothing deleted · ";
     footer += fmt::format(
         "{}{} on {} · {}", plan.operation_name,
         plan.operations.size() > 1 ? fmt::format(" ×{}", plan.operations.size()) : std::string(),
-        target, UnitsText(r->units, plan.table, "WCU"));
+        target, UnitsText(r.units, plan.table, "WCU"));
   }
   s.Notice(s.Timed(footer) + "\n");
-  if (plan.kind == parser::StatementKind::kSelect && r->count == 0 && !r->next) {
-    if (std::string note = NamesAsValuesNote(plan); !note.empty()) {
-      s.Notice("-- nothing matched: " + note + "\n");
-    }
+  if (!outcome.nothing_matched.empty()) {
+    s.Notice("-- nothing matched: " + outcome.nothing_matched + "\n");
   }
-  if (plan.kind == parser::StatementKind::kSelect) s.NoteExpired(plan.table, r->items);
   if (plan.kind == parser::StatementKind::kSelect) {
-    s.next = r->next;
-    if (r->next) {
+    s.NoteExpired(plan.table, r.items);
+    if (r.next) {
       std::string more = "-- more: ";
-      if (r->last_evaluated_key) {
-        more += fmt::format("LastEvaluatedKey {} · ", ItemToJsonText(*r->last_evaluated_key));
+      if (r.last_evaluated_key) {
+        more += fmt::format("LastEvaluatedKey {} · ", ItemToJsonText(*r.last_evaluated_key));
       }
       s.Notice(more + "NEXT; reads the next page\n");
     }
-    s.last_plan = std::move(plan);
   }
   return true;
+}
+
+// Runs `plan` on the session's connection (from `start_key`) and prints what it did.
+bool RunPlan(Session::State& s, planner::Plan plan, std::optional<Item> start_key, Location at) {
+  api::ConnectionOptions& options = s.connection.options();
+  options.page_size = s.settings.pagesize;
+  options.consistent_reads = s.settings.consistent;
+  options.cancel = &g_interrupted;
+  return PrintOutcome(s, s.connection.Execute(std::move(plan), std::move(start_key)), at);
 }
 
 namespace {
@@ -748,13 +666,12 @@ bool RunDml(Session::State& s, const parser::Statement& st, Location at) {
   if (st.kind() == parser::StatementKind::kSelect && st.as<parser::SelectStatement>().nearest) {
     return RunVectorSearch(s, st, at);
   }
-  StatementSchemas schemas(s.db);
-  s.statement_schemas = &schemas;
+  s.statement_schemas = &s.connection.schemas();
   struct Reset {
     Session::State& s;
     ~Reset() { s.statement_schemas = nullptr; }
   } reset{s};
-  Result<planner::Plan> plan = planner::PlanStatement(st, schemas);
+  Result<planner::Plan> plan = s.connection.Plan(st);
   std::optional<Item> start_key = std::move(s.start_key);
   s.start_key.reset();
   if (!plan.ok()) return s.Fail(WithDataHints(s, plan.status(), st), at);
@@ -804,7 +721,7 @@ bool RunDml(Session::State& s, const parser::Statement& st, Location at) {
     }
   }
   if (stale_counts && !start_key) {
-    const bool ok = RunPlan(s, std::move(*plan), nullptr, at);
+    const bool ok = RunPlan(s, std::move(*plan), std::nullopt, at);
     if (ok && s.report.read > 0) {
       s.Notice(fmt::format(
           "-- DescribeTable counted 0 items in {}, but the Scan read {}: its counts are stale, "
@@ -820,23 +737,17 @@ bool RunDml(Session::State& s, const parser::Statement& st, Location at) {
                                        "Scan; continue other statements with NEXT"),
                     at);
     }
-    planner::Cursor resume{0, std::move(start_key)};
-    return RunPlan(s, std::move(*plan), &resume, at);
+    return RunPlan(s, std::move(*plan), std::move(start_key), at);
   }
-  return RunPlan(s, std::move(*plan), nullptr, at);
+  return RunPlan(s, std::move(*plan), std::nullopt, at);
 }
 
 bool RunNext(Session::State& s, Location at) {
-  if (!s.last_plan) {
-    return s.Fail(Status::Validation("NEXT continues the previous SELECT; there is none"), at);
-  }
-  if (!s.next) {
-    return s.Fail(Status::Validation("NEXT: the previous SELECT has no more pages"), at);
-  }
-  planner::Plan plan = *s.last_plan;
-  planner::Cursor resume = *s.next;
+  api::ConnectionOptions& options = s.connection.options();
+  options.page_size = s.settings.pagesize;
+  options.cancel = &g_interrupted;
   s.continuing = true;
-  bool ok = RunPlan(s, std::move(plan), &resume, at);
+  const bool ok = PrintOutcome(s, s.connection.Next(), at);
   s.continuing = false;
   return ok;
 }
@@ -1111,7 +1022,7 @@ bool RunParsed(Session::State& s, const parser::Statement& st, Location at) {
       // in words that read as an error.
       s.Notice(r.ok() ? fmt::format("-- table {} dropped{}\n", d.table, waited_text)
                       : fmt::format("-- no table {} to drop (IF EXISTS)\n", d.table));
-      if (s.last_plan && s.last_plan->table == d.table) s.last_plan.reset();
+      s.connection.ForgetTable(d.table);
       return true;
     }
     case StatementKind::kAlterTable:

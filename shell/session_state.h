@@ -14,6 +14,7 @@
 
 #include <fmt/format.h>
 
+#include "api/connection.h"
 #include "api/partiql_api.h"
 #include "api/service.h"
 #include "core/status.h"
@@ -40,19 +41,7 @@ struct Location {
 
 // What one statement did, as its footer says it: filled where footers are printed, read by
 // .patterns (patterns.cpp) and .quiet.
-struct StatementReport {
-  std::string operation;  // "GetItem", "Query", "Query ×2", "Scan", "TransactWriteItems", ...
-  std::string target;     // "App", "App.byEmail", or "" (no table)
-  int64_t read = 0;       // items read (ScannedCount)
-  int64_t returned = 0;   // items returned
-  bool more = false;      // stopped at a LastEvaluatedKey
-  double capacity = 0;    // units consumed
-  std::string units;      // "RCU", "WCU", "capacity units", or "" when nothing was consumed
-  double read_units = 0, write_units = 0;  // `capacity` by kind, when the statement knows them
-  std::string error;     // the first error it reported ("ValidationException: ..."), or ""
-  bool refused = false;  // that error is the planner refusing a statement that is not
-                         // key-addressable
-};
+using StatementReport = api::StatementReport;
 
 struct Session::State {
   State(Backend& db, LocalControl* local, std::string db_path, Sink& sink, Settings& settings,
@@ -61,6 +50,7 @@ struct Session::State {
         db(recorder),
         local(local),
         service(recorder),
+        connection(recorder),
         db_path(std::move(db_path)),
         sink(&sink),
         settings(settings),
@@ -72,6 +62,9 @@ struct Session::State {
   Backend& db;
   LocalControl* local;  // null when the backend is not a local file
   api::Service service;
+  // Runs the session's SELECT, INSERT, UPDATE, DELETE and NEXT (api/connection.h); it keeps
+  // what NEXT continues.
+  api::Connection connection;
   // The context of the calls a statement makes: Ctrl-C (Session::Interrupt) cancels.
   api::CallContext Context() const {
     api::CallContext c;
@@ -111,9 +104,6 @@ struct Session::State {
   // (Dot-commands that do work print "-- .import · <elapsed>".)
   void NoteTime();
 
-  // NEXT: the last SELECT's plan and where it stopped.
-  std::optional<planner::Plan> last_plan;
-  std::optional<planner::Cursor> next;
   std::optional<Item> start_key;         // .startkey: the ExclusiveStartKey of the next SELECT
   bool continuing = false;               // NEXT is printing a later page of the last SELECT
   std::vector<std::string> csv_columns;  // the columns of the last CSV printed
@@ -236,49 +226,6 @@ struct Session::State {
 
 // The planner's view of the catalog.
 using Schemas = api::BackendSchemas;
-
-// The planner's view of the catalog for one DML statement: each table's schema is read once
-// and shared by planning, the key columns of the output and the TTL note (one snapshot of the
-// catalog per statement, not one read per use). Not thread-safe: one statement's.
-class StatementSchemas : public planner::SchemaSource {
- public:
-  explicit StatementSchemas(Backend& db) : db_(db) {}
-  Result<TableSchemaPtr> TableSchema(const std::string& name) const override {
-    for (const auto& [seen_name, schema] : seen_) {
-      if (seen_name == name) return schema;
-    }
-    Result<TableSchemaPtr> r = db_.TableSchema(name);
-    if (r.ok()) seen_.emplace_back(name, *r);
-    return r;
-  }
-
- private:
-  Backend& db_;
-  mutable std::vector<std::pair<std::string, TableSchemaPtr>> seen_;
-};
-
-// The planner's operations, executed by the backend; a DELETE's footer learns whether an item
-// had the key.
-class Engine : public api::BackendExecutor {
- public:
-  explicit Engine(Backend& backend) : api::BackendExecutor(backend) {}
-  Result<DeleteItemResponse> DeleteItem(const DeleteItemRequest& r) override {
-    if (!note_missing_deletes) return backend_.DeleteItem(r);
-    // Asks for the old item (ALL_OLD changes neither the write nor its capacity) to learn
-    // whether there was one; the caller's ReturnValues decides what it gets back.
-    DeleteItemRequest with_old = r;
-    with_old.return_values = ReturnValues::kAllOld;
-    Result<DeleteItemResponse> out = backend_.DeleteItem(with_old);
-    if (out.ok()) {
-      missing_deletes += !out->attributes.has_value();
-      if (r.return_values != ReturnValues::kAllOld) out->attributes.reset();
-    }
-    return out;
-  }
-  // The shell's DELETE footer says when no item had the key (counted in missing_deletes).
-  bool note_missing_deletes = false;
-  int64_t missing_deletes = 0;
-};
 
 // EXPLAIN [ANALYZE] of a planned statement (explain.cpp): each operation's exact request, what
 // keyhole does after it, and its estimated capacity; ANALYZE also runs it (reads only).

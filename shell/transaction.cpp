@@ -74,7 +74,7 @@ std::string ItemOf(const TransactWriteItem& w, const Session::State& s, std::str
 
 // For DynamoDB's "multiple operations on one item": which statements those are.
 std::string SameItemHint(const std::vector<parser::Statement>& statements, Session::State& s) {
-  StatementSchemas schemas(s.db);
+  Schemas schemas(s.db);
   Result<planner::TransactionPlan> plan = planner::PlanTransaction(statements, schemas);
   if (!plan.ok() || plan->reads()) return "";
   const auto& items = std::get<TransactWriteItemsRequest>(plan->request).transact_items;

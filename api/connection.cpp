@@ -1,0 +1,240 @@
+#include "api/connection.h"
+
+#include <fmt/format.h>
+
+#include "api/service.h"
+#include "core/ddb_json.h"
+
+namespace keyhole::api {
+
+void StatementReport::NoteError(const Status& status) {
+  if (!error.empty()) return;
+  error = status.ToString();
+  refused = status.IsValidation() && status.message().starts_with("keyhole refuses");
+}
+
+std::string StatementOutcome::target() const {
+  if (!plan) return "";
+  return plan->index ? plan->table + "." + *plan->index : plan->table;
+}
+
+std::string NamesAsValuesNote(const planner::Plan& plan) {
+  if (plan.names_as_values.empty()) return "";
+  std::string names, strings;
+  for (const std::string& n : plan.names_as_values) {
+    names += fmt::format("{}\"{}\"", names.empty() ? "" : ", ", n);
+    std::string quoted = "'";
+    for (char c : n) quoted += c == '\'' ? std::string("''") : std::string(1, c);
+    strings += (strings.empty() ? "" : ", ") + quoted + "'";
+  }
+  const bool one = plan.names_as_values.size() == 1;
+  return fmt::format(
+      "{} {} read as attribute name{} (double quotes, or none, name attributes); if you meant "
+      "string{}, write {}",
+      names, one ? "is" : "are", one ? "" : "s", one ? "" : "s", strings);
+}
+
+bool ApplyConsistentRead(planner::Plan& plan) {
+  if (plan.kind != parser::StatementKind::kSelect) return false;
+  for (planner::Operation& op : plan.operations) {
+    if (auto* g = std::get_if<GetItemRequest>(&op)) g->consistent_read = true;
+    if (auto* q = std::get_if<QueryRequest>(&op)) q->consistent_read = true;
+    if (auto* c = std::get_if<ScanRequest>(&op)) c->consistent_read = true;
+  }
+  return true;
+}
+
+namespace {
+
+// The planner's operations on the backend; a DELETE learns whether an item had the key.
+class Executor : public BackendExecutor {
+ public:
+  explicit Executor(Backend& backend) : BackendExecutor(backend) {}
+  Result<DeleteItemResponse> DeleteItem(const DeleteItemRequest& r) override {
+    if (!note_missing_deletes) return backend_.DeleteItem(r);
+    // Asks for the old item (ALL_OLD changes neither the write nor its capacity) to learn
+    // whether there was one; the caller's ReturnValues decides what it gets back.
+    DeleteItemRequest with_old = r;
+    with_old.return_values = ReturnValues::kAllOld;
+    Result<DeleteItemResponse> out = backend_.DeleteItem(with_old);
+    if (out.ok()) {
+      missing_deletes += !out->attributes.has_value();
+      if (r.return_values != ReturnValues::kAllOld) out->attributes.reset();
+    }
+    return out;
+  }
+  bool note_missing_deletes = false;
+  int64_t missing_deletes = 0;
+};
+
+StatementOutcome Failed(Status status, std::shared_ptr<const planner::Plan> plan = nullptr) {
+  StatementOutcome out;
+  out.report.NoteError(status);
+  out.status = std::move(status);
+  out.plan = std::move(plan);
+  return out;
+}
+
+}  // namespace
+
+Result<TableSchemaPtr> Connection::StatementSchemas::TableSchema(const std::string& name) const {
+  for (const auto& [seen_name, schema] : seen_) {
+    if (seen_name == name) return schema;
+  }
+  Result<TableSchemaPtr> r = backend_.TableSchema(name);
+  if (r.ok()) seen_.emplace_back(name, *r);
+  return r;
+}
+
+Connection::Connection(Backend& backend, ConnectionOptions options)
+    : backend_(backend), options_(std::move(options)), schemas_(backend) {}
+
+Result<planner::Plan> Connection::Plan(const parser::Statement& statement) {
+  schemas_.Clear();
+  return planner::PlanStatement(statement, schemas_, options_.plan);
+}
+
+Status Connection::ExplainConditionFailure(const planner::Plan& plan, Status status) {
+  if (status.hint().empty() &&
+      status.message().find("refers to an attribute that does not exist") != std::string::npos) {
+    if (std::string note = NamesAsValuesNote(plan); !note.empty()) return status.WithHint(note);
+  }
+  if (!status.IsConditionFailed() || plan.per_item_write || plan.operations.size() != 1) {
+    return status;
+  }
+  GetItemRequest get;
+  if (const auto* u = std::get_if<UpdateItemRequest>(&plan.operations[0])) {
+    get.table_name = u->table_name;
+    get.key = u->key;
+  } else if (const auto* d = std::get_if<DeleteItemRequest>(&plan.operations[0])) {
+    get.table_name = d->table_name;
+    get.key = d->key;
+  } else {
+    return status;
+  }
+  Result<GetItemResponse> found = backend_.GetItem(get);
+  if (!found.ok()) return status;
+  const std::string key = ItemToJsonText(get.key);
+  if (!found->item) {
+    return status.WithHint(
+        plan.kind == parser::StatementKind::kUpdate
+            ? fmt::format("no item has the key {}: PartiQL's UPDATE changes an existing item "
+                          "only (it adds attribute_exists to the condition); INSERT creates one",
+                          key)
+            : fmt::format("no item has the key {}", key));
+  }
+  return status.WithHint(fmt::format(
+      "the item {} exists, but the rest of the WHERE is false for it: nothing was written", key));
+}
+
+StatementOutcome Connection::ExecutePlan(std::shared_ptr<const planner::Plan> plan,
+                                         const planner::Cursor* resume, bool consistent) {
+  const planner::Plan& p = *plan;
+  const bool select = p.kind == parser::StatementKind::kSelect;
+  Executor executor(backend_);
+  executor.note_missing_deletes = p.kind == parser::StatementKind::kDelete && !p.per_item_write;
+  planner::ExecuteOptions options;
+  options.resume = resume;
+  options.limit = options_.page_size;
+  options.cancel = options_.cancel;
+  Result<planner::ExecuteResult> r = planner::Execute(p, executor, options);
+  if (!r.ok()) {
+    Status status = r.status();
+    if (!status.IsNotFound()) status = ExplainConditionFailure(p, std::move(status));
+    return Failed(std::move(status), std::move(plan));
+  }
+  StatementOutcome out;
+  out.plan = std::move(plan);
+  out.result = std::move(*r);
+  out.consistent = consistent;
+  out.missing_deletes = executor.missing_deletes;
+  if (select) {  // the SELECT NEXT continues, from here on
+    last_plan_ = out.plan;
+    next_ = out.result.next;
+    if (out.result.count == 0 && !out.result.next) out.nothing_matched = NamesAsValuesNote(p);
+  }
+  StatementReport& report = out.report;
+  report.operation = p.operation_name;
+  if (p.operations.size() > 1) report.operation += fmt::format(" ×{}", p.operations.size());
+  if (p.per_item_write) report.operation = "Scan, then " + report.operation;
+  report.target = out.target();
+  report.read = out.result.scanned_count;
+  report.returned = out.result.count;
+  report.more = out.result.next.has_value();
+  report.capacity = out.result.capacity_units;
+  report.units = select ? "RCU" : p.per_item_write ? "capacity units" : "WCU";
+  report.read_units = out.result.read_units;
+  report.write_units = out.result.write_units;
+  return out;
+}
+
+StatementOutcome Connection::Execute(planner::Plan plan, std::optional<Item> start_key) {
+  if (start_key && (plan.kind != parser::StatementKind::kSelect || plan.operations.size() != 1 ||
+                    std::holds_alternative<GetItemRequest>(plan.operations[0]))) {
+    return Failed(Status::Validation(
+        "an ExclusiveStartKey applies to a SELECT that runs one Query or Scan; continue other "
+        "statements with NEXT"));
+  }
+  const bool consistent = options_.consistent_reads && ApplyConsistentRead(plan);
+  auto shared = std::make_shared<const planner::Plan>(std::move(plan));
+  if (start_key) {
+    const planner::Cursor resume{0, std::move(start_key)};
+    return ExecutePlan(std::move(shared), &resume, consistent);
+  }
+  return ExecutePlan(std::move(shared), nullptr, consistent);
+}
+
+StatementOutcome Connection::Run(const parser::Statement& statement) {
+  using parser::StatementKind;
+  switch (statement.kind()) {
+    case StatementKind::kSelect:
+    case StatementKind::kInsert:
+    case StatementKind::kUpdate:
+    case StatementKind::kDelete:
+      break;
+    case StatementKind::kNext:
+      return Next();
+    default:
+      return Failed(Status::Validation(fmt::format("{} is not run by a connection",
+                                                   parser::StatementKindName(statement.kind()))));
+  }
+  Result<planner::Plan> plan = Plan(statement);
+  if (!plan.ok()) return Failed(plan.status());
+  return Execute(std::move(*plan));
+}
+
+StatementOutcome Connection::Run(std::string_view text,
+                                 const std::vector<AttributeValue>& parameters) {
+  parser::ParseResult parsed = parser::ParseStatement(text, parameters);
+  if (!parsed.ok()) {
+    StatementOutcome out = Failed(parsed.error().status);
+    out.parse_error_at = parsed.error().position;
+    return out;
+  }
+  return Run(parsed.statement());
+}
+
+StatementOutcome Connection::Next() {
+  if (!last_plan_) {
+    return Failed(Status::Validation("NEXT continues the previous SELECT; there is none"));
+  }
+  if (!next_) return Failed(Status::Validation("NEXT: the previous SELECT has no more pages"));
+  const planner::Cursor resume = *next_;
+  // The plan's reads asked for ConsistentRead (or not) when it first ran.
+  bool consistent = false;
+  for (const planner::Operation& op : last_plan_->operations) {
+    if (const auto* g = std::get_if<GetItemRequest>(&op)) consistent |= g->consistent_read;
+    if (const auto* q = std::get_if<QueryRequest>(&op)) consistent |= q->consistent_read;
+    if (const auto* c = std::get_if<ScanRequest>(&op)) consistent |= c->consistent_read;
+  }
+  return ExecutePlan(last_plan_, &resume, consistent);
+}
+
+void Connection::ForgetTable(std::string_view table) {
+  if (last_plan_ && last_plan_->table == table) {
+    last_plan_.reset();
+    next_.reset();
+  }
+}
+
+}  // namespace keyhole::api

@@ -1,0 +1,236 @@
+// api::Connection over a storage::Database: statements run as data (the outcome's plan, items,
+// report and error), NEXT's pages, ExclusiveStartKey, ConsistentRead, and the hints every front
+// end shares (a failed condition explained, a DELETE of a missing key, names written for values).
+#include "api/connection.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <string>
+
+#include "storage_test_util.h"
+
+namespace keyhole {
+namespace {
+
+using testing::N;
+using testing::S;
+using testing::TempDb;
+
+class ApiConnection : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    testing::MakeAppTable(db_, "App");
+    for (int p = 0; p < 2; ++p) {
+      for (int s = 0; s < 5; ++s) {
+        PutItemRequest put;
+        put.table_name = "App";
+        put.item = {{"pk", S("p" + std::to_string(p))}, {"sk", N(s)}, {"g", S("x")}};
+        ASSERT_TRUE(db_->PutItem(put).ok());
+      }
+    }
+  }
+  TempDb db_;
+  api::Connection connection_{*db_};
+};
+
+TEST_F(ApiConnection, ASelectByItsFullKeyIsOneGetItem) {
+  api::StatementOutcome out = connection_.Run("SELECT * FROM \"App\" WHERE pk = 'p0' AND sk = 3");
+  ASSERT_TRUE(out.ok()) << out.status.ToString();
+  ASSERT_TRUE(out.plan);
+  EXPECT_EQ(out.plan->operation_name, "GetItem");
+  ASSERT_EQ(out.result.items.size(), 1u);
+  EXPECT_EQ(out.result.items[0].at("sk"), N(3));
+  EXPECT_EQ(out.report.operation, "GetItem");
+  EXPECT_EQ(out.report.target, "App");
+  EXPECT_EQ(out.report.returned, 1);
+  EXPECT_EQ(out.report.read, 1);
+  EXPECT_EQ(out.report.units, "RCU");
+  EXPECT_DOUBLE_EQ(out.report.capacity, 0.5);
+  EXPECT_FALSE(out.report.more);
+  EXPECT_FALSE(out.consistent);
+  EXPECT_TRUE(out.report.error.empty());
+}
+
+TEST_F(ApiConnection, NextReadsThePagesOfTheLastSelect) {
+  connection_.options().page_size = 2;
+  api::StatementOutcome out = connection_.Run("SELECT * FROM \"App\" WHERE pk = 'p1'");
+  ASSERT_TRUE(out.ok()) << out.status.ToString();
+  EXPECT_EQ(out.plan->operation_name, "Query");
+  ASSERT_EQ(out.result.items.size(), 2u);
+  EXPECT_TRUE(out.report.more);
+  ASSERT_TRUE(out.result.last_evaluated_key);
+  EXPECT_EQ(out.result.last_evaluated_key->at("sk"), N(1));
+  EXPECT_TRUE(connection_.has_next());
+  std::vector<Item> all = out.result.items;
+  int pages = 1;
+  while (connection_.has_next()) {
+    api::StatementOutcome page = connection_.Run("NEXT");
+    ASSERT_TRUE(page.ok()) << page.status.ToString();
+    EXPECT_EQ(page.plan.get(), out.plan.get()) << "NEXT continues the same plan";
+    all.insert(all.end(), page.result.items.begin(), page.result.items.end());
+    ++pages;
+  }
+  EXPECT_EQ(pages, 3);
+  ASSERT_EQ(all.size(), 5u);
+  for (int s = 0; s < 5; ++s) EXPECT_EQ(all[s].at("sk"), N(s));
+  api::StatementOutcome done = connection_.Next();
+  EXPECT_TRUE(done.status.IsValidation());
+  EXPECT_EQ(done.status.message(), "NEXT: the previous SELECT has no more pages");
+  EXPECT_EQ(done.report.error, "ValidationException: NEXT: the previous SELECT has no more pages");
+}
+
+TEST_F(ApiConnection, NextWithoutASelectSaysSo) {
+  api::StatementOutcome out = connection_.Next();
+  EXPECT_EQ(out.status.message(), "NEXT continues the previous SELECT; there is none");
+  // A write is not a SELECT NEXT continues.
+  ASSERT_TRUE(connection_.Run("INSERT INTO \"App\" VALUE {'pk': 'p9', 'sk': 1}").ok());
+  EXPECT_FALSE(connection_.has_next());
+  EXPECT_EQ(connection_.last_plan(), nullptr);
+}
+
+TEST_F(ApiConnection, AFailedSelectLeavesThePreviousOneToContinue) {
+  connection_.options().page_size = 3;
+  ASSERT_TRUE(connection_.Run("SELECT * FROM \"App\" WHERE pk = 'p0'").ok());
+  api::StatementOutcome refused = connection_.Run("SELECT * FROM \"App\" WHERE g = 'x'");
+  EXPECT_FALSE(refused.ok());
+  EXPECT_TRUE(refused.report.refused) << refused.report.error;
+  EXPECT_TRUE(refused.status.message().starts_with("keyhole refuses to scan"));
+  EXPECT_FALSE(refused.plan);
+  api::StatementOutcome next = connection_.Next();
+  ASSERT_TRUE(next.ok()) << next.status.ToString();
+  EXPECT_EQ(next.result.items.size(), 2u);
+  EXPECT_EQ(next.result.items[0].at("sk"), N(3));
+}
+
+TEST_F(ApiConnection, AnInterruptedNextCanBeRepeated) {
+  connection_.options().page_size = 2;
+  ASSERT_TRUE(connection_.Run("SELECT * FROM \"App\" WHERE pk = 'p0'").ok());
+  std::atomic<bool> cancel{true};
+  connection_.options().cancel = &cancel;
+  api::StatementOutcome stopped = connection_.Next();
+  EXPECT_EQ(stopped.status.code(), ErrorCode::kInterrupted);
+  cancel = false;
+  api::StatementOutcome again = connection_.Next();
+  ASSERT_TRUE(again.ok()) << again.status.ToString();
+  EXPECT_EQ(again.result.items[0].at("sk"), N(2));
+}
+
+TEST_F(ApiConnection, DroppingTheTableForgetsItsSelect) {
+  connection_.options().page_size = 1;
+  ASSERT_TRUE(connection_.Run("SELECT * FROM \"App\" WHERE pk = 'p0'").ok());
+  connection_.ForgetTable("Other");
+  EXPECT_TRUE(connection_.has_next());
+  connection_.ForgetTable("App");
+  EXPECT_FALSE(connection_.has_next());
+  EXPECT_EQ(connection_.Next().status.message(),
+            "NEXT continues the previous SELECT; there is none");
+}
+
+TEST_F(ApiConnection, AStartKeyContinuesAQueryAndNothingElse) {
+  parser::ParseResult parsed = parser::ParseStatement("SELECT * FROM \"App\" WHERE pk = 'p0'");
+  ASSERT_TRUE(parsed.ok());
+  Result<planner::Plan> plan = connection_.Plan(parsed.statement());
+  ASSERT_TRUE(plan.ok());
+  api::StatementOutcome out = connection_.Execute(*plan, Item{{"pk", S("p0")}, {"sk", N(2)}});
+  ASSERT_TRUE(out.ok()) << out.status.ToString();
+  ASSERT_EQ(out.result.items.size(), 2u);
+  EXPECT_EQ(out.result.items[0].at("sk"), N(3));
+  parsed = parser::ParseStatement("SELECT * FROM \"App\" WHERE pk = 'p0' AND sk = 1");
+  plan = connection_.Plan(parsed.statement());
+  ASSERT_TRUE(plan.ok());
+  out = connection_.Execute(*plan, Item{{"pk", S("p0")}, {"sk", N(2)}});
+  EXPECT_TRUE(out.status.IsValidation());
+  EXPECT_TRUE(out.status.message().starts_with("an ExclusiveStartKey applies to a SELECT"));
+}
+
+TEST_F(ApiConnection, ConsistentReadsApplyToSelectsAndTheirPages) {
+  connection_.options().consistent_reads = true;
+  connection_.options().page_size = 3;
+  api::StatementOutcome out = connection_.Run("SELECT * FROM \"App\" WHERE pk = 'p0'");
+  ASSERT_TRUE(out.ok());
+  EXPECT_TRUE(out.consistent);
+  EXPECT_TRUE(std::get<QueryRequest>(out.plan->operations[0]).consistent_read);
+  EXPECT_DOUBLE_EQ(out.report.capacity, 1.0);  // strongly consistent: a whole unit per 4 KB
+  connection_.options().consistent_reads = false;
+  api::StatementOutcome next = connection_.Next();
+  ASSERT_TRUE(next.ok());
+  EXPECT_TRUE(next.consistent) << "a page reads as its SELECT did";
+  api::StatementOutcome write =
+      connection_.Run("UPDATE \"App\" SET a = 1 WHERE pk = 'p0' AND sk = 0");
+  ASSERT_TRUE(write.ok()) << write.status.ToString();
+  EXPECT_FALSE(write.consistent);
+  EXPECT_EQ(write.report.units, "WCU");
+  EXPECT_EQ(write.report.operation, "UpdateItem");
+}
+
+TEST_F(ApiConnection, AFailedConditionSaysWhichPartDidNotHold) {
+  api::StatementOutcome out =
+      connection_.Run("UPDATE \"App\" SET a = 1 WHERE pk = 'nobody' AND sk = 0");
+  EXPECT_TRUE(out.status.IsConditionFailed()) << out.status.ToString();
+  EXPECT_EQ(out.status.hint(),
+            "no item has the key {\"pk\":{\"S\":\"nobody\"},\"sk\":{\"N\":\"0\"}}: PartiQL's "
+            "UPDATE changes an existing item only (it adds attribute_exists to the condition); "
+            "INSERT creates one");
+  ASSERT_TRUE(out.plan);
+  out = connection_.Run("DELETE FROM \"App\" WHERE pk = 'p0' AND sk = 0 AND g = 'y'");
+  EXPECT_TRUE(out.status.IsConditionFailed());
+  EXPECT_EQ(out.status.hint(),
+            "the item {\"pk\":{\"S\":\"p0\"},\"sk\":{\"N\":\"0\"}} exists, but the rest of the "
+            "WHERE is false for it: nothing was written");
+  EXPECT_EQ(out.report.error.rfind("ConditionalCheckFailedException: ", 0), 0u) << out.report.error;
+}
+
+TEST_F(ApiConnection, ADeleteOfAMissingKeySaysSoAndChargesTheSame) {
+  api::StatementOutcome gone = connection_.Run("DELETE FROM \"App\" WHERE pk = 'p0' AND sk = 4");
+  ASSERT_TRUE(gone.ok());
+  EXPECT_EQ(gone.missing_deletes, 0);
+  EXPECT_TRUE(gone.result.items.empty()) << "no RETURNING: the old item is not returned";
+  api::StatementOutcome missing = connection_.Run("DELETE FROM \"App\" WHERE pk = 'p0' AND sk = 4");
+  ASSERT_TRUE(missing.ok());
+  EXPECT_EQ(missing.missing_deletes, 1);
+  // What DynamoDB charges a delete of nothing: one unit, none for the index (asking for the old
+  // item to learn that it was missing changes no charge); the delete that removed the item paid
+  // for its GSI entry too.
+  EXPECT_DOUBLE_EQ(missing.report.capacity, 1.0);
+  EXPECT_DOUBLE_EQ(gone.report.capacity, 2.0);
+}
+
+TEST_F(ApiConnection, NamesWrittenForValuesAreNamedWhenNothingMatched) {
+  api::StatementOutcome out =
+      connection_.Run("SELECT * FROM \"App\" WHERE pk = 'p0' AND g = \"x\"");
+  ASSERT_TRUE(out.ok()) << out.status.ToString();
+  EXPECT_EQ(out.result.count, 0);
+  EXPECT_EQ(out.nothing_matched,
+            "\"x\" is read as attribute name (double quotes, or none, name attributes); if you "
+            "meant string, write 'x'");
+  out = connection_.Run("SELECT * FROM \"App\" WHERE pk = 'p0' AND g = 'x'");
+  ASSERT_TRUE(out.ok());
+  EXPECT_EQ(out.result.count, 5);
+  EXPECT_EQ(out.nothing_matched, "");
+}
+
+TEST_F(ApiConnection, WhatAConnectionDoesNotRunIsRefusedAsData) {
+  api::StatementOutcome out = connection_.Run("SELEC * FROM \"App\"");
+  EXPECT_TRUE(out.status.IsValidation());
+  ASSERT_TRUE(out.parse_error_at);
+  EXPECT_EQ(out.parse_error_at->line, 1);
+  EXPECT_EQ(out.parse_error_at->column, 1);
+  out = connection_.Run("DROP TABLE \"App\"");
+  EXPECT_EQ(out.status.message(), "DROP TABLE is not run by a connection");
+  EXPECT_TRUE(db_->DescribeTable({"App"}).ok());
+  out = connection_.Run("SELECT * FROM \"Nope\" WHERE pk = 'a'");
+  EXPECT_TRUE(out.status.IsNotFound());
+  EXPECT_FALSE(out.report.refused);
+}
+
+TEST_F(ApiConnection, ParametersBindTheMarkers) {
+  api::StatementOutcome out =
+      connection_.Run("SELECT * FROM \"App\" WHERE pk = ? AND sk = ?", {S("p1"), N(4)});
+  ASSERT_TRUE(out.ok()) << out.status.ToString();
+  ASSERT_EQ(out.result.items.size(), 1u);
+  EXPECT_EQ(out.result.items[0].at("pk"), S("p1"));
+}
+
+}  // namespace
+}  // namespace keyhole
