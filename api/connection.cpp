@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <functional>
+
 #include "api/service.h"
 #include "core/ddb_json.h"
 
@@ -92,6 +95,107 @@ Connection::Connection(Backend& backend, ConnectionOptions options)
 Result<planner::Plan> Connection::Plan(const parser::Statement& statement) {
   schemas_.Clear();
   return planner::PlanStatement(statement, schemas_, options_.plan);
+}
+
+Result<planner::Plan> Connection::Plan(const parser::Statement& statement, std::string_view text) {
+  Result<planner::Plan> plan = Plan(statement);
+  if (!plan.ok() || statement.kind() != parser::StatementKind::kSelect || statement.scan ||
+      plan->explain || plan->per_item_write || plan->operations.size() != 1 ||
+      !std::holds_alternative<GetItemRequest>(plan->operations[0])) {
+    return plan;
+  }
+  if (Result<TableSchemaPtr> schema = schemas_.TableSchema(plan->table); schema.ok()) {
+    Remember(text, *schema, *plan);
+  }
+  return plan;
+}
+
+namespace {
+
+// Whether the literal token at `token` (a view into `text`) has a sign written before it, which
+// the translation applies to its value: `-` or `+` before it, past blanks.
+bool Signed(std::string_view text, std::string_view token) {
+  size_t at = static_cast<size_t>(token.data() - text.data());
+  while (at > 0 && (text[at - 1] == ' ' || text[at - 1] == '\t' || text[at - 1] == '\n' ||
+                    text[at - 1] == '\r' || text[at - 1] == '\f' || text[at - 1] == '\v')) {
+    --at;
+  }
+  return at > 0 && (text[at - 1] == '-' || text[at - 1] == '+');
+}
+
+size_t SlotOf(std::string_view shape, size_t slots) {
+  return std::hash<std::string_view>()(shape) % slots;
+}
+
+}  // namespace
+
+void Connection::Remember(std::string_view text, const TableSchemaPtr& schema,
+                          const planner::Plan& plan) {
+  parser::StatementLiterals literals;
+  // A planned GetItem's WHERE is its key's equalities and nothing else: each key value is a
+  // literal of the text, found by its value. Not remembered: a value two literals give (which one
+  // is the key's is not known), a signed one, and a text with comments (a sign may hide
+  // behind one).
+  if (!parser::LiteralsOf(text, &literals) || literals.shape.find("--") != std::string::npos ||
+      literals.shape.find("/*") != std::string::npos || schema->key.IsMultiAttribute()) {
+    return;
+  }
+  const auto& get = std::get<GetItemRequest>(plan.operations[0]);
+  std::vector<std::optional<AttributeValue>> values;
+  for (std::string_view token : literals.tokens) values.push_back(parser::LiteralValue(token));
+  RememberedRead r;
+  for (const KeyAttribute* a :
+       {&schema->key.partition, schema->key.sort ? &*schema->key.sort : nullptr}) {
+    if (a == nullptr) continue;
+    auto it = get.key.find(a->name);
+    if (it == get.key.end()) return;
+    std::optional<size_t> found;
+    for (size_t i = 0; i < values.size(); ++i) {
+      if (!values[i] || !(*values[i] == it->second)) continue;
+      if (found || Signed(text, literals.tokens[i])) return;
+      found = i;
+    }
+    if (!found) return;
+    for (const auto& [taken, attribute] : r.slots) {
+      if (taken == *found) return;
+    }
+    r.slots.emplace_back(*found, a);
+  }
+  if (r.slots.size() != get.key.size()) return;
+  std::sort(r.slots.begin(), r.slots.end());  // in the text's order
+  r.literals.assign(literals.tokens.begin(), literals.tokens.end());
+  r.shape = std::move(literals.shape);
+  r.schema = schema;
+  r.plan = plan;
+  remembered_[SlotOf(r.shape, kRememberedReads)] = std::move(r);
+}
+
+std::optional<StatementOutcome> Connection::RunRemembered(std::string_view text) {
+  thread_local parser::StatementLiterals literals;
+  if (!parser::LiteralsOf(text, &literals)) return std::nullopt;
+  const RememberedRead& r = remembered_[SlotOf(literals.shape, kRememberedReads)];
+  if (r.shape != literals.shape || r.literals.size() != literals.tokens.size()) {
+    return std::nullopt;
+  }
+  std::vector<std::optional<AttributeValue>> keys(r.slots.size());
+  for (size_t i = 0, slot = 0; i < literals.tokens.size(); ++i) {
+    if (slot < r.slots.size() && r.slots[slot].first == i) {
+      keys[slot] = parser::LiteralValue(literals.tokens[i]);
+      if (!keys[slot] || keys[slot]->type() != r.slots[slot].second->type) return std::nullopt;
+      ++slot;
+    } else if (literals.tokens[i] != r.literals[i]) {
+      return std::nullopt;
+    }
+  }
+  schemas_.Clear();
+  Result<TableSchemaPtr> schema = schemas_.TableSchema(r.plan.table);
+  if (!schema.ok() || schema->get() != r.schema.get()) return std::nullopt;
+  planner::Plan plan = r.plan;
+  auto& get = std::get<GetItemRequest>(plan.operations[0]);
+  for (size_t slot = 0; slot < r.slots.size(); ++slot) {
+    get.key.find(r.slots[slot].second->name)->second = std::move(*keys[slot]);
+  }
+  return Execute(std::move(plan));
 }
 
 Status Connection::ExplainConditionFailure(const planner::Plan& plan, Status status) {
@@ -205,13 +309,22 @@ StatementOutcome Connection::Run(const parser::Statement& statement) {
 
 StatementOutcome Connection::Run(std::string_view text,
                                  const std::vector<AttributeValue>& parameters) {
+  if (parameters.empty()) {
+    if (std::optional<StatementOutcome> out = RunRemembered(text)) return std::move(*out);
+  }
   parser::ParseResult parsed = parser::ParseStatement(text, parameters);
   if (!parsed.ok()) {
     StatementOutcome out = Failed(parsed.error().status);
     out.parse_error_at = parsed.error().position;
     return out;
   }
-  return Run(parsed.statement());
+  const parser::Statement& statement = parsed.statement();
+  if (!parameters.empty() || statement.kind() != parser::StatementKind::kSelect) {
+    return Run(statement);
+  }
+  Result<planner::Plan> plan = Plan(statement, text);
+  if (!plan.ok()) return Failed(plan.status());
+  return Execute(std::move(*plan));
 }
 
 StatementOutcome Connection::Next() {

@@ -21,6 +21,7 @@
 // (storage::Database: from any number of threads).
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <map>
@@ -107,6 +108,15 @@ class Connection {
   // connection's options; the planner's errors as it gives them (the refusal's ScanAdvice in
   // the hint). Starts a new statement: the schemas read are those of this statement.
   Result<planner::Plan> Plan(const parser::Statement& statement);
+  // Plan(statement), where `text` is the statement's text without parameters: when it plans to
+  // a point read (a GetItem whose key values are the text's literals), the connection remembers
+  // it by the text's shape, for RunRemembered.
+  Result<planner::Plan> Plan(const parser::Statement& statement, std::string_view text);
+  // What Run(text) returns, without parsing and planning again, when `text` has the shape of a
+  // point read Plan(statement, text) remembered and differs from it only in its key values (its
+  // other literals as written), on the same schema; nullopt otherwise (then parse and run it).
+  // The statements of a script or a prompt that read one item after another take this path.
+  std::optional<StatementOutcome> RunRemembered(std::string_view text);
 
   // Runs a planned statement: a SELECT's first page (from `start_key`, the ExclusiveStartKey of
   // a SELECT of one Query or Scan: ValidationException for any other), a write. An EXPLAIN plan
@@ -150,6 +160,18 @@ class Connection {
     mutable std::vector<std::pair<std::string, TableSchemaPtr>> seen_;
   };
 
+  // A point read remembered by its text's shape (Plan(statement, text)).
+  struct RememberedRead {
+    std::string shape;                  // parser::StatementLiterals::shape; empty: none
+    std::vector<std::string> literals;  // the text's literal tokens, as written
+    // Which literal gives which key attribute's value.
+    std::vector<std::pair<size_t, const KeyAttribute*>> slots;  // into *schema
+    TableSchemaPtr schema;  // planned on this very schema (held: no later one has its address)
+    planner::Plan plan;     // operations[0] is the GetItemRequest
+  };
+  void Remember(std::string_view text, const TableSchemaPtr& schema, const planner::Plan& plan);
+  static constexpr size_t kRememberedReads = 8;
+
   StatementOutcome ExecutePlan(std::shared_ptr<const planner::Plan> plan,
                                const planner::Cursor* resume, bool consistent);
   Status ExplainConditionFailure(const planner::Plan& plan, Status status);
@@ -159,6 +181,7 @@ class Connection {
   StatementSchemas schemas_;
   std::shared_ptr<const planner::Plan> last_plan_;
   std::optional<planner::Cursor> next_;
+  std::array<RememberedRead, kRememberedReads> remembered_;
 };
 
 // "x" is an attribute name in PartiQL: for a statement that read nothing, or failed on a

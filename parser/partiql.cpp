@@ -208,6 +208,40 @@ ParseResult ParseStatement(std::string_view text, const std::vector<AttributeVal
   return ParseFully(text, parameters, nullptr);
 }
 
+bool LiteralsOf(std::string_view text, StatementLiterals* out) {
+  thread_local lexer::Shape shape;
+  if (lexer::FirstWordIs(text, "CALL") || lexer::FindInvalidUtf8(text) ||
+      FirstCharPastLimit(text) != std::string_view::npos || !lexer::ShapeOf(text, &shape)) {
+    return false;
+  }
+  out->shape.swap(shape.key);
+  out->tokens.clear();
+  for (size_t i = 0; i < shape.literal_ends.size(); ++i) {
+    out->tokens.push_back(
+        text.substr(shape.literal_starts[i], shape.literal_ends[i] - shape.literal_starts[i]));
+  }
+  return true;
+}
+
+std::optional<AttributeValue> LiteralValue(std::string_view token) {
+  if (token.empty()) return std::nullopt;
+  if (token.front() == '\'') {
+    if (token.size() < 2 || token.back() != '\'') return std::nullopt;
+    std::string_view body = token.substr(1, token.size() - 2);
+    std::string value;
+    value.reserve(body.size());
+    for (size_t at; (at = body.find('\'')) != std::string_view::npos;) {  // '' is one quote
+      value.append(body.substr(0, at + 1));
+      body.remove_prefix(std::min(at + 2, body.size()));
+    }
+    value.append(body);
+    return AttributeValue::S(std::move(value));
+  }
+  Result<Number> number = Number::ParseAsBigDecimal(token);
+  if (!number.ok()) return std::nullopt;
+  return AttributeValue::N(std::move(*number));
+}
+
 uint64_t ParseStatementCacheHits() { return cache_hits.load(std::memory_order_relaxed); }
 
 ParseResult ParseStatementUncached(std::string_view text,

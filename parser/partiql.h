@@ -413,6 +413,24 @@ ParseResult ParseStatementIgnoringLength(std::string_view text);
 // benchmarks). Thread-safe.
 uint64_t ParseStatementCacheHits();
 
+// ---- literals, for front ends that remember what a statement of one shape planned to ----
+
+// A statement text's literal tokens ('strings' and numbers, in order) and its shape: the text
+// with their content taken out, as ParseStatement's cache keys it (two texts of one shape
+// differ only inside literals, and in numbers of the same length).
+struct StatementLiterals {
+  std::string shape;
+  std::vector<std::string_view> tokens;  // into the text
+};
+// Fills *out for `text`; false when `text` would not pass the checks ParseStatement makes before
+// the syntax (valid UTF-8, at most kMaxStatementChars characters, no lexical error) or is a
+// CALL. Thread-safe.
+bool LiteralsOf(std::string_view text, StatementLiterals* out);
+// A literal token's value as a statement's translation reads it: 'it''s' is S "it's", 12.50 is
+// N 12.5 (read as Java's BigDecimal reads it); nullopt for a number the translation refuses.
+// A sign written before a number is an operator, not part of its token.
+std::optional<AttributeValue> LiteralValue(std::string_view token);
+
 // The CreateTable request of a CREATE TABLE statement (STREAM becomes its StreamSpecification;
 // TTL is not part of CreateTable: the caller sends UpdateTimeToLive after it): one
 // AttributeDefinition per distinct key

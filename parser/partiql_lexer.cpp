@@ -247,6 +247,7 @@ std::optional<size_t> FindLexicalError(std::string_view text, std::vector<size_t
 bool ShapeOf(std::string_view text, Shape* shape) {
   shape->key.clear();
   shape->literal_ends.clear();
+  shape->literal_starts.clear();
   size_t copied = 0;  // text[copied, ...) is not yet in the key
   auto flush = [&](size_t to) {
     std::string_view chunk = text.substr(copied, to - copied);
@@ -267,6 +268,7 @@ bool ShapeOf(std::string_view text, Shape* shape) {
       shape->key += '\x01';
     }
     shape->literal_ends.push_back(end);
+    shape->literal_starts.push_back(begin);
     copied = end;
   });
   if (error != kNone) return false;

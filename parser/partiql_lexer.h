@@ -35,7 +35,8 @@ std::optional<size_t> FindLexicalError(std::string_view text, std::vector<size_t
 // one serves the other once its offsets are moved by the change in the strings' lengths.
 struct Shape {
   std::string key;
-  std::vector<size_t> literal_ends;  // the end offset of each literal token, in order
+  std::vector<size_t> literal_ends;    // the end offset of each literal token, in order
+  std::vector<size_t> literal_starts;  // and its first byte's
 };
 // Computes *shape for `text`; false (with *shape unspecified) when `text` has a lexical error.
 bool ShapeOf(std::string_view text, Shape* shape);

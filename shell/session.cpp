@@ -586,12 +586,17 @@ bool PrintOutcome(Session::State& s, api::StatementOutcome outcome, Location at)
   return true;
 }
 
-// Runs `plan` on the session's connection (from `start_key`) and prints what it did.
-bool RunPlan(Session::State& s, planner::Plan plan, std::optional<Item> start_key, Location at) {
+// The connection's options from the session's settings.
+void SetConnectionOptions(Session::State& s) {
   api::ConnectionOptions& options = s.connection.options();
   options.page_size = s.settings.pagesize;
   options.consistent_reads = s.settings.consistent;
   options.cancel = &g_interrupted;
+}
+
+// Runs `plan` on the session's connection (from `start_key`) and prints what it did.
+bool RunPlan(Session::State& s, planner::Plan plan, std::optional<Item> start_key, Location at) {
+  SetConnectionOptions(s);
   return PrintOutcome(s, s.connection.Execute(std::move(plan), std::move(start_key)), at);
 }
 
@@ -671,7 +676,7 @@ bool RunDml(Session::State& s, const parser::Statement& st, Location at) {
     Session::State& s;
     ~Reset() { s.statement_schemas = nullptr; }
   } reset{s};
-  Result<planner::Plan> plan = s.connection.Plan(st);
+  Result<planner::Plan> plan = s.connection.Plan(st, s.statement_text);
   std::optional<Item> start_key = std::move(s.start_key);
   s.start_key.reset();
   if (!plan.ok()) return s.Fail(WithDataHints(s, plan.status(), st), at);
@@ -743,9 +748,7 @@ bool RunDml(Session::State& s, const parser::Statement& st, Location at) {
 }
 
 bool RunNext(Session::State& s, Location at) {
-  api::ConnectionOptions& options = s.connection.options();
-  options.page_size = s.settings.pagesize;
-  options.cancel = &g_interrupted;
+  SetConnectionOptions(s);
   s.continuing = true;
   const bool ok = PrintOutcome(s, s.connection.Next(), at);
   s.continuing = false;
@@ -1237,9 +1240,23 @@ bool Session::State::RunOneStatement(std::string_view text, Location at) {
     }
     return PrintJson(*this, response, at);
   }
+  // A point read of a shape the connection remembers, with new key values: run without parsing
+  // or planning again (not inside BEGIN ... COMMIT, which queues it, nor after .startkey).
+  if (!transaction && !start_key) {
+    SetConnectionOptions(*this);
+    if (std::optional<api::StatementOutcome> remembered = connection.RunRemembered(text)) {
+      statement_schemas = &connection.schemas();  // the key columns and TTL of its table
+      const bool ok = PrintOutcome(*this, std::move(*remembered), at);
+      statement_schemas = nullptr;
+      return ok;
+    }
+  }
   parser::ParseResult parsed = parser::ParseStatement(text);
   if (!parsed.ok()) return FailParse(*this, parsed.error(), text, at);
-  return RunParsed(*this, parsed.statement(), at);
+  statement_text = text;
+  const bool ok = RunParsed(*this, parsed.statement(), at);
+  statement_text = {};
+  return ok;
 }
 
 std::string ValidUtf8(std::string_view text) {

@@ -104,6 +104,9 @@ struct Session::State {
   // (Dot-commands that do work print "-- .import · <elapsed>".)
   void NoteTime();
 
+  // The text of the statement RunOneStatement is running (what the connection remembers a point
+  // read by), or "".
+  std::string_view statement_text;
   std::optional<Item> start_key;         // .startkey: the ExclusiveStartKey of the next SELECT
   bool continuing = false;               // NEXT is printing a later page of the last SELECT
   std::vector<std::string> csv_columns;  // the columns of the last CSV printed

@@ -3,11 +3,15 @@
 // end shares (a failed condition explained, a DELETE of a missing key, names written for values).
 #include "api/connection.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <optional>
+#include <random>
 #include <string>
 
+#include "api/service.h"
 #include "storage_test_util.h"
 
 namespace keyhole {
@@ -230,6 +234,127 @@ TEST_F(ApiConnection, ParametersBindTheMarkers) {
   ASSERT_TRUE(out.ok()) << out.status.ToString();
   ASSERT_EQ(out.result.items.size(), 1u);
   EXPECT_EQ(out.result.items[0].at("pk"), S("p1"));
+}
+
+// ---- point reads remembered by their text's shape ----
+
+TEST_F(ApiConnection, APointReadOfARememberedShapeSkipsParsingAndPlanning) {
+  EXPECT_FALSE(connection_.RunRemembered("SELECT * FROM \"App\" WHERE pk = 'p0' AND sk = 1"));
+  ASSERT_TRUE(connection_.Run("SELECT * FROM \"App\" WHERE pk = 'p0' AND sk = 1").ok());
+  const uint64_t parsed = parser::ParseStatementCacheHits();
+  std::optional<api::StatementOutcome> out =
+      connection_.RunRemembered("SELECT * FROM \"App\" WHERE pk = 'p1' AND sk = 4");
+  ASSERT_TRUE(out);
+  ASSERT_TRUE(out->ok()) << out->status.ToString();
+  EXPECT_EQ(parser::ParseStatementCacheHits(), parsed) << "not parsed, not even from the cache";
+  ASSERT_EQ(out->result.items.size(), 1u);
+  EXPECT_EQ(out->result.items[0].at("pk"), S("p1"));
+  EXPECT_EQ(out->result.items[0].at("sk"), N(4));
+  EXPECT_EQ(out->report.operation, "GetItem");
+  EXPECT_EQ(connection_.last_plan(), out->plan.get());
+  // A string of another length (numbers keep theirs: another length is another shape), in
+  // either order of the WHERE, a quote inside a string.
+  ASSERT_TRUE(connection_.Run("SELECT * FROM \"App\" WHERE sk = 2 AND pk = 'p0'").ok());
+  EXPECT_FALSE(connection_.RunRemembered("SELECT * FROM \"App\" WHERE sk = 30 AND pk = 'p0'"));
+  out = connection_.RunRemembered("SELECT * FROM \"App\" WHERE sk = 7 AND pk = 'it''s'");
+  ASSERT_TRUE(out);
+  EXPECT_TRUE(out->ok());
+  EXPECT_TRUE(out->result.items.empty());
+  const auto& get = std::get<GetItemRequest>(out->plan->operations[0]);
+  EXPECT_EQ(get.key.at("pk"), S("it's"));
+  EXPECT_EQ(get.key.at("sk"), N(7));
+  // An empty key is refused as the full path refuses it.
+  out = connection_.RunRemembered("SELECT * FROM \"App\" WHERE sk = 2 AND pk = ''");
+  ASSERT_TRUE(out);
+  api::Connection fresh(*db_);
+  api::StatementOutcome full = fresh.Run(
+      parser::ParseStatement("SELECT * FROM \"App\" WHERE sk = 2 AND pk = ''").statement());
+  EXPECT_FALSE(full.ok());
+  EXPECT_EQ(out->status.ToString(), full.status.ToString());
+}
+
+TEST_F(ApiConnection, OnlyTheKeyValuesOfARememberedReadMayDiffer) {
+  ASSERT_TRUE(connection_.Run("SELECT g, a[1] FROM \"App\" WHERE pk = 'p0' AND sk = 3").ok());
+  EXPECT_TRUE(connection_.RunRemembered("SELECT g, a[1] FROM \"App\" WHERE pk = 'p1' AND sk = 2"));
+  // Another literal than a key value: planned anew.
+  EXPECT_FALSE(connection_.RunRemembered("SELECT g, a[2] FROM \"App\" WHERE pk = 'p1' AND sk = 2"));
+  // A number of another length, another kind of literal: another shape.
+  EXPECT_FALSE(
+      connection_.RunRemembered("SELECT g, a[1] FROM \"App\" WHERE pk = 'p1' AND sk = 20"));
+  EXPECT_FALSE(
+      connection_.RunRemembered("SELECT g, a[1] FROM \"App\" WHERE pk = 'p1' AND sk = 'x'"));
+  // Parameters, a statement with the value twice (which literal is the key's is not known), a
+  // signed number, a comment: never remembered.
+  EXPECT_FALSE(connection_.RunRemembered("SELECT g, a[1] FROM \"App\" WHERE pk = ? AND sk = 2"));
+  ASSERT_TRUE(connection_.Run("SELECT a[1] FROM \"App\" WHERE pk = 'p0' AND sk = 1").ok());
+  EXPECT_FALSE(connection_.RunRemembered("SELECT a[1] FROM \"App\" WHERE pk = 'p0' AND sk = 2"));
+  ASSERT_TRUE(connection_.Run("SELECT * FROM \"App\" WHERE pk = 'p0' AND sk = -0").ok());
+  EXPECT_FALSE(connection_.RunRemembered("SELECT * FROM \"App\" WHERE pk = 'p0' AND sk = -3"));
+  ASSERT_TRUE(connection_.Run("SELECT * FROM \"App\" WHERE pk = 'p0' /* c */ AND sk = 0").ok());
+  EXPECT_FALSE(
+      connection_.RunRemembered("SELECT * FROM \"App\" WHERE pk = 'p0' /* c */ AND sk = 3"));
+  // A query, a write: not point reads.
+  ASSERT_TRUE(connection_.Run("SELECT * FROM \"App\" WHERE pk = 'p0' AND sk > 0").ok());
+  EXPECT_FALSE(connection_.RunRemembered("SELECT * FROM \"App\" WHERE pk = 'p1' AND sk > 0"));
+  ASSERT_TRUE(connection_.Run("DELETE FROM \"App\" WHERE pk = 'p0' AND sk = 0").ok());
+  EXPECT_FALSE(connection_.RunRemembered("DELETE FROM \"App\" WHERE pk = 'p0' AND sk = 1"));
+}
+
+TEST_F(ApiConnection, ARememberedReadOfATableMadeAgainIsPlannedAnew) {
+  ASSERT_TRUE(connection_.Run("SELECT * FROM \"App\" WHERE pk = 'p0' AND sk = 1").ok());
+  ASSERT_TRUE(db_->DeleteTable({"App"}).ok());
+  CreateTableRequest r;
+  r.table_name = "App";
+  r.attribute_definitions = {{"pk", "S"}};
+  r.key_schema = {{"pk", "HASH"}};
+  ASSERT_TRUE(db_->CreateTable(r).ok());
+  EXPECT_FALSE(connection_.RunRemembered("SELECT * FROM \"App\" WHERE pk = 'p0' AND sk = 1"));
+  api::StatementOutcome out = connection_.Run("SELECT * FROM \"App\" WHERE pk = 'p0' AND sk = 1");
+  ASSERT_TRUE(out.ok()) << out.status.ToString();
+  EXPECT_EQ(out.plan->operation_name, "Query") << "sk is no longer a key: a filter";
+}
+
+// The remembered path against the full one (parse and plan without any cache), on random point
+// reads of random shapes: the same items, the same errors.
+TEST_F(ApiConnection, RememberedReadsAgreeWithPlanningAnew) {
+  std::mt19937 random(43);
+  const std::vector<std::string> shapes = {
+      "SELECT * FROM \"App\" WHERE pk = {} AND sk = {}",
+      "SELECT * FROM \"App\" WHERE sk = {1} AND pk = {0}",
+      "SELECT g FROM \"App\" WHERE pk = {} AND sk = {}",
+      "select \"sk\", g from \"App\" where {0} = pk and {1} = sk",
+  };
+  const std::vector<std::string> pks = {"'p0'", "'p1'", "'p2'", "''", "'p''0'", "'pp'", "5"};
+  const std::vector<std::string> sks = {"0", "1", "4", "9", "2.0", "1e0", "'1'", "3", "00"};
+  int remembered = 0;
+  for (int i = 0; i < 400; ++i) {
+    const std::string text = fmt::format(fmt::runtime(shapes[random() % shapes.size()]),
+                                         pks[random() % pks.size()], sks[random() % sks.size()]);
+    std::optional<api::StatementOutcome> fast = connection_.RunRemembered(text);
+    api::StatementOutcome out = fast ? std::move(*fast) : connection_.Run(text);
+    remembered += fast.has_value();
+    parser::ParseResult parsed = parser::ParseStatementUncached(text);
+    Status want_status;
+    std::vector<Item> want_items;
+    if (!parsed.ok()) {
+      want_status = parsed.error().status;
+    } else if (Result<planner::Plan> plan =
+                   planner::PlanStatementUncached(parsed.statement(), api::BackendSchemas(*db_));
+               !plan.ok()) {
+      want_status = plan.status();
+    } else {
+      api::BackendExecutor executor(*db_);
+      Result<planner::ExecuteResult> r = planner::Execute(*plan, executor);
+      if (r.ok()) {
+        want_items = r->items;
+      } else {
+        want_status = r.status();
+      }
+    }
+    ASSERT_EQ(out.status.ToString(), want_status.ToString()) << text;
+    ASSERT_EQ(out.result.items, want_items) << text;
+  }
+  EXPECT_GT(remembered, 100) << "the remembered path ran";
 }
 
 }  // namespace
