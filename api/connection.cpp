@@ -140,6 +140,10 @@ void Connection::Remember(std::string_view text, const TableSchemaPtr& schema,
       literals.shape.find("/*") != std::string::npos || schema->key.IsMultiAttribute()) {
     return;
   }
+  // A shape remembered on this schema already is not remembered again (RunRemembered found
+  // another literal than the key's changed): a statement that misses each time costs nothing more.
+  RememberedRead& slot = remembered_[SlotOf(literals.shape, kRememberedReads)];
+  if (slot.shape == literals.shape && slot.schema == schema) return;
   const auto& get = std::get<GetItemRequest>(plan.operations[0]);
   std::vector<std::optional<AttributeValue>> values;
   for (std::string_view token : literals.tokens) values.push_back(parser::LiteralValue(token));
@@ -167,7 +171,7 @@ void Connection::Remember(std::string_view text, const TableSchemaPtr& schema,
   r.shape = std::move(literals.shape);
   r.schema = schema;
   r.plan = plan;
-  remembered_[SlotOf(r.shape, kRememberedReads)] = std::move(r);
+  slot = std::move(r);
 }
 
 std::optional<StatementOutcome> Connection::RunRemembered(std::string_view text) {
