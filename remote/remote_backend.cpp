@@ -79,6 +79,18 @@ Status TransportStatus(const aws::HttpResult& r, const aws::Endpoint& endpoint,
                         "TLS: write the endpoint as http://{})",
                         url, r.message, endpoint.HostHeader()));
       }
+      if (r.message.find("SSL_ERROR_SYSCALL") != std::string::npos ||
+          r.message.find("unexpected eof") != std::string::npos) {
+        // The server closed the connection during the handshake: what a plain-HTTP server
+        // does when it has answered the ClientHello with a 400 and the reset comes before the
+        // answer is read (OpenSSL then never sees the "wrong version number").
+        return Status::Named(
+            "SSLError",
+            fmt::format("SSL validation failed for {}: {} (the server closed the connection "
+                        "during the TLS handshake, as a port that answers in plain HTTP, not TLS, "
+                        "does: if it is one, write the endpoint as http://{})",
+                        url, r.message, endpoint.HostHeader()));
+      }
       return Status::Named(
           "SSLError",
           fmt::format(
