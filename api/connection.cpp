@@ -4,9 +4,11 @@
 
 #include <algorithm>
 #include <functional>
+#include <utility>
 
 #include "api/service.h"
 #include "core/ddb_json.h"
+#include "planner/transaction.h"
 
 namespace keyhole::api {
 
@@ -345,6 +347,169 @@ StatementOutcome Connection::Next() {
     if (const auto* c = std::get_if<ScanRequest>(&op)) consistent |= c->consistent_read;
   }
   return ExecutePlan(last_plan_, &resume, consistent);
+}
+
+// ---- BEGIN ... COMMIT ----
+
+namespace {
+
+// The item a transaction's write acts on, as "<table>\n<key JSON>" for comparing ("" when its
+// table is unknown), and in *shown as a statement writes it: "pk = 'a', sk = 1 in T".
+std::string ItemOf(const TransactWriteItem& w, Backend& backend, std::string* shown) {
+  std::string table;
+  Item key;
+  if (w.put) {
+    table = w.put->table_name;
+    Result<TableSchemaPtr> t = backend.TableSchema(table);
+    if (!t.ok()) return "";
+    for (const std::string& name : (*t)->key.Names()) {
+      if (auto it = w.put->item.find(name); it != w.put->item.end()) key.emplace(name, it->second);
+    }
+  } else if (w.update) {
+    table = w.update->table_name;
+    key = w.update->key;
+  } else if (w.delete_) {
+    table = w.delete_->table_name;
+    key = w.delete_->key;
+  } else if (w.condition_check) {
+    table = w.condition_check->table_name;
+    key = w.condition_check->key;
+  }
+  *shown = "";
+  for (const auto& [name, value] : key) {
+    std::string literal;
+    if (value.is(ValueType::kS)) {
+      literal = "'";
+      for (char c : value.s()) literal += c == '\'' ? std::string("''") : std::string(1, c);
+      literal += "'";
+    } else if (value.is(ValueType::kN)) {
+      literal = value.n().ToString();
+    } else {
+      literal = "b'" + Base64Encode(value.s()) + "'";
+    }
+    *shown += fmt::format("{}{} = {}", shown->empty() ? "" : ", ", name, literal);
+  }
+  *shown += " in " + table;
+  return table + "\n" + ItemToJsonText(key);
+}
+
+// For DynamoDB's "multiple operations on one item": which statements those are.
+std::string SameItemHint(const std::vector<parser::Statement>& statements, Backend& backend) {
+  Result<planner::TransactionPlan> plan =
+      planner::PlanTransaction(statements, BackendSchemas(backend));
+  if (!plan.ok() || plan->reads()) return "";
+  const auto& items = std::get<TransactWriteItemsRequest>(plan->request).transact_items;
+  std::vector<std::string> seen;
+  for (size_t i = 0; i < items.size(); ++i) {
+    std::string shown;
+    seen.push_back(ItemOf(items[i], backend, &shown));
+    for (size_t j = 0; j < i; ++j) {
+      if (seen[j].empty() || seen[j] != seen[i]) continue;
+      return fmt::format(
+          "TransactStatements[{}] and [{}] both act on the item {}; a transaction acts on an "
+          "item once: merge them (one UPDATE can SET and REMOVE several attributes)",
+          j, i, shown);
+    }
+  }
+  return "";
+}
+
+}  // namespace
+
+Status Connection::Begin(bool batch) {
+  if (queue_) return Status::Validation("a transaction is already open: COMMIT or ROLLBACK it");
+  queue_.emplace();
+  batch_ = batch;
+  failure_.reset();
+  return Status::OK();
+}
+
+Status Connection::Queue(const parser::Statement& st) {
+  if (!queue_->empty()) {
+    const bool reads = queue_->front().kind() == parser::StatementKind::kSelect;
+    if ((st.kind() == parser::StatementKind::kSelect) != reads) {
+      return Status::Validation(fmt::format(
+          "a {} takes all reads (SELECT) or all writes (INSERT, UPDATE, DELETE{}), not both: "
+          "this one has {} queued",
+          batch_ ? "batch (BatchExecuteStatement)" : "transaction (ExecuteTransaction)",
+          batch_ ? "" : ", EXISTS", reads ? "reads" : "writes"));
+    }
+  }
+  if (!batch_) {
+    // The transaction so far with this statement, planned as Commit will plan it: a statement
+    // DynamoDB would refuse is refused now, before it is queued.
+    std::vector<parser::Statement> statements = *queue_;
+    statements.push_back(st);
+    KH_RETURN_IF_ERROR(planner::PlanTransaction(statements, BackendSchemas(backend_)).status());
+  }
+  queue_->push_back(st);
+  return Status::OK();
+}
+
+void Connection::MarkFailed(std::string why) {
+  if (!failure_) failure_ = std::move(why);
+}
+
+size_t Connection::Rollback() {
+  const size_t n = queued();
+  queue_.reset();
+  failure_.reset();
+  return n;
+}
+
+CommitOutcome Connection::Commit() {
+  CommitOutcome out;
+  if (!queue_) {
+    out.status = Status::Validation("COMMIT without BEGIN");
+    return out;
+  }
+  out.batch = batch_;
+  out.statements = std::move(*queue_);
+  queue_.reset();
+  const size_t n = out.statements.size();
+  if (std::optional<std::string> failure = std::exchange(failure_, std::nullopt)) {
+    out.status = Status::Validation(fmt::format(
+        "the {} was not committed: {}; nothing was sent, and its {} queued "
+        "statement{} {} discarded",
+        batch_ ? "batch" : "transaction", *failure, n, n == 1 ? "" : "s", n == 1 ? "was" : "were"));
+    return out;
+  }
+  if (n == 0) return out;  // DynamoDB refuses an empty request: nothing to send
+  Service service(backend_);
+  CallContext context;
+  context.cancel = options_.cancel;
+  if (batch_) {
+    if (n > 25) {
+      out.status = Status::Validation(
+          "1 validation error detected: Value at 'statements' failed to satisfy constraint: "
+          "Member must have length less than or equal to 25");
+      return out;
+    }
+    std::vector<Result<parser::Statement>> parsed(out.statements.begin(), out.statements.end());
+    Result<BatchExecuteStatementResponse> r =
+        service.ExecuteBatch(parsed, {}, ReturnConsumedCapacity::kTotal, context);
+    if (!r.ok()) {
+      out.status = r.status();
+    } else {
+      out.batch_response = std::move(*r);
+    }
+    return out;
+  }
+  // One implementation of PartiQL transactions, shared with ExecuteTransaction.
+  Result<TransactionOutcome> r =
+      service.RunTransaction(out.statements, {}, std::nullopt, ReturnConsumedCapacity::kTotal);
+  if (!r.ok()) {
+    out.status = r.status();
+    if (out.status.message() ==
+        "Transaction request cannot include multiple operations on one item") {
+      if (std::string hint = SameItemHint(out.statements, backend_); !hint.empty()) {
+        out.status.WithHint(hint);
+      }
+    }
+    return out;
+  }
+  out.transaction = std::move(*r);
+  return out;
 }
 
 void Connection::ForgetTable(std::string_view table) {

@@ -32,6 +32,8 @@
 #include <utility>
 #include <vector>
 
+#include "api/partiql_api.h"
+#include "api/service.h"
 #include "core/backend.h"
 #include "core/status.h"
 #include "parser/partiql.h"
@@ -92,6 +94,21 @@ struct StatementOutcome {
   std::string target() const;
 };
 
+// What COMMIT did (Connection::Commit).
+struct CommitOutcome {
+  // OK, or why nothing (or, for a batch, not every statement) was written: "COMMIT without
+  // BEGIN"; the transaction marked failed ("the transaction was not committed: <why>; nothing
+  // was sent, ..."); the whole request's error (TransactionCanceledException with its reasons;
+  // "multiple operations on one item" with a hint naming the two statements).
+  Status status;
+  bool batch = false;                             // BEGIN BATCH: one BatchExecuteStatement
+  std::vector<parser::Statement> statements;      // what was queued (the queue is empty now)
+  std::optional<TransactionOutcome> transaction;  // a transaction that was sent
+  std::optional<BatchExecuteStatementResponse> batch_response;  // a batch that was sent: each
+                                                                // statement's error in it
+  bool ok() const { return status.ok(); }
+};
+
 class Connection {
  public:
   // `backend` must outlive the Connection.
@@ -142,6 +159,34 @@ class Connection {
   // After DROP TABLE `table`: the last SELECT, when it read it, is forgotten.
   void ForgetTable(std::string_view table);
 
+  // ---- BEGIN ... COMMIT and BEGIN BATCH ... COMMIT ----
+  // Statements between Begin and Commit are queued, checked as they come, and sent together by
+  // Commit: a transaction as one ExecuteTransaction (TransactGetItems or TransactWriteItems:
+  // all or nothing), a batch as one BatchExecuteStatement (each statement on its own).
+
+  // Opens a transaction (`batch`: a batch). ValidationException when one is open.
+  Status Begin(bool batch);
+  bool in_transaction() const { return queue_.has_value(); }
+  bool transaction_is_batch() const { return batch_; }
+  size_t queued() const { return queue_ ? queue_->size() : 0; }
+  // Queues a DML statement. Refused, and not queued: a read among writes or a write among
+  // reads; in a transaction (not a batch), a statement with which the queued ones would not plan
+  // as one (planner/plan_transaction.h: DynamoDB's rules and messages). A refusal does not mark
+  // the transaction failed: the front end decides (MarkFailed). REQUIRES: in_transaction().
+  Status Queue(const parser::Statement& statement);
+  // Marks the open transaction failed (the first mark is kept, `why` says which statement and
+  // its error): Commit then sends nothing. A front end marks it when a statement meant for it
+  // failed, queued or not (a syntax error, a refusal). ClearFailure forgets the mark (at a
+  // prompt, the fixed statement queued in the failed one's place).
+  void MarkFailed(std::string why);
+  const std::optional<std::string>& failure() const { return failure_; }
+  void ClearFailure() { failure_.reset(); }
+  // Ends the open transaction without sending anything; the number of statements discarded.
+  size_t Rollback();
+  // Ends the open transaction and sends it (nothing when no statement was queued, or when it
+  // was marked failed): see CommitOutcome. The queue is empty afterwards, whatever happened.
+  CommitOutcome Commit();
+
   // The schemas of the running (or last) statement, each read once per statement (one
   // snapshot of the catalog a statement; a front end renders the statement's key columns and
   // TTL with it). Valid until the next Plan or Run.
@@ -182,6 +227,9 @@ class Connection {
   std::shared_ptr<const planner::Plan> last_plan_;
   std::optional<planner::Cursor> next_;
   std::array<RememberedRead, kRememberedReads> remembered_;
+  std::optional<std::vector<parser::Statement>> queue_;  // BEGIN ... COMMIT's statements
+  bool batch_ = false;
+  std::optional<std::string> failure_;
 };
 
 // "x" is an attribute name in PartiQL: for a statement that read nothing, or failed on a

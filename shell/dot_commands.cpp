@@ -577,7 +577,7 @@ bool RunImport(State& s, const Args& args, Location at) {
   Result<TableSchemaPtr> t = s.db.TableSchema(args[2]);
   if (!t.ok()) return s.Fail(t.status(), at);
   if (!s.local && s.settings.endpoint.empty()) return s.Fail(s.Local(".import").status(), at);
-  if (s.transaction) {
+  if (s.connection.in_transaction()) {
     return s.Fail(Status::Validation(".import cannot be part of a transaction (it is one "
                                      "already): COMMIT or ROLLBACK the open one first"),
                   at);

@@ -276,9 +276,8 @@ std::vector<StatementReport> RunHidden(Session::State& s, std::string_view text,
   s.recorder.Attach(usage ? usage : outer);
   s.RunScript(text, source, first_line);
   s.recorder.Attach(outer);
-  if (s.transaction) {  // BEGIN without COMMIT: discard it, and say so
-    s.transaction.reset();
-    s.transaction_failure.reset();
+  if (s.connection.in_transaction()) {  // BEGIN without COMMIT: discard it, and say so
+    s.connection.Rollback();
     StatementReport open;
     open.error = "ValidationException: BEGIN without COMMIT in this pattern";
     reports.push_back(open);

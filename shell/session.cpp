@@ -152,7 +152,7 @@ bool Session::Finish() {
   return state_->CloseRedirect(/*close=*/true, {}) && ok;
 }
 
-bool Session::in_transaction() const { return state_->transaction.has_value(); }
+bool Session::in_transaction() const { return state_->connection.in_transaction(); }
 
 bool Session::interrupted() const { return state_->InterruptReported(); }
 
@@ -442,7 +442,7 @@ bool Session::State::RunFile(std::string_view text, const std::string& source) {
   bool ok = RunScript(text, source, 1);
   --read_depth;
   // What the file began ends with it: its transaction (discarded, said out loud) and .quiet.
-  if (transaction && transaction_depth > read_depth) {
+  if (connection.in_transaction() && transaction_depth > read_depth) {
     ok &= DiscardTransaction(InterruptReported() ? "interrupted" : source + " ended");
   }
   if (!was_quiet) EndQuiet();
@@ -586,17 +586,9 @@ bool PrintOutcome(Session::State& s, api::StatementOutcome outcome, Location at)
   return true;
 }
 
-// The connection's options from the session's settings.
-void SetConnectionOptions(Session::State& s) {
-  api::ConnectionOptions& options = s.connection.options();
-  options.page_size = s.settings.pagesize;
-  options.consistent_reads = s.settings.consistent;
-  options.cancel = &g_interrupted;
-}
-
 // Runs `plan` on the session's connection (from `start_key`) and prints what it did.
 bool RunPlan(Session::State& s, planner::Plan plan, std::optional<Item> start_key, Location at) {
-  SetConnectionOptions(s);
+  s.SetConnectionOptions();
   return PrintOutcome(s, s.connection.Execute(std::move(plan), std::move(start_key)), at);
 }
 
@@ -748,7 +740,7 @@ bool RunDml(Session::State& s, const parser::Statement& st, Location at) {
 }
 
 bool RunNext(Session::State& s, Location at) {
-  SetConnectionOptions(s);
+  s.SetConnectionOptions();
   s.continuing = true;
   const bool ok = PrintOutcome(s, s.connection.Next(), at);
   s.continuing = false;
@@ -974,7 +966,7 @@ bool DescribeForPeople(Session::State& s, const std::string& table, Location at)
 
 bool RunParsed(Session::State& s, const parser::Statement& st, Location at) {
   using parser::StatementKind;
-  if (s.transaction) {
+  if (s.connection.in_transaction()) {
     switch (st.kind()) {
       case StatementKind::kSelect:
       case StatementKind::kInsert:
@@ -1178,14 +1170,21 @@ void Session::State::NoteTime() {
   if (settings.timer && !timed) Notice("-- " + FormatElapsed(Since(statement_start)) + "\n");
 }
 
+void Session::State::SetConnectionOptions() {
+  api::ConnectionOptions& options = connection.options();
+  options.page_size = settings.pagesize;
+  options.consistent_reads = settings.consistent;
+  options.cancel = &g_interrupted;
+}
+
 bool Session::State::RunStatement(std::string_view text, Location at) {
   report = StatementReport();
   timed = false;
-  const bool in_transaction = transaction.has_value();
+  const bool in_transaction = connection.in_transaction();
   bool ok = RunOneStatement(text, at);
   // A statement that failed inside BEGIN ... COMMIT (refused, a syntax error, one that cannot
   // be queued) fails the whole transaction: nothing of it may be written.
-  if (!ok && in_transaction && transaction) MarkTransactionFailed(at);
+  if (!ok && in_transaction && connection.in_transaction()) MarkTransactionFailed(at);
   NoteTime();
   if (collect) collect->push_back(report);
   if (!ok && report.error.starts_with(ErrorName(ErrorCode::kInterrupted)) &&
@@ -1216,7 +1215,7 @@ bool Session::State::RunOneStatement(std::string_view text, Location at) {
   std::string_view first =
       text.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start);
   if (api::Service::IsOperation(first)) {
-    if (transaction) {  // it would be sent now, outside the transaction
+    if (connection.in_transaction()) {  // it would be sent now, outside the transaction
       return Fail(Status::Validation(fmt::format(
                       "{} cannot run inside a transaction: it would be sent now, not with the "
                       "queued statements; COMMIT or ROLLBACK it first",
@@ -1242,8 +1241,8 @@ bool Session::State::RunOneStatement(std::string_view text, Location at) {
   }
   // A point read of a shape the connection remembers, with new key values: run without parsing
   // or planning again (not inside BEGIN ... COMMIT, which queues it, nor after .startkey).
-  if (!transaction && !start_key) {
-    SetConnectionOptions(*this);
+  if (!connection.in_transaction() && !start_key) {
+    SetConnectionOptions();
     if (std::optional<api::StatementOutcome> remembered = connection.RunRemembered(text)) {
       statement_schemas = &connection.schemas();  // the key columns and TTL of its table
       const bool ok = PrintOutcome(*this, std::move(*remembered), at);

@@ -65,6 +65,8 @@ struct Session::State {
   // Runs the session's SELECT, INSERT, UPDATE, DELETE and NEXT (api/connection.h); it keeps
   // what NEXT continues.
   api::Connection connection;
+  // The connection's options from the settings (.pagesize, .consistent) and Ctrl-C.
+  void SetConnectionOptions();
   // The context of the calls a statement makes: Ctrl-C (Session::Interrupt) cancels.
   api::CallContext Context() const {
     api::CallContext c;
@@ -111,16 +113,11 @@ struct Session::State {
   bool continuing = false;               // NEXT is printing a later page of the last SELECT
   std::vector<std::string> csv_columns;  // the columns of the last CSV printed
 
-  // BEGIN ... COMMIT: the statements queued so far (transaction.cpp).
-  std::optional<std::vector<parser::Statement>> transaction;
-  bool transaction_is_batch = false;  // BEGIN BATCH: COMMIT runs a BatchExecuteStatement
-  Location transaction_begun;         // where its BEGIN was (source points at ...source)
+  // BEGIN ... COMMIT: the connection queues the statements (api::Connection::Begin); the shell
+  // keeps where its BEGIN was.
+  Location transaction_begun;  // where its BEGIN was (source points at ...source)
   std::string transaction_source;
   int transaction_depth = 0;  // read_depth at BEGIN: the file that opened it must close it
-  // Set when a statement inside BEGIN ... COMMIT failed or was refused (which statement, where,
-  // and its error): COMMIT then writes nothing, as DynamoDB refuses a whole ExecuteTransaction.
-  // ROLLBACK clears it; at the prompt, so does the next statement queued (the fixed one).
-  std::optional<std::string> transaction_failure;
   // Marks the open transaction failed by the statement that just failed at `at`, and says so
   // on the error stream with what COMMIT and ROLLBACK will do (transaction.cpp).
   void MarkTransactionFailed(Location at);
@@ -192,10 +189,9 @@ struct Session::State {
   bool RunOneStatement(std::string_view text, Location at);
   // BEGIN, COMMIT, ROLLBACK, and any statement while a transaction is open (transaction.cpp).
   bool RunTransactionStatement(const parser::Statement& st, Location at);
-  bool CommitBatch(const std::vector<parser::Statement>& statements, Location at);
-  // Whether `st` may join the open transaction: not a read among writes (or a write among
-  // reads), and for BEGIN (not BATCH) the statements so far plus `st` plan as a transaction.
-  Status CheckQueued(const parser::Statement& st);
+  // Prints what a BEGIN BATCH's COMMIT did; false when a statement failed.
+  bool PrintBatch(const std::vector<parser::Statement>& statements,
+                  BatchExecuteStatementResponse* response, Location at);
   // When a transaction is open: discards it and says so on the error stream ("<why>: the BEGIN
   // at FILE line N was not committed; its 2 queued statements were discarded, nothing was
   // sent"), and returns false. True when none was open.

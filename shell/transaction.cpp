@@ -37,79 +37,12 @@ std::string Tables(const std::vector<ConsumedCapacity>& c) {
   return out;
 }
 
-// The item a transaction's write acts on: its table and key, as text for comparing.
-std::string ItemOf(const TransactWriteItem& w, const Session::State& s, std::string* shown) {
-  std::string table;
-  Item key;
-  if (w.put) {
-    table = w.put->table_name;
-    Result<TableSchemaPtr> t = s.db.TableSchema(table);
-    if (!t.ok()) return "";
-    for (const std::string& name : (*t)->key.Names()) {
-      if (auto it = w.put->item.find(name); it != w.put->item.end()) key.emplace(name, it->second);
-    }
-  } else if (w.update) {
-    table = w.update->table_name;
-    key = w.update->key;
-  } else if (w.delete_) {
-    table = w.delete_->table_name;
-    key = w.delete_->key;
-  } else if (w.condition_check) {
-    table = w.condition_check->table_name;
-    key = w.condition_check->key;
-  }
-  *shown = "";
-  for (const auto& [name, value] : key) {
-    std::string literal = FormatCell(value);
-    if (value.is(ValueType::kS)) {  // as a statement writes it
-      literal = "'";
-      for (char c : value.s()) literal += c == '\'' ? std::string("''") : std::string(1, c);
-      literal += "'";
-    }
-    *shown += fmt::format("{}{} = {}", shown->empty() ? "" : ", ", name, literal);
-  }
-  *shown += " in " + table;
-  return table + "\n" + ItemToJsonText(key);
-}
-
-// For DynamoDB's "multiple operations on one item": which statements those are.
-std::string SameItemHint(const std::vector<parser::Statement>& statements, Session::State& s) {
-  Schemas schemas(s.db);
-  Result<planner::TransactionPlan> plan = planner::PlanTransaction(statements, schemas);
-  if (!plan.ok() || plan->reads()) return "";
-  const auto& items = std::get<TransactWriteItemsRequest>(plan->request).transact_items;
-  std::vector<std::string> seen;
-  for (size_t i = 0; i < items.size(); ++i) {
-    std::string shown;
-    seen.push_back(ItemOf(items[i], s, &shown));
-    for (size_t j = 0; j < i; ++j) {
-      if (seen[j].empty() || seen[j] != seen[i]) continue;
-      return fmt::format(
-          "TransactStatements[{}] and [{}] both act on the item {}; a transaction acts on an "
-          "item once: merge them (one UPDATE can SET and REMOVE several attributes)",
-          j, i, shown);
-    }
-  }
-  return "";
-}
-
 }  // namespace
 
 // BEGIN BATCH ... COMMIT: one BatchExecuteStatement (1..25 statements, not atomic). Each
 // statement's error is printed with its index; the COMMIT fails when any statement did.
-bool Session::State::CommitBatch(const std::vector<parser::Statement>& statements, Location at) {
-  if (statements.empty() || statements.size() > 25) {
-    return Fail(
-        Status::Validation(fmt::format(
-            "1 validation error detected: Value at 'statements' failed to satisfy "
-            "constraint: Member must have length {}",
-            statements.empty() ? "greater than or equal to 1" : "less than or equal to 25")),
-        at);
-  }
-  std::vector<Result<parser::Statement>> parsed(statements.begin(), statements.end());
-  Result<BatchExecuteStatementResponse> r =
-      service.ExecuteBatch(parsed, {}, ReturnConsumedCapacity::kTotal, Context());
-  if (!r.ok()) return Fail(r.status(), at);
+bool Session::State::PrintBatch(const std::vector<parser::Statement>& statements,
+                                BatchExecuteStatementResponse* r, Location at) {
   std::vector<Item> items;
   std::string table, errors;
   size_t failed = 0;
@@ -156,40 +89,19 @@ bool Session::State::CommitBatch(const std::vector<parser::Statement>& statement
   return false;
 }
 
-Status Session::State::CheckQueued(const parser::Statement& st) {
-  if (!transaction->empty()) {
-    const bool reads = transaction->front().kind() == parser::StatementKind::kSelect;
-    if ((st.kind() == parser::StatementKind::kSelect) != reads) {
-      return Status::Validation(fmt::format(
-          "a {} takes all reads (SELECT) or all writes (INSERT, UPDATE, DELETE{}), not both: "
-          "this one has {} queued",
-          transaction_is_batch ? "batch (BatchExecuteStatement)"
-                               : "transaction (ExecuteTransaction)",
-          transaction_is_batch ? "" : ", EXISTS", reads ? "reads" : "writes"));
-    }
-  }
-  if (transaction_is_batch) return Status::OK();
-  // The transaction so far with this statement, planned as COMMIT will plan it: a statement
-  // DynamoDB would refuse is refused now, before it is queued.
-  std::vector<parser::Statement> statements = *transaction;
-  statements.push_back(st);
-  Result<planner::TransactionPlan> plan = planner::PlanTransaction(statements, Schemas(db));
-  return plan.status();
-}
-
 void Session::State::MarkTransactionFailed(Location at) {
-  if (transaction_failure) return;  // the first failure is the one COMMIT names, said once
-  const size_t n = transaction->size();
-  const char* what = transaction_is_batch ? "batch" : "transaction";
+  if (connection.failure()) return;  // the first failure is the one COMMIT names, said once
+  const size_t n = connection.queued();
+  const bool batch = connection.transaction_is_batch();
+  const char* what = batch ? "batch" : "transaction";
   std::string where = at.source.empty() ? fmt::format("line {}", at.line)
                                         : fmt::format("{} line {}", at.source, at.line);
   if (AtPrompt(at)) where = "entered at the prompt";
-  transaction_failure = fmt::format(
+  connection.MarkFailed(fmt::format(
       "the statement after {} ({}) failed: {}",
       n == 0 ? std::string("BEGIN")
-             : fmt::format("{}[{}]", transaction_is_batch ? "Statements" : "TransactStatements",
-                           n - 1),
-      where, report.error.empty() ? std::string("it did not run") : report.error);
+             : fmt::format("{}[{}]", batch ? "Statements" : "TransactStatements", n - 1),
+      where, report.error.empty() ? std::string("it did not run") : report.error));
   // Said in the error block (not a notice that .quiet or a machine mode would move), so that
   // nobody commits the rest believing only this statement was left out.
   sink->Err(
@@ -209,113 +121,88 @@ void Session::State::MarkTransactionFailed(Location at) {
 }
 
 bool Session::State::DiscardTransaction(std::string_view why) {
-  if (!transaction) return true;
-  size_t n = transaction->size();
+  if (!connection.in_transaction()) return true;
+  const bool batch = connection.transaction_is_batch();
+  const size_t n = connection.Rollback();
   std::string where = transaction_source.empty() ? std::string()
                                                  : fmt::format(" at {} line {}", transaction_source,
                                                                transaction_begun.line);
   sink->Err(fmt::format(
       "Error: {}: the {}{} was not committed; its {} queued statement{} {} discarded, nothing "
       "was sent (end it with COMMIT; or ROLLBACK;)\n",
-      why, transaction_is_batch ? "BEGIN BATCH" : "BEGIN", where, n, n == 1 ? "" : "s",
-      n == 1 ? "was" : "were"));
-  transaction.reset();
-  transaction_failure.reset();
+      why, batch ? "BEGIN BATCH" : "BEGIN", where, n, n == 1 ? "" : "s", n == 1 ? "was" : "were"));
   return false;
 }
 
 bool Session::State::RunTransactionStatement(const parser::Statement& st, Location at) {
   using parser::StatementKind;
   switch (st.kind()) {
-    case StatementKind::kBegin:
-      if (transaction) {
-        return Fail(Status::Validation("a transaction is already open: COMMIT or ROLLBACK it"), at);
-      }
-      transaction.emplace();
-      transaction_failure.reset();
-      transaction_is_batch = st.as<parser::BeginStatement>().batch;
+    case StatementKind::kBegin: {
+      const bool batch = st.as<parser::BeginStatement>().batch;
+      if (Status begun = connection.Begin(batch); !begun.ok()) return Fail(begun, at);
       transaction_begun = at;
       transaction_source = std::string(at.source);
       transaction_depth = read_depth;
-      Notice(transaction_is_batch ? "-- batch started: statements are queued until COMMIT\n"
-                                  : "-- transaction started: statements are queued until COMMIT\n");
+      Notice(batch ? "-- batch started: statements are queued until COMMIT\n"
+                   : "-- transaction started: statements are queued until COMMIT\n");
       return true;
+    }
     case StatementKind::kRollback:
-      if (!transaction) return Fail(Status::Validation("ROLLBACK without BEGIN"), at);
+      if (!connection.in_transaction()) {
+        return Fail(Status::Validation("ROLLBACK without BEGIN"), at);
+      }
       Notice(fmt::format("-- rolled back: {} discarded, nothing was sent\n",
-                         Count(static_cast<int64_t>(transaction->size()), "statement")));
-      transaction.reset();
-      transaction_failure.reset();
+                         Count(static_cast<int64_t>(connection.Rollback()), "statement")));
       return true;
     case StatementKind::kCommit:
       break;
     default: {  // a statement inside BEGIN ... COMMIT: checked with those queued before it
       // A refused statement is not queued, and fails the transaction (RunStatement marks it).
-      if (Status refused = CheckQueued(st); !refused.ok()) return Fail(refused, at);
-      transaction->push_back(st);
-      const bool replaces = transaction_failure.has_value() && AtPrompt(at);
-      if (replaces) transaction_failure.reset();
+      if (Status refused = connection.Queue(st); !refused.ok()) return Fail(refused, at);
+      const bool replaces = connection.failure().has_value() && AtPrompt(at);
+      if (replaces) connection.ClearFailure();
       Notice(fmt::format("-- queued as {}[{}]{}\n",
-                         transaction_is_batch ? "Statements" : "TransactStatements",
-                         transaction->size() - 1,
+                         connection.transaction_is_batch() ? "Statements" : "TransactStatements",
+                         connection.queued() - 1,
                          replaces ? " in place of the failed statement: COMMIT; can run the "
                                     "transaction again"
                                   : ""));
       return true;
     }
   }
-  if (!transaction) return Fail(Status::Validation("COMMIT without BEGIN"), at);
-  std::vector<parser::Statement> statements = std::move(*transaction);
-  transaction.reset();
-  if (std::optional<std::string> failure = std::exchange(transaction_failure, std::nullopt)) {
-    const size_t n = statements.size();
-    return Fail(Status::Validation(
-                    fmt::format("the {} was not committed: {}; nothing was sent, and its {} queued "
-                                "statement{} {} discarded",
-                                transaction_is_batch ? "batch" : "transaction", *failure, n,
-                                n == 1 ? "" : "s", n == 1 ? "was" : "were")),
-                at);
-  }
+  SetConnectionOptions();
+  api::CommitOutcome r = connection.Commit();
+  if (!r.ok()) return Fail(r.status, at);
+  const std::vector<parser::Statement>& statements = r.statements;
   if (statements.empty()) {  // DynamoDB refuses an empty ExecuteTransaction; nothing to send
     Notice("-- nothing to commit: no statement was queued since BEGIN\n");
     return true;
   }
-  if (transaction_is_batch) return CommitBatch(statements, at);
-  // One implementation of PartiQL transactions, shared with ExecuteTransaction (api::Service).
-  Result<api::TransactionOutcome> r =
-      service.RunTransaction(statements, {}, std::nullopt, ReturnConsumedCapacity::kTotal);
-  if (!r.ok()) {
-    Status failed = r.status();
-    if (failed.message() == "Transaction request cannot include multiple operations on one item") {
-      if (std::string hint = SameItemHint(statements, *this); !hint.empty()) {
-        failed.WithHint(hint);
-      }
-    }
-    return Fail(failed, at);
-  }
-  if (r->reads) {
+  if (r.batch) return PrintBatch(statements, &*r.batch_response, at);
+  api::TransactionOutcome& t = *r.transaction;
+  if (t.reads) {
     std::vector<Item> items;
-    for (auto& item : r->responses) {
+    for (auto& item : t.responses) {
       if (item) items.push_back(std::move(*item));
     }
-    PrintItems(items, r->first_table, std::nullopt);
+    PrintItems(items, t.first_table, std::nullopt);
     report.operation = "TransactGetItems";
-    report.target = r->first_table;
+    report.target = t.first_table;
     report.read = static_cast<int64_t>(statements.size());
     report.returned = static_cast<int64_t>(items.size());
-    report.capacity = Total(r->consumed_capacity);
+    report.capacity = Total(t.consumed_capacity);
     report.units = "RCU";
     Notice(fmt::format("-- {} returned of {} reads · TransactGetItems · {}\n", items.size(),
-                       statements.size(), CapacityText(Total(r->consumed_capacity), "RCU")));
+                       statements.size(), CapacityText(Total(t.consumed_capacity), "RCU")));
     return true;
   }
   report.operation = "TransactWriteItems";
-  report.target = Tables(r->consumed_capacity);
-  report.capacity = Total(r->consumed_capacity);
+  report.target = Tables(t.consumed_capacity);
+  report.capacity = Total(t.consumed_capacity);
   report.units = "WCU";
   Notice(fmt::format("-- committed {} · TransactWriteItems · {:g} WCU\n",
                      Count(static_cast<int64_t>(statements.size()), "statement"),
-                     Total(r->consumed_capacity)));
+                     Total(t.consumed_capacity)));
   return true;
 }
 

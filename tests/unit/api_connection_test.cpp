@@ -236,6 +236,111 @@ TEST_F(ApiConnection, ParametersBindTheMarkers) {
   EXPECT_EQ(out.result.items[0].at("pk"), S("p1"));
 }
 
+// ---- BEGIN ... COMMIT ----
+
+parser::Statement Parsed(std::string_view text) {
+  parser::ParseResult r = parser::ParseStatement(text);
+  EXPECT_TRUE(r.ok()) << text;
+  return r.statement();
+}
+
+bool Exists(TempDb& db, const std::string& pk, int sk) {
+  GetItemRequest get;
+  get.table_name = "App";
+  get.key = {{"pk", S(pk)}, {"sk", N(sk)}};
+  Result<GetItemResponse> r = db->GetItem(get);
+  return r.ok() && r->item.has_value();
+}
+
+TEST_F(ApiConnection, ATransactionIsSentWholeAtCommit) {
+  ASSERT_TRUE(connection_.Begin(false).ok());
+  EXPECT_TRUE(connection_.in_transaction());
+  EXPECT_EQ(connection_.Begin(true).message(),
+            "a transaction is already open: COMMIT or ROLLBACK it");
+  ASSERT_TRUE(connection_.Queue(Parsed("INSERT INTO \"App\" VALUE {'pk': 't', 'sk': 1}")).ok());
+  ASSERT_TRUE(connection_.Queue(Parsed("INSERT INTO \"App\" VALUE {'pk': 't', 'sk': 2}")).ok());
+  Status mixed = connection_.Queue(Parsed("SELECT * FROM \"App\" WHERE pk = 't' AND sk = 1"));
+  EXPECT_EQ(mixed.message(),
+            "a transaction (ExecuteTransaction) takes all reads (SELECT) or all writes (INSERT, "
+            "UPDATE, DELETE, EXISTS), not both: this one has writes queued");
+  EXPECT_EQ(connection_.queued(), 2u) << "a refused statement is not queued";
+  EXPECT_FALSE(Exists(db_, "t", 1)) << "nothing is sent before COMMIT";
+  api::CommitOutcome out = connection_.Commit();
+  ASSERT_TRUE(out.ok()) << out.status.ToString();
+  EXPECT_FALSE(connection_.in_transaction());
+  EXPECT_EQ(out.statements.size(), 2u);
+  ASSERT_TRUE(out.transaction);
+  EXPECT_FALSE(out.transaction->reads);
+  EXPECT_TRUE(Exists(db_, "t", 1));
+  EXPECT_TRUE(Exists(db_, "t", 2));
+  EXPECT_EQ(connection_.Commit().status.message(), "COMMIT without BEGIN");
+}
+
+TEST_F(ApiConnection, ATransactionMarkedFailedWritesNothing) {
+  ASSERT_TRUE(connection_.Begin(false).ok());
+  ASSERT_TRUE(connection_.Queue(Parsed("INSERT INTO \"App\" VALUE {'pk': 'f', 'sk': 1}")).ok());
+  connection_.MarkFailed("the statement after TransactStatements[0] (line 3) failed: X");
+  connection_.MarkFailed("a later failure is not the one named");
+  api::CommitOutcome out = connection_.Commit();
+  EXPECT_TRUE(out.status.IsValidation());
+  EXPECT_EQ(out.status.message(),
+            "the transaction was not committed: the statement after TransactStatements[0] (line "
+            "3) failed: X; nothing was sent, and its 1 queued statement was discarded");
+  EXPECT_FALSE(Exists(db_, "f", 1));
+  EXPECT_FALSE(connection_.in_transaction());
+  // ROLLBACK forgets the mark and the queue; a new transaction starts clean.
+  ASSERT_TRUE(connection_.Begin(false).ok());
+  connection_.MarkFailed("x");
+  EXPECT_EQ(connection_.Rollback(), 0u);
+  ASSERT_TRUE(connection_.Begin(false).ok());
+  EXPECT_FALSE(connection_.failure());
+  EXPECT_TRUE(connection_.Commit().ok()) << "nothing queued: nothing sent";
+}
+
+TEST_F(ApiConnection, TwoStatementsOnOneItemAreNamed) {
+  ASSERT_TRUE(connection_.Begin(false).ok());
+  ASSERT_TRUE(
+      connection_.Queue(Parsed("UPDATE \"App\" SET a = 1 WHERE pk = 'p0' AND sk = 1")).ok());
+  // Queued (the planner cannot tell; the write transaction can), then refused at COMMIT with
+  // the two statements named.
+  ASSERT_TRUE(
+      connection_.Queue(Parsed("UPDATE \"App\" SET b = 1 WHERE pk = 'p0' AND sk = 1")).ok());
+  api::CommitOutcome out = connection_.Commit();
+  EXPECT_EQ(out.status.message(),
+            "Transaction request cannot include multiple operations on one item");
+  EXPECT_EQ(out.status.hint(),
+            "TransactStatements[0] and [1] both act on the item pk = 'p0', sk = 1 in App; a "
+            "transaction acts on an item once: merge them (one UPDATE can SET and REMOVE several "
+            "attributes)");
+}
+
+TEST_F(ApiConnection, ABatchSendsEachStatementOnItsOwn) {
+  ASSERT_TRUE(connection_.Begin(true).ok());
+  EXPECT_TRUE(connection_.transaction_is_batch());
+  ASSERT_TRUE(connection_.Queue(Parsed("INSERT INTO \"App\" VALUE {'pk': 'b', 'sk': 1}")).ok());
+  ASSERT_TRUE(connection_.Queue(Parsed("INSERT INTO \"App\" VALUE {'pk': 'p0', 'sk': 1}")).ok());
+  api::CommitOutcome out = connection_.Commit();
+  ASSERT_TRUE(out.ok()) << out.status.ToString();
+  EXPECT_TRUE(out.batch);
+  ASSERT_TRUE(out.batch_response);
+  ASSERT_EQ(out.batch_response->responses.size(), 2u);
+  EXPECT_FALSE(out.batch_response->responses[0].error_code);
+  EXPECT_EQ(out.batch_response->responses[1].error_code, "DuplicateItem");
+  EXPECT_TRUE(Exists(db_, "b", 1));
+  ASSERT_TRUE(connection_.Begin(true).ok());
+  for (int i = 0; i < 26; ++i) {
+    ASSERT_TRUE(
+        connection_
+            .Queue(Parsed(fmt::format("INSERT INTO \"App\" VALUE {{'pk': 'many', 'sk': {}}}", i)))
+            .ok());
+  }
+  out = connection_.Commit();
+  EXPECT_EQ(out.status.message(),
+            "1 validation error detected: Value at 'statements' failed to satisfy constraint: "
+            "Member must have length less than or equal to 25");
+  EXPECT_FALSE(Exists(db_, "many", 0));
+}
+
 // ---- point reads remembered by their text's shape ----
 
 TEST_F(ApiConnection, APointReadOfARememberedShapeSkipsParsingAndPlanning) {
