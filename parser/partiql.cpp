@@ -24,6 +24,7 @@ void CollectParameters(const syntax::Node& n, std::vector<size_t>* out) {
 
 // The offset of the first character past kMaxStatementChars, or npos.
 size_t FirstCharPastLimit(std::string_view text) {
+  if (text.size() <= kMaxStatementChars) return std::string_view::npos;  // a byte or more each
   size_t chars = 0;
   for (size_t i = 0; i < text.size(); ++i) {
     if ((static_cast<unsigned char>(text[i]) & 0xC0) == 0x80) continue;
