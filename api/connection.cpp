@@ -8,7 +8,7 @@
 
 #include "api/service.h"
 #include "core/ddb_json.h"
-#include "planner/transaction.h"
+#include "planner/plan_transaction.h"
 
 namespace keyhole::api {
 

@@ -1,7 +1,7 @@
 // DynamoDB's PartiQL operations as API requests: ExecuteStatement, BatchExecuteStatement and
 // ExecuteTransaction, with their JSON wire form (decoders as strict as api/api_json.h's, and
-// response encoders). The statements themselves are planned and run by the shell (planner/),
-// since core knows no PartiQL.
+// response encoders). The statements themselves are planned by planner/ and run by
+// api::Service (service.h), since core knows no PartiQL.
 #pragma once
 
 #include <optional>

@@ -28,7 +28,7 @@
 #include "core/status.h"
 #include "parser/partiql.h"
 #include "planner/plan.h"
-#include "planner/transaction.h"
+#include "planner/plan_transaction.h"
 
 namespace keyhole::api {
 
@@ -167,7 +167,7 @@ class Service {
       const CallContext& context = {});
 
   // A PartiQL transaction (ExecuteTransaction, and the shell's BEGIN ... COMMIT): plans the
-  // statements (planner/transaction.h: DynamoDB's rules and messages) and sends one
+  // statements (planner/plan_transaction.h: DynamoDB's rules and messages) and sends one
   // TransactGetItems or TransactWriteItems. `on_failure` (ReturnValuesOnConditionCheckFailure
   // per statement) parallel to `statements`, or empty; `token` the ClientRequestToken.
   Result<TransactionOutcome> RunTransaction(const std::vector<parser::Statement>& statements,

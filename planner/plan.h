@@ -1,8 +1,9 @@
 // The planner: turns a parsed PartiQL DML statement (parser/partiql.h) into DynamoDB operations
 // (core/operations.h), applying design.md's key-addressability rule, and runs such a plan
 // through an Executor. The planner never includes storage: it sees schemas through
-// SchemaSource and executes through Executor, both implemented by the caller (the shell, or a
-// test) over storage::Database.
+// SchemaSource and executes through Executor, both implemented by the caller over a Backend
+// (api/service.h's BackendSchemas and BackendExecutor: api::Connection and api::Service), or by
+// a test.
 //
 // ==== How statements are planned ====
 //
@@ -57,7 +58,7 @@
 // by the WHERE again (UPDATE also by attribute_exists(<pk>)), so an item changed since the Scan
 // is skipped rather than wrongly written. Items are written one by one, each its own operation
 // (not one transaction). RETURNING applies per item.
-// EXISTS and non-DML statements are refused (they are the shell's or a transaction's business).
+// EXISTS and non-DML statements are refused (they are a transaction's business, or a front end's).
 #pragma once
 
 #include <atomic>

@@ -6,7 +6,7 @@
 #include <utility>
 
 #include "planner/plan_internal.h"
-#include "planner/transaction.h"
+#include "planner/plan_transaction.h"
 
 namespace keyhole::planner {
 

@@ -1,5 +1,5 @@
 // BEGIN; ...; COMMIT; in the shell: DML statements between BEGIN and COMMIT are queued, then
-// planned together (planner/transaction.h) and sent as one TransactWriteItems or
+// planned together (planner/plan_transaction.h) and sent as one TransactWriteItems or
 // TransactGetItems (all or nothing). ROLLBACK discards the queue; nothing was sent.
 // A cancelled transaction prints DynamoDB's TransactionCanceledException and its
 // CancellationReasons (Session::State::Fail).
@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "core/ddb_json.h"
-#include "planner/transaction.h"
+#include "planner/plan_transaction.h"
 #include "shell/render.h"
 #include "shell/session_state.h"
 

@@ -1,7 +1,7 @@
 // What the operations of a statement consume, operation by operation and partition by
-// partition, for `--plan` (shell/plan.cpp): RecordingBackend forwards every call to the backend
-// it wraps and, while a UsageLog is attached, records each successful item operation with its
-// consumed capacity per table and index, the sizes of the items it read or wrote, and the
+// partition, for `--plan` (shell/cost_plan.cpp): RecordingBackend forwards every call to the
+// backend it wraps and, while a UsageLog is attached, records each successful item operation with
+// its consumed capacity per table and index, the sizes of the items it read or wrote, and the
 // partition key values it touched.
 //
 // How a write is attributed to partitions: the table's units go to the item's partition; a

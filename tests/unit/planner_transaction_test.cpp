@@ -1,7 +1,7 @@
 // PlanTransaction: BEGIN ... COMMIT statements -> TransactWriteItems / TransactGetItems.
 #include <gtest/gtest.h>
 
-#include "planner/transaction.h"
+#include "planner/plan_transaction.h"
 #include "planner_test_util.h"
 
 namespace keyhole::testing {
