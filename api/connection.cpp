@@ -144,7 +144,8 @@ void Connection::Remember(std::string_view text, const TableSchemaPtr& schema,
   }
   // A shape remembered on this schema already is not remembered again (RunRemembered found
   // another literal than the key's changed): a statement that misses each time costs nothing more.
-  RememberedRead& slot = remembered_[SlotOf(literals.shape, kRememberedReads)];
+  if (!remembered_) remembered_ = std::make_unique<std::array<RememberedRead, kRememberedReads>>();
+  RememberedRead& slot = (*remembered_)[SlotOf(literals.shape, kRememberedReads)];
   if (slot.shape == literals.shape && slot.schema == schema) return;
   const auto& get = std::get<GetItemRequest>(plan.operations[0]);
   std::vector<std::optional<AttributeValue>> values;
@@ -178,8 +179,8 @@ void Connection::Remember(std::string_view text, const TableSchemaPtr& schema,
 
 std::optional<StatementOutcome> Connection::RunRemembered(std::string_view text) {
   thread_local parser::StatementLiterals literals;
-  if (!parser::LiteralsOf(text, &literals)) return std::nullopt;
-  const RememberedRead& r = remembered_[SlotOf(literals.shape, kRememberedReads)];
+  if (!remembered_ || !parser::LiteralsOf(text, &literals)) return std::nullopt;
+  const RememberedRead& r = (*remembered_)[SlotOf(literals.shape, kRememberedReads)];
   if (r.shape != literals.shape || r.literals.size() != literals.tokens.size()) {
     return std::nullopt;
   }
@@ -242,7 +243,8 @@ StatementOutcome Connection::ExecutePlan(std::shared_ptr<const planner::Plan> pl
   const planner::Plan& p = *plan;
   const bool select = p.kind == parser::StatementKind::kSelect;
   Executor executor(backend_);
-  executor.note_missing_deletes = p.kind == parser::StatementKind::kDelete && !p.per_item_write;
+  executor.note_missing_deletes =
+      options_.explain && p.kind == parser::StatementKind::kDelete && !p.per_item_write;
   planner::ExecuteOptions options;
   options.resume = resume;
   options.limit = options_.page_size;
@@ -250,7 +252,9 @@ StatementOutcome Connection::ExecutePlan(std::shared_ptr<const planner::Plan> pl
   Result<planner::ExecuteResult> r = planner::Execute(p, executor, options);
   if (!r.ok()) {
     Status status = r.status();
-    if (!status.IsNotFound()) status = ExplainConditionFailure(p, std::move(status));
+    if (options_.explain && !status.IsNotFound()) {
+      status = ExplainConditionFailure(p, std::move(status));
+    }
     return Failed(std::move(status), std::move(plan));
   }
   StatementOutcome out;
@@ -292,6 +296,14 @@ StatementOutcome Connection::Execute(planner::Plan plan, std::optional<Item> sta
     return ExecutePlan(std::move(shared), &resume, consistent);
   }
   return ExecutePlan(std::move(shared), nullptr, consistent);
+}
+
+StatementOutcome Connection::Execute(planner::Plan plan, const planner::Cursor& resume) {
+  if (plan.kind != parser::StatementKind::kSelect) {
+    return Failed(Status::Validation("only a SELECT continues from where it stopped"));
+  }
+  const bool consistent = options_.consistent_reads && ApplyConsistentRead(plan);
+  return ExecutePlan(std::make_shared<const planner::Plan>(std::move(plan)), &resume, consistent);
 }
 
 StatementOutcome Connection::Run(const parser::Statement& statement) {

@@ -72,6 +72,10 @@ struct ConnectionOptions {
   const std::atomic<bool>* cancel = nullptr;
   // The planner's options (PlanOptions::scan_unpinned_selects: DynamoDB's own rule, a Scan).
   planner::PlanOptions plan;
+  // What the connection adds for people (the file comment): a failed condition explained, the
+  // DELETE of a missing key noticed. Off for the wire (api::Service's ExecuteStatement), where
+  // DynamoDB sends neither and nothing may be read or asked for besides the statement's own.
+  bool explain = true;
 };
 
 // What one statement did.
@@ -141,6 +145,10 @@ class Connection {
   // one NEXT continues; one that fails leaves the previous one (and a failed NEXT, say
   // interrupted, can be repeated).
   StatementOutcome Execute(planner::Plan plan, std::optional<Item> start_key = std::nullopt);
+
+  // Execute from `resume`, a cursor an earlier outcome of the same plan gave (result.next) and
+  // the front end kept (ExecuteStatement's NextToken carries one). A SELECT only.
+  StatementOutcome Execute(planner::Plan plan, const planner::Cursor& resume);
 
   // Plan then Execute. `statement` must be DML (Plan's kinds), else ValidationException.
   StatementOutcome Run(const parser::Statement& statement);
@@ -226,7 +234,9 @@ class Connection {
   StatementSchemas schemas_;
   std::shared_ptr<const planner::Plan> last_plan_;
   std::optional<planner::Cursor> next_;
-  std::array<RememberedRead, kRememberedReads> remembered_;
+  // Made at the first point read remembered (a connection of one statement, as
+  // ExecuteStatement's, never needs them).
+  std::unique_ptr<std::array<RememberedRead, kRememberedReads>> remembered_;
   std::optional<std::vector<parser::Statement>> queue_;  // BEGIN ... COMMIT's statements
   bool batch_ = false;
   std::optional<std::string> failure_;

@@ -13,6 +13,7 @@
 
 #include "api/api_json.h"
 #include "api/api_json_decode.h"
+#include "api/connection.h"
 #include "core/ddb_json.h"
 #include "parser/expression_parser.h"
 
@@ -389,9 +390,19 @@ Result<ExecuteStatementResponse> Service::ExecuteStatement(const ExecuteStatemen
   KH_ASSIGN_OR_RETURN(parser::Statement st, ParseApiStatement(r.statement, r.parameters));
   PartiqlSchemas schemas(backend_);
   KH_RETURN_IF_ERROR(RefuseMultiAttributeIndexRead(st, schemas));
-  planner::PlanOptions plan_options;
-  plan_options.scan_unpinned_selects = options_.scan_unpinned_selects;
-  KH_ASSIGN_OR_RETURN(planner::Plan plan, planner::PlanStatement(st, schemas, plan_options));
+  // The statement runs on a connection of its own, as the shell's do (api/connection.h), with
+  // nothing added for people and DynamoDB's paging: Limit, and NextToken's cursor.
+  ConnectionOptions connection_options;
+  connection_options.plan.scan_unpinned_selects = options_.scan_unpinned_selects;
+  connection_options.explain = false;
+  connection_options.page_size = r.limit.value_or(0);
+  connection_options.cancel = context.cancel;
+  Connection connection(backend_, connection_options);
+  Result<planner::Plan> planned = connection.Plan(st);
+  if (!planned.ok() && planned.status().code() == ErrorCode::kResourceNotFound) {
+    return Status::NotFound("Requested resource not found");  // as PartiqlSchemas says it
+  }
+  KH_ASSIGN_OR_RETURN(planner::Plan plan, std::move(planned));
   if (r.consistent_read && plan.index) {
     // ExecuteStatement's own words for a GSI (indexReads.test.ts, eu-west-1, 2026-09-02),
     // where Query and Scan say "Consistent reads are not supported on global secondary indexes".
@@ -409,19 +420,18 @@ Result<ExecuteStatementResponse> Service::ExecuteStatement(const ExecuteStatemen
     KH_ASSIGN_OR_RETURN(resume, DecodeNextToken(*r.next_token, fingerprint));
     if (resume->operation >= plan.operations.size()) return Status::Validation("Invalid NextToken");
   }
-  BackendExecutor engine(backend_);
-  planner::ExecuteOptions options;
-  options.resume = resume ? &*resume : nullptr;
-  options.limit = r.limit.value_or(0);
-  options.cancel = context.cancel;
-  KH_ASSIGN_OR_RETURN(planner::ExecuteResult result, planner::Execute(plan, engine, options));
-  if (options_.scans && plan.operation_name == "Scan") {
+  StatementOutcome outcome =
+      resume ? connection.Execute(std::move(plan), *resume) : connection.Execute(std::move(plan));
+  if (!outcome.ok()) return outcome.status;
+  const planner::Plan& ran = *outcome.plan;
+  planner::ExecuteResult& result = outcome.result;
+  if (options_.scans && ran.operation_name == "Scan") {
     ScanEvent event;
     event.operation = "ExecuteStatement";
     event.statement = r.statement;
-    event.table = plan.table;
-    if (plan.index) event.index = *plan.index;
-    event.advice = plan.implicit_scan ? &*plan.implicit_scan : nullptr;
+    event.table = ran.table;
+    if (ran.index) event.index = *ran.index;
+    event.advice = ran.implicit_scan ? &*ran.implicit_scan : nullptr;
     event.scanned_count = result.scanned_count;
     options_.scans->Scanned(event);
   }
@@ -431,7 +441,7 @@ Result<ExecuteStatementResponse> Service::ExecuteStatement(const ExecuteStatemen
     out.next_token = EncodeNextToken(fingerprint, *result.next);
     out.last_evaluated_key = result.last_evaluated_key;
   }
-  out.consumed_capacity = Capacity(r.return_consumed_capacity, plan.table, result.capacity_units);
+  out.consumed_capacity = Capacity(r.return_consumed_capacity, ran.table, result.capacity_units);
   return out;
 }
 

@@ -236,6 +236,34 @@ TEST_F(ApiConnection, ParametersBindTheMarkers) {
   EXPECT_EQ(out.result.items[0].at("pk"), S("p1"));
 }
 
+TEST_F(ApiConnection, AFrontEndThatKeepsTheCursorContinuesFromIt) {
+  connection_.options().page_size = 2;
+  api::StatementOutcome first = connection_.Run("SELECT * FROM \"App\" WHERE pk = 'p1'");
+  ASSERT_TRUE(first.ok());
+  ASSERT_TRUE(first.result.next);
+  // Another connection (a later ExecuteStatement with the NextToken) reads on from it.
+  api::Connection other(*db_);
+  other.options().page_size = 2;
+  parser::ParseResult parsed = parser::ParseStatement("SELECT * FROM \"App\" WHERE pk = 'p1'");
+  Result<planner::Plan> plan = other.Plan(parsed.statement());
+  ASSERT_TRUE(plan.ok());
+  api::StatementOutcome next = other.Execute(*plan, *first.result.next);
+  ASSERT_TRUE(next.ok()) << next.status.ToString();
+  ASSERT_EQ(next.result.items.size(), 2u);
+  EXPECT_EQ(next.result.items[0].at("sk"), N(2));
+}
+
+TEST_F(ApiConnection, OnTheWireNothingIsAddedForPeople) {
+  connection_.options().explain = false;
+  api::StatementOutcome out =
+      connection_.Run("UPDATE \"App\" SET a = 1 WHERE pk = 'nobody' AND sk = 0");
+  EXPECT_TRUE(out.status.IsConditionFailed());
+  EXPECT_EQ(out.status.hint(), "") << "no GetItem to explain it";
+  out = connection_.Run("DELETE FROM \"App\" WHERE pk = 'nobody' AND sk = 0");
+  ASSERT_TRUE(out.ok());
+  EXPECT_EQ(out.missing_deletes, 0) << "the old item was not asked for";
+}
+
 // ---- BEGIN ... COMMIT ----
 
 parser::Statement Parsed(std::string_view text) {
