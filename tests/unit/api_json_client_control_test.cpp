@@ -8,6 +8,7 @@
 #include "api/api_json.h"
 #include "api/api_json_client.h"
 #include "api_json_client_test_util.h"
+#include "error_text.h"
 
 namespace keyhole {
 namespace {
@@ -45,7 +46,9 @@ TEST(ApiJsonClientControlTest, TagResponsesRoundTrip) {
   EXPECT_FALSE(back.next_token);
   // TagResource's empty body reads as {}.
   EXPECT_TRUE(TagResourceResponseFromJson(json::Value::MakeObject()).ok());
-  EXPECT_FALSE(UntagResourceResponseFromJson(json::Value::MakeArray()).ok());
+  EXPECT_EQ(
+      ::keyhole::testing::ErrorText(UntagResourceResponseFromJson(json::Value::MakeArray())),
+      "InternalServerError: Malformed DynamoDB response: the body is a list, not a JSON object");
 }
 
 TEST(ApiJsonClientControlTest, ContinuousBackupsRoundTrip) {

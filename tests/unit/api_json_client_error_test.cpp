@@ -29,7 +29,7 @@ std::vector<ErrorCode> AllErrorCodes() {
 Status RoundTrip(const Status& s) {
   const std::string body = json::Write(ErrorToJson(s));
   Status back = ErrorFromJson(ErrorHttpStatus(s), body);
-  EXPECT_FALSE(back.ok());
+  EXPECT_FALSE(back.ok());  // its code and message: the body written again below
   EXPECT_EQ(json::Write(ErrorToJson(back)), body);
   EXPECT_EQ(ErrorHttpStatus(back), ErrorHttpStatus(s));
   return back;

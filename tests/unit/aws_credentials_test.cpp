@@ -11,6 +11,7 @@
 #include "aws/credentials_internal.h"
 #include "aws/sigv4.h"
 #include "aws_test_util.h"
+#include "error_text.h"
 
 namespace keyhole::aws {
 namespace {
@@ -419,7 +420,10 @@ TEST(CredentialsTest, InstanceMetadataV2AndRefreshBeforeExpiry) {
   chain.now = kNow + 8 * 60;
   EXPECT_EQ(chain.provider->Get()->access_key_id, "ASIAIMDS2");
   chain.now = kNow + 11 * 60;
-  EXPECT_FALSE(chain.provider->Get().ok());
+  EXPECT_TRUE(::keyhole::testing::ErrorText(chain.provider->Get())
+                  .starts_with("NoCredentialsError: the credentials from instance metadata (role "
+                               "web-role) expire in 540 s and could not be refreshed: no answer "
+                               "from http://127.0.0.1:"));
 }
 
 TEST(CredentialsTest, InstanceMetadataV1WhenTheTokenIsRefused) {

@@ -8,6 +8,7 @@
 
 #include "core/ddb_json.h"
 #include "core/json.h"
+#include "error_text.h"
 
 namespace keyhole {
 namespace {
@@ -72,7 +73,9 @@ TEST(ReadItemText, NestingPastTheLimitStepsAside) {
   for (int i = 0; i < 45; ++i) deep += "]}";
   deep += "}";
   EXPECT_FALSE(Fast(deep).has_value());
-  EXPECT_FALSE(ItemFromJsonText(deep).ok());
+  EXPECT_EQ(::keyhole::testing::ErrorText(ItemFromJsonText(deep)),
+            "ValidationException: Nesting Levels have exceeded supported limits: Attributes in the "
+            "item have nested levels beyond supported limit");
 }
 
 // Random damage to the samples: wherever the fast path still reads an item, the slow path reads

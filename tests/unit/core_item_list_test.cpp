@@ -11,6 +11,7 @@
 #include "core/ddb_json.h"
 #include "core/item.h"
 #include "core/item_codec.h"
+#include "error_text.h"
 
 namespace keyhole {
 namespace {
@@ -33,7 +34,7 @@ std::string Encoded(const Item& item) { return EncodeItem(item, ItemSize(item));
 // ValidItemEncoding must say yes exactly when DecodeItem succeeds: ItemList decodes what it
 // accepted without a way to report an error.
 void ExpectSameVerdict(std::string_view bytes) {
-  EXPECT_EQ(ValidItemEncoding(bytes), DecodeItem(bytes).ok()) << testing::PrintToString(bytes);
+  EXPECT_EQ(ValidItemEncoding(bytes), DecodeItem(bytes).ok()) << ::testing::PrintToString(bytes);
 }
 
 TEST(ItemEncodingCheck, AgreesWithDecodeOnEveryTruncationAndMutation) {
@@ -63,10 +64,12 @@ TEST(ItemEncodingCheck, RefusesANestedMapWhoseNamesAreOutOfOrder) {
   const size_t at = enc.find('a');
   ASSERT_NE(at, std::string::npos);
   enc[at] = 'c';  // names "c", "b"
-  EXPECT_FALSE(DecodeItem(enc).ok());
+  EXPECT_EQ(::keyhole::testing::ErrorText(DecodeItem(enc)),
+            "InternalServerError: corrupt item encoding");
   EXPECT_FALSE(ValidItemEncoding(enc));
   enc[at] = 'b';  // a repeated name
-  EXPECT_FALSE(DecodeItem(enc).ok());
+  EXPECT_EQ(::keyhole::testing::ErrorText(DecodeItem(enc)),
+            "InternalServerError: corrupt item encoding");
   EXPECT_FALSE(ValidItemEncoding(enc));
 }
 
@@ -81,7 +84,7 @@ TEST(ItemEncodingCheck, NumberSkipAgreesWithDecode) {
       std::string_view a = junk, b = junk;
       Number n;
       const bool decoded = Number::DecodeKeyEncoding(&a, &n);
-      EXPECT_EQ(Number::SkipKeyEncoding(&b), decoded) << testing::PrintToString(junk);
+      EXPECT_EQ(Number::SkipKeyEncoding(&b), decoded) << ::testing::PrintToString(junk);
       if (decoded) {
         EXPECT_EQ(a.size(), b.size());
         // DecodeKeyEncoding is built on SkipKeyEncoding, so their agreement alone proves
@@ -92,7 +95,7 @@ TEST(ItemEncodingCheck, NumberSkipAgreesWithDecode) {
         EXPECT_EQ(again, junk.substr(0, junk.size() - a.size()));
         Result<Number> parsed = Number::Parse(n.ToString());
         ASSERT_TRUE(parsed.ok()) << n.ToString();
-        EXPECT_EQ(*parsed, n) << testing::PrintToString(junk);
+        EXPECT_EQ(*parsed, n) << ::testing::PrintToString(junk);
       }
     }
   }
@@ -128,7 +131,8 @@ TEST(ItemEncodingJson, WritesWhatTheDecodedItemWrites) {
                                              "a\x04\x01"
                                              "a\x04",
                                              9)}) {
-    EXPECT_FALSE(DecodeItem(bad).ok());
+    EXPECT_EQ(::keyhole::testing::ErrorText(DecodeItem(bad)),
+              "InternalServerError: corrupt item encoding");
     EXPECT_FALSE(AppendItemJsonText(bad, &text));
   }
 }

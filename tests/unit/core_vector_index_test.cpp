@@ -1,6 +1,7 @@
 // Vector indexes' definitions, write-time checks, scores and catalog JSON (core/vector_index.h),
 // with DynamoDB's texts as captured from the service (Dynoxide 3.2's record, August 2026).
 #include "core/vector_index.h"
+#include "error_text.h"
 
 #include <gtest/gtest.h>
 
@@ -183,7 +184,10 @@ TEST(VectorIndexTest, TableJsonRoundTrips) {
   EXPECT_EQ(back->vector_indexes[0].dimensions, 3);
   // A table without vector indexes says nothing of them, as DynamoDB's.
   Result<TableDescription> plain = BuildTableDescription("Plain", kDefs, {{"pk", "HASH"}}, {}, {});
-  EXPECT_FALSE(plain.ok());  // tenant and cat defined but unused
+  EXPECT_EQ(::keyhole::testing::ErrorText(plain),
+            "ValidationException: One or more parameter values were invalid: Number of attributes "
+            "in KeySchema does not exactly match number of attributes defined in "
+            "AttributeDefinitions");  // tenant and cat defined but unused
   EXPECT_EQ(TableToJson(*BuildTableDescription("Plain", {{"pk", "S"}}, {{"pk", "HASH"}}, {}, {}))
                 .Find("VectorIndexes"),
             nullptr);

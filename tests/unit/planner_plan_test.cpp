@@ -4,6 +4,7 @@
 
 #include <variant>
 
+#include "error_text.h"
 #include "planner_test_util.h"
 
 namespace keyhole::testing {
@@ -290,7 +291,9 @@ TEST_F(PlannerTest, UnknownTableAndNonDml) {
   auto p = PlanOf("SELECT * FROM \"Nope\" WHERE pk = 'a'");
   ASSERT_FALSE(p.ok());
   EXPECT_TRUE(p.status().IsNotFound());
-  EXPECT_FALSE(PlanOf("SHOW TABLES").ok());
+  EXPECT_EQ(::keyhole::testing::ErrorText(PlanOf("SHOW TABLES")),
+            "ValidationException: SHOW TABLES is not planned: the planner handles SELECT, INSERT, "
+            "UPDATE and DELETE only");
 }
 
 TEST_F(PlannerTest, ExplainFlagsAreCarried) {

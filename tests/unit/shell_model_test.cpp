@@ -1,6 +1,7 @@
 // .model's inference (shell/model.h): entities by a type attribute or by key prefixes, key
 // templates with placeholders named after attributes, sparse index coverage, several key shapes
 // of one entity, and hierarchies that are one entity.
+#include "error_text.h"
 #include "shell/generate.h"
 #include "shell/model.h"
 
@@ -323,7 +324,9 @@ TEST(ModelTest, MoreTypeAttributesAndOneNamedByBy) {
     std::vector<Item> typed = {{{"PK", S("a")}, {"SK", S("1")}, {name, S("Thing")}}};
     EXPECT_EQ(shell::TypeAttributeOf(typed), name);
   }
-  EXPECT_FALSE(shell::CheckTypeAttribute("App", items, "Kind").ok());
+  EXPECT_EQ(::keyhole::testing::ErrorText(shell::CheckTypeAttribute("App", items, "Kind")),
+            "ValidationException: no item of App has a string attribute Kind to name its entity "
+            "type (names are case-sensitive)");
   EXPECT_TRUE(shell::CheckTypeAttribute("App", items, "kind").ok());
 }
 

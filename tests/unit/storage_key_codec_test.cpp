@@ -6,6 +6,7 @@
 #include <random>
 
 #include "core/item_codec.h"
+#include "error_text.h"
 #include "storage/hash.h"
 #include "storage/key_codec.h"
 #include "storage_test_util.h"
@@ -191,7 +192,8 @@ TEST(ItemCodec, RejectsEveryTruncationAndGarbage) {
     junk[rng() % junk.size()] = static_cast<char>(rng());
     (void)DecodeItem(junk);  // must not crash; any result is fine
   }
-  EXPECT_FALSE(DecodeItem(enc + "x").ok());
+  EXPECT_EQ(::keyhole::testing::ErrorText(DecodeItem(enc + "x")),
+            "InternalServerError: corrupt item encoding");
 }
 
 // DecodeItemAttributes decodes exactly the named attributes, skipping every type of value in

@@ -8,6 +8,7 @@
 #include <random>
 
 #include "core/item.h"
+#include "error_text.h"
 #include "storage_test_util.h"
 
 namespace keyhole::storage {
@@ -185,7 +186,8 @@ TEST(StreamTest, NoRecordForUnchangedItemsOrMissingDeletes) {
   p.table_name = "Tbl";
   p.item = K("a", 1);
   p.expressions.condition = "attribute_not_exists(pk)";
-  EXPECT_FALSE(f.db->PutItem(p).ok());
+  EXPECT_EQ(::keyhole::testing::ErrorText(f.db->PutItem(p)),
+            "ConditionalCheckFailedException: The conditional request failed");
   EXPECT_EQ(Records(f.db, "Tbl").size(), 1u);
 }
 
@@ -637,7 +639,11 @@ TEST(StreamTest, AtStartingSequenceNumberOfAnEmptyShard) {
   const std::string start = described->stream_description.shards[0].starting_sequence_number;
   Result<std::string> it = Iter(db, arn, "AT_SEQUENCE_NUMBER", start);
   ASSERT_TRUE(it.ok()) << it.status().ToString();
-  EXPECT_FALSE(Iter(db, arn, "AT_SEQUENCE_NUMBER", std::to_string(std::stoull(start) + 1)).ok());
+  EXPECT_EQ(
+      ::keyhole::testing::ErrorText(
+          Iter(db, arn, "AT_SEQUENCE_NUMBER", std::to_string(std::stoull(start) + 1))),
+      "ValidationException: Invalid SequenceNumber: 2 is not in the shard "
+      "shardId-00000000000000000001-00000001 (000000000000000000001 to 000000000000000000001)");
   Put(db, "Tbl", I("a", 1, "v"));
   GetRecordsRequest g;
   g.shard_iterator = *it;
@@ -661,7 +667,11 @@ TEST(StreamTest, AfterStartingSequenceNumberOfAnEmptyShard) {
   const std::string start = described->stream_description.shards[0].starting_sequence_number;
   Result<std::string> it = Iter(db, arn, "AFTER_SEQUENCE_NUMBER", start);
   ASSERT_TRUE(it.ok()) << it.status().ToString();
-  EXPECT_FALSE(Iter(db, arn, "AFTER_SEQUENCE_NUMBER", std::to_string(std::stoull(start) + 1)).ok());
+  EXPECT_EQ(
+      ::keyhole::testing::ErrorText(
+          Iter(db, arn, "AFTER_SEQUENCE_NUMBER", std::to_string(std::stoull(start) + 1))),
+      "ValidationException: Invalid SequenceNumber: 2 is not in the shard "
+      "shardId-00000000000000000001-00000001 (000000000000000000001 to 000000000000000000001)");
   Put(db, "Tbl", I("a", 1, "v"));
   Put(db, "Tbl", I("b", 1, "v"));
   GetRecordsRequest g;
