@@ -107,7 +107,7 @@ BatchWriter::Options NoWait(int threads = 1) {
   return o;
 }
 
-TEST(BatchWriterTest, TwentyFiveAtATime) {
+TEST(ApiBatchWriterTest, TwentyFiveAtATime) {
   FakeBackend backend;
   BatchWriter writer(backend, "T", {"pk"}, NoWait());
   for (int i = 0; i < 60; ++i) ASSERT_TRUE(writer.Add(ItemOf("k" + std::to_string(i), 0)).ok());
@@ -119,7 +119,7 @@ TEST(BatchWriterTest, TwentyFiveAtATime) {
   EXPECT_EQ(writer.write_units(), 120);  // what the responses reported
 }
 
-TEST(BatchWriterTest, ARepeatedKeySendsTheBatchBeforeItAndTheLastPutWins) {
+TEST(ApiBatchWriterTest, ARepeatedKeySendsTheBatchBeforeItAndTheLastPutWins) {
   FakeBackend backend;
   BatchWriter writer(backend, "T", {"pk"}, NoWait());
   for (int v = 0; v < 5; ++v) ASSERT_TRUE(writer.Add(ItemOf("same", v)).ok());
@@ -128,7 +128,7 @@ TEST(BatchWriterTest, ARepeatedKeySendsTheBatchBeforeItAndTheLastPutWins) {
   EXPECT_EQ(backend.stored.at("same").at("v").n().ToString(), "4");
 }
 
-TEST(BatchWriterTest, ManyThreadsKeepEachKeysOrder) {
+TEST(ApiBatchWriterTest, ManyThreadsKeepEachKeysOrder) {
   FakeBackend backend;
   BatchWriter writer(backend, "T", {"pk"}, NoWait(4));
   for (int v = 0; v < 40; ++v) {
@@ -140,7 +140,7 @@ TEST(BatchWriterTest, ManyThreadsKeepEachKeysOrder) {
   for (const auto& [k, item] : backend.stored) EXPECT_EQ(item.at("v").n().ToString(), "39") << k;
 }
 
-TEST(BatchWriterTest, UnprocessedItemsGoAgain) {
+TEST(ApiBatchWriterTest, UnprocessedItemsGoAgain) {
   FakeBackend backend;
   backend.unprocessed_calls = 3;
   backend.unprocessed_per_call = 10;
@@ -155,7 +155,7 @@ TEST(BatchWriterTest, UnprocessedItemsGoAgain) {
   EXPECT_EQ(waits.size(), 3u);  // a backoff before each round again
 }
 
-TEST(BatchWriterTest, AlwaysUnprocessedEndsWithAnErrorSayingHowMany) {
+TEST(ApiBatchWriterTest, AlwaysUnprocessedEndsWithAnErrorSayingHowMany) {
   FakeBackend backend;
   backend.unprocessed_calls = 1000;
   backend.unprocessed_per_call = 5;
@@ -171,7 +171,7 @@ TEST(BatchWriterTest, AlwaysUnprocessedEndsWithAnErrorSayingHowMany) {
   EXPECT_EQ(writer.written(), 20);  // the first round wrote 20; later rounds wrote none
 }
 
-TEST(BatchWriterTest, AnErrorStopsTheWriter) {
+TEST(ApiBatchWriterTest, AnErrorStopsTheWriter) {
   FakeBackend backend;
   backend.fail_with = Status::Named("AccessDeniedException", "no");
   BatchWriter writer(backend, "T", {"pk"}, NoWait(2));
@@ -183,7 +183,7 @@ TEST(BatchWriterTest, AnErrorStopsTheWriter) {
   EXPECT_LE(backend.calls, 8);  // stops soon after the first failure
 }
 
-TEST(BatchWriterTest, CancelStops) {
+TEST(ApiBatchWriterTest, CancelStops) {
   FakeBackend backend;
   std::atomic<bool> cancel{true};
   BatchWriter::Options o = NoWait();
@@ -194,7 +194,7 @@ TEST(BatchWriterTest, CancelStops) {
 
 // Never faster than the limit: 150 one-unit items (each reported as 2 units) at 100 units a
 // second take at least the time the units past the first second's take.
-TEST(BatchWriterTest, WriteUnitsPerSecondIsALimit) {
+TEST(ApiBatchWriterTest, WriteUnitsPerSecondIsALimit) {
   FakeBackend backend;
   BatchWriter::Options o = NoWait();
   o.max_write_units_per_second = 100;

@@ -164,7 +164,7 @@ constexpr std::string_view kTransaction = R"j({
   "ReturnConsumedCapacity": "TOTAL",
   "ClientRequestToken": "token-1"})j";
 
-TEST(ApiJsonTransactWrite, DecodesEveryAction) {
+TEST(ApiJsonBatchTransactWrite, DecodesEveryAction) {
   TransactWriteItemsRequest r = Ok(TransactWriteItemsRequestFromJson, kTransaction);
   ASSERT_EQ(r.transact_items.size(), 4u);
   ASSERT_TRUE(r.transact_items[0].condition_check.has_value());
@@ -188,7 +188,7 @@ TEST(ApiJsonTransactWrite, DecodesEveryAction) {
   EXPECT_EQ(json::Write(TransactWriteItemsRequestToJson(r)), json::Write(J(kTransaction)));
 }
 
-TEST(ApiJsonTransactWrite, Errors) {
+TEST(ApiJsonBatchTransactWrite, Errors) {
   EXPECT_EQ(Err(TransactWriteItemsRequestFromJson, R"({})"),
             "1 validation error detected: Value null at 'transactItems' failed to satisfy "
             "constraint: Member must not be null");
@@ -222,7 +222,7 @@ TEST(ApiJsonTransactWrite, Errors) {
 
 // ---- TransactGetItems ----
 
-TEST(ApiJsonTransactGet, DecodesAndRoundTrips) {
+TEST(ApiJsonBatchTransactGet, DecodesAndRoundTrips) {
   constexpr std::string_view kText = R"({
     "TransactItems": [
       {"Get": {"TableName": "Users", "Key": {"pk": {"S": "u1"}}, "ProjectionExpression": "#e",
@@ -288,7 +288,7 @@ TEST(ApiJsonBatchResponses, Shapes) {
             R"({"Responses":[{"Item":{"pk":{"S":"x"}}},{}]})");
 }
 
-TEST(ApiJsonErrors, SerializationMessages) {
+TEST(ApiJsonBatchErrors, SerializationMessages) {
   // A member of the wrong JSON type is DynamoDB's SerializationException, in its words; the
   // hint names the member.
   auto status = [](std::string_view body) {
@@ -310,7 +310,7 @@ TEST(ApiJsonErrors, SerializationMessages) {
             R"("Message":"NUMBER_VALUE cannot be converted to String"})");
 }
 
-TEST(ApiJsonErrors, ErrorBodies) {
+TEST(ApiJsonBatchErrors, ErrorBodies) {
   EXPECT_EQ(json::Write(ErrorToJson(Status::Validation("bad"))),
             R"({"__type":"com.amazon.coral.validate#ValidationException","message":"bad"})");
   EXPECT_EQ(ErrorHttpStatus(Status::Validation("bad")), 400);

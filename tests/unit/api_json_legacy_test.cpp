@@ -40,7 +40,7 @@ std::string Invalid(std::string_view rest) { return std::string(kInvalid) + std:
 
 // ---- decoding: translations ----
 
-TEST(LegacyDecode, ExpectedBecomesACondition) {
+TEST(ApiJsonLegacyDecode, ExpectedBecomesACondition) {
   PutItemRequest r = Ok(PutItemRequestFromJson, R"({"TableName": "Tab", "Item": {"pk": {"S": "a"}},
       "Expected": {"a": {"Exists": false}, "b": {"Value": {"N": "1"}}}})");
   ASSERT_TRUE(r.expressions.parsed);
@@ -67,7 +67,7 @@ TEST(LegacyDecode, ExpectedBecomesACondition) {
   EXPECT_FALSE(r.expressions.parsed->condition);
 }
 
-TEST(LegacyDecode, AttributeUpdatesBecomeActions) {
+TEST(ApiJsonLegacyDecode, AttributeUpdatesBecomeActions) {
   UpdateItemRequest r = Ok(UpdateItemRequestFromJson, R"({"TableName": "Tab",
       "Key": {"pk": {"S": "a"}}, "AttributeUpdates": {
         "p": {"Value": {"S": "x"}},
@@ -94,7 +94,7 @@ TEST(LegacyDecode, AttributeUpdatesBecomeActions) {
   EXPECT_FALSE(r.expressions.parsed->update);
 }
 
-TEST(LegacyDecode, AttributesToGetBecomesAProjection) {
+TEST(ApiJsonLegacyDecode, AttributesToGetBecomesAProjection) {
   GetItemRequest g = Ok(GetItemRequestFromJson, R"({"TableName": "Tab", "Key": {"pk": {"S": "a"}},
       "AttributesToGet": ["a", "b.c"]})");
   ASSERT_TRUE(g.expressions.parsed && g.expressions.parsed->projection);
@@ -109,7 +109,7 @@ TEST(LegacyDecode, AttributesToGetBecomesAProjection) {
   EXPECT_TRUE(b.request_items["Tab"].expressions.parsed->projection);
 }
 
-TEST(LegacyDecode, FiltersBecomeFilterExpressions) {
+TEST(ApiJsonLegacyDecode, FiltersBecomeFilterExpressions) {
   ScanRequest s = Ok(ScanRequestFromJson, R"({"TableName": "Tab", "ScanFilter": {
       "a": {"ComparisonOperator": "NOT_CONTAINS", "AttributeValueList": [{"S": "x"}]}}})");
   ASSERT_TRUE(s.expressions.parsed && s.expressions.parsed->filter);
@@ -128,7 +128,7 @@ TEST(LegacyDecode, FiltersBecomeFilterExpressions) {
   EXPECT_FALSE(s.expressions.parsed->filter);
 }
 
-TEST(LegacyDecode, EncodersResendTheLegacyMembers) {
+TEST(ApiJsonLegacyDecode, EncodersResendTheLegacyMembers) {
   QueryRequest q = Ok(QueryRequestFromJson, R"({"TableName": "Tab",
       "KeyConditions": {"pk": {"ComparisonOperator": "EQ", "AttributeValueList": [{"S": "a"}]}},
       "QueryFilter": {"a": {"ComparisonOperator": "NULL"}}, "AttributesToGet": ["a"]})");
@@ -149,7 +149,7 @@ TEST(LegacyDecode, EncodersResendTheLegacyMembers) {
 
 // ---- decoding: mixing and the placeholder maps ----
 
-TEST(LegacyDecode, MixingNamesEverySideInTheApiOrder) {
+TEST(ApiJsonLegacyDecode, MixingNamesEverySideInTheApiOrder) {
   const std::string mix =
       "Can not use both expression and non-expression parameters in the same request: ";
   EXPECT_EQ(Err(PutItemRequestFromJson, R"({"TableName": "Tab", "Item": {"pk": {"S": "a"}},
@@ -239,7 +239,7 @@ TEST(LegacyDecode, MixingNamesEverySideInTheApiOrder) {
                 "{FilterExpression}");
 }
 
-TEST(LegacyDecode, PlaceholderMapsWithoutExpressions) {
+TEST(ApiJsonLegacyDecode, PlaceholderMapsWithoutExpressions) {
   const std::string names = "ExpressionAttributeNames can only be specified when using expressions";
   const std::string values =
       "ExpressionAttributeValues can only be specified when using expressions: ";
@@ -287,7 +287,7 @@ TEST(LegacyDecode, PlaceholderMapsWithoutExpressions) {
 
 // ---- decoding: ConditionalOperator ----
 
-TEST(LegacyDecode, ConditionalOperatorRules) {
+TEST(ApiJsonLegacyDecode, ConditionalOperatorRules) {
   const std::string without = "ConditionalOperator cannot be used without Filter or Expected";
   const std::string two =
       "ConditionalOperator can only be used when Filter or Expected has two or more elements";
@@ -329,7 +329,7 @@ TEST(LegacyDecode, ConditionalOperatorRules) {
 
 // ---- decoding: Expected ----
 
-TEST(LegacyDecode, ExpectedMessages) {
+TEST(ApiJsonLegacyDecode, ExpectedMessages) {
   auto err = [](std::string_view expected) {
     return Unwrapped(Err(PutItemRequestFromJson, std::string(R"({"TableName": "Tab", "Item":
         {"pk": {"S": "a"}}, "Expected": )") + std::string(expected) +
@@ -401,7 +401,7 @@ TEST(LegacyDecode, ExpectedMessages) {
 
 // ---- decoding: AttributeUpdates ----
 
-TEST(LegacyDecode, AttributeUpdatesMessages) {
+TEST(ApiJsonLegacyDecode, AttributeUpdatesMessages) {
   auto err = [](std::string_view updates) {
     return Unwrapped(
         Err(UpdateItemRequestFromJson,
@@ -446,7 +446,7 @@ TEST(LegacyDecode, AttributeUpdatesMessages) {
 
 // ---- decoding: AttributesToGet and the filters ----
 
-TEST(LegacyDecode, AttributesToGetMessages) {
+TEST(ApiJsonLegacyDecode, AttributesToGetMessages) {
   EXPECT_EQ(Err(GetItemRequestFromJson, R"({"TableName": "Tab", "Key": {"pk": {"S": "a"}},
       "AttributesToGet": ["a", "b", "a"]})"),
             Invalid("Duplicate value in attribute name: a"));
@@ -474,7 +474,7 @@ TEST(LegacyDecode, AttributesToGetMessages) {
             Invalid("Invalid number of argument(s) for the EQ ComparisonOperator"));
 }
 
-TEST(LegacyDecode, FilterMessages) {
+TEST(ApiJsonLegacyDecode, FilterMessages) {
   auto err = [](std::string_view filter) {
     return Err(ScanRequestFromJson,
                std::string(R"({"TableName": "Tab", "ScanFilter": )") + std::string(filter) + "}");
@@ -540,7 +540,7 @@ TEST(LegacyDecode, FilterMessages) {
 
 // ---- end to end: api::Service over storage::Database ----
 
-class LegacyService : public ::testing::Test {
+class ApiJsonLegacyService : public ::testing::Test {
  protected:
   void SetUp() override {
     // Tab (pk S, sk N) with GSI byG (g S); Hsh (pk S).
@@ -600,7 +600,7 @@ class LegacyService : public ::testing::Test {
   api::Service service_{*db_};
 };
 
-TEST_F(LegacyService, ExpectedEachOperator) {
+TEST_F(ApiJsonLegacyService, ExpectedEachOperator) {
   PutSample();
   // EQ: same type and value; sets in any order; documents; a missing attribute is not equal.
   EXPECT_EQ(CheckOp("n", "EQ", R"([{"N": "5"}])"), "pass");
@@ -686,7 +686,7 @@ TEST_F(LegacyService, ExpectedEachOperator) {
             R"({"Item":{"hits":{"N":"35"}}})");
 }
 
-TEST_F(LegacyService, ExpectedOnPutAndDeleteWithFailureReturnValues) {
+TEST_F(ApiJsonLegacyService, ExpectedOnPutAndDeleteWithFailureReturnValues) {
   Must("PutItem", R"({"TableName": "Hsh", "Item": {"pk": {"S": "a"}, "v": {"N": "1"}}})");
   EXPECT_EQ(Call("PutItem", R"({"TableName": "Hsh", "Item": {"pk": {"S": "a"}, "v": {"N": "2"}},
       "Expected": {"v": {"Value": {"N": "1"}}}, "ReturnValues": "ALL_OLD"})"),
@@ -718,7 +718,7 @@ TEST_F(LegacyService, ExpectedOnPutAndDeleteWithFailureReturnValues) {
             "ConditionalCheckFailedException: The conditional request failed");
 }
 
-TEST_F(LegacyService, AttributeUpdatesEachAction) {
+TEST_F(ApiJsonLegacyService, AttributeUpdatesEachAction) {
   // PUT (the default) creates the item; an empty AttributeUpdates creates a key-only one.
   EXPECT_EQ(Call("UpdateItem", R"({"TableName": "Hsh", "Key": {"pk": {"S": "a"}},
       "AttributeUpdates": {"p": {"Value": {"S": "x"}}, "q": {"Action": "PUT",
@@ -768,7 +768,7 @@ TEST_F(LegacyService, AttributeUpdatesEachAction) {
   }
 }
 
-TEST_F(LegacyService, ManyAttributeUpdates) {
+TEST_F(ApiJsonLegacyService, ManyAttributeUpdates) {
   // Many thousands of attributes in one request: their paths are checked for overlaps without
   // comparing every pair.
   std::string updates;
@@ -783,7 +783,7 @@ TEST_F(LegacyService, ManyAttributeUpdates) {
             R"({"Attributes":{"a7":{"N":"1"}}})");
 }
 
-TEST_F(LegacyService, AttributeUpdatesTypeMismatchesAndKeys) {
+TEST_F(ApiJsonLegacyService, AttributeUpdatesTypeMismatchesAndKeys) {
   const std::string mismatch = "ValidationException: Type mismatch for attribute to update";
   Must("PutItem", R"({"TableName": "Hsh", "Item": {"pk": {"S": "a"}, "n": {"N": "2"},
       "ss": {"SS": ["dog"]}, "l": {"L": [{"S": "dog"}]}, "s": {"S": "x"}}})");
@@ -827,7 +827,7 @@ TEST_F(LegacyService, AttributeUpdatesTypeMismatchesAndKeys) {
             R"("ss":{"SS":["dog"]}}})");
 }
 
-TEST_F(LegacyService, UpdateWithExpectedAndCapacity) {
+TEST_F(ApiJsonLegacyService, UpdateWithExpectedAndCapacity) {
   EXPECT_EQ(
       Call("UpdateItem", R"({"TableName": "Hsh", "Key": {"pk": {"S": "a"}},
       "AttributeUpdates": {"v": {"Value": {"N": "1"}}}, "Expected": {"v": {"Exists": false}},
@@ -845,7 +845,7 @@ TEST_F(LegacyService, UpdateWithExpectedAndCapacity) {
       R"({"ConsumedCapacity":{"TableName":"Hsh","CapacityUnits":1.0,"WriteCapacityUnits":1.0}})");
 }
 
-TEST_F(LegacyService, FiltersEachOperator) {
+TEST_F(ApiJsonLegacyService, FiltersEachOperator) {
   Must("PutItem", R"({"TableName": "Tab", "Item": {"pk": {"S": "p"}, "sk": {"N": "1"},
       "a": {"N": "1"}, "s": {"S": "apple"}, "tags": {"SS": ["red"]}}})");
   Must("PutItem", R"({"TableName": "Tab", "Item": {"pk": {"S": "p"}, "sk": {"N": "2"},
@@ -937,7 +937,7 @@ TEST_F(LegacyService, FiltersEachOperator) {
 
 // An AttributeValueList for IN takes the 27,500 values DynamoDB accepted, past an expression's
 // 100 operands and 300 operators.
-TEST_F(LegacyService, InTakesAsManyValuesAsDynamoDbAccepted) {
+TEST_F(ApiJsonLegacyService, InTakesAsManyValuesAsDynamoDbAccepted) {
   PutSample();
   std::string values = R"({"N": "5"})";
   for (int i = 100; i < 100 + 27499; ++i) values += R"(, {"N": ")" + std::to_string(i) + "\"}";
@@ -947,7 +947,7 @@ TEST_F(LegacyService, InTakesAsManyValuesAsDynamoDbAccepted) {
             R"({"Count":1,"ScannedCount":1})");
 }
 
-TEST_F(LegacyService, AttributesToGetOnEveryRead) {
+TEST_F(ApiJsonLegacyService, AttributesToGetOnEveryRead) {
   Must("PutItem", R"({"TableName": "Tab", "Item": {"pk": {"S": "p"}, "sk": {"N": "1"},
       "a": {"S": "x"}, "b": {"S": "y"}, "c.d": {"S": "dotted"}}})");
   // GetItem: the named attributes only, keys included only when named; a name with a dot is
@@ -987,7 +987,7 @@ TEST_F(LegacyService, AttributesToGetOnEveryRead) {
             "choosing to get SPECIFIC_ATTRIBUTES");
 }
 
-TEST_F(LegacyService, ErrorsComeBeforeTheTable) {
+TEST_F(ApiJsonLegacyService, ErrorsComeBeforeTheTable) {
   // Request rules come before the table is looked up.
   EXPECT_EQ(Call("PutItem", R"({"TableName": "Nope", "Item": {"pk": {"S": "a"}},
       "Expected": {"a": {"Exists": true}}})"),

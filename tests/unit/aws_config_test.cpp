@@ -12,7 +12,7 @@ namespace {
 using testing::EnvOf;
 using testing::TempHome;
 
-TEST(IniTest, BotocoresDialect) {
+TEST(AwsConfigIniTest, BotocoresDialect) {
   Result<IniFile> ini = ParseIni(
       "# a comment\n"
       "; another\n"
@@ -39,7 +39,7 @@ TEST(IniTest, BotocoresDialect) {
   EXPECT_TRUE(services.values.empty());
 }
 
-TEST(IniTest, MistakesAreErrorsNamingTheFile) {
+TEST(AwsConfigIniTest, MistakesAreErrorsNamingTheFile) {
   for (const char* text :
        {"[a]\nx = 1\n[a]\n", "[a]\nx = 1\nX = 2\n", "x = 1\n[a]\n", "[a]\njust words\n", "[a\n"}) {
     SCOPED_TRACE(text);
@@ -51,7 +51,7 @@ TEST(IniTest, MistakesAreErrorsNamingTheFile) {
   }
 }
 
-TEST(SharedConfigTest, ProfilesOfBothFiles) {
+TEST(AwsConfigSharedConfigTest, ProfilesOfBothFiles) {
   TempHome home;
   home.Write(".aws/config",
              "[default]\nregion = eu-west-1\n[profile dev]\nregion = us-east-2\n"
@@ -72,7 +72,7 @@ TEST(SharedConfigTest, ProfilesOfBothFiles) {
   EXPECT_EQ(*dev.Find("region"), "us-east-2");
 }
 
-TEST(SharedConfigTest, FilesNamedByTheEnvironmentAndMissingFiles) {
+TEST(AwsConfigSharedConfigTest, FilesNamedByTheEnvironmentAndMissingFiles) {
   TempHome home;
   const std::string cfg = home.Write("elsewhere/cfg", "[profile p]\nregion = ap-south-1\n");
   Result<SharedConfig> shared =
@@ -86,7 +86,7 @@ TEST(SharedConfigTest, FilesNamedByTheEnvironmentAndMissingFiles) {
   EXPECT_TRUE(shared->HasProfile("p"));
 }
 
-TEST(ClientSettingsTest, RegionInTheCliOrder) {
+TEST(AwsConfigClientSettingsTest, RegionInTheCliOrder) {
   TempHome home;
   home.Write(".aws/config", "[default]\nregion = eu-west-1\n[profile p]\nregion = sa-east-1\n");
   const auto region = [&](std::map<std::string, std::string> vars, ClientFlags flags = {}) {
@@ -112,7 +112,7 @@ TEST(ClientSettingsTest, RegionInTheCliOrder) {
             "--region).");
 }
 
-TEST(ClientSettingsTest, AChosenProfileMustExist) {
+TEST(AwsConfigClientSettingsTest, AChosenProfileMustExist) {
   TempHome home;
   ClientFlags flags;
   flags.profile = "ghost";
@@ -124,7 +124,7 @@ TEST(ClientSettingsTest, AChosenProfileMustExist) {
   EXPECT_TRUE(ResolveClientSettings({}, EnvOf({{"HOME", home.dir()}})).ok());
 }
 
-TEST(ClientSettingsTest, EndpointInTheCliOrder) {
+TEST(AwsConfigClientSettingsTest, EndpointInTheCliOrder) {
   TempHome home;
   home.Write(".aws/config",
              "[default]\nendpoint_url = http://profile:1\n"
@@ -155,7 +155,7 @@ TEST(ClientSettingsTest, EndpointInTheCliOrder) {
   EXPECT_EQ(endpoint({{"AWS_IGNORE_CONFIGURED_ENDPOINT_URLS", "true"}}), "none");
 }
 
-TEST(ClientSettingsTest, AttemptsAndCaBundle) {
+TEST(AwsConfigClientSettingsTest, AttemptsAndCaBundle) {
   TempHome home;
   home.Write(".aws/config", "[default]\nmax_attempts = 5\nca_bundle = ~/ca.pem\n");
   Result<ClientSettings> s = ResolveClientSettings({}, EnvOf({{"HOME", home.dir()}}));
@@ -174,7 +174,7 @@ TEST(ClientSettingsTest, AttemptsAndCaBundle) {
             "max attempts 'lots' (from AWS_MAX_ATTEMPTS) is not a whole number from 1 to 100");
 }
 
-TEST(EndpointTest, ParsesWhatUsersWrite) {
+TEST(AwsConfigEndpointTest, ParsesWhatUsersWrite) {
   Result<Endpoint> e = ParseEndpoint("https://Dynamodb.EU-west-1.amazonaws.com");
   ASSERT_TRUE(e.ok());
   EXPECT_EQ(e->HostHeader(), "dynamodb.eu-west-1.amazonaws.com");
@@ -201,7 +201,7 @@ TEST(EndpointTest, ParsesWhatUsersWrite) {
   }
 }
 
-TEST(EndpointTest, RegionalEndpoints) {
+TEST(AwsConfigEndpointTest, RegionalEndpoints) {
   EXPECT_EQ(RegionalEndpoint("us-east-1").Url(), "https://dynamodb.us-east-1.amazonaws.com/");
   EXPECT_EQ(RegionalEndpoint("cn-north-1").Url(), "https://dynamodb.cn-north-1.amazonaws.com.cn/");
   EXPECT_EQ(RegionalEndpoint("local").Url(), "http://localhost:8000/");

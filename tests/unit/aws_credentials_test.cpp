@@ -43,7 +43,7 @@ struct Chain {
   std::unique_ptr<CredentialProvider> provider;
 };
 
-TEST(CredentialsTest, EnvironmentFirstUnlessAProfileIsNamed) {
+TEST(AwsCredentialsTest, EnvironmentFirstUnlessAProfileIsNamed) {
   TempHome home;
   home.Write(".aws/credentials",
              "[default]\naws_access_key_id = FILEKEY\n"
@@ -76,7 +76,7 @@ TEST(CredentialsTest, EnvironmentFirstUnlessAProfileIsNamed) {
   EXPECT_EQ(c->source, "profile p in " + home.dir() + "/.aws/credentials");
 }
 
-TEST(CredentialsTest, PartialCredentialsAreAnError) {
+TEST(AwsCredentialsTest, PartialCredentialsAreAnError) {
   TempHome home;
   Chain env({{"HOME", home.dir()}, {"AWS_ACCESS_KEY_ID", "ENVKEY"}});
   Result<Credentials> c = env.provider->Get();
@@ -93,7 +93,7 @@ TEST(CredentialsTest, PartialCredentialsAreAnError) {
 
 // A secret without its key id: skipped in either file, as botocore skips it, and the list of
 // places looked says so.
-TEST(CredentialsTest, SecretWithoutKeyIdIsSkippedAndSaid) {
+TEST(AwsCredentialsTest, SecretWithoutKeyIdIsSkippedAndSaid) {
   for (const char* file : {".aws/credentials", ".aws/config"}) {
     TempHome home;
     home.Write(file, "[default]\naws_secret_access_key = s\n");
@@ -108,7 +108,7 @@ TEST(CredentialsTest, SecretWithoutKeyIdIsSkippedAndSaid) {
   }
 }
 
-TEST(CredentialsTest, CredentialsFileBeforeProcessBeforeConfigFile) {
+TEST(AwsCredentialsTest, CredentialsFileBeforeProcessBeforeConfigFile) {
   TempHome home;
   home.Write(".aws/config",
              "[default]\naws_access_key_id = CFGKEY\naws_secret_access_key = s\n"
@@ -126,7 +126,7 @@ TEST(CredentialsTest, CredentialsFileBeforeProcessBeforeConfigFile) {
   EXPECT_EQ(creds.provider->Get()->access_key_id, "CREDKEY");
 }
 
-TEST(CredentialsTest, CredentialProcessAndItsRefresh) {
+TEST(AwsCredentialsTest, CredentialProcessAndItsRefresh) {
   TempHome home;
   // The process counts its runs; its credentials expire 20 minutes after "now" of its first run.
   const std::string script = home.Write(
@@ -147,7 +147,7 @@ TEST(CredentialsTest, CredentialProcessAndItsRefresh) {
   EXPECT_EQ(chain.provider->Get()->access_key_id, "PROC2");
 }
 
-TEST(CredentialsTest, CredentialProcessOutputIsChecked) {
+TEST(AwsCredentialsTest, CredentialProcessOutputIsChecked) {
   TempHome home;
   const auto error_of = [&](const std::string& output) {
     const std::string script = home.Write("p.sh", "#!/bin/sh\necho '" + output + "'\n", 0700);
@@ -164,7 +164,7 @@ TEST(CredentialsTest, CredentialProcessOutputIsChecked) {
   EXPECT_NE(error_of("not json").find("its output is not a JSON object"), std::string::npos);
 }
 
-TEST(CredentialsTest, NothingFoundListsWhereItLooked) {
+TEST(AwsCredentialsTest, NothingFoundListsWhereItLooked) {
   TempHome home;
   Chain chain({{"HOME", home.dir()}, {"AWS_EC2_METADATA_DISABLED", "true"}});
   Result<Credentials> c = chain.provider->Get();
@@ -182,7 +182,7 @@ TEST(CredentialsTest, NothingFoundListsWhereItLooked) {
   }
 }
 
-TEST(CredentialsTest, ExpiredCredentialsSaySo) {
+TEST(AwsCredentialsTest, ExpiredCredentialsSaySo) {
   TempHome home;
   Chain chain({{"HOME", home.dir()},
                {"AWS_ACCESS_KEY_ID", "K"},
@@ -205,7 +205,7 @@ std::string StsAnswer(std::string_view action, const std::string& key, const cha
       action, key, expiration);
 }
 
-TEST(CredentialsTest, AssumeRoleSignedBySourceProfileAndCachedAsTheCliDoes) {
+TEST(AwsCredentialsTest, AssumeRoleSignedBySourceProfileAndCachedAsTheCliDoes) {
   TempHome home;
   StandIn sts;
   std::atomic<int> calls{0};
@@ -254,7 +254,7 @@ TEST(CredentialsTest, AssumeRoleSignedBySourceProfileAndCachedAsTheCliDoes) {
   EXPECT_EQ(calls.load(), 1);
 }
 
-TEST(CredentialsTest, AssumeRoleConfigurationMistakes) {
+TEST(AwsCredentialsTest, AssumeRoleConfigurationMistakes) {
   TempHome home;
   home.Write(
       ".aws/config",
@@ -283,7 +283,7 @@ TEST(CredentialsTest, AssumeRoleConfigurationMistakes) {
             "\"badsource\" is not valid.");
 }
 
-TEST(CredentialsTest, StsRefusalIsNamedAsStsNamesIt) {
+TEST(AwsCredentialsTest, StsRefusalIsNamedAsStsNamesIt) {
   TempHome home;
   StandIn sts;
   sts.server.Post("/", [&](const httplib::Request&, httplib::Response& res) {
@@ -315,7 +315,7 @@ TEST(CredentialsTest, StsRefusalIsNamedAsStsNamesIt) {
             "sts:AssumeRole");
 }
 
-TEST(CredentialsTest, WebIdentityFromTheEnvironment) {
+TEST(AwsCredentialsTest, WebIdentityFromTheEnvironment) {
   TempHome home;
   StandIn sts;
   std::string seen;
@@ -340,7 +340,7 @@ TEST(CredentialsTest, WebIdentityFromTheEnvironment) {
             "%3Arole%2Fci&RoleSessionName=job&WebIdentityToken=eyJ.token%2B%2F%3D");
 }
 
-TEST(CredentialsTest, ContainerCredentialsWithAnAuthorizationTokenFile) {
+TEST(AwsCredentialsTest, ContainerCredentialsWithAnAuthorizationTokenFile) {
   TempHome home;
   StandIn container;
   std::string auth;
@@ -402,7 +402,7 @@ struct Imds {
   std::string expiration = "2030-03-17T18:06:40Z";  // 20 minutes after kNow
 };
 
-TEST(CredentialsTest, InstanceMetadataV2AndRefreshBeforeExpiry) {
+TEST(AwsCredentialsTest, InstanceMetadataV2AndRefreshBeforeExpiry) {
   TempHome home;
   Imds imds;
   Chain chain({{"HOME", home.dir()}, {"AWS_EC2_METADATA_SERVICE_ENDPOINT", imds.stand_in.url()}});
@@ -426,7 +426,7 @@ TEST(CredentialsTest, InstanceMetadataV2AndRefreshBeforeExpiry) {
                                "from http://127.0.0.1:"));
 }
 
-TEST(CredentialsTest, InstanceMetadataV1WhenTheTokenIsRefused) {
+TEST(AwsCredentialsTest, InstanceMetadataV1WhenTheTokenIsRefused) {
   TempHome home;
   Imds imds(/*v1_only=*/true);
   Chain chain({{"HOME", home.dir()}, {"AWS_EC2_METADATA_SERVICE_ENDPOINT", imds.stand_in.url()}});
@@ -437,7 +437,7 @@ TEST(CredentialsTest, InstanceMetadataV1WhenTheTokenIsRefused) {
   EXPECT_EQ(v2_only.provider->Get().status().name(), "MetadataRetrievalError");
 }
 
-TEST(CredentialsTest, SsoFromTheCliTokenCache) {
+TEST(AwsCredentialsTest, SsoFromTheCliTokenCache) {
   TempHome home;
   StandIn portal;
   std::string bearer, query;
@@ -485,14 +485,14 @@ TEST(CredentialsTest, SsoFromTheCliTokenCache) {
 // The AWS CLI's cache keys, as its Python computes them:
 //   sha1(json.dumps({"DurationSeconds": 3600, "ExternalId": "ext",
 //                    "RoleArn": "arn:aws:iam::123456789012:role/r"}, sort_keys=True))
-TEST(CredentialsTest, CliCacheKeyIsTheAwsClis) {
+TEST(AwsCredentialsTest, CliCacheKeyIsTheAwsClis) {
   EXPECT_EQ(CliCacheKey({{"RoleArn", "\"arn:aws:iam::123456789012:role/r\""},
                          {"ExternalId", "\"ext\""},
                          {"DurationSeconds", "3600"}}),
             "231a8b3297509b0e13a9c4424e151c174544e232");
 }
 
-TEST(CredentialsTest, Iso8601AndXml) {
+TEST(AwsCredentialsTest, Iso8601AndXml) {
   EXPECT_EQ(ParseIso8601("2030-03-17T17:46:40Z"), kNow);
   EXPECT_EQ(ParseIso8601("2030-03-17T17:46:40UTC"), kNow);
   EXPECT_EQ(ParseIso8601("2030-03-17T18:46:40+01:00"), kNow);

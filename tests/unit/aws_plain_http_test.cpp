@@ -25,7 +25,7 @@ using internal::ParseResponseHead;
 using internal::PlainTarget;
 using internal::ResponseHead;
 
-TEST(PlainUrl, TakesAddressesAndLocalhostOnly) {
+TEST(AwsPlainHttpPlainUrl, TakesAddressesAndLocalhostOnly) {
   PlainTarget t;
   ASSERT_TRUE(ParsePlainUrl("http://127.0.0.1:8000", &t));
   EXPECT_EQ(t.host, "127.0.0.1");
@@ -45,7 +45,7 @@ TEST(PlainUrl, TakesAddressesAndLocalhostOnly) {
   }
 }
 
-TEST(ResponseHeadTest, ParsesStatusHeadersAndFraming) {
+TEST(AwsPlainHttpResponseHeadTest, ParsesStatusHeadersAndFraming) {
   ResponseHead h;
   const std::string head =
       "HTTP/1.1 200 OK\r\nContent-Type: x\r\nx-amz-crc32:  12 \r\nContent-Length: 5\r\n\r\nhello";
@@ -74,7 +74,7 @@ TEST(ResponseHeadTest, ParsesStatusHeadersAndFraming) {
   EXPECT_EQ(ParseResponseHead("HTTP/1.1 200 OK\r\n" + std::string(70000, 'a'), &h), -1);
 }
 
-TEST(ChunkedDecoderTest, DecodesInAnyPieces) {
+TEST(AwsPlainHttpChunkedDecoderTest, DecodesInAnyPieces) {
   const std::string wire =
       "5;ext=1\r\nhello\r\n1A\r\n" + std::string(26, 'z') + "\r\n0\r\nTrailer: t\r\n\r\n";
   for (size_t piece : {1u, 2u, 3u, 7u, 1000u}) {
@@ -181,7 +181,7 @@ HttpRequest Post(const std::string& url, std::string body = "{}") {
   return r;
 }
 
-TEST(PlainHttpTest, KeepsTheConnectionAndReadsEveryFraming) {
+TEST(AwsPlainHttpTest, KeepsTheConnectionAndReadsEveryFraming) {
   std::string seen;
   Scripted server([&](int fd, int) {
     seen = ReadRequest(fd);
@@ -213,7 +213,7 @@ TEST(PlainHttpTest, KeepsTheConnectionAndReadsEveryFraming) {
   EXPECT_EQ(server.accepted.load(), 1);
 }
 
-TEST(PlainHttpTest, AClosedKeptConnectionIsSentAgainOnlyWhenRepeatable) {
+TEST(AwsPlainHttpTest, AClosedKeptConnectionIsSentAgainOnlyWhenRepeatable) {
   // Each connection answers one request, then is closed after the client's next request
   // arrived, unanswered: a server letting a kept connection go as the client reuses it.
   Scripted server([&](int fd, int) {
@@ -233,7 +233,7 @@ TEST(PlainHttpTest, AClosedKeptConnectionIsSentAgainOnlyWhenRepeatable) {
   EXPECT_EQ(server.accepted.load(), 2);
 }
 
-TEST(PlainHttpTest, FailuresAreNamed) {
+TEST(AwsPlainHttpTest, FailuresAreNamed) {
   {
     Scripted server([&](int fd, int) {
       ReadRequest(fd);

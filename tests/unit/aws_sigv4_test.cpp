@@ -18,7 +18,7 @@ std::string HeaderOf(const Headers& headers, std::string_view name) {
 
 // "get-vanilla" of AWS's SigV4 test suite (2015-08-30T12:36:00Z, us-east-1, service
 // "service"); botocore 1.43 gives the same signature.
-TEST(SigV4Test, GetVanillaAsInAwsTestSuite) {
+TEST(AwsSigv4Test, GetVanillaAsInAwsTestSuite) {
   Headers headers = {{"Host", "example.amazonaws.com"}};
   const double when = 1440938160;  // 20150830T123600Z
   EXPECT_EQ(AmzDate(when), "20150830T123600Z");
@@ -33,7 +33,7 @@ TEST(SigV4Test, GetVanillaAsInAwsTestSuite) {
 
 // A DynamoDB request with a session token and a non-ASCII body, as botocore 1.43 signs it
 // (SigV4Auth at the same instant: User-Agent is not signed, the token is).
-TEST(SigV4Test, DynamoDbRequestWithSessionTokenAsBotocore) {
+TEST(AwsSigv4Test, DynamoDbRequestWithSessionTokenAsBotocore) {
   Headers headers = {{"Content-Type", "application/x-amz-json-1.0"},
                      {"X-Amz-Target", "DynamoDB_20120810.GetItem"},
                      {"User-Agent", "x"},
@@ -48,7 +48,7 @@ TEST(SigV4Test, DynamoDbRequestWithSessionTokenAsBotocore) {
 }
 
 // Signing again (a retry) replaces the date, token and signature instead of adding more.
-TEST(SigV4Test, SigningAgainReplacesTheSignature) {
+TEST(AwsSigv4Test, SigningAgainReplacesTheSignature) {
   Headers headers = {{"Host", "h"}};
   SignRequest({"A", "s", "t"}, "r", "dynamodb", 1440938160, "POST", "/", "", "{}", &headers);
   SignRequest({"A", "s", "t"}, "r", "dynamodb", 1440938161, "POST", "/", "", "{}", &headers);
@@ -64,14 +64,14 @@ TEST(SigV4Test, SigningAgainReplacesTheSignature) {
   EXPECT_EQ(HeaderOf(headers, "X-Amz-Date"), "20150830T123601Z");
 }
 
-TEST(SigV4Test, CanonicalRequestSortsTheQueryAndFoldsHeaders) {
+TEST(AwsSigv4Test, CanonicalRequestSortsTheQueryAndFoldsHeaders) {
   Headers headers = {{"Host", "h"}, {"X-A", "  one   two "}, {"x-a", "three"}};
   EXPECT_EQ(CanonicalRequest("GET", "/a b", "b=2&a=1&a=0", headers, "host;x-a", "HASH"),
             "GET\n/a%20b\na=0&a=1&b=2\nhost:h\nx-a:one two,three\n\nhost;x-a\nHASH");
 }
 
 // Dot segments and empty segments go before signing, as botocore removes them.
-TEST(SigV4Test, PathsAreNormalizedAsBotocoreDoes) {
+TEST(AwsSigv4Test, PathsAreNormalizedAsBotocoreDoes) {
   const Headers h = {{"Host", "h"}};
   EXPECT_TRUE(
       CanonicalRequest("GET", "/a/./b/../c//", "", h, "host", "X").starts_with("GET\n/a/c/\n"));
@@ -80,7 +80,7 @@ TEST(SigV4Test, PathsAreNormalizedAsBotocoreDoes) {
   EXPECT_TRUE(CanonicalRequest("GET", "", "", h, "host", "X").starts_with("GET\n/\n"));
 }
 
-TEST(SigV4Test, AmzDateRoundTripsAndRejectsJunk) {
+TEST(AwsSigv4Test, AmzDateRoundTripsAndRejectsJunk) {
   EXPECT_EQ(ParseAmzDate("20150830T123600Z"), 1440938160);
   EXPECT_FALSE(ParseAmzDate("20150830T123600"));
   EXPECT_FALSE(ParseAmzDate("2015083XT123600Z"));

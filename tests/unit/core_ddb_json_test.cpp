@@ -50,7 +50,7 @@ Number Num(std::string_view text) {
 // ---------------------------------------------------------------------------------------------
 // Decoding each type
 
-TEST(DdbJsonDecodeTest, Scalars) {
+TEST(CoreDdbJsonDecodeTest, Scalars) {
   EXPECT_EQ(ValueOk(R"({"S":"hello"})"), AttributeValue::S("hello"));
   EXPECT_EQ(ValueOk(R"({"S":""})"), AttributeValue::S(""));
   EXPECT_EQ(ValueOk(R"({"N":"42"})"), AttributeValue::N(Num("42")));
@@ -61,7 +61,7 @@ TEST(DdbJsonDecodeTest, Scalars) {
   EXPECT_EQ(ValueOk(R"({"NULL":true})"), AttributeValue::Null());
 }
 
-TEST(DdbJsonDecodeTest, Documents) {
+TEST(CoreDdbJsonDecodeTest, Documents) {
   AttributeValue v = ValueOk(R"({"M":{"b":{"L":[{"N":"1"},{"S":"x"},{"L":[]}]},"a":{"M":{}}}})");
   ASSERT_TRUE(v.is(ValueType::kM));
   ASSERT_EQ(v.m().size(), 2u);
@@ -74,7 +74,7 @@ TEST(DdbJsonDecodeTest, Documents) {
   EXPECT_EQ(b.l()[2], AttributeValue::L({}));
 }
 
-TEST(DdbJsonDecodeTest, SetsAreOrderInsensitive) {
+TEST(CoreDdbJsonDecodeTest, SetsAreOrderInsensitive) {
   EXPECT_EQ(ValueOk(R"({"SS":["b","a","c"]})"), ValueOk(R"({"SS":["c","b","a"]})"));
   EXPECT_EQ(ValueOk(R"({"NS":["10","-1","9"]})"), ValueOk(R"({"NS":["9","10","-1.0"]})"));
   EXPECT_EQ(ValueOk(R"({"BS":["Ag==","AQ=="]})"), ValueOk(R"({"BS":["AQ==","Ag=="]})"));
@@ -85,13 +85,13 @@ TEST(DdbJsonDecodeTest, SetsAreOrderInsensitive) {
             (std::vector<std::string>{"", std::string(1, '\0')}));
 }
 
-TEST(DdbJsonDecodeTest, NullMembersAreNotSet) {
+TEST(CoreDdbJsonDecodeTest, NullMembersAreNotSet) {
   // keyhole follows DynamoDB's JSON protocol: a datatype whose value is JSON null is absent.
   EXPECT_EQ(ValueOk(R"({"S":null,"N":"1"})"), AttributeValue::N(Num("1")));
   EXPECT_EQ(ValueOk(R"({"BOOL":true,"NULL":null})"), AttributeValue::Bool(true));
 }
 
-TEST(DdbJsonDecodeTest, UnicodeStrings) {
+TEST(CoreDdbJsonDecodeTest, UnicodeStrings) {
   AttributeValue v = ValueOk(R"({"S":"caf\u00e9 \ud83d\ude00 \u20ac \" \\ \n"})");
   EXPECT_EQ(v.s(), "caf\xC3\xA9 \xF0\x9F\x98\x80 \xE2\x82\xAC \" \\ \n");
   // Raw UTF-8 comes out raw; only what JSON requires is escaped.
@@ -105,7 +105,7 @@ TEST(DdbJsonDecodeTest, UnicodeStrings) {
 // ---------------------------------------------------------------------------------------------
 // Numbers
 
-TEST(DdbJsonNumberTest, KeptExactAndCanonical) {
+TEST(CoreDdbJsonNumberTest, KeptExactAndCanonical) {
   EXPECT_EQ(Canonical(R"({"N":"12345678901234567890123456789012345678"})"),
             R"({"N":"12345678901234567890123456789012345678"})");
   EXPECT_EQ(Canonical(R"({"N":"-0.12345678901234567890123456789012345678"})"),
@@ -122,7 +122,7 @@ TEST(DdbJsonNumberTest, KeptExactAndCanonical) {
   EXPECT_EQ(Canonical(R"({"NS":["1e2","-0.5","3"]})"), R"({"NS":["-0.5","3","100"]})");
 }
 
-TEST(DdbJsonNumberTest, Errors) {
+TEST(CoreDdbJsonNumberTest, Errors) {
   EXPECT_EQ(ValueError(R"({"N":"12345678901234567890123456789012345678 9"})"),
             "The parameter cannot be converted to a numeric value: "
             "12345678901234567890123456789012345678 9");
@@ -150,7 +150,7 @@ TEST(DdbJsonNumberTest, Errors) {
 // ---------------------------------------------------------------------------------------------
 // Binary and base64
 
-TEST(Base64Test, Rfc4648Vectors) {
+TEST(CoreDdbJsonBase64Test, Rfc4648Vectors) {
   const std::vector<std::pair<std::string, std::string>> vectors = {
       {"", ""},
       {"f", "Zg=="},
@@ -169,7 +169,7 @@ TEST(Base64Test, Rfc4648Vectors) {
   EXPECT_EQ(Base64Encode("\xFB\xFF\xBF"), "+/+/");
 }
 
-TEST(Base64Test, RejectsAllButCanonicalPaddedBase64) {
+TEST(CoreDdbJsonBase64Test, RejectsAllButCanonicalPaddedBase64) {
   for (const char* bad : {
            "Zg",           // no padding
            "Zg=",          // short padding
@@ -198,7 +198,7 @@ TEST(Base64Test, RejectsAllButCanonicalPaddedBase64) {
   EXPECT_FALSE(Base64Decode(std::string_view("A\0==", 4), &out));
 }
 
-TEST(Base64Test, EveryByteValueAndLengthRoundTrips) {
+TEST(CoreDdbJsonBase64Test, EveryByteValueAndLengthRoundTrips) {
   std::string all;
   for (int i = 0; i < 256; ++i) all.push_back(static_cast<char>(i));
   for (size_t len = 0; len <= all.size(); ++len) {
@@ -213,7 +213,7 @@ TEST(Base64Test, EveryByteValueAndLengthRoundTrips) {
   }
 }
 
-TEST(DdbJsonBinaryTest, AllByteValuesRoundTrip) {
+TEST(CoreDdbJsonBinaryTest, AllByteValuesRoundTrip) {
   std::string all;
   for (int i = 0; i < 256; ++i) all.push_back(static_cast<char>(i));
   const AttributeValue b = AttributeValue::B(all);
@@ -234,7 +234,7 @@ TEST(DdbJsonBinaryTest, AllByteValuesRoundTrip) {
 // ---------------------------------------------------------------------------------------------
 // Encoding and round trips
 
-TEST(DdbJsonEncodeTest, EveryTypeRoundTrips) {
+TEST(CoreDdbJsonEncodeTest, EveryTypeRoundTrips) {
   // Each text is canonical: decoding then encoding gives it back unchanged.
   for (const char* text : {
            R"({"S":"text"})",
@@ -264,7 +264,7 @@ TEST(DdbJsonEncodeTest, EveryTypeRoundTrips) {
   }
 }
 
-TEST(DdbJsonEncodeTest, OutputIsStable) {
+TEST(CoreDdbJsonEncodeTest, OutputIsStable) {
   // Map keys sorted bytewise, sets sorted (SS/BS bytewise unsigned, NS numerically).
   EXPECT_EQ(Canonical(R"({"M":{"b":{"N":"2"},"a":{"N":"1"},"B":{"N":"0"},"\u00e9":{"N":"3"}}})"),
             "{\"M\":{\"B\":{\"N\":\"0\"},\"a\":{\"N\":\"1\"},\"b\":{\"N\":\"2\"},\"\xC3\xA9\":{"
@@ -277,7 +277,7 @@ TEST(DdbJsonEncodeTest, OutputIsStable) {
             R"({"BS":["AA==","fw==","gA==","/w=="]})");
 }
 
-TEST(DdbJsonEncodeTest, JsonTreeMatchesText) {
+TEST(CoreDdbJsonEncodeTest, JsonTreeMatchesText) {
   const AttributeValue v = ValueOk(
       R"({"M":{"s":{"S":"a\"b"},"n":{"N":"1.50"},"b":{"B":"AQI="},"t":{"BOOL":true},)"
       R"("z":{"NULL":true},"l":{"L":[{"SS":["q","p"]},{"NS":["2","1"]},{"BS":["Ag==","AQ=="]}]}}})");
@@ -297,7 +297,7 @@ TEST(DdbJsonEncodeTest, JsonTreeMatchesText) {
             R"("z":{"NULL":true}}})");
 }
 
-TEST(DdbJsonItemTest, RoundTripOfAllTenTypes) {
+TEST(CoreDdbJsonItemTest, RoundTripOfAllTenTypes) {
   const std::string text =
       R"({"b":{"B":"AAECAwQF/w=="},"bool":{"BOOL":false},"bs":{"BS":["AQ==","Ag=="]},)"
       R"("l":{"L":[{"N":"1"},{"L":[{"M":{"deep":{"SS":["x"]}}}]}]},)"
@@ -330,7 +330,7 @@ TEST(DdbJsonItemTest, RoundTripOfAllTenTypes) {
   EXPECT_EQ(ItemToJsonText(shuffled.value()), expected);
 }
 
-TEST(DdbJsonItemTest, EmptyItem) {
+TEST(CoreDdbJsonItemTest, EmptyItem) {
   Result<Item> item = ItemFromJsonText(" {} ");
   ASSERT_TRUE(item.ok());
   EXPECT_TRUE(item->empty());
@@ -338,7 +338,7 @@ TEST(DdbJsonItemTest, EmptyItem) {
   EXPECT_EQ(json::Write(ItemToJson(Item())), "{}");
 }
 
-TEST(DdbJsonItemTest, NamesAreEscaped) {
+TEST(CoreDdbJsonItemTest, NamesAreEscaped) {
   Item item;
   item["a\"b\n"] = AttributeValue::S("v");
   item[std::string("\0", 1)] = AttributeValue::Bool(true);
@@ -365,7 +365,7 @@ struct ErrorCase {
   std::string message;
 };
 
-TEST(DdbJsonErrorTest, ExactMessages) {
+TEST(CoreDdbJsonErrorTest, ExactMessages) {
   const std::string p = "One or more parameter values were invalid: ";
   const std::vector<ErrorCase> cases = {
       // The datatype keys.
@@ -472,7 +472,7 @@ TEST(DdbJsonErrorTest, ExactMessages) {
 
 // The older layer (BatchWriteItem, the transactions, Scan): members as sent, unquoted; a number
 // set's bare message; numbers as BigDecimal reads them (valueLayers.test.ts, October 2026).
-TEST(DdbJsonErrorTest, OlderLayer) {
+TEST(CoreDdbJsonErrorTest, OlderLayer) {
   const std::string p = "One or more parameter values were invalid: ";
   auto older = [](std::string_view text) {
     Result<AttributeValue> v = ValueFromJson(*json::Parse(text), ValueLayer::kOlder);
@@ -492,7 +492,7 @@ TEST(DdbJsonErrorTest, OlderLayer) {
 
 // A value nested past 32 levels is reported before a malformed number below it, and before
 // one in a later member (document order).
-TEST(DdbJsonErrorTest, NestingBeforeWhatIsBelowIt) {
+TEST(CoreDdbJsonErrorTest, NestingBeforeWhatIsBelowIt) {
   std::string deep = R"({"N":"x"})";
   for (int i = 0; i < 40; ++i) deep = R"({"M":{"n":)" + deep + "}}";
   const std::string nest =
@@ -513,7 +513,7 @@ std::string NestedMaps(int levels, const std::string& scalar) {
   return text;
 }
 
-TEST(DdbJsonErrorTest, NestingLimit) {
+TEST(CoreDdbJsonErrorTest, NestingLimit) {
   // 31 maps around a scalar put it at level 32: accepted. 32 maps: rejected.
   EXPECT_EQ(ValueToJsonText(ValueOk(NestedMaps(31, R"({"N":"1"})"))),
             NestedMaps(31, R"({"N":"1"})"));
@@ -530,7 +530,7 @@ TEST(DdbJsonErrorTest, NestingLimit) {
   EXPECT_EQ(ValueError(lists), kTooDeep);
 }
 
-TEST(DdbJsonErrorTest, HostileInputDoesNotCrash) {
+TEST(CoreDdbJsonErrorTest, HostileInputDoesNotCrash) {
   // Far past the JSON reader's depth limit: an "Invalid JSON" error, not a stack overflow.
   std::string deep = R"({"a":)" + NestedMaps(100000, R"({"S":"x"})") + "}";
   const std::string error = ItemError(deep);
@@ -539,7 +539,7 @@ TEST(DdbJsonErrorTest, HostileInputDoesNotCrash) {
             "Invalid JSON: nesting exceeds the maximum depth of 256 at line 1, column 257");
 }
 
-TEST(DdbJsonItemTest, ErrorMessages) {
+TEST(CoreDdbJsonItemTest, ErrorMessages) {
   const std::string p = "One or more parameter values were invalid: ";
   const std::string not_item =
       p + "An item must be a JSON object of attribute names to AttributeValues";
@@ -562,7 +562,7 @@ TEST(DdbJsonItemTest, ErrorMessages) {
   EXPECT_EQ(empty_name->count(""), 1u);
 }
 
-TEST(DdbJsonItemTest, ItemFromJsonTakesParsedValue) {
+TEST(CoreDdbJsonItemTest, ItemFromJsonTakesParsedValue) {
   Result<json::Value> j = json::Parse(R"({"k":{"N":"007"}})");
   ASSERT_TRUE(j.ok());
   Result<Item> item = ItemFromJson(j.value());

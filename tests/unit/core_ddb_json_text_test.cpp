@@ -31,7 +31,7 @@ const std::vector<std::string> kSamples = {
     R"({"zeta":{"S":"1"},"alpha":{"N":"0"},"Mid":{"S":"2"}})",
 };
 
-TEST(ReadItemText, ReadsWhatItemFromJsonReads) {
+TEST(CoreDdbJsonTextReadItemText, ReadsWhatItemFromJsonReads) {
   for (const std::string& text : kSamples) {
     Result<Item> slow = ItemFromJsonText(text);
     ASSERT_TRUE(slow.ok()) << text << ": " << slow.status().ToString();
@@ -41,7 +41,7 @@ TEST(ReadItemText, ReadsWhatItemFromJsonReads) {
   }
 }
 
-TEST(ReadItemText, StepsAsideForWhatItLeavesToTheSlowPath) {
+TEST(CoreDdbJsonTextReadItemText, StepsAsideForWhatItLeavesToTheSlowPath) {
   // Errors of every kind, and spellings the slow path takes that the fast one does not.
   for (const char* text : {
            R"({"a":{"S":"x"},"a":{"S":"y"}})",  // a repeated name
@@ -66,7 +66,7 @@ TEST(ReadItemText, StepsAsideForWhatItLeavesToTheSlowPath) {
   }
 }
 
-TEST(ReadItemText, NestingPastTheLimitStepsAside) {
+TEST(CoreDdbJsonTextReadItemText, NestingPastTheLimitStepsAside) {
   std::string deep = R"({"a":)";
   for (int i = 0; i < 45; ++i) deep += R"({"L":[)";
   deep += R"({"S":"x"})";
@@ -80,7 +80,7 @@ TEST(ReadItemText, NestingPastTheLimitStepsAside) {
 
 // Random damage to the samples: wherever the fast path still reads an item, the slow path reads
 // the same one.
-TEST(ReadItemText, AgreesWithTheSlowPathOnDamagedText) {
+TEST(CoreDdbJsonTextReadItemText, AgreesWithTheSlowPathOnDamagedText) {
   std::mt19937 rng(20261127);
   const std::string alphabet = "{}[]\":,\\ SNBLMx01-.eu\xc3\xa9\xff";
   int fast_ok = 0, fast_no = 0;
@@ -115,7 +115,7 @@ TEST(ReadItemText, AgreesWithTheSlowPathOnDamagedText) {
   EXPECT_GT(fast_no, 5000);
 }
 
-TEST(TextReader, ReadsPiecesAsParseDoes) {
+TEST(CoreDdbJsonTextReader, ReadsPiecesAsParseDoes) {
   json::TextReader in(R"(  {"a" : [true, "x\u0041", -1.5e3, null, {"k":false}] } )");
   std::string s;
   bool b = false;
@@ -149,7 +149,7 @@ TEST(TextReader, ReadsPiecesAsParseDoes) {
   EXPECT_FALSE(in.Consume('}'));
 }
 
-TEST(TextReader, RefusesWhatParseRefuses) {
+TEST(CoreDdbJsonTextReader, RefusesWhatParseRefuses) {
   std::string s;
   json::Value v;
   EXPECT_FALSE(json::TextReader(R"("unterminated)").ReadString(&s));

@@ -199,7 +199,7 @@ bool Eval(const Condition& c) {
 // ---------------------------------------------------------------------------------------------
 // expression.h helpers
 
-TEST(ExpressionTest, KindNamesAndPrefixes) {
+TEST(CoreEvaluateExpressionTest, KindNamesAndPrefixes) {
   EXPECT_EQ(KindName(Kind::kCondition), "ConditionExpression");
   EXPECT_EQ(KindName(Kind::kFilter), "FilterExpression");
   EXPECT_EQ(KindName(Kind::kKeyCondition), "KeyConditionExpression");
@@ -209,13 +209,13 @@ TEST(ExpressionTest, KindNamesAndPrefixes) {
   EXPECT_EQ(ErrorPrefix(Kind::kUpdate), "Invalid UpdateExpression: ");
 }
 
-TEST(ExpressionTest, PathRender) {
+TEST(CoreEvaluateExpressionTest, PathRender) {
   EXPECT_EQ(P("a.b[2].c").Render(), "[a, b, [2], c]");
   EXPECT_EQ(P("a").Render(), "[a]");
   EXPECT_EQ(P("a[0][1]").Render(), "[a, [0], [1]]");
 }
 
-TEST(ExpressionTest, CompareOpTextAndFactories) {
+TEST(CoreEvaluateExpressionTest, CompareOpTextAndFactories) {
   EXPECT_EQ(CompareOpText(CompareOp::kEq), "=");
   EXPECT_EQ(CompareOpText(CompareOp::kNe), "<>");
   EXPECT_EQ(CompareOpText(CompareOp::kLt), "<");
@@ -235,7 +235,7 @@ TEST(ExpressionTest, CompareOpTextAndFactories) {
 // ---------------------------------------------------------------------------------------------
 // Paths
 
-TEST(PathTest, Resolve) {
+TEST(CoreEvaluatePathTest, Resolve) {
   const Item item = Sample();
   ASSERT_NE(Resolve(item, P("m.k")), nullptr);
   EXPECT_EQ(*Resolve(item, P("m.k")), S("v"));
@@ -249,7 +249,7 @@ TEST(PathTest, Resolve) {
   EXPECT_EQ(Resolve(item, P("m.zz.deep")), nullptr);
 }
 
-TEST(PathTest, OverlapAndConflict) {
+TEST(CoreEvaluatePathTest, OverlapAndConflict) {
   EXPECT_TRUE(PathsOverlap(P("a"), P("a")));
   EXPECT_TRUE(PathsOverlap(P("a.b"), P("a.b.c")));
   EXPECT_TRUE(PathsOverlap(P("a[1].c"), P("a[1]")));
@@ -265,7 +265,7 @@ TEST(PathTest, OverlapAndConflict) {
 // ---------------------------------------------------------------------------------------------
 // Evaluation: comparisons
 
-TEST(EvaluateTest, Equality) {
+TEST(CoreEvaluateTest, Equality) {
   EXPECT_TRUE(Eval(Eq(Pa("n"), V(N("5")))));
   EXPECT_TRUE(Eval(Eq(Pa("n"), V(N("5.0")))));  // numeric equality
   EXPECT_TRUE(Eval(Eq(Pa("n"), V(N("5e0")))));
@@ -286,7 +286,7 @@ TEST(EvaluateTest, Equality) {
   EXPECT_FALSE(Eval(Eq(Pa("missing"), Pa("missing2"))));
 }
 
-TEST(EvaluateTest, NotEqualIsTheComplement) {
+TEST(CoreEvaluateTest, NotEqualIsTheComplement) {
   EXPECT_TRUE(Eval(Cmp(Pa("n"), CompareOp::kNe, V(N("6")))));
   EXPECT_FALSE(Eval(Cmp(Pa("n"), CompareOp::kNe, V(N("5.00")))));
   EXPECT_TRUE(Eval(Cmp(Pa("n"), CompareOp::kNe, V(S("5")))));
@@ -294,7 +294,7 @@ TEST(EvaluateTest, NotEqualIsTheComplement) {
   EXPECT_TRUE(Eval(Cmp(Pa("missing"), CompareOp::kNe, Pa("missing2"))));  // both missing
 }
 
-TEST(EvaluateTest, OrderingOnlyWithinOneOrderedType) {
+TEST(CoreEvaluateTest, OrderingOnlyWithinOneOrderedType) {
   EXPECT_TRUE(Eval(Cmp(Pa("n"), CompareOp::kLt, V(N("6")))));
   EXPECT_TRUE(Eval(Cmp(Pa("n"), CompareOp::kLe, V(N("5")))));
   EXPECT_TRUE(Eval(Cmp(Pa("n"), CompareOp::kGe, V(N("5")))));
@@ -316,7 +316,7 @@ TEST(EvaluateTest, OrderingOnlyWithinOneOrderedType) {
   EXPECT_FALSE(Eval(Cmp(Pa("missing"), CompareOp::kGe, V(N("1")))));
 }
 
-TEST(EvaluateTest, Between) {
+TEST(CoreEvaluateTest, Between) {
   EXPECT_TRUE(Eval(Between(Pa("n"), V(N("1")), V(N("5")))));  // inclusive
   EXPECT_TRUE(Eval(Between(Pa("n"), V(N("5")), V(N("10")))));
   EXPECT_FALSE(Eval(Between(Pa("n"), V(N("6")), V(N("10")))));
@@ -330,7 +330,7 @@ TEST(EvaluateTest, Between) {
   EXPECT_FALSE(Eval(Between(V(N("3")), Pa("m.n.deep"), Pa("s"))));
 }
 
-TEST(EvaluateTest, In) {
+TEST(CoreEvaluateTest, In) {
   EXPECT_TRUE(Eval(In(Pa("n"), {V(S("5")), V(N("5"))})));  // mixed types allowed
   EXPECT_FALSE(Eval(In(Pa("n"), {V(N("1")), V(N("2"))})));
   EXPECT_TRUE(Eval(In(Pa("s"), {V(S("x")), V(S("hello"))})));
@@ -342,7 +342,7 @@ TEST(EvaluateTest, In) {
 // ---------------------------------------------------------------------------------------------
 // Evaluation: functions
 
-TEST(EvaluateTest, AttributeExists) {
+TEST(CoreEvaluateTest, AttributeExists) {
   EXPECT_TRUE(Eval(Func("attribute_exists", {Pa("m.n.deep")})));
   EXPECT_TRUE(Eval(Func("attribute_exists", {Pa("nul")})));
   EXPECT_TRUE(Eval(Func("attribute_exists", {Pa("l[2]")})));
@@ -354,7 +354,7 @@ TEST(EvaluateTest, AttributeExists) {
   EXPECT_TRUE(Evaluate(Func("attribute_not_exists", {Pa("pk")}), Item{}));
 }
 
-TEST(EvaluateTest, AttributeType) {
+TEST(CoreEvaluateTest, AttributeType) {
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"s", "S"},   {"n", "N"},   {"b", "B"},   {"t", "BOOL"}, {"nul", "NULL"},
       {"ss", "SS"}, {"ns", "NS"}, {"bs", "BS"}, {"l", "L"},    {"m", "M"}};
@@ -366,7 +366,7 @@ TEST(EvaluateTest, AttributeType) {
   EXPECT_TRUE(Eval(Func("attribute_type", {Pa("m.n"), V(S("M"))})));
 }
 
-TEST(EvaluateTest, BeginsWith) {
+TEST(CoreEvaluateTest, BeginsWith) {
   EXPECT_TRUE(Eval(Func("begins_with", {Pa("s"), V(S("he"))})));
   EXPECT_TRUE(Eval(Func("begins_with", {Pa("s"), V(S(""))})));
   EXPECT_TRUE(Eval(Func("begins_with", {Pa("s"), V(S("hello"))})));
@@ -381,7 +381,7 @@ TEST(EvaluateTest, BeginsWith) {
   EXPECT_FALSE(Eval(Func("begins_with", {Pa("missing"), V(S("h"))})));
 }
 
-TEST(EvaluateTest, Contains) {
+TEST(CoreEvaluateTest, Contains) {
   EXPECT_TRUE(Eval(Func("contains", {Pa("s"), V(S("ell"))})));
   EXPECT_FALSE(Eval(Func("contains", {Pa("s"), V(S("xyz"))})));
   EXPECT_TRUE(Eval(Func("contains", {Pa("b"), V(B(std::string("\x02\x03", 2)))})));
@@ -407,7 +407,7 @@ TEST(EvaluateTest, Contains) {
 }
 
 // size(): S in characters (UTF-8 code points), B in bytes, sets, lists and maps in members.
-TEST(EvaluateTest, SizeOfEachType) {
+TEST(CoreEvaluateTest, SizeOfEachType) {
   auto size_is = [](std::string_view path, std::string_view n) {
     return Eval(Eq(Fn("size", {Pa(path)}), V(N(n))));
   };
@@ -433,7 +433,7 @@ TEST(EvaluateTest, SizeOfEachType) {
   EXPECT_TRUE(Eval(In(Fn("size", {Pa("ss")}), {V(N("2"))})));
 }
 
-TEST(EvaluateTest, LogicalOperators) {
+TEST(CoreEvaluateTest, LogicalOperators) {
   Condition yes = Eq(Pa("n"), V(N("5")));
   Condition no = Eq(Pa("n"), V(N("6")));
   EXPECT_TRUE(Eval(And({yes, yes})));
@@ -449,7 +449,7 @@ TEST(EvaluateTest, LogicalOperators) {
 // ---------------------------------------------------------------------------------------------
 // ValidateCondition
 
-TEST(ValidateConditionTest, ValidExpressions) {
+TEST(CoreEvaluateValidateConditionTest, ValidExpressions) {
   EXPECT_EQ(
       CondError(And({Func("attribute_exists", {Pa("a.b[1]")}),
                      Or({Cmp(Fn("size", {Pa("c")}), CompareOp::kGt, V(N("1"))),
@@ -462,7 +462,7 @@ TEST(ValidateConditionTest, ValidExpressions) {
       "OK");
 }
 
-TEST(ValidateConditionTest, FunctionNames) {
+TEST(CoreEvaluateValidateConditionTest, FunctionNames) {
   EXPECT_EQ(CondError(Func("BEGINS_WITH", {Pa("a"), V(S("x"))})),
             "Invalid ConditionExpression: Invalid function name; function: BEGINS_WITH");
   EXPECT_EQ(CondError(Func("BEGINS_WITH", {Pa("a"), V(S("x"))}), Kind::kFilter),
@@ -479,7 +479,7 @@ TEST(ValidateConditionTest, FunctionNames) {
             "function: list_append");
 }
 
-TEST(ValidateConditionTest, FunctionsInTheWrongPlace) {
+TEST(CoreEvaluateValidateConditionTest, FunctionsInTheWrongPlace) {
   EXPECT_EQ(CondError(Cmp(Fn("attribute_exists", {Pa("a")}), CompareOp::kLt, V(N("1")))),
             "Invalid ConditionExpression: The function is not allowed to be used this way in an "
             "expression; function: attribute_exists");
@@ -497,7 +497,7 @@ TEST(ValidateConditionTest, FunctionsInTheWrongPlace) {
             "expression; function: attribute_type");
 }
 
-TEST(ValidateConditionTest, Arity) {
+TEST(CoreEvaluateValidateConditionTest, Arity) {
   EXPECT_EQ(CondError(Func("attribute_exists", {Pa("a"), Pa("b")})),
             "Invalid ConditionExpression: Incorrect number of operands for operator or function; "
             "operator or function: attribute_exists, number of operands: 2");
@@ -518,7 +518,7 @@ TEST(ValidateConditionTest, Arity) {
             "operator or function: size, number of operands: 2");
 }
 
-TEST(ValidateConditionTest, DocumentPathRequired) {
+TEST(CoreEvaluateValidateConditionTest, DocumentPathRequired) {
   EXPECT_EQ(CondError(Func("attribute_exists", {V(S("a"))})),
             "Invalid ConditionExpression: Operator or function requires a document path; "
             "operator or function: attribute_exists");
@@ -527,7 +527,7 @@ TEST(ValidateConditionTest, DocumentPathRequired) {
             "operator or function: attribute_not_exists");
 }
 
-TEST(ValidateConditionTest, ConstantOperandTypes) {
+TEST(CoreEvaluateValidateConditionTest, ConstantOperandTypes) {
   EXPECT_EQ(CondError(Func("begins_with", {Pa("a"), V(N("1"))})),
             "Invalid ConditionExpression: Incorrect operand type for operator or function; "
             "operator or function: begins_with, operand type: N");
@@ -550,7 +550,7 @@ TEST(ValidateConditionTest, ConstantOperandTypes) {
   }
 }
 
-TEST(ValidateConditionTest, AttributeTypeOperand) {
+TEST(CoreEvaluateValidateConditionTest, AttributeTypeOperand) {
   EXPECT_EQ(CondError(Func("attribute_type", {Pa("a"), V(N("1"))})),
             "Invalid ConditionExpression: Incorrect operand type for operator or function; "
             "operator or function: attribute_type, operand type: N");
@@ -568,7 +568,7 @@ TEST(ValidateConditionTest, AttributeTypeOperand) {
   }
 }
 
-TEST(ValidateConditionTest, OrderingWithUnorderedConstants) {
+TEST(CoreEvaluateValidateConditionTest, OrderingWithUnorderedConstants) {
   EXPECT_EQ(CondError(Cmp(Pa("a"), CompareOp::kLt, V(Bool(true)))),
             "Invalid ConditionExpression: Incorrect operand type for operator or function; "
             "operator or function: <, operand type: BOOL");
@@ -593,7 +593,7 @@ TEST(ValidateConditionTest, OrderingWithUnorderedConstants) {
   EXPECT_EQ(CondError(Cmp(Pa("a"), CompareOp::kLt, V(B("x")))), "OK");
 }
 
-TEST(ValidateConditionTest, BetweenConstantBounds) {
+TEST(CoreEvaluateValidateConditionTest, BetweenConstantBounds) {
   EXPECT_EQ(CondError(Between(Pa("a"), V(N("2")), V(S("dog")))),
             "Invalid ConditionExpression: The BETWEEN operator requires same data type for lower "
             "and upper bounds; lower bound operand: AttributeValue: {N:2}, upper bound operand: "
@@ -611,7 +611,7 @@ TEST(ValidateConditionTest, BetweenConstantBounds) {
   EXPECT_EQ(CondError(Between(Pa("a"), V(S("z")), Pa("b"))), "OK");
 }
 
-TEST(ValidateConditionTest, DistinctFirstOperand) {
+TEST(CoreEvaluateValidateConditionTest, DistinctFirstOperand) {
   EXPECT_EQ(CondError(Func("contains", {Pa("data"), Pa("data")})),
             "Invalid ConditionExpression: The first operand must be distinct from the remaining "
             "operands for this operator or function; operator: contains, first operand: [data]");
@@ -634,7 +634,7 @@ TEST(ValidateConditionTest, DistinctFirstOperand) {
   EXPECT_EQ(CondError(Eq(Fn("size", {Pa("a")}), Pa("a"))), "OK");
 }
 
-TEST(ValidateConditionTest, InListSize) {
+TEST(CoreEvaluateValidateConditionTest, InListSize) {
   std::vector<Operand> list;
   for (int i = 0; i < 100; ++i) list.push_back(V(N(std::to_string(i))));
   EXPECT_EQ(CondError(In(Pa("a"), list)), "OK");
@@ -651,7 +651,7 @@ Condition NestedOrs(int depth) {
   return c;
 }
 
-TEST(ValidateConditionTest, OperatorCount) {
+TEST(CoreEvaluateValidateConditionTest, OperatorCount) {
   EXPECT_EQ(CondError(NestedOrs(149)), "OK");  // 299 operators
   EXPECT_EQ(CondError(NestedOrs(150)),
             "Invalid ConditionExpression: The expression contains too many operators; operator "
@@ -673,7 +673,7 @@ TEST(ValidateConditionTest, OperatorCount) {
 }
 
 // Deep trees are refused without recursing through them.
-TEST(ValidateConditionTest, DeepTreesDoNotOverflow) {
+TEST(CoreEvaluateValidateConditionTest, DeepTreesDoNotOverflow) {
   Condition c = Cmp(Pa("a"), CompareOp::kLt, Pa("b"));
   for (int i = 0; i < 5000; ++i) c = Not(std::move(c));
   EXPECT_EQ(CondError(c),
@@ -685,7 +685,7 @@ TEST(ValidateConditionTest, DeepTreesDoNotOverflow) {
             "Invalid ConditionExpression: Invalid function name; function: f");
 }
 
-TEST(ValidateConditionTest, RedundantParenthesesAndPathLength) {
+TEST(CoreEvaluateValidateConditionTest, RedundantParenthesesAndPathLength) {
   EXPECT_EQ(CondError(Parens2(Cmp(Pa("a"), CompareOp::kNe, V(N("1"))))),
             "Invalid ConditionExpression: The expression has redundant parentheses;");
   EXPECT_EQ(CondError(And({Eq(Pa("x"), V(N("1"))), Parens2(Eq(Pa("a"), V(N("1"))))})),
@@ -701,7 +701,7 @@ TEST(ValidateConditionTest, RedundantParenthesesAndPathLength) {
 
 // Categories are reported in a fixed order, whatever their position: here the unknown function
 // comes after an arity error in the text, and still wins.
-TEST(ValidateConditionTest, ErrorPrecedence) {
+TEST(CoreEvaluateValidateConditionTest, ErrorPrecedence) {
   EXPECT_EQ(CondError(And({Func("attribute_exists", {Pa("a"), Pa("b")}),
                            Eq(Fn("nope", {Pa("c")}), V(N("1")))})),
             "Invalid ConditionExpression: Invalid function name; function: nope");
@@ -714,7 +714,7 @@ TEST(ValidateConditionTest, ErrorPrecedence) {
             "operands for this operator or function; operator: =, first operand: [b]");
 }
 
-TEST(ValidateConditionTest, KeyConditionPrefix) {
+TEST(CoreEvaluateValidateConditionTest, KeyConditionPrefix) {
   EXPECT_EQ(CondError(Func("nope", {Pa("a")}), Kind::kKeyCondition),
             "Invalid KeyConditionExpression: Invalid function name; function: nope");
 }
@@ -722,7 +722,7 @@ TEST(ValidateConditionTest, KeyConditionPrefix) {
 // ---------------------------------------------------------------------------------------------
 // CheckFilterAvoidsKeys
 
-TEST(FilterKeysTest, KeyAttributesAreRefused) {
+TEST(CoreEvaluateFilterKeysTest, KeyAttributesAreRefused) {
   const std::vector<std::string> keys = {"pk", "sk"};
   EXPECT_EQ(Text(CheckFilterAvoidsKeys(Eq(Pa("x"), V(N("1"))), keys)), "OK");
   EXPECT_EQ(
@@ -764,7 +764,7 @@ KeyCondition KeyOk(const Condition& c, const KeySchema& key = kStrNum) {
 
 Condition PkEq() { return Eq(Pa("pk"), V(S("p"))); }
 
-TEST(KeyConditionTest, PartitionOnly) {
+TEST(CoreEvaluateKeyConditionTest, PartitionOnly) {
   KeyCondition k = KeyOk(PkEq());
   EXPECT_EQ(k.partition_name, "pk");
   EXPECT_EQ(k.partition_value, S("p"));
@@ -776,7 +776,7 @@ TEST(KeyConditionTest, PartitionOnly) {
   EXPECT_EQ(k.partition_name, "pk");
 }
 
-TEST(KeyConditionTest, SortKeyOperators) {
+TEST(CoreEvaluateKeyConditionTest, SortKeyOperators) {
   const std::vector<std::pair<CompareOp, SortKeyOp>> cases = {{CompareOp::kEq, SortKeyOp::kEq},
                                                               {CompareOp::kLt, SortKeyOp::kLt},
                                                               {CompareOp::kLe, SortKeyOp::kLe},
@@ -810,7 +810,7 @@ TEST(KeyConditionTest, SortKeyOperators) {
   EXPECT_EQ(k.sort_value, B("x"));
 }
 
-TEST(KeyConditionTest, SchemaMatching) {
+TEST(CoreEvaluateKeyConditionTest, SchemaMatching) {
   EXPECT_EQ(KeyError(Eq(Pa("sk"), V(N("1")))), "Query condition missed key schema element: pk");
   EXPECT_EQ(KeyError(Eq(Pa("x"), V(S("1")))), "Query condition missed key schema element: pk");
   EXPECT_EQ(KeyError(And({PkEq(), Eq(Pa("x"), V(N("1")))})),
@@ -836,7 +836,7 @@ TEST(KeyConditionTest, SchemaMatching) {
             "condition per key");
 }
 
-TEST(KeyConditionTest, InvalidOperators) {
+TEST(CoreEvaluateKeyConditionTest, InvalidOperators) {
   EXPECT_EQ(KeyError(Or({PkEq(), PkEq()})), "Invalid operator used in KeyConditionExpression: OR");
   EXPECT_EQ(KeyError(And({PkEq(), Not(Eq(Pa("sk"), V(N("1"))))})),
             "Invalid operator used in KeyConditionExpression: NOT");
@@ -862,7 +862,7 @@ TEST(KeyConditionTest, InvalidOperators) {
             "Invalid KeyConditionExpression: The expression has redundant parentheses;");
 }
 
-TEST(KeyConditionTest, InvalidClauses) {
+TEST(CoreEvaluateKeyConditionTest, InvalidClauses) {
   EXPECT_EQ(KeyError(Eq(Pa("pk.x"), V(S("a")))),
             "KeyConditionExpressions cannot have conditions on nested attributes");
   EXPECT_EQ(KeyError(And({PkEq(), Eq(Pa("sk[0]"), V(N("1")))})),
@@ -883,7 +883,7 @@ TEST(KeyConditionTest, InvalidClauses) {
             "function; operator or function: begins_with, number of operands: 1");
 }
 
-TEST(KeyConditionTest, OperandTypes) {
+TEST(CoreEvaluateKeyConditionTest, OperandTypes) {
   EXPECT_EQ(KeyError(And({PkEq(), Func("begins_with", {Pa("sk"), V(N("1"))})})),
             "Invalid KeyConditionExpression: Incorrect operand type for operator or function; "
             "operator or function: begins_with, operand type: N");
@@ -923,7 +923,7 @@ TEST(KeyConditionTest, OperandTypes) {
 }
 
 // Clauses are checked left to right, each completely, before any counting or schema check.
-TEST(KeyConditionTest, LeftToRight) {
+TEST(CoreEvaluateKeyConditionTest, LeftToRight) {
   EXPECT_EQ(KeyError(And({Cmp(Pa("x"), CompareOp::kLt, V(Bool(true))), Or({PkEq(), PkEq()})})),
             "Invalid KeyConditionExpression: Incorrect operand type for operator or function; "
             "operator or function: <, operand type: BOOL");
@@ -947,7 +947,7 @@ std::string ProjError(std::vector<std::string_view> paths) {
   return Text(ValidateProjection(p));
 }
 
-TEST(ProjectionTest, Validation) {
+TEST(CoreEvaluateProjectionTest, Validation) {
   EXPECT_EQ(ProjError({"a.b", "a.c", "l[0]", "l[1].x", "z"}), "OK");
   EXPECT_EQ(ProjError({"a.b", "a.b.c"}),
             "Invalid ProjectionExpression: Two document paths overlap with each other; must "
@@ -983,7 +983,7 @@ Item ProjectPaths(std::vector<std::string_view> paths) {
   return Project(ProjectionItem(), ps);
 }
 
-TEST(ProjectionTest, Shapes) {
+TEST(CoreEvaluateProjectionTest, Shapes) {
   EXPECT_EQ(ProjectPaths({"s"}), (Item{{"s", S("x")}}));
   EXPECT_EQ(ProjectPaths({"a.b"}), (Item{{"a", M({{"b", N("1")}})}}));
   EXPECT_EQ(ProjectPaths({"a.b", "a.d.e"}),
@@ -1009,7 +1009,7 @@ std::string UpdError(const UpdateExpression& u) {
   return Text(s);
 }
 
-TEST(ValidateUpdateTest, Valid) {
+TEST(CoreEvaluateValidateUpdateTest, Valid) {
   EXPECT_EQ(
       UpdError(Update(
           {Set("a", Plus(Pa("a"), V(N("1")))),  // read paths may overlap
@@ -1020,7 +1020,7 @@ TEST(ValidateUpdateTest, Valid) {
   EXPECT_EQ(UpdError(Update({Set("a", Pa("b")), Set("b", Pa("a"))})), "OK");
 }
 
-TEST(ValidateUpdateTest, Functions) {
+TEST(CoreEvaluateValidateUpdateTest, Functions) {
   EXPECT_EQ(UpdError(Update({Set("a", Fn("f", {Pa("b")}))})),
             "Invalid UpdateExpression: Invalid function name; function: f");
   EXPECT_EQ(UpdError(Update({Set("a", Fn("If_Not_Exists", {Pa("a"), V(N("1"))}))})),
@@ -1055,7 +1055,7 @@ TEST(ValidateUpdateTest, Functions) {
       "OK");
 }
 
-TEST(ValidateUpdateTest, AddDeleteOperandTypes) {
+TEST(CoreEvaluateValidateUpdateTest, AddDeleteOperandTypes) {
   const std::vector<std::pair<AttributeValue, std::string>> bad_add = {
       {S("x"), "STRING"},      {B("x"), "BINARY"},    {Null(), "NULL"},
       {Bool(true), "BOOLEAN"}, {L({N("1")}), "LIST"}, {M({}), "MAP"}};
@@ -1077,7 +1077,7 @@ TEST(ValidateUpdateTest, AddDeleteOperandTypes) {
             "OK");
 }
 
-TEST(ValidateUpdateTest, OverlapsAndConflicts) {
+TEST(CoreEvaluateValidateUpdateTest, OverlapsAndConflicts) {
   EXPECT_EQ(UpdError(Update({Set("a", V(N("1"))), Set("a.b", V(N("2")))})),
             "Invalid UpdateExpression: Two document paths overlap with each other; must remove "
             "or rewrite one of these paths; path one: [a], path two: [a, b]");
@@ -1099,7 +1099,7 @@ TEST(ValidateUpdateTest, OverlapsAndConflicts) {
             "or rewrite one of these paths; path one: [a], path two: [a]");
 }
 
-TEST(ValidateUpdateTest, KeyAttributes) {
+TEST(CoreEvaluateValidateUpdateTest, KeyAttributes) {
   EXPECT_EQ(UpdError(Update({Set("pk", V(S("x")))})),
             "One or more parameter values were invalid: Cannot update attribute pk. This "
             "attribute is part of the key");
@@ -1109,7 +1109,7 @@ TEST(ValidateUpdateTest, KeyAttributes) {
   EXPECT_EQ(UpdError(Update({Set("a", Pa("pk"))})), "OK");  // reading a key is fine
 }
 
-TEST(ValidateUpdateTest, LimitsAndDepth) {
+TEST(CoreEvaluateValidateUpdateTest, LimitsAndDepth) {
   Operand v = V(N("1"));
   for (int i = 0; i < 300; ++i) v = Nest("if_not_exists", std::move(v), {Pa("b")});
   EXPECT_EQ(UpdError(Update({Set("a", v)})), "OK");
@@ -1151,7 +1151,7 @@ const std::string kMissing =
     "The provided expression refers to an attribute that does not exist in the item";
 const std::string kWrongType = "An operand in the update expression has an incorrect data type";
 
-TEST(ApplyUpdateTest, SetTopLevelAndNested) {
+TEST(CoreEvaluateApplyUpdateTest, SetTopLevelAndNested) {
   Item item = Sample();
   EXPECT_EQ(Apply(Update({Set("new", V(S("x"))), Set("s", V(N("1"))), Set("m.k", V(S("w"))),
                           Set("m.added", V(L({}))), Set("m.n.deep", V(M({})))}),
@@ -1165,7 +1165,7 @@ TEST(ApplyUpdateTest, SetTopLevelAndNested) {
 // Many top-level writes and removals are merged into the item in one pass (an item is a
 // sorted vector); the result is the same as applying them one at a time, whatever their number,
 // order and mix with nested writes.
-TEST(ApplyUpdateTest, ManyTopLevelWritesAndRemovalsMatchOneAtATime) {
+TEST(CoreEvaluateApplyUpdateTest, ManyTopLevelWritesAndRemovalsMatchOneAtATime) {
   std::mt19937 rng(1126);
   for (int round = 0; round < 200; ++round) {
     Item item{{"pk", S("p")}, {"m", M({{"k", S("v")}})}};
@@ -1202,7 +1202,7 @@ TEST(ApplyUpdateTest, ManyTopLevelWritesAndRemovalsMatchOneAtATime) {
   }
 }
 
-TEST(ApplyUpdateTest, SetIntermediatesMustExist) {
+TEST(CoreEvaluateApplyUpdateTest, SetIntermediatesMustExist) {
   Item item = Sample();
   EXPECT_EQ(Apply(Update({Set("x.y", V(N("1")))}), &item), kInvalidPath);
   EXPECT_EQ(Apply(Update({Set("s.y", V(N("1")))}), &item), kInvalidPath);   // not a map
@@ -1213,7 +1213,7 @@ TEST(ApplyUpdateTest, SetIntermediatesMustExist) {
   EXPECT_EQ(Apply(Update({Set("a.b", V(N("1")))}), &key_only, false), kInvalidPath);
 }
 
-TEST(ApplyUpdateTest, SetListElements) {
+TEST(CoreEvaluateApplyUpdateTest, SetListElements) {
   Item item = Sample();  // l = [1, "x", {}]
   EXPECT_EQ(Apply(Update({Set("l[1]", V(S("y")))}), &item), "OK");
   EXPECT_EQ(item.at("l"), L({N("1"), S("y"), M({})}));
@@ -1229,7 +1229,7 @@ TEST(ApplyUpdateTest, SetListElements) {
   EXPECT_EQ(item.at("l").l()[2], M({{"k", N("1")}}));
 }
 
-TEST(ApplyUpdateTest, SetArithmetic) {
+TEST(CoreEvaluateApplyUpdateTest, SetArithmetic) {
   Item item = Sample();  // n = 5
   EXPECT_EQ(Apply(Update({Set("a", Plus(Pa("n"), V(N("2.5")))), Set("b", Minus(Pa("n"), V(N("7")))),
                           Set("c", Plus(V(N("1")), V(N("1"))))}),
@@ -1250,7 +1250,7 @@ TEST(ApplyUpdateTest, SetArithmetic) {
             "range");
 }
 
-TEST(ApplyUpdateTest, SetFunctions) {
+TEST(CoreEvaluateApplyUpdateTest, SetFunctions) {
   Item item = Sample();
   EXPECT_EQ(Apply(Update({Set("a", Fn("if_not_exists", {Pa("missing"), V(S("dflt"))})),
                           Set("b", Fn("if_not_exists", {Pa("n"), V(S("dflt"))})),
@@ -1275,13 +1275,13 @@ TEST(ApplyUpdateTest, SetFunctions) {
             kMissing);
 }
 
-TEST(ApplyUpdateTest, SetReadsTheOriginalItem) {
+TEST(CoreEvaluateApplyUpdateTest, SetReadsTheOriginalItem) {
   Item item{{"x", N("1")}, {"y", N("2")}};
   EXPECT_EQ(Apply(Update({Set("x", Pa("y")), Set("y", Pa("x"))}), &item), "OK");
   EXPECT_EQ(item, (Item{{"x", N("2")}, {"y", N("1")}}));
 }
 
-TEST(ApplyUpdateTest, SetRejectsEmptySetsAndDeepDocuments) {
+TEST(CoreEvaluateApplyUpdateTest, SetRejectsEmptySetsAndDeepDocuments) {
   Item item = Sample();
   EXPECT_EQ(Apply(Update({Set("a", V(SS({})))}), &item),
             "One or more parameter values were invalid: An string set  may not be empty");
@@ -1294,7 +1294,7 @@ TEST(ApplyUpdateTest, SetRejectsEmptySetsAndDeepDocuments) {
   EXPECT_EQ(Apply(Update({Set("top", V(v))}), &item), "OK");
 }
 
-TEST(ApplyUpdateTest, Remove) {
+TEST(CoreEvaluateApplyUpdateTest, Remove) {
   Item item = Sample();
   EXPECT_EQ(Apply(Update({Remove("s"), Remove("missing"), Remove("m.k"), Remove("m.zz"),
                           Remove("l[10]")}),
@@ -1307,7 +1307,7 @@ TEST(ApplyUpdateTest, Remove) {
   EXPECT_EQ(item.at("m"), M({{"n", M({})}}));
 }
 
-TEST(ApplyUpdateTest, RemoveListElementsUseOriginalPositions) {
+TEST(CoreEvaluateApplyUpdateTest, RemoveListElementsUseOriginalPositions) {
   Item item{{"l", L({N("0"), N("1"), N("2"), N("3"), N("4")})}};
   EXPECT_EQ(Apply(Update({Remove("l[1]"), Remove("l[3]")}), &item), "OK");
   EXPECT_EQ(item.at("l"), L({N("0"), N("2"), N("4")}));
@@ -1327,7 +1327,7 @@ TEST(ApplyUpdateTest, RemoveListElementsUseOriginalPositions) {
   EXPECT_EQ(item.at("l"), L({N("0"), S("new")}));
 }
 
-TEST(ApplyUpdateTest, RemoveUnderAMissingContainer) {
+TEST(CoreEvaluateApplyUpdateTest, RemoveUnderAMissingContainer) {
   Item item = Sample();
   EXPECT_EQ(Apply(Update({Remove("x.y")}), &item), kInvalidPath);
   EXPECT_EQ(Apply(Update({Remove("s.y")}), &item), kInvalidPath);
@@ -1337,7 +1337,7 @@ TEST(ApplyUpdateTest, RemoveUnderAMissingContainer) {
   EXPECT_EQ(key_only, (Item{{"pk", S("p")}}));
 }
 
-TEST(ApplyUpdateTest, AddNumbers) {
+TEST(CoreEvaluateApplyUpdateTest, AddNumbers) {
   Item item = Sample();
   EXPECT_EQ(Apply(Update({Add("n", N("3")), Add("fresh", N("-2")), Add("m.count", N("1"))}), &item),
             "OK");
@@ -1353,13 +1353,13 @@ TEST(ApplyUpdateTest, AddNumbers) {
             "range");
 }
 
-TEST(ApplyUpdateTest, AddCreatesTheItem) {
+TEST(CoreEvaluateApplyUpdateTest, AddCreatesTheItem) {
   Item key_only{{"pk", S("p")}};
   EXPECT_EQ(Apply(Update({Add("count", N("1")), Add("tags", SS({"a"}))}), &key_only, false), "OK");
   EXPECT_EQ(key_only, (Item{{"pk", S("p")}, {"count", N("1")}, {"tags", SS({"a"})}}));
 }
 
-TEST(ApplyUpdateTest, AddSets) {
+TEST(CoreEvaluateApplyUpdateTest, AddSets) {
   Item item = Sample();
   EXPECT_EQ(Apply(Update({Add("ss", SS({"c", "a"})), Add("ns", NS({"4", "1.0"})),
                           Add("bs", BS({"\x03"})), Add("newset", NS({"7"}))}),
@@ -1374,7 +1374,7 @@ TEST(ApplyUpdateTest, AddSets) {
   EXPECT_EQ(Apply(Update({Add("l", SS({"1"}))}), &item), kWrongType);
 }
 
-TEST(ApplyUpdateTest, DeleteFromSets) {
+TEST(CoreEvaluateApplyUpdateTest, DeleteFromSets) {
   Item item = Sample();
   EXPECT_EQ(Apply(Update({Delete("ss", SS({"a", "zz"})), Delete("ns", NS({"2.0", "9"})),
                           Delete("bs", BS({"\x02"})), Delete("missing", SS({"a"}))}),
@@ -1391,7 +1391,7 @@ TEST(ApplyUpdateTest, DeleteFromSets) {
   EXPECT_EQ(Apply(Update({Delete("x.y", SS({"1"}))}), &item), kInvalidPath);
 }
 
-TEST(ApplyUpdateTest, UpdatedPathsForReturnValues) {
+TEST(CoreEvaluateApplyUpdateTest, UpdatedPathsForReturnValues) {
   const Item old = Sample();
   UpdateExpression u = Update({Set("m.k", V(S("new"))), Set("l[1]", V(S("y"))), Add("n", N("1")),
                                Remove("s"), Set("fresh", V(N("0")))});

@@ -29,7 +29,7 @@ std::vector<std::pair<std::string, int>> Pairs(const std::map<std::string, int>&
   return {m.begin(), m.end()};
 }
 
-TEST(FlatMap, KeepsKeysInBytewiseOrderAndNeverOverwritesOnEmplace) {
+TEST(CoreFlatMap, KeepsKeysInBytewiseOrderAndNeverOverwritesOnEmplace) {
   M m;
   EXPECT_TRUE(m.emplace("b", 2).second);
   EXPECT_TRUE(m.try_emplace("a", 1).second);
@@ -51,7 +51,7 @@ TEST(FlatMap, KeepsKeysInBytewiseOrderAndNeverOverwritesOnEmplace) {
   EXPECT_EQ(m.begin()->first, "a");
 }
 
-TEST(FlatMap, AppendTakesOnlyKeysAfterTheLast) {
+TEST(CoreFlatMap, AppendTakesOnlyKeysAfterTheLast) {
   M m;
   ASSERT_NE(m.Append("a"), nullptr);
   ASSERT_NE(m.Append("b"), nullptr);
@@ -60,7 +60,7 @@ TEST(FlatMap, AppendTakesOnlyKeysAfterTheLast) {
   EXPECT_EQ(m.size(), 2u);
 }
 
-TEST(FlatMap, FromUnsortedSortsAndKeepsTheFirstOrLastOfRepeatedKeys) {
+TEST(CoreFlatMap, FromUnsortedSortsAndKeepsTheFirstOrLastOfRepeatedKeys) {
   M::Vector in{{"c", 1}, {"a", 2}, {"c", 3}, {"b", 4}};
   EXPECT_EQ(Pairs(M::FromUnsorted(in)),
             (std::vector<std::pair<std::string, int>>{{"a", 2}, {"b", 4}, {"c", 1}}));
@@ -71,7 +71,7 @@ TEST(FlatMap, FromUnsortedSortsAndKeepsTheFirstOrLastOfRepeatedKeys) {
 }
 
 // Random operations against std::map: same contents, same answers, after every step.
-TEST(FlatMap, MatchesStdMapUnderRandomOperations) {
+TEST(CoreFlatMap, MatchesStdMapUnderRandomOperations) {
   std::mt19937 rng(20261126);
   for (int round = 0; round < 50; ++round) {
     M flat;
@@ -115,7 +115,7 @@ TEST(FlatMap, MatchesStdMapUnderRandomOperations) {
 
 // An item's JSON in any member order decodes to the same item, and a large object in reverse
 // order decodes in about the time of one in order (a sort, not an insertion per member).
-TEST(FlatMap, JsonObjectsInAnyOrderDecodeToTheSameItemInOneSort) {
+TEST(CoreFlatMap, JsonObjectsInAnyOrderDecodeToTheSameItemInOneSort) {
   auto object = [](int n, bool reverse) {
     std::string text = "{";
     for (int i = 0; i < n; ++i) {
@@ -144,7 +144,7 @@ TEST(FlatMap, JsonObjectsInAnyOrderDecodeToTheSameItemInOneSort) {
 }
 
 // The first error in member order is the one reported, whatever the order of the names.
-TEST(FlatMap, JsonDuplicateNamesAreFoundInAnyOrder) {
+TEST(CoreFlatMap, JsonDuplicateNamesAreFoundInAnyOrder) {
   const std::string p = "One or more parameter values were invalid: ";
   auto message = [](const char* text) {
     auto r = ItemFromJsonText(text);

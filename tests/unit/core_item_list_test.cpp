@@ -37,7 +37,7 @@ void ExpectSameVerdict(std::string_view bytes) {
   EXPECT_EQ(ValidItemEncoding(bytes), DecodeItem(bytes).ok()) << ::testing::PrintToString(bytes);
 }
 
-TEST(ItemEncodingCheck, AgreesWithDecodeOnEveryTruncationAndMutation) {
+TEST(CoreItemListItemEncodingCheck, AgreesWithDecodeOnEveryTruncationAndMutation) {
   std::mt19937 rng(11);
   int valid = 0, invalid = 0;
   for (int i = 0; i < 6; ++i) {
@@ -59,7 +59,7 @@ TEST(ItemEncodingCheck, AgreesWithDecodeOnEveryTruncationAndMutation) {
   EXPECT_GT(invalid, 1000);
 }
 
-TEST(ItemEncodingCheck, RefusesANestedMapWhoseNamesAreOutOfOrder) {
+TEST(CoreItemListItemEncodingCheck, RefusesANestedMapWhoseNamesAreOutOfOrder) {
   std::string enc = Encoded(Item{{"m", AV::M({{"a", N(1)}, {"b", N(2)}})}});
   const size_t at = enc.find('a');
   ASSERT_NE(at, std::string::npos);
@@ -73,7 +73,7 @@ TEST(ItemEncodingCheck, RefusesANestedMapWhoseNamesAreOutOfOrder) {
   EXPECT_FALSE(ValidItemEncoding(enc));
 }
 
-TEST(ItemEncodingCheck, NumberSkipAgreesWithDecode) {
+TEST(CoreItemListItemEncodingCheck, NumberSkipAgreesWithDecode) {
   std::mt19937 rng(5);
   for (const char* text : {"0", "1", "-1", "12.5", "-0.000123", "9.9e125", "1e-130"}) {
     std::string enc;
@@ -103,7 +103,7 @@ TEST(ItemEncodingCheck, NumberSkipAgreesWithDecode) {
 
 // AppendItemJsonText writes what ItemToJsonText writes of the decoded item, for every type and
 // for text that needs escaping.
-TEST(ItemEncodingJson, WritesWhatTheDecodedItemWrites) {
+TEST(CoreItemListItemEncodingJson, WritesWhatTheDecodedItemWrites) {
   std::vector<Item> items = {Sample(0), Sample(-7), Item{}};
   items.push_back(
       Item{{"a\"b\\c\n", S("q\"uote\x01 é 😀")},
@@ -137,7 +137,7 @@ TEST(ItemEncodingJson, WritesWhatTheDecodedItemWrites) {
   }
 }
 
-TEST(ItemList, HoldsItemsEncodedOrDecodedInOrder) {
+TEST(CoreItemList, HoldsItemsEncodedOrDecodedInOrder) {
   ItemList list;
   list.push_back(Sample(0));
   list.PushEncoded(Encoded(Sample(1)));
@@ -161,7 +161,7 @@ TEST(ItemList, HoldsItemsEncodedOrDecodedInOrder) {
   EXPECT_EQ(list.Encoded(1), Encoded(Sample(1)));
 }
 
-TEST(ItemList, ComparesByContentHoweverItemsAreHeld) {
+TEST(CoreItemList, ComparesByContentHoweverItemsAreHeld) {
   ItemList encoded, decoded{Sample(4), Sample(5)};
   encoded.PushEncoded(Encoded(Sample(4)));
   encoded.PushEncoded(Encoded(Sample(5)));
@@ -179,7 +179,7 @@ TEST(ItemList, ComparesByContentHoweverItemsAreHeld) {
 
 // Reading an item never moves another, as with a vector: a reference taken to one item stays
 // valid while others are read (decoded) after it.
-TEST(ItemList, ReadingAnItemMovesNoOther) {
+TEST(CoreItemList, ReadingAnItemMovesNoOther) {
   ItemList list;
   list.push_back(Sample(0));
   for (int i = 1; i < 40; ++i) list.PushEncoded(Encoded(Sample(i)));
@@ -192,7 +192,7 @@ TEST(ItemList, ReadingAnItemMovesNoOther) {
   EXPECT_EQ(*first, Sample(0));
 }
 
-TEST(ItemList, MovesItemsOutThroughIterators) {
+TEST(CoreItemList, MovesItemsOutThroughIterators) {
   ItemList list;
   for (int i = 0; i < 40; ++i) list.PushEncoded(Encoded(Sample(i)));  // past the first reserve
   std::vector<Item> out;

@@ -41,12 +41,12 @@ AV Nest(int levels, bool lists, AV inner = AV::S("x")) {
 
 // --- Size ----------------------------------------------------------------------------------
 
-TEST(ItemSize, WorkedExample) {
+TEST(CoreItemSize, WorkedExample) {
   const Item item = {{"shirt-color", AV::S("R")}, {"shirt-size", AV::S("M")}};
   EXPECT_EQ(ItemSize(item), 23u);
 }
 
-TEST(ItemSize, Scalars) {
+TEST(CoreItemSize, Scalars) {
   EXPECT_EQ(ValueSize(AV::S("")), 0u);
   EXPECT_EQ(ValueSize(AV::S("abc")), 3u);
   EXPECT_EQ(ValueSize(AV::S("\xC3\xA9")), 2u);      // é: UTF-8 bytes, not characters
@@ -62,13 +62,13 @@ TEST(ItemSize, Scalars) {
   EXPECT_EQ(ValueSize(AV::Null()), 1u);
 }
 
-TEST(ItemSize, SetsAreTheSumOfTheirMembers) {
+TEST(CoreItemSize, SetsAreTheSumOfTheirMembers) {
   EXPECT_EQ(ValueSize(AV::SS({"a", "bc", ""})), 3u);
   EXPECT_EQ(ValueSize(AV::BS({"\x01", std::string("\x00\x00", 2)})), 3u);
   EXPECT_EQ(ValueSize(NS({"1", "123456", "-1"})), 2u + 4u + 3u);
 }
 
-TEST(ItemSize, ListsAndMapsCarryOverhead) {
+TEST(CoreItemSize, ListsAndMapsCarryOverhead) {
   EXPECT_EQ(ValueSize(AV::L({})), 3u);
   EXPECT_EQ(ValueSize(AV::M({})), 3u);
   EXPECT_EQ(ValueSize(AV::L({AV::S("a"), N("1")})), 3u + (1 + 1) + (1 + 2));
@@ -83,11 +83,11 @@ TEST(ItemSize, ListsAndMapsCarryOverhead) {
   EXPECT_EQ(ValueSize(doc), 3u + (1 + (3 + 1 + 2 + 3)) + (1 + 3));
 }
 
-TEST(ItemSize, EmptyItem) { EXPECT_EQ(ItemSize({}), 0u); }
+TEST(CoreItemSize, EmptyItem) { EXPECT_EQ(ItemSize({}), 0u); }
 
 // --- ValidateValue: sets -------------------------------------------------------------------
 
-TEST(ValidateValue, EmptySets) {
+TEST(CoreItemValidateValue, EmptySets) {
   EXPECT_EQ(Message(ValidateValue(AV::SS({}))),
             "One or more parameter values were invalid: An string set  may not be empty");
   EXPECT_EQ(Message(ValidateValue(AV::NS({}))),
@@ -97,13 +97,13 @@ TEST(ValidateValue, EmptySets) {
   EXPECT_TRUE(ValidateValue(AV::SS({})).IsValidation());
 }
 
-TEST(ValidateValue, EmptyMembersAreAllowed) {
+TEST(CoreItemValidateValue, EmptyMembersAreAllowed) {
   EXPECT_TRUE(ValidateValue(AV::SS({""})).ok());
   EXPECT_TRUE(ValidateValue(AV::BS({""})).ok());
   EXPECT_TRUE(ValidateValue(AV::SS({"", "a"})).ok());
 }
 
-TEST(ValidateValue, DuplicateStrings) {
+TEST(CoreItemValidateValue, DuplicateStrings) {
   EXPECT_EQ(Message(ValidateValue(AV::SS({"a", "a"}))),
             "One or more parameter values were invalid: Input collection [a, a] contains "
             "duplicates.");
@@ -117,7 +117,7 @@ TEST(ValidateValue, DuplicateStrings) {
   EXPECT_TRUE(ValidateValue(AV::SS({"a", "A", "b"})).ok());
 }
 
-TEST(ValidateValue, DuplicateNumbersAreNumericallyEqual) {
+TEST(CoreItemValidateValue, DuplicateNumbersAreNumericallyEqual) {
   EXPECT_EQ(Message(ValidateValue(NS({"1", "1.0"}))),
             "One or more parameter values were invalid: Input collection [1, 1] contains "
             "duplicates.");
@@ -130,7 +130,7 @@ TEST(ValidateValue, DuplicateNumbersAreNumericallyEqual) {
   EXPECT_TRUE(ValidateValue(NS({"1", "1.01", "-1"})).ok());
 }
 
-TEST(ValidateValue, DuplicateBinariesAreShownAsBase64) {
+TEST(CoreItemValidateValue, DuplicateBinariesAreShownAsBase64) {
   EXPECT_EQ(
       Message(ValidateValue(AV::BS({std::string("\x00\x01", 2), std::string("\x00\x01", 2)}))),
       "One or more parameter values were invalid: Input collection [AAE=, AAE=]of type BS "
@@ -141,7 +141,7 @@ TEST(ValidateValue, DuplicateBinariesAreShownAsBase64) {
   EXPECT_TRUE(ValidateValue(AV::BS({"a", "b"})).ok());
 }
 
-TEST(ValidateValue, SetsInsideDocumentsAreChecked) {
+TEST(CoreItemValidateValue, SetsInsideDocumentsAreChecked) {
   EXPECT_EQ(Message(ValidateValue(AV::M({{"k", AV::L({AV::SS({})})}}))),
             "One or more parameter values were invalid: An string set  may not be empty");
   EXPECT_EQ(Message(ValidateValue(AV::L({AV::S("ok"), AV::SS({"z", "z"})}))),
@@ -149,7 +149,7 @@ TEST(ValidateValue, SetsInsideDocumentsAreChecked) {
             "duplicates.");
 }
 
-TEST(ValidateValue, ScalarsAndEmptyDocumentsAreFine) {
+TEST(CoreItemValidateValue, ScalarsAndEmptyDocumentsAreFine) {
   EXPECT_TRUE(ValidateValue(AV::S("")).ok());
   EXPECT_TRUE(ValidateValue(AV::B("")).ok());
   EXPECT_TRUE(ValidateValue(N("0")).ok());
@@ -162,18 +162,18 @@ TEST(ValidateValue, ScalarsAndEmptyDocumentsAreFine) {
 
 // --- ValidateValue: nesting ----------------------------------------------------------------
 
-TEST(ValidateValue, ThirtyOneMapsAroundAScalarAreAccepted) {
+TEST(CoreItemValidateValue, ThirtyOneMapsAroundAScalarAreAccepted) {
   EXPECT_TRUE(ValidateValue(Nest(31, false)).ok());
   EXPECT_TRUE(ValidateItem({{"a", Nest(31, false)}}).ok());
 }
 
-TEST(ValidateValue, ThirtyTwoMapsAroundAScalarAreRejected) {
+TEST(CoreItemValidateValue, ThirtyTwoMapsAroundAScalarAreRejected) {
   EXPECT_EQ(Message(ValidateValue(Nest(32, false))), kNesting);
   EXPECT_EQ(Message(ValidateItem({{"a", Nest(32, false)}})), kNesting);
   EXPECT_TRUE(ValidateValue(Nest(32, false)).IsValidation());
 }
 
-TEST(ValidateValue, ListsCountLikeMaps) {
+TEST(CoreItemValidateValue, ListsCountLikeMaps) {
   EXPECT_TRUE(ValidateValue(Nest(31, true)).ok());
   EXPECT_EQ(Message(ValidateValue(Nest(32, true))), kNesting);
   // Alternating lists and maps.
@@ -183,7 +183,7 @@ TEST(ValidateValue, ListsCountLikeMaps) {
   EXPECT_EQ(Message(ValidateValue(AV::L({v}))), kNesting);
 }
 
-TEST(ValidateValue, InnermostEmptyContainerIsALevel) {
+TEST(CoreItemValidateValue, InnermostEmptyContainerIsALevel) {
   EXPECT_TRUE(ValidateValue(Nest(31, false, AV::M({}))).ok());              // empty map at level 32
   EXPECT_EQ(Message(ValidateValue(Nest(32, false, AV::M({})))), kNesting);  // at 33
   EXPECT_TRUE(ValidateValue(Nest(31, true, AV::L({}))).ok());
@@ -192,14 +192,14 @@ TEST(ValidateValue, InnermostEmptyContainerIsALevel) {
   EXPECT_TRUE(ValidateValue(Nest(31, false, AV::SS({"a", "b"}))).ok());
 }
 
-TEST(ValidateValue, DepthArgumentIsTheLevelOfTheValue) {
+TEST(CoreItemValidateValue, DepthArgumentIsTheLevelOfTheValue) {
   EXPECT_TRUE(ValidateValue(AV::S("x"), 32).ok());
   EXPECT_EQ(Message(ValidateValue(AV::S("x"), 33)), kNesting);
   EXPECT_TRUE(ValidateValue(Nest(1, false), 31).ok());
   EXPECT_EQ(Message(ValidateValue(Nest(1, false), 32)), kNesting);
 }
 
-TEST(ValidateValue, OnlyTheDeepBranchMatters) {
+TEST(CoreItemValidateValue, OnlyTheDeepBranchMatters) {
   const AV wide = AV::M({{"shallow", AV::S("x")}, {"deep", Nest(31, false)}});
   EXPECT_EQ(Message(ValidateValue(wide)), kNesting);  // "deep" puts a scalar at level 33
   const AV ok = AV::M({{"shallow", AV::S("x")}, {"deep", Nest(30, false)}});
@@ -208,7 +208,7 @@ TEST(ValidateValue, OnlyTheDeepBranchMatters) {
 
 // --- ValidateItem --------------------------------------------------------------------------
 
-TEST(ValidateItem, AcceptsAnOrdinaryItem) {
+TEST(CoreItemValidateItem, AcceptsAnOrdinaryItem) {
   const Item item = {{"pk", AV::S("p")},
                      {"n", N("1.5")},
                      {"doc", AV::M({{"", AV::L({AV::Null(), AV::Bool(true)})}})},
@@ -217,25 +217,25 @@ TEST(ValidateItem, AcceptsAnOrdinaryItem) {
   EXPECT_TRUE(ValidateItem({}).ok());
 }
 
-TEST(ValidateItem, EmptyTopLevelNameIsRejected) {
+TEST(CoreItemValidateItem, EmptyTopLevelNameIsRejected) {
   EXPECT_EQ(Message(ValidateItem({{"", AV::S("v")}})),
             "One or more parameter values were invalid: Empty attribute name");
   EXPECT_TRUE(ValidateItem({{"", AV::S("v")}}).IsValidation());
 }
 
-TEST(ValidateItem, NameLength) {
+TEST(CoreItemValidateItem, NameLength) {
   EXPECT_TRUE(ValidateItem({{std::string(65535, 'n'), AV::S("v")}}).ok());
   EXPECT_EQ(Message(ValidateItem({{std::string(65536, 'n'), AV::S("v")}})),
             "One or more parameter values were invalid: Attribute name is too large, must be "
             "less than 65536 bytes");
 }
 
-TEST(ValidateItem, ValuesAreValidated) {
+TEST(CoreItemValidateItem, ValuesAreValidated) {
   EXPECT_EQ(Message(ValidateItem({{"a", AV::S("ok")}, {"b", AV::NS({})}})),
             "One or more parameter values were invalid: An number set  may not be empty");
 }
 
-TEST(ValidateItem, SizeLimitIsInclusive) {
+TEST(CoreItemValidateItem, SizeLimitIsInclusive) {
   // name "p" (1 byte) + a string value.
   EXPECT_TRUE(ValidateItem({{"p", AV::S(std::string(kMaxItemSize - 1, 'x'))}}).ok());
   EXPECT_EQ(Message(ValidateItem({{"p", AV::S(std::string(kMaxItemSize, 'x'))}})),

@@ -24,7 +24,7 @@ std::string ParseError(std::string_view text, int max_depth = 256) {
   return r.status().message();
 }
 
-TEST(JsonParseTest, Literals) {
+TEST(CoreJsonParseTest, Literals) {
   EXPECT_TRUE(ParseOk("null").IsNull());
   Value t = ParseOk("true");
   ASSERT_TRUE(t.IsBool());
@@ -34,7 +34,7 @@ TEST(JsonParseTest, Literals) {
   EXPECT_FALSE(f.boolean());
 }
 
-TEST(JsonParseTest, NumbersKeepTheirSourceText) {
+TEST(CoreJsonParseTest, NumbersKeepTheirSourceText) {
   for (const char* text :
        {"0", "-0", "1", "-1", "10", "1.5", "-0.25", "0.000", "1e5", "1E5", "1e+5", "1e-5",
         "-12.5E-07", "12345678901234567890123456789012345678",
@@ -46,7 +46,7 @@ TEST(JsonParseTest, NumbersKeepTheirSourceText) {
   }
 }
 
-TEST(JsonParseTest, SurroundingWhitespace) {
+TEST(CoreJsonParseTest, SurroundingWhitespace) {
   Value v = ParseOk(" \t\r\n [ 1 , \"a\" ,\n{ \"k\" : null } ] \n\t ");
   ASSERT_TRUE(v.IsArray());
   ASSERT_EQ(v.array().size(), 3u);
@@ -56,7 +56,7 @@ TEST(JsonParseTest, SurroundingWhitespace) {
   EXPECT_TRUE(v.array()[2].Find("k")->IsNull());
 }
 
-TEST(JsonParseTest, EmptyContainers) {
+TEST(CoreJsonParseTest, EmptyContainers) {
   Value a = ParseOk("[]");
   ASSERT_TRUE(a.IsArray());
   EXPECT_TRUE(a.array().empty());
@@ -66,7 +66,7 @@ TEST(JsonParseTest, EmptyContainers) {
   EXPECT_EQ(o.Find("x"), nullptr);
 }
 
-TEST(JsonParseTest, ObjectsKeepOrderAndDuplicates) {
+TEST(CoreJsonParseTest, ObjectsKeepOrderAndDuplicates) {
   Value v = ParseOk(R"({"b":1,"a":2,"b":3})");
   ASSERT_TRUE(v.IsObject());
   ASSERT_EQ(v.object().size(), 3u);
@@ -79,7 +79,7 @@ TEST(JsonParseTest, ObjectsKeepOrderAndDuplicates) {
   EXPECT_EQ(v.Find("c"), nullptr);
 }
 
-TEST(JsonParseTest, NestedStructure) {
+TEST(CoreJsonParseTest, NestedStructure) {
   Value v = ParseOk(R"({"a":[1,[2,{"b":[true,false,null]}]],"c":{"d":{}}})");
   EXPECT_EQ(Write(v), R"({"a":[1,[2,{"b":[true,false,null]}]],"c":{"d":{}}})");
   const Value* a = v.Find("a");
@@ -89,12 +89,12 @@ TEST(JsonParseTest, NestedStructure) {
   EXPECT_TRUE(inner.Find("b")->array()[2].IsNull());
 }
 
-TEST(JsonParseTest, SimpleEscapes) {
+TEST(CoreJsonParseTest, SimpleEscapes) {
   Value v = ParseOk(R"("q\"b\\s\/b\bf\fn\nr\rt\t")");
   EXPECT_EQ(v.str(), "q\"b\\s/b\bf\fn\nr\rt\t");
 }
 
-TEST(JsonParseTest, UnicodeEscapes) {
+TEST(CoreJsonParseTest, UnicodeEscapes) {
   EXPECT_EQ(ParseOk(R"("\u0041")").str(), "A");
   EXPECT_EQ(ParseOk(R"("\u00e9\u00E9")").str(), "\xC3\xA9\xC3\xA9");  // é é
   EXPECT_EQ(ParseOk(R"("\u20AC")").str(), "\xE2\x82\xAC");            // €
@@ -106,7 +106,7 @@ TEST(JsonParseTest, UnicodeEscapes) {
   EXPECT_EQ(ParseOk(R"("\u007f\u0080\u07FF\u0800")").str(), "\x7F\xC2\x80\xDF\xBF\xE0\xA0\x80");
 }
 
-TEST(JsonParseTest, RawUtf8PassesThrough) {
+TEST(CoreJsonParseTest, RawUtf8PassesThrough) {
   const std::string s = "caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80 \xED\x9F\xBF \xEE\x80\x80";
   EXPECT_EQ(ParseOk("\"" + s + "\"").str(), s);
   // Member names are strings too.
@@ -114,7 +114,7 @@ TEST(JsonParseTest, RawUtf8PassesThrough) {
   EXPECT_EQ(o.object()[0].first, s);
 }
 
-TEST(JsonParseTest, NulBytesOutsideStringsAreErrors) {
+TEST(CoreJsonParseTest, NulBytesOutsideStringsAreErrors) {
   EXPECT_EQ(ParseError(std::string("1\0", 2)),
             "Invalid JSON: unexpected control character U+0000 after the JSON value at line 1, "
             "column 2");
@@ -130,7 +130,7 @@ struct ErrorCase {
   std::string message;
 };
 
-TEST(JsonParseTest, MalformedInputGivesExactErrors) {
+TEST(CoreJsonParseTest, MalformedInputGivesExactErrors) {
   const std::vector<ErrorCase> cases = {
       {"", "unexpected end of input at line 1, column 1"},
       {"   \n  ", "unexpected end of input at line 2, column 3"},
@@ -257,7 +257,7 @@ TEST(JsonParseTest, MalformedInputGivesExactErrors) {
   }
 }
 
-TEST(JsonParseTest, LinesAndColumns) {
+TEST(CoreJsonParseTest, LinesAndColumns) {
   // Lines count '\n'; columns count characters (UTF-8 sequences), not bytes; "\r\n" is one line
   // break.
   EXPECT_EQ(ParseError("{\n  \"a\": 1,\n  \"b\": x\n}"),
@@ -271,7 +271,7 @@ TEST(JsonParseTest, LinesAndColumns) {
             "Invalid JSON: unescaped control character U+000A in string at line 2, column 5");
 }
 
-TEST(JsonParseTest, DepthLimit) {
+TEST(CoreJsonParseTest, DepthLimit) {
   // Exactly max_depth containers nest; one more is an error at the bracket that exceeds it.
   std::string ok = std::string(256, '[') + std::string(256, ']');
   EXPECT_TRUE(Parse(ok).ok());
@@ -289,7 +289,7 @@ TEST(JsonParseTest, DepthLimit) {
             "Invalid JSON: nesting exceeds the maximum depth of 0 at line 1, column 1");
 }
 
-TEST(JsonParseTest, HostileNestingDoesNotCrash) {
+TEST(CoreJsonParseTest, HostileNestingDoesNotCrash) {
   EXPECT_EQ(ParseError(std::string(100000, '[')),
             "Invalid JSON: nesting exceeds the maximum depth of 256 at line 1, column 257");
   std::string objects;
@@ -302,7 +302,7 @@ TEST(JsonParseTest, HostileNestingDoesNotCrash) {
             "Invalid JSON: nesting exceeds the maximum depth of 256 at line 1, column 641");
 }
 
-TEST(JsonParseTest, LargeFlatInput) {
+TEST(CoreJsonParseTest, LargeFlatInput) {
   std::string text = "[";
   for (int i = 0; i < 100000; ++i) {
     if (i > 0) text += ',';
@@ -315,7 +315,7 @@ TEST(JsonParseTest, LargeFlatInput) {
   EXPECT_EQ(Write(v), text);
 }
 
-TEST(JsonValueTest, Factories) {
+TEST(CoreJsonValueTest, Factories) {
   EXPECT_TRUE(Value().IsNull());
   EXPECT_TRUE(Value::Null().IsNull());
   EXPECT_EQ(Value::Int(0).number_text(), "0");
@@ -338,7 +338,7 @@ TEST(JsonValueTest, Factories) {
   EXPECT_NE(Value::Number("1"), Value::String("1"));
 }
 
-TEST(JsonWriteTest, Scalars) {
+TEST(CoreJsonWriteTest, Scalars) {
   EXPECT_EQ(Write(Value()), "null");
   EXPECT_EQ(Write(Value::Bool(true)), "true");
   EXPECT_EQ(Write(Value::Bool(false)), "false");
@@ -348,7 +348,7 @@ TEST(JsonWriteTest, Scalars) {
   EXPECT_EQ(Write(Value::MakeObject()), "{}");
 }
 
-TEST(JsonWriteTest, Escaping) {
+TEST(CoreJsonWriteTest, Escaping) {
   EXPECT_EQ(Write(Value::String("a\"b\\c/d")), R"("a\"b\\c/d")");
   EXPECT_EQ(Write(Value::String("\b\f\n\r\t")), R"("\b\f\n\r\t")");
   EXPECT_EQ(Write(Value::String(std::string("\0\x01\x1F", 3))), R"("\u0000\u0001\u001f")");
@@ -364,7 +364,7 @@ TEST(JsonWriteTest, Escaping) {
   EXPECT_EQ(quoted, "prefix:\"x\\ty\"");
 }
 
-TEST(JsonWriteTest, EveryControlCharacterRoundTrips) {
+TEST(CoreJsonWriteTest, EveryControlCharacterRoundTrips) {
   std::string all;
   for (int c = 0; c < 0x80; ++c) all.push_back(static_cast<char>(c));
   const std::string text = Write(Value::String(all));
@@ -372,7 +372,7 @@ TEST(JsonWriteTest, EveryControlCharacterRoundTrips) {
   EXPECT_EQ(ParseOk(text).str(), all);
 }
 
-TEST(JsonWriteTest, RoundTrips) {
+TEST(CoreJsonWriteTest, RoundTrips) {
   for (const char* text : {
            "null",
            "[true,false,null]",
@@ -390,7 +390,7 @@ TEST(JsonWriteTest, RoundTrips) {
   EXPECT_EQ(Write(ParseOk(" [ 1 , { \"a\" : 2 } ] ")), R"([1,{"a":2}])");
 }
 
-TEST(JsonText, ToValidUtf8ReplacesIllFormedBytes) {
+TEST(CoreJsonText, ToValidUtf8ReplacesIllFormedBytes) {
   EXPECT_EQ(ToValidUtf8("plain é ✓"), "plain é ✓");
   EXPECT_EQ(ToValidUtf8("a\x80"
                         "b\xff"),
@@ -410,7 +410,7 @@ namespace {
 
 // WriteIndented: what fits in the width on one line, the rest a member per line; parses back to
 // the same value.
-TEST(JsonWriteIndentedTest, FitsOnALineOrBreaks) {
+TEST(CoreJsonWriteIndentedTest, FitsOnALineOrBreaks) {
   Result<Value> v = Parse(R"({"a": [1, 2], "b": {"c": "x\n"}, "e": [], "f": {}})");
   ASSERT_TRUE(v.ok());
   EXPECT_EQ(WriteIndented(*v), "{\"a\": [1, 2], \"b\": {\"c\": \"x\\n\"}, \"e\": [], \"f\": {}}\n");

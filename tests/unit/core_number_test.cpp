@@ -55,7 +55,7 @@ std::string Encode(const Number& n) {
 
 // --- Parse ---------------------------------------------------------------------------------
 
-TEST(NumberParse, AcceptsEverySpellingDynamoDBAccepts) {
+TEST(CoreNumberParse, AcceptsEverySpellingDynamoDBAccepts) {
   struct Case {
     std::string text;
     std::string canonical;
@@ -100,7 +100,7 @@ TEST(NumberParse, AcceptsEverySpellingDynamoDBAccepts) {
 
 // DynamoDB's current layer keeps the colon and space for the empty string; its older layer
 // drops them (the Parity Suite's valueLayers captures, October 2026).
-TEST(NumberParse, EmptyStringKeepsTheColon) {
+TEST(CoreNumberParse, EmptyStringKeepsTheColon) {
   EXPECT_EQ(ParseError(""), std::string(kNotNumeric) + ": ");
   EXPECT_EQ(Number::ParseAsBigDecimal("").status().message(), kNotNumeric);
 }
@@ -108,7 +108,7 @@ TEST(NumberParse, EmptyStringKeepsTheColon) {
 // The older layer and PartiQL parameters read numbers as Java's BigDecimal: the exponent and
 // the scale must fit an int, and precision - scale wraps (partiqlParameterNumbers.test.ts,
 // valueLayers.test.ts, October 2026).
-TEST(NumberParse, AsBigDecimal) {
+TEST(CoreNumberParse, AsBigDecimal) {
   const std::string overflow =
       "Number overflow. Attempting to store a number with magnitude larger than supported range";
   const std::string underflow =
@@ -146,7 +146,7 @@ TEST(NumberParse, AsBigDecimal) {
   EXPECT_EQ(ParseError("1e99999999999"), overflow);
 }
 
-TEST(NumberParse, RejectsJunkEchoingTheText) {
+TEST(CoreNumberParse, RejectsJunkEchoingTheText) {
   const char* rejected[] = {
       "NaN",   "nan",  "Infinity", "-Infinity", "inf",   "dog", " 1",  "1 ",  " ",
       "\t1",   "1\n",  "1e",       "1e+",       "1e-",   "e5",  "E5",  ".",   "+",
@@ -157,7 +157,7 @@ TEST(NumberParse, RejectsJunkEchoingTheText) {
   for (const char* text : rejected) EXPECT_EQ(ParseError(text), Echo(text)) << text;
 }
 
-TEST(NumberParse, ExponentPast64BitsCannotBeConverted) {
+TEST(CoreNumberParse, ExponentPast64BitsCannotBeConverted) {
   EXPECT_EQ(ParseError("1e9223372036854775808"), Echo("1e9223372036854775808"));
   EXPECT_EQ(ParseError("1e-9223372036854775809"), Echo("1e-9223372036854775809"));
   EXPECT_EQ(ParseError("1e99999999999999999999"), Echo("1e99999999999999999999"));
@@ -169,7 +169,7 @@ TEST(NumberParse, ExponentPast64BitsCannotBeConverted) {
   EXPECT_EQ(ParseError("1e0000000000000000000000000000000000000000005"), "OK");
 }
 
-TEST(NumberParse, ExponentPast32BitsIsOverflowOrUnderflow) {
+TEST(CoreNumberParse, ExponentPast32BitsIsOverflowOrUnderflow) {
   EXPECT_EQ(ParseError("1e99999999999"), kOverflow);
   EXPECT_EQ(ParseError("1e-99999999999"), kUnderflow);
   EXPECT_EQ(ParseError("1e2147483648"), kOverflow);
@@ -183,7 +183,7 @@ TEST(NumberParse, ExponentPast32BitsIsOverflowOrUnderflow) {
   EXPECT_EQ(ParseError("1234567890123456789012345678901234567890e99999999999"), kOverflow);
 }
 
-TEST(NumberParse, ZeroIsRangeCheckedByTheExponentAsWritten) {
+TEST(CoreNumberParse, ZeroIsRangeCheckedByTheExponentAsWritten) {
   EXPECT_EQ(ParseError("0e126"), kOverflow);
   EXPECT_EQ(ParseError("-0e126"), kOverflow);
   EXPECT_EQ(ParseError("0e-131"), kUnderflow);
@@ -197,7 +197,7 @@ TEST(NumberParse, ZeroIsRangeCheckedByTheExponentAsWritten) {
   EXPECT_FALSE(N("-0e125").IsNegative());
 }
 
-TEST(NumberParse, MagnitudeBounds) {
+TEST(CoreNumberParse, MagnitudeBounds) {
   EXPECT_EQ(N(kMaxText).ToString(), std::string(38, '9') + Zeros(88));
   EXPECT_EQ(N("-" + kMaxText).ToString(), "-" + std::string(38, '9') + Zeros(88));
   EXPECT_EQ(ParseError("1e126"), kOverflow);
@@ -217,7 +217,7 @@ TEST(NumberParse, MagnitudeBounds) {
   EXPECT_EQ(N(kMaxText).exponent(), Number::kMaxExponent);
 }
 
-TEST(NumberParse, ThirtyEightSignificantDigits) {
+TEST(CoreNumberParse, ThirtyEightSignificantDigits) {
   const std::string d38 = "12345678901234567890123456789012345678";
   EXPECT_EQ(N(d38).ToString(), d38);
   EXPECT_EQ(N(d38).digits(), d38);
@@ -235,7 +235,7 @@ TEST(NumberParse, ThirtyEightSignificantDigits) {
   EXPECT_EQ(ParseError(d38 + "9e-300"), kTooPrecise);
 }
 
-TEST(NumberParse, NormalizedParts) {
+TEST(CoreNumberParse, NormalizedParts) {
   Number n = N("-0042.1200e3");
   EXPECT_TRUE(n.IsNegative());
   EXPECT_EQ(n.digits(), "4212");
@@ -250,7 +250,7 @@ TEST(NumberParse, NormalizedParts) {
 
 // --- ToString ------------------------------------------------------------------------------
 
-TEST(NumberToString, CanonicalPlainNotation) {
+TEST(CoreNumberToString, CanonicalPlainNotation) {
   EXPECT_EQ(N("0042.1200").ToString(), "42.12");
   EXPECT_EQ(N("1E3").ToString(), "1000");
   EXPECT_EQ(N("-0.5").ToString(), "-0.5");
@@ -271,7 +271,7 @@ TEST(NumberToString, CanonicalPlainNotation) {
 
 // --- Comparison ----------------------------------------------------------------------------
 
-TEST(NumberCompare, EqualSpellingsAreEqual) {
+TEST(CoreNumberCompare, EqualSpellingsAreEqual) {
   EXPECT_EQ(N("1"), N("1.0"));
   EXPECT_EQ(N("1"), N("1e0"));
   EXPECT_EQ(N("1.0"), N("1e0"));
@@ -282,7 +282,7 @@ TEST(NumberCompare, EqualSpellingsAreEqual) {
   EXPECT_EQ(N("1") <=> N("1.000"), std::strong_ordering::equal);
 }
 
-TEST(NumberCompare, NumericOrder) {
+TEST(CoreNumberCompare, NumericOrder) {
   // Each strictly less than the next.
   const std::vector<std::string> ascending = {
       "-" + kMaxText, "-1e125",  "-1000", "-2",     "-1.25",  "-1.2", "-1", "-0.5",
@@ -314,7 +314,7 @@ std::string SubText(std::string_view a, std::string_view b) {
   return r.ok() ? r->ToString() : r.status().message();
 }
 
-TEST(NumberArithmetic, Basics) {
+TEST(CoreNumberArithmetic, Basics) {
   EXPECT_EQ(AddText("1", "2"), "3");
   EXPECT_EQ(AddText("999", "1"), "1000");                     // carry through every digit
   EXPECT_EQ(AddText("0.999", "0.001"), "1");                  // carry across the point
@@ -342,7 +342,7 @@ TEST(NumberArithmetic, Basics) {
   EXPECT_FALSE(Number::Add(N("-1"), N("1"))->IsNegative());
 }
 
-TEST(NumberArithmetic, ThirtyEightDigitLimit) {
+TEST(CoreNumberArithmetic, ThirtyEightDigitLimit) {
   const std::string nines38(38, '9');
   EXPECT_EQ(AddText("1e50", "1"), kOverflow);         // would need 51 digits
   EXPECT_EQ(AddText(nines38, "1"), "1" + Zeros(38));  // 1 digit after the carry
@@ -354,7 +354,7 @@ TEST(NumberArithmetic, ThirtyEightDigitLimit) {
   EXPECT_EQ(SubText("1e37", "1"), std::string(37, '9'));
 }
 
-TEST(NumberArithmetic, RangeLimits) {
+TEST(CoreNumberArithmetic, RangeLimits) {
   EXPECT_EQ(AddText(kMaxText, "1e88"), kOverflow);  // exactly 1E126
   EXPECT_EQ(AddText(kMaxText, kMaxText), kOverflow);
   EXPECT_EQ(SubText("-" + kMaxText, kMaxText), kOverflow);
@@ -366,7 +366,7 @@ TEST(NumberArithmetic, RangeLimits) {
   EXPECT_EQ(AddText("-1e-130", "-1e-130"), "-0." + Zeros(129) + "2");
 }
 
-TEST(NumberArithmetic, MatchesIntegerArithmeticAtManyScales) {
+TEST(CoreNumberArithmetic, MatchesIntegerArithmeticAtManyScales) {
   std::mt19937_64 rng(20240601);
   std::uniform_int_distribution<int64_t> value(-(int64_t{1} << 60), int64_t{1} << 60);
   std::uniform_int_distribution<int> scale(-60, 60);
@@ -387,7 +387,7 @@ TEST(NumberArithmetic, MatchesIntegerArithmeticAtManyScales) {
 
 // --- Integers ------------------------------------------------------------------------------
 
-TEST(NumberInt, FromIntAndToInt64) {
+TEST(CoreNumberInt, FromIntAndToInt64) {
   const int64_t values[] = {0,
                             1,
                             -1,
@@ -424,7 +424,7 @@ TEST(NumberInt, FromIntAndToInt64) {
 
 // --- SizeBytes -----------------------------------------------------------------------------
 
-TEST(NumberSize, DigitPairsAlignedToThePoint) {
+TEST(CoreNumberSize, DigitPairsAlignedToThePoint) {
   struct Case {
     std::string text;
     size_t bytes;
@@ -470,7 +470,7 @@ TEST(NumberSize, DigitPairsAlignedToThePoint) {
 
 // --- Key encoding --------------------------------------------------------------------------
 
-TEST(NumberKey, GrammarBytes) {
+TEST(CoreNumberKey, GrammarBytes) {
   EXPECT_EQ(Encode(N("0")), std::string("\x80", 1));
   EXPECT_EQ(Encode(N("1")), std::string("\xC0\x80\x00\x02\x00", 5));
   EXPECT_EQ(Encode(N("-1")), std::string("\x40\x7F\xFF\x09\xFF", 5));
@@ -485,7 +485,7 @@ TEST(NumberKey, GrammarBytes) {
   EXPECT_EQ(out, std::string("prefix\xC0\x80\x00\x06\x00", 11));
 }
 
-TEST(NumberKey, DecodeRejectsMalformed) {
+TEST(CoreNumberKey, DecodeRejectsMalformed) {
   const std::string bad[] = {
       std::string(""),
       std::string("\x00", 1),
@@ -607,7 +607,7 @@ int MemCompare(const std::string& a, const std::string& b) {
 
 int OrderSign(std::strong_ordering o) { return o < 0 ? -1 : (o > 0 ? 1 : 0); }
 
-TEST(NumberKey, RoundTripsAndOrdersLikeTheNumbers) {
+TEST(CoreNumberKey, RoundTripsAndOrdersLikeTheNumbers) {
   std::vector<Sample> samples = Samples();
   ASSERT_GT(samples.size(), 9000u);
   std::vector<Number> numbers;
@@ -651,7 +651,7 @@ TEST(NumberKey, RoundTripsAndOrdersLikeTheNumbers) {
   }
 }
 
-TEST(NumberKey, NoEncodingIsAPrefixOfAnother) {
+TEST(CoreNumberKey, NoEncodingIsAPrefixOfAnother) {
   std::vector<std::string> keys;
   for (const Sample& s : Samples()) keys.push_back(Encode(N(s.text)));
   std::sort(keys.begin(), keys.end());
@@ -665,7 +665,7 @@ TEST(NumberKey, NoEncodingIsAPrefixOfAnother) {
   }
 }
 
-TEST(NumberKey, SelfDelimitingInAConcatenation) {
+TEST(CoreNumberKey, SelfDelimitingInAConcatenation) {
   const char* texts[] = {"0", "1", "-1", "1.25", "-1.2", "1e-130", "-1e125", "42", "0"};
   std::string buffer;
   for (const char* t : texts) N(t).AppendKeyEncoding(&buffer);

@@ -15,7 +15,7 @@ TableDescription Table() {
   return *t;
 }
 
-TEST(SchemaJson, TtlAndStreamRoundTrip) {
+TEST(CoreSchemaJson, TtlAndStreamRoundTrip) {
   TableDescription t = Table();
   t.ttl_attribute = "expires";
   t.ttl_changed_at = 1700000000.5;
@@ -39,7 +39,7 @@ TEST(SchemaJson, TtlAndStreamRoundTrip) {
 
 // OnDemandThroughput and WarmThroughput round trip; a catalog from before keyhole recorded
 // WarmThroughput reads with DynamoDB's defaults (12000 / 4000 on demand, the provisioned units).
-TEST(SchemaJson, ThroughputModes) {
+TEST(CoreSchemaJson, ThroughputModes) {
   TableDescription t = Table();
   EXPECT_EQ(t.warm_read_units, 12000);
   EXPECT_EQ(t.warm_write_units, 4000);
@@ -65,7 +65,7 @@ TEST(SchemaJson, ThroughputModes) {
   EXPECT_EQ(back->warm_write_units, 3);
 }
 
-TEST(SchemaJson, DisabledStreamKeepsItsLabel) {
+TEST(CoreSchemaJson, DisabledStreamKeepsItsLabel) {
   TableDescription t = Table();
   t.latest_stream_label = "2023-11-14T22:13:20.000";
   json::Value j = TableToJson(t);
@@ -78,7 +78,7 @@ TEST(SchemaJson, DisabledStreamKeepsItsLabel) {
   EXPECT_FALSE(back->ttl_attribute);
 }
 
-TEST(SchemaJson, MultiAttributeGsiKeyRoundTrips) {
+TEST(CoreSchemaJson, MultiAttributeGsiKeyRoundTrips) {
   auto t = BuildTableDescription(
       "Tab", {{"pk", "S"}, {"a", "S"}, {"b", "N"}, {"c", "B"}, {"d", "S"}}, {{"pk", "HASH"}},
       {{"gsi", {{"a", "HASH"}, {"b", "HASH"}, {"c", "RANGE"}, {"d", "RANGE"}}, "ALL", {}}}, {});

@@ -13,7 +13,7 @@ Result<int> Failing(std::string message) { return Status::Validation(std::move(m
 // The shell's .import held `r.status().message()` by reference; when status() returned a copy,
 // the reference dangled and an import interrupted after its reading phase crashed
 // (std::length_error). status() of a named Result is now a reference into it.
-TEST(ResultTest, StatusOfANamedResultIsAReferenceIntoIt) {
+TEST(CoreStatusResultTest, StatusOfANamedResultIsAReferenceIntoIt) {
   Result<int> r = Failing(std::string(200, 'x'));  // longer than the small-string buffer
   const std::string& message = r.status().message();
   EXPECT_EQ(&r.status(), &r.status());
@@ -23,7 +23,7 @@ TEST(ResultTest, StatusOfANamedResultIsAReferenceIntoIt) {
   EXPECT_EQ(ok.status().code(), ErrorCode::kOk);
 }
 
-TEST(ResultTest, StatusOfATemporaryResultIsItsOwn) {
+TEST(CoreStatusResultTest, StatusOfATemporaryResultIsItsOwn) {
   Status s = Failing("gone").status();
   EXPECT_EQ(s.code(), ErrorCode::kValidation);
   EXPECT_EQ(s.message(), "gone");

@@ -35,7 +35,7 @@ std::string Error(const Result<VectorIndexDescription>& r) {
   return r.ok() ? "" : r.status().message();
 }
 
-TEST(VectorIndexTest, BuildsAnIndex) {
+TEST(CoreVectorIndexTest, BuildsAnIndex) {
   Result<VectorIndexDescription> v = BuildVectorIndex(TableKey(), kDefs, Spec());
   ASSERT_TRUE(v.ok()) << v.status().ToString();
   EXPECT_EQ(v->dimensions, 3);
@@ -45,7 +45,7 @@ TEST(VectorIndexTest, BuildsAnIndex) {
   EXPECT_EQ(v->search_schema[1], (SearchAttribute{"cat", ValueType::kN, false}));
 }
 
-TEST(VectorIndexTest, RefusesBadDefinitions) {
+TEST(CoreVectorIndexTest, RefusesBadDefinitions) {
   VectorIndexSpec s = Spec();
   s.dimensions = 4097;
   EXPECT_EQ(Error(BuildVectorIndex(TableKey(), kDefs, s)),
@@ -74,7 +74,7 @@ TEST(VectorIndexTest, RefusesBadDefinitions) {
             "AttributeName");
 }
 
-TEST(VectorIndexTest, ChecksIndexesTogether) {
+TEST(CoreVectorIndexTest, ChecksIndexesTogether) {
   VectorIndexDescription a = *BuildVectorIndex(TableKey(), kDefs, Spec());
   VectorIndexDescription b = a;
   b.name = "other";
@@ -103,7 +103,7 @@ Item WithVector(std::vector<AttributeValue> v) {
 
 AttributeValue Num(const char* text) { return AttributeValue::N(*Number::Parse(text)); }
 
-TEST(VectorIndexTest, ChecksAnItemsVector) {
+TEST(CoreVectorIndexTest, ChecksAnItemsVector) {
   VectorIndexDescription v = *BuildVectorIndex(TableKey(), kDefs, Spec());
   EXPECT_TRUE(CheckVectorItem(v, WithVector({Num("1"), Num("0.5"), Num("-2")})).ok());
   EXPECT_EQ(CheckVectorItem(v, WithVector({Num("1"), Num("2")})).message(),
@@ -138,7 +138,7 @@ TEST(VectorIndexTest, ChecksAnItemsVector) {
             "empty string value.");
 }
 
-TEST(VectorIndexTest, HoldsOnlyItemsWithTheVectorAndTheHashAttribute) {
+TEST(CoreVectorIndexTest, HoldsOnlyItemsWithTheVectorAndTheHashAttribute) {
   VectorIndexDescription v = *BuildVectorIndex(TableKey(), kDefs, Spec());
   Item item = WithVector({Num("1"), Num("2"), Num("3")});
   EXPECT_TRUE(InVectorIndex(v, item));
@@ -151,7 +151,7 @@ TEST(VectorIndexTest, HoldsOnlyItemsWithTheVectorAndTheHashAttribute) {
   EXPECT_FALSE(InVectorIndex(v, item));
 }
 
-TEST(VectorIndexTest, Scores) {
+TEST(CoreVectorIndexTest, Scores) {
   const float a[] = {1, 0}, b[] = {0, 1}, c[] = {-1, 0}, z[] = {0, 0}, d[] = {3, 4};
   EXPECT_DOUBLE_EQ(VectorScore(DistanceFunction::kCosine, a, a, 2), 0);
   EXPECT_DOUBLE_EQ(VectorScore(DistanceFunction::kCosine, a, b, 2), 1);
@@ -162,7 +162,7 @@ TEST(VectorIndexTest, Scores) {
   EXPECT_DOUBLE_EQ(VectorScore(DistanceFunction::kDotProduct, c, d, 2), -3);
 }
 
-TEST(VectorIndexTest, TableJsonRoundTrips) {
+TEST(CoreVectorIndexTest, TableJsonRoundTrips) {
   Result<TableDescription> t =
       BuildTableDescription("Mem", kDefs, {{"pk", "HASH"}}, {}, {}, {Spec()});
   ASSERT_TRUE(t.ok()) << t.status().ToString();
@@ -193,7 +193,7 @@ TEST(VectorIndexTest, TableJsonRoundTrips) {
             nullptr);
 }
 
-TEST(VectorIndexTest, DuplicateNamesAcrossIndexKinds) {
+TEST(CoreVectorIndexTest, DuplicateNamesAcrossIndexKinds) {
   IndexSpec gsi;
   gsi.name = "vix";
   gsi.key_schema = {{"tenant", "HASH"}};
@@ -205,7 +205,7 @@ TEST(VectorIndexTest, DuplicateNamesAcrossIndexKinds) {
             "One or more parameter values were invalid: Duplicate index name: vix");
 }
 
-TEST(VectorIndexTest, ChecksTopKAndTheSearchVector) {
+TEST(CoreVectorIndexTest, ChecksTopKAndTheSearchVector) {
   EXPECT_TRUE(CheckTopK(1).ok());
   EXPECT_TRUE(CheckTopK(100).ok());
   EXPECT_EQ(CheckTopK(101).message(),
@@ -251,7 +251,7 @@ std::string TermsError(const VectorIndexDescription& v, const expr::Condition* c
   return r.ok() ? "" : r.status().message();
 }
 
-TEST(VectorIndexTest, ReadsTheSearchCondition) {
+TEST(CoreVectorIndexTest, ReadsTheSearchCondition) {
   VectorIndexDescription v = *BuildVectorIndex(TableKey(), kDefs, Spec());
   expr::Condition both = And({Eq("tenant", AttributeValue::S("t1")), Eq("cat", Num("2"))});
   Result<std::vector<SearchTerm>> terms = SearchConditionTerms(v, &both);
@@ -293,7 +293,7 @@ TEST(VectorIndexTest, ReadsTheSearchCondition) {
 }
 
 // ExactTopK beside a brute-force model: every candidate scored, sorted, the first k kept.
-TEST(VectorIndexTest, ExactTopKMatchesABruteForceModel) {
+TEST(CoreVectorIndexTest, ExactTopKMatchesABruteForceModel) {
   std::mt19937 rng(42);
   std::uniform_real_distribution<float> value(-1, 1);
   std::uniform_int_distribution<int> small(0, 3);  // repeated values make equal scores

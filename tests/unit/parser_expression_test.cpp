@@ -79,9 +79,9 @@ expr::Path P(std::vector<std::string> names) {
 
 // ---- grammar soundness and reserved words ----
 
-TEST(ExpressionGrammar, AnalyzeFindsNoProblems) { EXPECT_EQ(AnalyzeGrammars(), 0u); }
+TEST(ParserExpressionGrammar, AnalyzeFindsNoProblems) { EXPECT_EQ(AnalyzeGrammars(), 0u); }
 
-TEST(ReservedWords, ListAndCaseInsensitivity) {
+TEST(ParserExpressionReservedWords, ListAndCaseInsensitivity) {
   EXPECT_EQ(ReservedWordCount(), 573u);
   for (const char* w : {"ABORT", "name", "Data", "sTaTuS", "ZONE", "size", "ttl", "SET", "ADD",
                         "DELETE", "AND", "BETWEEN", "IN", "COMMENT", "USER"}) {
@@ -94,7 +94,7 @@ TEST(ReservedWords, ListAndCaseInsensitivity) {
 
 // ---- conditions: structure and precedence ----
 
-TEST(ConditionParse, Comparison) {
+TEST(ParserExpressionConditionParse, Comparison) {
   auto r = Cond("a.b[2] = :v");
   ASSERT_TRUE(r.ok()) << r.status().message();
   EXPECT_EQ(r->kind, ConditionKind::kCompare);
@@ -120,7 +120,7 @@ TEST(ConditionParse, Comparison) {
   }
 }
 
-TEST(ConditionParse, OrBindsLooserThanAnd) {
+TEST(ParserExpressionConditionParse, OrBindsLooserThanAnd) {
   auto r = Cond("a = :v OR b = :v AND c = :v");
   ASSERT_TRUE(r.ok());
   ASSERT_EQ(r->kind, ConditionKind::kOr);
@@ -134,7 +134,7 @@ TEST(ConditionParse, OrBindsLooserThanAnd) {
   EXPECT_EQ(l->children[0].kind, ConditionKind::kAnd);
 }
 
-TEST(ConditionParse, ChainsAreFlat) {
+TEST(ParserExpressionConditionParse, ChainsAreFlat) {
   auto r = Cond("a = :v AND b = :v AND c = :v AND d = :v");
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r->kind, ConditionKind::kAnd);
@@ -145,7 +145,7 @@ TEST(ConditionParse, ChainsAreFlat) {
   EXPECT_EQ(o->children.size(), 3u);
 }
 
-TEST(ConditionParse, NotBindsTighterThanAnd) {
+TEST(ParserExpressionConditionParse, NotBindsTighterThanAnd) {
   auto r = Cond("NOT a = :v AND b = :v");
   ASSERT_TRUE(r.ok());
   ASSERT_EQ(r->kind, ConditionKind::kAnd);
@@ -164,7 +164,7 @@ TEST(ConditionParse, NotBindsTighterThanAnd) {
   EXPECT_EQ(nn->children[0].children[0].kind, ConditionKind::kFunction);
 }
 
-TEST(ConditionParse, BetweenTakesTheFirstAnd) {
+TEST(ParserExpressionConditionParse, BetweenTakesTheFirstAnd) {
   auto r = Cond("x BETWEEN :a AND :b AND y = :c");
   ASSERT_TRUE(r.ok());
   ASSERT_EQ(r->kind, ConditionKind::kAnd);
@@ -177,7 +177,7 @@ TEST(ConditionParse, BetweenTakesTheFirstAnd) {
   EXPECT_EQ(r->children[1].kind, ConditionKind::kCompare);
 }
 
-TEST(ConditionParse, InList) {
+TEST(ParserExpressionConditionParse, InList) {
   auto r = Cond("a IN (:a, :b,:c)");
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r->kind, ConditionKind::kIn);
@@ -188,7 +188,7 @@ TEST(ConditionParse, InList) {
   EXPECT_EQ(CondMsg("a IN :a"), Syntax("Condition", ":a", "IN :a"));
 }
 
-TEST(ConditionParse, Functions) {
+TEST(ParserExpressionConditionParse, Functions) {
   auto r = Cond("attribute_exists(#n)");
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r->kind, ConditionKind::kFunction);
@@ -216,7 +216,7 @@ TEST(ConditionParse, Functions) {
   EXPECT_EQ(CondMsg("attribute_type()"), Syntax("Condition", ")", "()"));
 }
 
-TEST(ConditionParse, KeywordsAreCaseInsensitiveAndWholeWords) {
+TEST(ParserExpressionConditionParse, KeywordsAreCaseInsensitiveAndWholeWords) {
   EXPECT_TRUE(Cond("a = :v and b = :v or not c = :v").ok());
   EXPECT_TRUE(Cond("x between :a AnD :b").ok());
   EXPECT_TRUE(Cond("x iN (:a)").ok());
@@ -229,7 +229,7 @@ TEST(ConditionParse, KeywordsAreCaseInsensitiveAndWholeWords) {
   EXPECT_EQ(CondMsg("NOT = :v"), Syntax("Condition", "=", "NOT = :v"));
 }
 
-TEST(ConditionParse, ParenthesesAreTransparent) {
+TEST(ParserExpressionConditionParse, ParenthesesAreTransparent) {
   auto r = Cond("(a = :v OR b = :v) AND c = :v");
   ASSERT_TRUE(r.ok());
   ASSERT_EQ(r->kind, ConditionKind::kAnd);
@@ -243,7 +243,7 @@ TEST(ConditionParse, ParenthesesAreTransparent) {
   }
 }
 
-TEST(ConditionParse, RedundantParentheses) {
+TEST(ParserExpressionConditionParse, RedundantParentheses) {
   const std::string kMsg = "Invalid ConditionExpression: The expression has redundant parentheses;";
   for (const char* bad :
        {"((a = :v))", "(((a = :v)))", "a = :v AND ((b = :v AND c = :v)) AND d = :v",
@@ -257,14 +257,14 @@ TEST(ConditionParse, RedundantParentheses) {
   EXPECT_EQ(CondMsg("((Comment = :undefined))"), kMsg);
 }
 
-TEST(ConditionParse, LoneOperandIsASyntaxError) {
+TEST(ParserExpressionConditionParse, LoneOperandIsASyntaxError) {
   EXPECT_EQ(CondMsg("a"), Syntax("Condition", "<EOF>", "a"));
   EXPECT_EQ(CondMsg(":v"), Syntax("Condition", "<EOF>", ":v"));
   EXPECT_EQ(CondMsg("a = :v AND b"), Syntax("Condition", "<EOF>", "b"));
   EXPECT_EQ(CondMsg("(a)"), Syntax("Condition", "<EOF>", ")"));
 }
 
-TEST(ConditionParse, SyntaxErrors) {
+TEST(ParserExpressionConditionParse, SyntaxErrors) {
   EXPECT_EQ(CondMsg("a = "), Syntax("Condition", "<EOF>", "= "));
   EXPECT_EQ(CondMsg("a = :v)"), Syntax("Condition", ")", ":v)"));
   EXPECT_EQ(CondMsg("a == :v"), Syntax("Condition", "=", "== :v"));
@@ -289,7 +289,7 @@ TEST(ConditionParse, SyntaxErrors) {
 
 // ---- updates ----
 
-TEST(UpdateParse, ClausesAndActionsInSourceOrder) {
+TEST(ParserExpressionUpdateParse, ClausesAndActionsInSourceOrder) {
   auto r = Update("SET a = :v, b = c + :w REMOVE d, e[1] ADD f :a DELETE g :b");
   ASSERT_TRUE(r.ok()) << r.status().message();
   const auto& a = r->actions;
@@ -318,7 +318,7 @@ TEST(UpdateParse, ClausesAndActionsInSourceOrder) {
   EXPECT_TRUE(Update("  set   b=:v  ").ok());
 }
 
-TEST(UpdateParse, SetValues) {
+TEST(ParserExpressionUpdateParse, SetValues) {
   auto m = Update("SET a = b - :v");
   ASSERT_TRUE(m.ok());
   EXPECT_EQ(m->actions[0].value.kind, OperandKind::kMinus);
@@ -356,7 +356,7 @@ TEST(UpdateParse, SetValues) {
   EXPECT_EQ(UpdateMsg("SET _123 = :v"), Syntax("Update", "_", "SET _123"));
 }
 
-TEST(UpdateParse, SectionUsedOnce) {
+TEST(ParserExpressionUpdateParse, SectionUsedOnce) {
   EXPECT_EQ(UpdateMsg("ADD x :a SET a = :v ADD y :a"),
             "Invalid UpdateExpression: The \"ADD\" section can only be used once in an update "
             "expression;");
@@ -372,7 +372,7 @@ TEST(UpdateParse, SectionUsedOnce) {
 }
 
 // moto's tests/test_dynamodb/test_dynamodb_expressions.py: token and "near" for each input.
-TEST(UpdateParse, MotoSyntaxErrorSamples) {
+TEST(ParserExpressionUpdateParse, MotoSyntaxErrorSamples) {
   const std::vector<std::vector<std::string>> samples = {
       {"SET attrName = 3", "3", "= 3"},
       {"SET attrName = 34", "34", "= 34"},
@@ -421,7 +421,7 @@ TEST(UpdateParse, MotoSyntaxErrorSamples) {
 
 // ---- projections ----
 
-TEST(ProjectionParse, Paths) {
+TEST(ParserExpressionProjectionParse, Paths) {
   auto r = Projection("a, b.c , d[1].e,#n, #d.#x");
   ASSERT_TRUE(r.ok()) << r.status().message();
   ASSERT_EQ(r->paths.size(), 5u);
@@ -443,7 +443,7 @@ TEST(ProjectionParse, Paths) {
             "keyword: Set");
 }
 
-TEST(ProjectionParse, SyntaxErrors) {
+TEST(ParserExpressionProjectionParse, SyntaxErrors) {
   EXPECT_EQ(ProjectionMsg("a b"), Syntax("Projection", "b", "a b"));
   EXPECT_EQ(ProjectionMsg("a,"), Syntax("Projection", "<EOF>", ","));
   EXPECT_EQ(ProjectionMsg("!!!"), Syntax("Projection", "!", "!!"));
@@ -454,7 +454,7 @@ TEST(ProjectionParse, SyntaxErrors) {
   EXPECT_EQ(ProjectionMsg("123a"), Syntax("Projection", "123", "123a"));
 }
 
-TEST(ProjectionParse, PathLimits) {
+TEST(ParserExpressionProjectionParse, PathLimits) {
   EXPECT_EQ(ProjectionMsg("a[99999999999999]"),
             "Invalid ProjectionExpression: List index is not within the allowable range; index: "
             "[99999999999999]");
@@ -479,7 +479,7 @@ TEST(ProjectionParse, PathLimits) {
 
 // ---- reserved words and placeholders ----
 
-TEST(ExpressionPlaceholders, ReservedWordsOnEveryLiteralElement) {
+TEST(ParserExpressionPlaceholders, ReservedWordsOnEveryLiteralElement) {
   EXPECT_EQ(CondMsg("Comment = :v"),
             "Invalid ConditionExpression: Attribute name is a reserved keyword; reserved keyword: "
             "Comment");
@@ -507,7 +507,7 @@ TEST(ExpressionPlaceholders, ReservedWordsOnEveryLiteralElement) {
             "expression;");
 }
 
-TEST(ExpressionPlaceholders, UndefinedInSourceOrder) {
+TEST(ParserExpressionPlaceholders, UndefinedInSourceOrder) {
   const std::string kName =
       "An expression attribute name used in the document path is not defined; attribute name: ";
   const std::string kValue =
@@ -525,7 +525,7 @@ TEST(ExpressionPlaceholders, UndefinedInSourceOrder) {
             "Invalid FilterExpression: " + kName + "#a");
 }
 
-TEST(ExpressionPlaceholders, ResolutionAndUse) {
+TEST(ParserExpressionPlaceholders, ResolutionAndUse) {
   UsedPlaceholders used;
   auto r = Cond("#d = :v AND #n.#x[0] IN (:a, :v)", Kind::kCondition, &used);
   ASSERT_TRUE(r.ok());
@@ -541,7 +541,7 @@ TEST(ExpressionPlaceholders, ResolutionAndUse) {
 
 // ---- limits ----
 
-TEST(ExpressionLimits, EmptyExpression) {
+TEST(ParserExpressionLimits, EmptyExpression) {
   EXPECT_EQ(CondMsg(""), "Invalid ConditionExpression: The expression can not be empty;");
   EXPECT_EQ(CondMsg(" \t\n", Kind::kFilter),
             "Invalid FilterExpression: The expression can not be empty;");
@@ -551,7 +551,7 @@ TEST(ExpressionLimits, EmptyExpression) {
   EXPECT_EQ(ProjectionMsg("  "), "Invalid ProjectionExpression: The expression can not be empty;");
 }
 
-TEST(ExpressionLimits, SizeIsCheckedBeforeParsing) {
+TEST(ParserExpressionLimits, SizeIsCheckedBeforeParsing) {
   std::string ok = "a = :v";
   ok += std::string(kMaxExpressionBytes - ok.size(), ' ');
   EXPECT_EQ(CondMsg(ok), "OK");
@@ -562,7 +562,7 @@ TEST(ExpressionLimits, SizeIsCheckedBeforeParsing) {
             "Invalid UpdateExpression: Expression size has exceeded the maximum allowed size;");
 }
 
-TEST(ExpressionLimits, DeepNestingDoesNotOverflow) {
+TEST(ParserExpressionLimits, DeepNestingDoesNotOverflow) {
   // 4 KB of '(' and of NOT: refused at the level one past kMaxNestingDepth.
   EXPECT_EQ(CondMsg(std::string(kMaxExpressionBytes, '(')), Syntax("Condition", "(", "((("));
   const std::string nots = Repeat("NOT ", 1000) + "a = :v";
@@ -587,7 +587,7 @@ TEST(ExpressionLimits, DeepNestingDoesNotOverflow) {
 
 // ---- the "near" rule itself ----
 
-TEST(SyntaxErrorText, NearRule) {
+TEST(ParserExpressionSyntaxErrorText, NearRule) {
   EXPECT_EQ(SyntaxErrorText("SET a = 3", 8), "Syntax error; token: \"3\", near: \"= 3\"");
   EXPECT_EQ(SyntaxErrorText("SET a = ", 8), "Syntax error; token: \"<EOF>\", near: \"= \"");
   EXPECT_EQ(SyntaxErrorText("a  <=  b c", 3), "Syntax error; token: \"<=\", near: \"a  <=  b\"");
@@ -603,7 +603,7 @@ struct Request {
   std::string Run() const { return Msg(NativeExpressionParser().Parse(in)); }
 };
 
-TEST(NativeExpressionParser, ParsesEveryExpression) {
+TEST(ParserExpressionNativeExpressionParser, ParsesEveryExpression) {
   Request q;
   q.in.update = "SET #a = :v";
   q.in.condition = "attribute_exists(#b)";
@@ -633,7 +633,7 @@ TEST(NativeExpressionParser, ParsesEveryExpression) {
   EXPECT_TRUE(NativeExpressionParser().Parse(expr::ExpressionInput{}).ok());
 }
 
-TEST(NativeExpressionParser, PlaceholderMapErrors) {
+TEST(ParserExpressionNativeExpressionParser, PlaceholderMapErrors) {
   Request names_only;
   names_only.in.names = std::map<std::string, std::string>{};
   EXPECT_EQ(names_only.Run(),
@@ -679,7 +679,7 @@ TEST(NativeExpressionParser, PlaceholderMapErrors) {
             "Invalid ProjectionExpression: The expression can not be empty;");
 }
 
-TEST(NativeExpressionParser, UnusedPlaceholdersAcrossAllExpressions) {
+TEST(ParserExpressionNativeExpressionParser, UnusedPlaceholdersAcrossAllExpressions) {
   Request r;
   r.in.update = "SET #a = :v";
   r.in.names = std::map<std::string, std::string>{{"#a", "a"}, {"#c", "c"}, {"#b", "b"}};
@@ -702,7 +702,7 @@ TEST(NativeExpressionParser, UnusedPlaceholdersAcrossAllExpressions) {
             "Value provided in ExpressionAttributeValues unused in expressions: keys: {:v}");
 }
 
-TEST(NativeExpressionParser, ErrorOrderAcrossExpressions) {
+TEST(ParserExpressionNativeExpressionParser, ErrorOrderAcrossExpressions) {
   Request r;
   r.in.update = "SET a = :nope";
   r.in.condition = "a =";
@@ -718,7 +718,7 @@ TEST(NativeExpressionParser, ErrorOrderAcrossExpressions) {
 
 // The parsers remember the trees of texts they parsed: the same text again is resolved against
 // the placeholders it is given now, with the errors, positions and used sets of a first parse.
-TEST(ExpressionCache, TheSameTextIsResolvedAgainstNewPlaceholders) {
+TEST(ParserExpressionCache, TheSameTextIsResolvedAgainstNewPlaceholders) {
   const std::string text = "#k = :v AND size(#k) > :n OR attribute_type(#k, :t)";
   auto parse = [&](std::map<std::string, std::string> names,
                    std::map<std::string, AttributeValue> values, UsedPlaceholders* used) {

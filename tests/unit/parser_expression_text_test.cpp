@@ -63,7 +63,7 @@ void RoundTripCondition(const std::string& text) {
   EXPECT_TRUE(SameCondition(*ast, *again)) << rendered;
 }
 
-TEST(ExpressionTextTest, ConditionsRoundTrip) {
+TEST(ParserExpressionTextTest, ConditionsRoundTrip) {
   for (const char* text : {
            "a = :a",
            "a <> :a",
@@ -92,7 +92,7 @@ TEST(ExpressionTextTest, ConditionsRoundTrip) {
   }
 }
 
-TEST(ExpressionTextTest, NamesUseOnePlaceholderEach) {
+TEST(ParserExpressionTextTest, NamesUseOnePlaceholderEach) {
   std::map<std::string, AttributeValue> values = {{":a", AttributeValue::S("x")}};
   std::map<std::string, std::string> names = {{"#x", "size"}};
   Result<Condition> ast = parser::ParseCondition("a.a = :a OR #x.a = :a", expr::Kind::kCondition,
@@ -124,7 +124,7 @@ void RoundTripUpdate(const std::string& text) {
   }
 }
 
-TEST(ExpressionTextTest, UpdatesRoundTrip) {
+TEST(ParserExpressionTextTest, UpdatesRoundTrip) {
   for (const char* text : {
            "SET a = :a",
            "SET a = a + :a, b.c[1] = :b - c",
@@ -140,7 +140,7 @@ TEST(ExpressionTextTest, UpdatesRoundTrip) {
   }
 }
 
-TEST(ExpressionTextTest, ProjectionRoundTrips) {
+TEST(ParserExpressionTextTest, ProjectionRoundTrips) {
   Result<expr::ProjectionExpression> ast =
       parser::ParseProjection("a, b.c[3].d, e[0], a.b", {}, nullptr);
   ASSERT_TRUE(ast.ok()) << ast.status().ToString();
@@ -152,7 +152,7 @@ TEST(ExpressionTextTest, ProjectionRoundTrips) {
   EXPECT_EQ(ast->paths, again->paths);
 }
 
-TEST(ExpressionTextTest, KeyConditions) {
+TEST(ParserExpressionTextTest, KeyConditions) {
   KeyCondition k;
   k.partition_name = "pk";
   k.partition_value = AttributeValue::S("u");
@@ -176,7 +176,7 @@ TEST(ExpressionTextTest, KeyConditions) {
   EXPECT_EQ(expr::RenderKeyCondition(k, &s), "#n0 = :v0 AND #n1 >= :v1");
 }
 
-TEST(ExpressionTextTest, SeededPlaceholdersAreNotReused) {
+TEST(ParserExpressionTextTest, SeededPlaceholdersAreNotReused) {
   expr::Placeholders p({{"#n0", "x"}}, {{":v0", Num("1")}});
   EXPECT_EQ(p.Name("x"), "#n0");
   EXPECT_EQ(p.Name("y"), "#n1");

@@ -12,7 +12,7 @@
 namespace keyhole::parser {
 namespace {
 
-TEST(Lexer, EveryOperatorIsOneToken) {
+TEST(ParserLexer, EveryOperatorIsOneToken) {
   // Two-character operators, then each one-character one, between one-letter names.
   const std::string text = "a<=b>=c<>d!=e||f<<g>>h<i>j=k+l-m*n/o%p@q(r)[s]{t},u.v:w;x?";
   std::vector<size_t> expected = {1, 3, 4, 6, 7, 9, 10, 12, 13, 15, 16, 18, 19, 21, 22};
@@ -26,7 +26,7 @@ TEST(Lexer, EveryOperatorIsOneToken) {
   EXPECT_EQ(lexer::FindLexicalError("a|"), std::optional<size_t>(1));
 }
 
-TEST(Lexer, CommentsAndCharactersThatStartNoToken) {
+TEST(ParserLexer, CommentsAndCharactersThatStartNoToken) {
   EXPECT_EQ(lexer::TokenEnds("a -- b\nc"), (std::vector<size_t>{1, 8}));
   EXPECT_EQ(lexer::TokenEnds("a /* b */ c"), (std::vector<size_t>{1, 11}));
   EXPECT_EQ(lexer::TokenEnds("a-/b"), (std::vector<size_t>{1, 2, 3, 4}));
@@ -39,7 +39,7 @@ TEST(Lexer, CommentsAndCharactersThatStartNoToken) {
   EXPECT_EQ(lexer::FindLexicalError(std::string("a \0 b", 5)), std::optional<size_t>(2));
 }
 
-TEST(Lexer, ScriptsSplitAtSemicolonsOutsideStringsAndComments) {
+TEST(ParserLexer, ScriptsSplitAtSemicolonsOutsideStringsAndComments) {
   // (A comment before a statement is not part of it.)
   ScriptWalker w("SELECT 'a;b' FROM t; -- x;y\nSELECT \"c;d\" /* ; */ FROM u;", false);
   std::vector<std::string> texts;
@@ -48,7 +48,7 @@ TEST(Lexer, ScriptsSplitAtSemicolonsOutsideStringsAndComments) {
             (std::vector<std::string>{"SELECT 'a;b' FROM t", "SELECT \"c;d\" /* ; */ FROM u"}));
 }
 
-TEST(Lexer, ACallScriptSplitsOutsideItsJson) {
+TEST(ParserLexer, ACallScriptSplitsOutsideItsJson) {
   // Inside CALL's JSON: `;`, `'`, `--` and brackets in strings, and nesting, end nothing.
   ScriptWalker w(
       "CALL PutItem {\"TableName\": \"T\", \"Item\": {\"s\": {\"S\": \"a;b'c--d}]\"},"
@@ -72,7 +72,7 @@ TEST(Lexer, ACallScriptSplitsOutsideItsJson) {
   EXPECT_FALSE(p->terminated);
 }
 
-TEST(Lexer, InvalidUtf8IsFoundAtEveryOffset) {
+TEST(ParserLexer, InvalidUtf8IsFoundAtEveryOffset) {
   for (size_t k = 0; k < 40; ++k) {
     const std::string ascii(k, 'a');
     EXPECT_EQ(lexer::FindInvalidUtf8(ascii + "\xff" + std::string(20, 'b')), k) << k;
@@ -83,7 +83,7 @@ TEST(Lexer, InvalidUtf8IsFoundAtEveryOffset) {
   }
 }
 
-TEST(Lexer, ScriptPositionsCountLinesAndCharacters) {
+TEST(ParserLexer, ScriptPositionsCountLinesAndCharacters) {
   const std::string script =
       "SELECT aaaaaaaaaaaaaaaaaaaa;\n\xc3\xa9\xc3\xa9\xc3\xa9; SELECT bbbbbbbbbbbbbbbbbbbbbbbbb;"
       "  \n\n          SELECT c;";

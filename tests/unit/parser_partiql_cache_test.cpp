@@ -216,7 +216,7 @@ constexpr const char* kPatterns[] = {
     "SELECT * FROM \"Orders\" WHERE pk = {S} AND sk = {N} + {N}",
 };
 
-TEST(PartiqlCache, SameShapeTextsParseAsTheirOwnFirstParse) {
+TEST(ParserPartiqlCache, SameShapeTextsParseAsTheirOwnFirstParse) {
   Generator gen(20261126);
   const std::vector<AttributeValue> one = {AttributeValue::S("p")};
   const uint64_t hits_before = ParseStatementCacheHits();
@@ -246,7 +246,7 @@ TEST(PartiqlCache, SameShapeTextsParseAsTheirOwnFirstParse) {
       << ok << " parsed, " << refused << " refused";
 }
 
-TEST(PartiqlCache, ShapesKeepApartWhatTheGrammarTellsApart) {
+TEST(ParserPartiqlCache, ShapesKeepApartWhatTheGrammarTellsApart) {
   // Different spellings of numbers, quoted names against strings, and comments are part of the
   // shape; strings of any length and numbers of one spelling are not.
   const char* const kTexts[] = {

@@ -199,13 +199,13 @@ AttributeValue N(int64_t n) { return AttributeValue::N(Number::FromInt(n)); }
 // Grammar soundness
 // ============================================================================================
 
-TEST(PartiqlGrammar, AnalyzeFindsNoProblem) { EXPECT_EQ(AnalyzePartiqlGrammar(true), 0u); }
+TEST(ParserPartiqlGrammar, AnalyzeFindsNoProblem) { EXPECT_EQ(AnalyzePartiqlGrammar(true), 0u); }
 
 // ============================================================================================
 // Lexical rules
 // ============================================================================================
 
-TEST(PartiqlLexical, KeywordsAreCaseInsensitiveIdentifiersCaseSensitive) {
+TEST(ParserPartiqlLexical, KeywordsAreCaseInsensitiveIdentifiersCaseSensitive) {
   Statement s = Ok("select * from Music where Artist = 'x' and \"artist\" = 'y'");
   const auto& sel = s.as<SelectStatement>();
   EXPECT_EQ(sel.table, "Music");
@@ -213,7 +213,7 @@ TEST(PartiqlLexical, KeywordsAreCaseInsensitiveIdentifiersCaseSensitive) {
   EXPECT_EQ(Cond("A = 1 aNd B = 2"), "(A = 1 AND B = 2)");
 }
 
-TEST(PartiqlLexical, Comments) {
+TEST(ParserPartiqlLexical, Comments) {
   EXPECT_EQ(Cond("-- leading\n a = 1 /* inline */ AND /* x */ b = 2 -- trailing"),
             "(a = 1 AND b = 2)");
   EXPECT_EQ(Cond("a = /* multi\nline */ 1"), "a = 1");
@@ -221,7 +221,7 @@ TEST(PartiqlLexical, Comments) {
   EXPECT_EQ(Where("SELECT * FROM \"Tab\" /* never closed"), "1:21");
 }
 
-TEST(PartiqlLexical, HashAndOtherCharactersAreLexicalErrors) {
+TEST(ParserPartiqlLexical, HashAndOtherCharactersAreLexicalErrors) {
   EXPECT_EQ(Msg("SELECT * FROM \"Tab\" # comment"), Env(""));
   EXPECT_EQ(Where("SELECT * FROM \"Tab\" # comment"), "1:21");
   // A lexical error is reported even when a syntax error comes earlier.
@@ -235,7 +235,7 @@ TEST(PartiqlLexical, HashAndOtherCharactersAreLexicalErrors) {
   EXPECT_EQ(Msg("SELECT * FROM \"Tab\" WHERE a = \xC3\xA9"), Env(""));
 }
 
-TEST(PartiqlLexical, ExponentMustFitInt32) {
+TEST(ParserPartiqlLexical, ExponentMustFitInt32) {
   EXPECT_EQ(Msg("SELECT * FROM \"Tab\" WHERE a = 1e2147483648"), Env(""));
   EXPECT_EQ(Msg("SELECT * FROM \"Tab\" WHERE a = 1e-2147483649"), Env(""));
   // Literals are read as Java's BigDecimal reads them (partiqlGrammar.test.ts, October 2026):
@@ -248,7 +248,7 @@ TEST(PartiqlLexical, ExponentMustFitInt32) {
             "ERROR: Statement wasn't well formed, can't be processed: ");
 }
 
-TEST(PartiqlLexical, StatementLengthLimit) {
+TEST(ParserPartiqlLexical, StatementLengthLimit) {
   std::string ok = "SELECT * FROM \"Tab\"";
   ok += std::string(kMaxStatementChars - ok.size(), ' ');
   EXPECT_EQ(Msg(ok), "OK");
@@ -265,7 +265,7 @@ TEST(PartiqlLexical, StatementLengthLimit) {
   EXPECT_EQ(Msg(wide), "OK");
 }
 
-TEST(PartiqlLexical, OneStatementOnly) {
+TEST(ParserPartiqlLexical, OneStatementOnly) {
   EXPECT_EQ(Msg("SELECT * FROM \"Tab\";"), "OK");
   EXPECT_EQ(Msg("SELECT * FROM \"Tab\" ; -- done"), "OK");
   EXPECT_EQ(Msg("SELECT * FROM \"Tab\"; SELECT * FROM \"Tab\""),
@@ -273,7 +273,7 @@ TEST(PartiqlLexical, OneStatementOnly) {
   EXPECT_EQ(Msg("SELECT * FROM \"Tab\";;"), "Only one operation is allowed in a statement.");
 }
 
-TEST(PartiqlLexical, PositionsAreLineAndCharacterColumn) {
+TEST(ParserPartiqlLexical, PositionsAreLineAndCharacterColumn) {
   EXPECT_EQ(Where("SELECT *\nFROM \"Tab\"\nWHERE a = 1 foo"), "3:13");
   EXPECT_EQ(Where("SELECT * FROM \"Tab\" WHERE a = '\xC3\xA9\xC3\xA9' foo"), "1:36");
   const SourcePosition p = PositionOf("ab\ncd\xC3\xA9x", 7);
@@ -287,13 +287,13 @@ TEST(PartiqlLexical, PositionsAreLineAndCharacterColumn) {
 // Literals and parameters
 // ============================================================================================
 
-TEST(PartiqlLiterals, Strings) {
+TEST(ParserPartiqlLiterals, Strings) {
   EXPECT_EQ(Cond("a = 'it''s'"), "a = 'it's'");
   EXPECT_EQ(Cond("a = ''"), "a = ''");
   EXPECT_EQ(Cond("a = 'semi;colon -- not a comment'"), "a = 'semi;colon -- not a comment'");
 }
 
-TEST(PartiqlLiterals, QuotedIdentifiers) {
+TEST(ParserPartiqlLiterals, QuotedIdentifiers) {
   EXPECT_EQ(Cond("\"a\"\"b\" = 1"), "a\"b = 1");
   EXPECT_EQ(Cond("\"select\" = 1"), "select = 1");
   EXPECT_EQ(Cond("a.\"b c\"[2].\"d.e\" = 1"), "a.b c[2].d.e = 1");
@@ -301,7 +301,7 @@ TEST(PartiqlLiterals, QuotedIdentifiers) {
   EXPECT_EQ(s.as<SelectStatement>().table, "my-table.v1");
 }
 
-TEST(PartiqlLiterals, NumbersInAllSpellings) {
+TEST(ParserPartiqlLiterals, NumbersInAllSpellings) {
   EXPECT_EQ(Cond("a IN [1, 1.0, 1e0, 7.31E6, 7.31e+6, .73e1, -.73e1, 1., +5, - 2, 0042.1200]"),
             "a IN (1, 1, 1, 7310000, 7310000, 7.3, -7.3, 1, 5, -2, 42.12)");
   EXPECT_EQ(Cond("a = 12345678901234567890123456789012345678"),
@@ -312,7 +312,7 @@ TEST(PartiqlLiterals, NumbersInAllSpellings) {
 
 // An INSERT's attribute values are each "root", their members below it (partiqlGrammar.test.ts,
 // October 2026: `{'pk': 1e126}` under root, `{'m': {'x': ..}}` under root.x).
-TEST(PartiqlLiterals, NumberRangeErrorsNameThePath) {
+TEST(ParserPartiqlLiterals, NumberRangeErrorsNameThePath) {
   EXPECT_EQ(Item("{'x': 1e126}"),
             "ERROR: Number overflow. Attempting to store a number with magnitude larger than "
             "supported range under root");
@@ -327,14 +327,14 @@ TEST(PartiqlLiterals, NumberRangeErrorsNameThePath) {
             "supported range under root.n[1]");
 }
 
-TEST(PartiqlLiterals, BooleansNullAndCollections) {
+TEST(ParserPartiqlLiterals, BooleansNullAndCollections) {
   EXPECT_EQ(Item("{'t': true, 'f': FALSE, 'n': Null, 'l': [1, 'a', [], {}], "
                  "'m': {'k': {'x': NULL}}}"),
             "{f: false, l: [1, 'a', [], {}], m: {k: {x: NULL}}, n: NULL, t: true}");
   EXPECT_EQ(Item("{'row': (1, 'a'), 'grouped': (5)}"), "{grouped: 5, row: [1, 'a']}");
 }
 
-TEST(PartiqlLiterals, Sets) {
+TEST(ParserPartiqlLiterals, Sets) {
   EXPECT_EQ(Item("{'ns': <<3, 1, 2>>, 'ss': <<'b', 'a'>>}"),
             "{ns: NS<<1, 2, 3>>, ss: SS<<'a', 'b'>>}");
   EXPECT_EQ(Item("{'s': <<>>}"), "ERROR: Empty bags are not supported");
@@ -352,7 +352,7 @@ TEST(PartiqlLiterals, Sets) {
             "duplicates.");
 }
 
-TEST(PartiqlLiterals, MapKeys) {
+TEST(ParserPartiqlLiterals, MapKeys) {
   EXPECT_EQ(Item("{'a': 1, 'a': 2}"), "ERROR: Duplicate keys in tuple. Key: a under root");
   EXPECT_EQ(Item("{'m': {'k': 1, 'k': 2}}"), "ERROR: Duplicate keys in tuple. Key: k under root");
   EXPECT_EQ(Item("{'m': {'n': {'k': 1, 'k': 2}}}"),
@@ -366,26 +366,26 @@ TEST(PartiqlLiterals, MapKeys) {
             "ERROR: Tuple keys must be of type String. Actual type: DECIMAL under root");
 }
 
-TEST(PartiqlLiterals, MissingOnlyAfterIs) {
+TEST(ParserPartiqlLiterals, MissingOnlyAfterIs) {
   EXPECT_EQ(Cond("a = MISSING"), "ERROR: MISSING must be compared using IS operator");
   EXPECT_EQ(Item("{'a': MISSING}"), "ERROR: MISSING must be compared using IS operator");
   EXPECT_EQ(Cond("a IS MISSING"), "attribute_not_exists(a)");
 }
 
-TEST(PartiqlLiterals, NonLiteralItemValuesAreRefused) {
+TEST(ParserPartiqlLiterals, NonLiteralItemValuesAreRefused) {
   EXPECT_EQ(Item("{'a': set_add(a, <<1>>)}"),
             "ERROR: Unsupported data type: set_add under key root at 1:31:7");
   EXPECT_EQ(Item("{'a': b.c}"), "ERROR: Unsupported data type: b.c under key root at 1:31:3");
 }
 
-TEST(PartiqlParameters, BoundInOrder) {
+TEST(ParserPartiqlParameters, BoundInOrder) {
   EXPECT_EQ(Cond("a = ? AND b IN [?, ?]", {S("x"), N(1), N(2)}), "(a = 'x' AND b IN (1, 2))");
   EXPECT_EQ(Item("{'pk': ?, 'bin': ?, 'n': [?]}",
                  {S("k"), AttributeValue::BS({"\x01", "\x02"}), AttributeValue::Null()}),
             "{bin: BS<<\x01, \x02>>, n: [NULL], pk: 'k'}");
 }
 
-TEST(PartiqlParameters, CountMismatch) {
+TEST(ParserPartiqlParameters, CountMismatch) {
   EXPECT_EQ(Msg("SELECT * FROM \"Tab\" WHERE a = ? AND b = ?", {S("x")}),
             "Number of parameters in request and statement don't match.");
   EXPECT_EQ(Where("SELECT * FROM \"Tab\" WHERE a = ? AND b = ?", {S("x")}), "1:41");
@@ -397,7 +397,7 @@ TEST(PartiqlParameters, CountMismatch) {
 
 // The same text again (its syntax tree remembered) binds the new parameters; a count mismatch
 // and a parameter of the wrong kind are still caught; texts that fail stay failures.
-TEST(PartiqlParameters, TheSameTextAgainBindsItsNewParameters) {
+TEST(ParserPartiqlParameters, TheSameTextAgainBindsItsNewParameters) {
   for (int round = 0; round < 3; ++round) {
     EXPECT_EQ(Cond("a = ? AND b IN [?, ?]", {S("x"), N(1), N(2)}), "(a = 'x' AND b IN (1, 2))");
     EXPECT_EQ(Cond("a = ? AND b IN [?, ?]", {S("y"), N(3), S("z")}), "(a = 'y' AND b IN (3, 'z'))");
@@ -417,7 +417,7 @@ TEST(PartiqlParameters, TheSameTextAgainBindsItsNewParameters) {
   }
 }
 
-TEST(PartiqlParameters, InParameterMustBeAList) {
+TEST(ParserPartiqlParameters, InParameterMustBeAList) {
   EXPECT_EQ(Cond("a IN ?", {AttributeValue::L({N(1), S("b")})}), "a IN (1, 'b')");
   EXPECT_EQ(Cond("a IN ?", {N(1)}),
             "ERROR: IN operator must have a left hand argument of type Variable Reference and "
@@ -428,7 +428,7 @@ TEST(PartiqlParameters, InParameterMustBeAList) {
 // SELECT
 // ============================================================================================
 
-TEST(PartiqlSelect, Basic) {
+TEST(ParserPartiqlSelect, Basic) {
   Statement s = Ok("SELECT a, b.c, \"d e\"[1] FROM \"Tab\".\"gsi-1\" WHERE pk = 'x'");
   ASSERT_EQ(s.kind(), StatementKind::kSelect);
   const auto& sel = s.as<SelectStatement>();
@@ -448,7 +448,7 @@ TEST(PartiqlSelect, Basic) {
   EXPECT_FALSE(all.as<SelectStatement>().index);
 }
 
-TEST(PartiqlSelect, ProjectionRules) {
+TEST(ParserPartiqlSelect, ProjectionRules) {
   EXPECT_EQ(Msg("SELECT *, a FROM \"Tab\""),
             "Other attributes should not be present in the projection when '*' is used.");
   EXPECT_EQ(Msg("SELECT a, * FROM \"Tab\""),
@@ -470,7 +470,7 @@ TEST(PartiqlSelect, ProjectionRules) {
   EXPECT_EQ(Msg("SELECT FROM \"Tab\""), Env("Unexpected keyword"));
 }
 
-TEST(PartiqlSelect, Aliases) {
+TEST(ParserPartiqlSelect, Aliases) {
   EXPECT_EQ(Msg("SELECT * FROM \"Tab\" t"), "Aliasing is not supported");
   EXPECT_EQ(Msg("SELECT * FROM \"Tab\" AS t WHERE t.a = 1"), "Aliasing is not supported");
   EXPECT_EQ(Msg("SELECT a AS b FROM \"Tab\""), "Aliasing is not supported");
@@ -478,7 +478,7 @@ TEST(PartiqlSelect, Aliases) {
   EXPECT_EQ(Msg("SELECT * FROM \"Tab\" AT i"), "Aliasing is not supported");
 }
 
-TEST(PartiqlSelect, UnsupportedClauses) {
+TEST(ParserPartiqlSelect, UnsupportedClauses) {
   EXPECT_EQ(Msg("SELECT * FROM \"Tab\" GROUP BY a"), "Unsupported clause: GROUP BY");
   EXPECT_EQ(Msg("SELECT * FROM \"Tab\" WHERE a = 1 GROUP BY a"), "Unsupported clause: GROUP BY");
   EXPECT_EQ(Msg("SELECT * FROM \"Tab\" WHERE a = 1 HAVING a = 1"), "Unsupported clause: HAVING");
@@ -488,7 +488,7 @@ TEST(PartiqlSelect, UnsupportedClauses) {
   EXPECT_EQ(Where("SELECT * FROM \"Tab\" WHERE pk = 1 LIMIT 10"), "1:34");
 }
 
-TEST(PartiqlSelect, FromClause) {
+TEST(ParserPartiqlSelect, FromClause) {
   EXPECT_EQ(Msg("SELECT * FROM a.b.c"),
             "A path may contain at most 2 components in the FROM clause");
   EXPECT_EQ(Msg("SELECT * FROM \"Tab\", \"Other\""),
@@ -506,7 +506,7 @@ TEST(PartiqlSelect, FromClause) {
   EXPECT_EQ(Msg("SELECT * FROM \"\""), "Path component cannot be an empty string");
 }
 
-TEST(PartiqlSelect, OrderBy) {
+TEST(ParserPartiqlSelect, OrderBy) {
   Statement s = Ok("SELECT * FROM \"Tab\" WHERE pk = 1 ORDER BY sk DESC, \"x\" ASC, y");
   const auto& order = s.as<SelectStatement>().order_by;
   ASSERT_EQ(order.size(), 3u);
@@ -524,7 +524,7 @@ TEST(PartiqlSelect, OrderBy) {
   EXPECT_EQ(Msg("SELECT * FROM \"Tab\" WHERE pk = 1 ORDER sk"), Env("Expected BY"));
 }
 
-TEST(PartiqlSelect, TrailingTokens) {
+TEST(ParserPartiqlSelect, TrailingTokens) {
   EXPECT_EQ(Msg("SELECT * FROM \"Tab\" WHERE pk = 1 foo"),
             Env("Unexpected token after expression"));
   EXPECT_EQ(Where("SELECT * FROM \"Tab\" WHERE pk = 1 foo"), "1:34");
@@ -533,7 +533,7 @@ TEST(PartiqlSelect, TrailingTokens) {
             "A condition cannot be used as an operand of =");
 }
 
-TEST(PartiqlSelect, Paths) {
+TEST(ParserPartiqlSelect, Paths) {
   EXPECT_EQ(Cond("a.b[0].c[12] = 1"), "a.b[0].c[12] = 1");
   EXPECT_EQ(Cond("a [ 1 ] . b = 1"), "a[1].b = 1");
   EXPECT_EQ(Cond("m.inner = 1"), "ERROR: " + Env("Invalid path dot component"));
@@ -562,7 +562,7 @@ TEST(PartiqlSelect, Paths) {
 // WHERE: syntax errors with DynamoDB's texts
 // ============================================================================================
 
-TEST(PartiqlWhere, SyntaxErrors) {
+TEST(ParserPartiqlWhere, SyntaxErrors) {
   EXPECT_EQ(Cond(""), "ERROR: " + Env("Unexpected term"));
   EXPECT_EQ(Cond("NOT"), "ERROR: " + Env("Unexpected term"));
   EXPECT_EQ(Cond("("), "ERROR: " + Env("Unexpected term"));
@@ -595,7 +595,7 @@ TEST(PartiqlWhere, SyntaxErrors) {
   EXPECT_EQ(Where("SELECT * FROM \"Tab\" WHERE"), "1:26");
 }
 
-TEST(PartiqlWhere, SemanticErrors) {
+TEST(ParserPartiqlWhere, SemanticErrors) {
   EXPECT_EQ(Cond("a"), "ERROR: WHERE clause must contain an expression that resolves to a boolean");
   EXPECT_EQ(Cond("size(a)"),
             "ERROR: WHERE clause must contain an expression that resolves to a boolean");
@@ -625,7 +625,7 @@ TEST(PartiqlWhere, SemanticErrors) {
   EXPECT_EQ(Cond("(a = 1) = TRUE"), "ERROR: A condition cannot be used as an operand of =");
 }
 
-TEST(PartiqlWhere, UnknownFunctions) {
+TEST(ParserPartiqlWhere, UnknownFunctions) {
   EXPECT_EQ(Cond("exists(a)"), "ERROR: Unrecognized function: exists at 1:27:6");
   // The name in lower case, the position and length as written (partiqlFunctions.test.ts).
   EXPECT_EQ(Cond("EXISTS(a)"), "ERROR: Unrecognized function: exists at 1:27:6");
@@ -642,7 +642,7 @@ TEST(PartiqlWhere, UnknownFunctions) {
   EXPECT_EQ(Cond("list_append(a, b) = 1"), "ERROR: Unrecognized function: list_append at 1:27:11");
 }
 
-TEST(PartiqlWhere, NativeValidationApplies) {
+TEST(ParserPartiqlWhere, NativeValidationApplies) {
   EXPECT_EQ(Cond("a < true"),
             "ERROR: Incorrect operand type for operator or function; operator or function: <, "
             "operand type: BOOL");
@@ -661,7 +661,7 @@ TEST(PartiqlWhere, NativeValidationApplies) {
 // WHERE: translation into the shared AST
 // ============================================================================================
 
-TEST(PartiqlTranslate, Comparisons) {
+TEST(ParserPartiqlTranslate, Comparisons) {
   EXPECT_EQ(Cond("a = 1"), "a = 1");
   EXPECT_EQ(Cond("a <> 'x'"), "a <> 'x'");
   EXPECT_EQ(Cond("a != 'x'"), "a <> 'x'");
@@ -673,7 +673,7 @@ TEST(PartiqlTranslate, Comparisons) {
   EXPECT_EQ(Cond("(a) = (1)"), "a = 1");
 }
 
-TEST(PartiqlTranslate, Precedence) {
+TEST(ParserPartiqlTranslate, Precedence) {
   EXPECT_EQ(Cond("a = 1 OR b = 2 AND c = 3"), "(a = 1 OR (b = 2 AND c = 3))");
   EXPECT_EQ(Cond("(a = 1 OR b = 2) AND c = 3"), "((a = 1 OR b = 2) AND c = 3)");
   EXPECT_EQ(Cond("NOT a = 1 AND b = 2"), "(NOT a = 1 AND b = 2)");
@@ -684,7 +684,7 @@ TEST(PartiqlTranslate, Precedence) {
   EXPECT_EQ(Cond("((a = 1))"), "a = 1");
 }
 
-TEST(PartiqlTranslate, BetweenAndIn) {
+TEST(ParserPartiqlTranslate, BetweenAndIn) {
   EXPECT_EQ(Cond("a BETWEEN 1 AND 5"), "a BETWEEN 1 AND 5");
   EXPECT_EQ(Cond("a NOT BETWEEN 'a' AND 'm'"), "NOT a BETWEEN 'a' AND 'm'");
   EXPECT_EQ(Cond("a IN [1, 2, 3]"), "a IN (1, 2, 3)");
@@ -694,7 +694,7 @@ TEST(PartiqlTranslate, BetweenAndIn) {
   EXPECT_EQ(Cond("a NOT IN ['x']"), "NOT a IN ('x')");
 }
 
-TEST(PartiqlTranslate, IsOperator) {
+TEST(ParserPartiqlTranslate, IsOperator) {
   EXPECT_EQ(Cond("a IS MISSING"), "attribute_not_exists(a)");
   EXPECT_EQ(Cond("a IS NOT MISSING"), "attribute_exists(a)");
   EXPECT_EQ(Cond("a IS NULL"), "attribute_type(a, 'NULL')");
@@ -710,7 +710,7 @@ TEST(PartiqlTranslate, IsOperator) {
             "(attribute_type(a, 'M') AND attribute_type(b, 'M') AND attribute_type(c, 'L'))");
 }
 
-TEST(PartiqlTranslate, Functions) {
+TEST(ParserPartiqlTranslate, Functions) {
   EXPECT_EQ(Cond("BEGINS_WITH(a, 'x')"), "begins_with(a, 'x')");
   EXPECT_EQ(Cond("contains(a, ?)", {N(3)}), "contains(a, 3)");
   EXPECT_EQ(Cond("attribute_type(\"Artist\", 'S')"), "attribute_type(Artist, 'S')");
@@ -720,7 +720,7 @@ TEST(PartiqlTranslate, Functions) {
   EXPECT_EQ(Cond("SIZE(a) BETWEEN 1 AND 2"), "size(a) BETWEEN 1 AND 2");
 }
 
-TEST(PartiqlTranslate, ConditionFieldsAndPositions) {
+TEST(ParserPartiqlTranslate, ConditionFieldsAndPositions) {
   Statement s = Ok("SELECT * FROM \"Tab\" WHERE a = 1 AND begins_with(b, 'x')");
   const Condition& c = *s.as<SelectStatement>().where;
   ASSERT_EQ(c.kind, ConditionKind::kAnd);
@@ -746,7 +746,7 @@ TEST(PartiqlTranslate, ConditionFieldsAndPositions) {
 // INSERT
 // ============================================================================================
 
-TEST(PartiqlInsert, Item) {
+TEST(ParserPartiqlInsert, Item) {
   Statement s =
       Ok("INSERT INTO \"Tab\" VALUE {'pk': 'a', 'n': 1, 'm': {'x': [1, 's']}, "
          "'ss': <<'a', 'b'>>}");
@@ -758,7 +758,7 @@ TEST(PartiqlInsert, Item) {
   EXPECT_EQ(Msg("insert into Tab value {'pk': 'a'};"), "OK");
 }
 
-TEST(PartiqlInsert, Refusals) {
+TEST(ParserPartiqlInsert, Refusals) {
   EXPECT_EQ(Msg("INSERT INTO \"Tab\" VALUES {'pk': 'a'}, {'pk': 'b'}"),
             "Unsupported operation: Inserting multiple items in a single statement is not "
             "supported, use \"INSERT INTO tableName VALUE item\" instead");
@@ -788,7 +788,7 @@ TEST(PartiqlInsert, Refusals) {
 // UPDATE
 // ============================================================================================
 
-TEST(PartiqlUpdate, Actions) {
+TEST(ParserPartiqlUpdate, Actions) {
   Statement s =
       Ok("UPDATE \"Tab\" SET a = 1, b = b + 1 SET c = list_append(c, [1]) REMOVE d "
          "REMOVE e.f[2] WHERE pk = 'x' AND sk = 2 RETURNING ALL NEW *");
@@ -801,7 +801,7 @@ TEST(PartiqlUpdate, Actions) {
   EXPECT_EQ(up.returning, ReturnValues::kAllNew);
 }
 
-TEST(PartiqlUpdate, SetValues) {
+TEST(ParserPartiqlUpdate, SetValues) {
   EXPECT_EQ(Actions("SET a = b - 2"), "SET a = (b - 2)");
   EXPECT_EQ(Actions("SET a = ? + b", {N(5)}), "SET a = (5 + b)");
   EXPECT_EQ(Actions("SET a = (b + 1)"), "SET a = (b + 1)");
@@ -811,7 +811,7 @@ TEST(PartiqlUpdate, SetValues) {
   EXPECT_EQ(Actions("SET \"a b\" = NULL"), "SET a b = NULL");
 }
 
-TEST(PartiqlUpdate, SetAddAndSetDelete) {
+TEST(ParserPartiqlUpdate, SetAddAndSetDelete) {
   EXPECT_EQ(Actions("SET s = set_add(s, <<'x', 'y'>>)"), "ADD s SS<<'x', 'y'>>");
   EXPECT_EQ(Actions("SET s = SET_DELETE(s, <<1>>)"), "DELETE s NS<<1>>");
   EXPECT_EQ(Actions("SET s = set_add(s, ?)", {AttributeValue::BS({"a"})}), "ADD s BS<<a>>");
@@ -827,7 +827,7 @@ TEST(PartiqlUpdate, SetAddAndSetDelete) {
             "ERROR: Unrecognized function: set_add at 1:34:7");
 }
 
-TEST(PartiqlUpdate, Refusals) {
+TEST(ParserPartiqlUpdate, Refusals) {
   EXPECT_EQ(Actions("SET a = b * 2"),
             "ERROR: Unsupported operator in Update Expression. Operator: *");
   EXPECT_EQ(Actions("SET a = b || 'x'"),
@@ -856,7 +856,7 @@ TEST(PartiqlUpdate, Refusals) {
             Env("Unexpected token after expression"));
 }
 
-TEST(PartiqlUpdate, Returning) {
+TEST(ParserPartiqlUpdate, Returning) {
   auto returning = [](std::string_view clause) {
     ParseResult r = Parse("UPDATE \"Tab\" SET a = 1 WHERE pk = 1 RETURNING " + std::string(clause));
     return r.ok() ? static_cast<int>(r.statement().as<UpdateStatement>().returning) : -1;
@@ -875,7 +875,7 @@ TEST(PartiqlUpdate, Returning) {
             ReturnValues::kNone);
 }
 
-TEST(PartiqlUpdate, FromFirstFormAndMissingWhere) {
+TEST(ParserPartiqlUpdate, FromFirstFormAndMissingWhere) {
   Statement s = Ok("FROM \"Tab\" WHERE pk = 1 SET a = 2 REMOVE b");
   ASSERT_EQ(s.kind(), StatementKind::kUpdate);
   EXPECT_EQ(RenderUpdate(s.as<UpdateStatement>().update), "SET a = 2; REMOVE b");
@@ -889,7 +889,7 @@ TEST(PartiqlUpdate, FromFirstFormAndMissingWhere) {
 // DELETE and EXISTS
 // ============================================================================================
 
-TEST(PartiqlDelete, Forms) {
+TEST(ParserPartiqlDelete, Forms) {
   Statement s =
       Ok("DELETE FROM \"Tab\" WHERE pk = 'a' AND sk = 1 AND attribute_exists(x) "
          "RETURNING ALL OLD *");
@@ -909,7 +909,7 @@ TEST(PartiqlDelete, Forms) {
   EXPECT_EQ(Msg("DELETE FROM \"Tab\" x WHERE pk = 1"), "Aliasing is not supported");
 }
 
-TEST(PartiqlExists, Statement) {
+TEST(ParserPartiqlExists, Statement) {
   Statement s = Ok("EXISTS(SELECT * FROM \"Tab\" WHERE pk = 1 AND a > 2)");
   ASSERT_EQ(s.kind(), StatementKind::kExists);
   EXPECT_EQ(s.as<ExistsStatement>().select.table, "Tab");
@@ -923,7 +923,7 @@ TEST(PartiqlExists, Statement) {
 // keyhole's own statements
 // ============================================================================================
 
-TEST(KeyholeStatements, CreateTable) {
+TEST(ParserPartiqlKeyholeStatements, CreateTable) {
   Statement s =
       Ok("CREATE TABLE \"App\" (pk S HASH, sk S RANGE)\n"
          "  GLOBAL INDEX \"gsi1\" (gsi1pk S HASH, gsi1sk N RANGE) PROJECTION KEYS_ONLY\n"
@@ -955,7 +955,7 @@ TEST(KeyholeStatements, CreateTable) {
   EXPECT_TRUE(s.dynamodb_text.empty());
 }
 
-TEST(KeyholeStatements, CreateTableVariants) {
+TEST(ParserPartiqlKeyholeStatements, CreateTableVariants) {
   Statement s =
       Ok("create table if not exists Music (Artist string, SongTitle number) "
          "billing provisioned (read 5, write 7)");
@@ -984,7 +984,7 @@ TEST(KeyholeStatements, CreateTableVariants) {
             (KeySchema{{"pk", ValueType::kS}, KeyAttribute{"x", ValueType::kN}}));
 }
 
-TEST(KeyholeStatements, CreateTableErrors) {
+TEST(ParserPartiqlKeyholeStatements, CreateTableErrors) {
   EXPECT_EQ(Msg("CREATE TABLE \"Tab\" (pk S HASH, sk N HASH)"),
             "A key needs exactly one HASH attribute and at most one RANGE attribute");
   EXPECT_EQ(Msg("CREATE TABLE \"Tab\" (sk N RANGE)"),
@@ -1014,7 +1014,7 @@ TEST(KeyholeStatements, CreateTableErrors) {
   EXPECT_EQ(Msg("CREATE TABLE \"Tab\" (pk S) extra"), Env("Unexpected token after expression"));
 }
 
-TEST(KeyholeStatements, CreateTableRequestMapping) {
+TEST(ParserPartiqlKeyholeStatements, CreateTableRequestMapping) {
   Statement s =
       Ok("CREATE TABLE \"App\" (pk S, sk N) GLOBAL INDEX g (gpk S, sk N) PROJECTION INCLUDE (x) "
          "LOCAL INDEX l (lsk B) PROJECTION KEYS_ONLY");
@@ -1059,7 +1059,7 @@ Result<TableDescription> Describe(const Statement& s) {
 }
 
 // SHOW CREATE TABLE's text parses back to the same table.
-TEST(KeyholeStatements, CreateTableTextRoundTrips) {
+TEST(ParserPartiqlKeyholeStatements, CreateTableTextRoundTrips) {
   for (const char* text : {
            "CREATE TABLE \"App\" (pk S, sk N) GLOBAL INDEX gsi (gpk S, sk N) PROJECTION INCLUDE "
            "(x, \"y z\") LOCAL INDEX lsi (lsk B) PROJECTION KEYS_ONLY GLOBAL INDEX \"g-2\" (a N)",
@@ -1084,7 +1084,7 @@ TEST(KeyholeStatements, CreateTableTextRoundTrips) {
             "  GLOBAL INDEX \"gsi\" (\"a\" N HASH, \"b\" S RANGE) PROJECTION KEYS_ONLY;");
 }
 
-TEST(KeyholeStatements, DropAlterShowDescribe) {
+TEST(ParserPartiqlKeyholeStatements, DropAlterShowDescribe) {
   Statement drop = Ok("DROP TABLE IF EXISTS \"Tab\"");
   ASSERT_EQ(drop.kind(), StatementKind::kDropTable);
   EXPECT_EQ(drop.as<DropTableStatement>().table, "Tab");
@@ -1124,7 +1124,7 @@ TEST(KeyholeStatements, DropAlterShowDescribe) {
   EXPECT_EQ(Msg("SHOW INDEXES"), Env("Expected TABLES or CREATE TABLE after SHOW"));
 }
 
-TEST(KeyholeStatements, ExplainAndScan) {
+TEST(ParserPartiqlKeyholeStatements, ExplainAndScan) {
   Statement e = Ok("EXPLAIN SELECT * FROM \"Tab\" WHERE pk = 1");
   EXPECT_EQ(e.kind(), StatementKind::kSelect);
   EXPECT_TRUE(e.explain);
@@ -1151,7 +1151,7 @@ TEST(KeyholeStatements, ExplainAndScan) {
             "EXPLAIN must be followed by a SELECT, INSERT, UPDATE, DELETE or EXISTS statement");
 }
 
-TEST(KeyholeStatements, TransactionsNextAndUnknown) {
+TEST(ParserPartiqlKeyholeStatements, TransactionsNextAndUnknown) {
   EXPECT_EQ(Ok("BEGIN").kind(), StatementKind::kBegin);
   EXPECT_EQ(Ok("begin transaction;").kind(), StatementKind::kBegin);
   EXPECT_EQ(Ok("COMMIT").kind(), StatementKind::kCommit);
@@ -1169,7 +1169,7 @@ TEST(KeyholeStatements, TransactionsNextAndUnknown) {
   EXPECT_EQ(Msg("NEXT PAGE"), Env("Unexpected token after expression"));
 }
 
-TEST(KeyholeStatements, Call) {
+TEST(ParserPartiqlKeyholeStatements, Call) {
   Statement s =
       Ok("CALL PutItem {\"TableName\": \"Tab\", \"Item\": {\"pk\": {\"S\": \"a;}\\\"b\"}}}");
   ASSERT_EQ(s.kind(), StatementKind::kCall);
@@ -1195,7 +1195,7 @@ TEST(KeyholeStatements, Call) {
   EXPECT_EQ(Msg(big), "OK");
 }
 
-TEST(KeyholeStatements, NestingIsBounded) {
+TEST(ParserPartiqlKeyholeStatements, NestingIsBounded) {
   const std::string deep = std::string(1000, '(') + "a = 1" + std::string(1000, ')');
   EXPECT_EQ(Cond(deep), "ERROR: " + Env("Expressions are nested too deeply"));
   std::string nots;
@@ -1213,7 +1213,7 @@ TEST(KeyholeStatements, NestingIsBounded) {
 // Scripts
 // ============================================================================================
 
-TEST(PartiqlScript, SplitsOnSemicolonsOutsideStringsAndComments) {
+TEST(ParserPartiqlScript, SplitsOnSemicolonsOutsideStringsAndComments) {
   const std::string script =
       "-- header; comment\n"
       "SELECT * FROM \"Tab\" WHERE \"x;y\" = 'c;d';\n"
@@ -1236,7 +1236,7 @@ TEST(PartiqlScript, SplitsOnSemicolonsOutsideStringsAndComments) {
   for (const auto& s : st) EXPECT_EQ(Msg(s.text), "OK") << s.text;
 }
 
-TEST(PartiqlScript, UnterminatedConstructsRunToTheEnd) {
+TEST(ParserPartiqlScript, UnterminatedConstructsRunToTheEnd) {
   std::vector<ScriptStatement> st = SplitScript("SELECT 'a; b");
   ASSERT_EQ(st.size(), 1u);
   EXPECT_EQ(st[0].text, "SELECT 'a; b");
@@ -1253,7 +1253,7 @@ TEST(PartiqlScript, UnterminatedConstructsRunToTheEnd) {
   EXPECT_TRUE(SplitScript("  ;; -- nothing\n /* here */ ").empty());
 }
 
-TEST(PartiqlScript, IsComplete) {
+TEST(ParserPartiqlScript, IsComplete) {
   EXPECT_TRUE(IsComplete(""));
   EXPECT_TRUE(IsComplete("  \n"));
   EXPECT_TRUE(IsComplete("-- just a comment"));

@@ -19,7 +19,10 @@ const T& Op(const Plan& p, size_t i = 0) {
 
 std::string PlanError(Result<Plan> r) { return r.ok() ? "" : r.status().message(); }
 
-TEST_F(PlannerTest, FullKeyEqualityIsGetItem) {
+// planner_test_util.h's fixture, under this file's name.
+class PlannerPlanTest : public PlannerTest {};
+
+TEST_F(PlannerPlanTest, FullKeyEqualityIsGetItem) {
   auto p = PlanOf("SELECT * FROM \"App\" WHERE pk = 'a' AND sk = 'b'");
   ASSERT_TRUE(p.ok()) << p.status().ToString();
   EXPECT_EQ(p->operation_name, "GetItem");
@@ -37,7 +40,7 @@ TEST_F(PlannerTest, FullKeyEqualityIsGetItem) {
   EXPECT_EQ(Op<GetItemRequest>(*u).expressions.parsed->projection->paths.size(), 1u);
 }
 
-TEST_F(PlannerTest, FullKeyWithExtraConditionIsQueryWithFilter) {
+TEST_F(PlannerPlanTest, FullKeyWithExtraConditionIsQueryWithFilter) {
   auto p = PlanOf("SELECT * FROM \"App\" WHERE pk = 'a' AND sk = 'b' AND x = 1");
   ASSERT_TRUE(p.ok()) << p.status().ToString();
   EXPECT_EQ(p->operation_name, "Query");
@@ -47,7 +50,7 @@ TEST_F(PlannerTest, FullKeyWithExtraConditionIsQueryWithFilter) {
   EXPECT_EQ(q.expressions.parsed->filter->kind, expr::ConditionKind::kCompare);
 }
 
-TEST_F(PlannerTest, PartitionKeyAndSortPredicatesAreQuery) {
+TEST_F(PlannerPlanTest, PartitionKeyAndSortPredicatesAreQuery) {
   struct Case {
     const char* where;
     SortKeyOp op;
@@ -74,7 +77,7 @@ TEST_F(PlannerTest, PartitionKeyAndSortPredicatesAreQuery) {
   }
 }
 
-TEST_F(PlannerTest, InIsSeveralQueriesAndOrBranchesToo) {
+TEST_F(PlannerPlanTest, InIsSeveralQueriesAndOrBranchesToo) {
   auto p = PlanOf("SELECT * FROM \"App\" WHERE pk IN ['c', 'a', 'b'] AND x = 1");
   ASSERT_TRUE(p.ok()) << p.status().ToString();
   EXPECT_EQ(p->operation_name, "Query");
@@ -97,7 +100,7 @@ TEST_F(PlannerTest, InIsSeveralQueriesAndOrBranchesToo) {
             "Overlapping conditions with range keys are not supported in where clause");
 }
 
-TEST_F(PlannerTest, QueryOnIndexes) {
+TEST_F(PlannerPlanTest, QueryOnIndexes) {
   auto g = PlanOf("SELECT pk FROM \"App\".\"byEmail\" WHERE email = 'e@x'");
   ASSERT_TRUE(g.ok()) << g.status().ToString();
   EXPECT_EQ(g->operation_name, "Query");
@@ -126,7 +129,7 @@ TEST_F(PlannerTest, QueryOnIndexes) {
             "The table does not have the specified index");
 }
 
-TEST_F(PlannerTest, ScanOnlyWithTheScanKeyword) {
+TEST_F(PlannerPlanTest, ScanOnlyWithTheScanKeyword) {
   auto s = PlanOf("SCAN SELECT * FROM \"App\" WHERE color = 'red'");
   ASSERT_TRUE(s.ok()) << s.status().ToString();
   EXPECT_EQ(s->operation_name, "Scan");
@@ -142,7 +145,7 @@ TEST_F(PlannerTest, ScanOnlyWithTheScanKeyword) {
   EXPECT_FALSE(Op<ScanRequest>(*all).expressions.parsed);
 }
 
-TEST_F(PlannerTest, RefusalNamesTheMissingKeyAndTheFix) {
+TEST_F(PlannerPlanTest, RefusalNamesTheMissingKeyAndTheFix) {
   EXPECT_EQ(PlanError(PlanOf("SELECT * FROM \"App\" WHERE email = 'e@x' AND sk = 'b'")),
             "keyhole refuses to scan \"App\": the WHERE does not pin the partition key pk with = "
             "or IN. Add pk = <value>, query the index \"byEmail\" whose partition key is email, "
@@ -165,14 +168,14 @@ TEST_F(PlannerTest, RefusalNamesTheMissingKeyAndTheFix) {
             "write SCAN SELECT ... to read the whole index.");
 }
 
-TEST_F(PlannerTest, KeyTypeMismatch) {
+TEST_F(PlannerPlanTest, KeyTypeMismatch) {
   EXPECT_EQ(PlanError(PlanOf("SELECT * FROM \"Users\" WHERE id = 'x'")),
             "Key attribute's data type should match its data type in table's schema: Key id");
   EXPECT_EQ(PlanError(PlanOf("SELECT * FROM \"App\" WHERE pk = 'a' AND sk > 3")),
             "Key attribute's data type should match its data type in table's schema: Key sk");
 }
 
-TEST_F(PlannerTest, OrderByRules) {
+TEST_F(PlannerPlanTest, OrderByRules) {
   auto d = PlanOf("SELECT * FROM \"App\" WHERE pk = 'a' ORDER BY sk DESC");
   ASSERT_TRUE(d.ok()) << d.status().ToString();
   EXPECT_FALSE(Op<QueryRequest>(*d).scan_index_forward);
@@ -208,7 +211,7 @@ TEST_F(PlannerTest, OrderByRules) {
   EXPECT_TRUE(PlanOf("SELECT * FROM \"App\".\"byDate\" WHERE pk = 'a' ORDER BY created").ok());
 }
 
-TEST_F(PlannerTest, InsertPlansAConditionalPut) {
+TEST_F(PlannerPlanTest, InsertPlansAConditionalPut) {
   auto p = PlanOf("INSERT INTO \"App\" VALUE {'pk': 'a', 'sk': 'b', 'n': 1}");
   ASSERT_TRUE(p.ok()) << p.status().ToString();
   EXPECT_EQ(p->operation_name, "PutItem");
@@ -222,7 +225,7 @@ TEST_F(PlannerTest, InsertPlansAConditionalPut) {
             "Key attribute's data type should match its data type in table's schema: Key id");
 }
 
-TEST_F(PlannerTest, UpdateAndDeleteNeedTheFullKey) {
+TEST_F(PlannerPlanTest, UpdateAndDeleteNeedTheFullKey) {
   auto u = PlanOf(
       "UPDATE \"App\" SET n = 1 WHERE pk = 'a' AND sk = 'b' AND n < 5 RETURNING "
       "ALL NEW *");
@@ -266,7 +269,7 @@ TEST_F(PlannerTest, UpdateAndDeleteNeedTheFullKey) {
             std::string::npos);
 }
 
-TEST_F(PlannerTest, ScanUpdateAndDeletePlanAScanAndAPerItemWrite) {
+TEST_F(PlannerPlanTest, ScanUpdateAndDeletePlanAScanAndAPerItemWrite) {
   auto u = PlanOf("SCAN UPDATE \"App\" SET n = 1 WHERE x = 2 RETURNING ALL NEW *");
   ASSERT_TRUE(u.ok()) << u.status().ToString();
   EXPECT_EQ(u->operation_name, "UpdateItem");
@@ -287,7 +290,7 @@ TEST_F(PlannerTest, ScanUpdateAndDeletePlanAScanAndAPerItemWrite) {
   EXPECT_FALSE(Op<ScanRequest>(*d).expressions.parsed->filter);
 }
 
-TEST_F(PlannerTest, UnknownTableAndNonDml) {
+TEST_F(PlannerPlanTest, UnknownTableAndNonDml) {
   auto p = PlanOf("SELECT * FROM \"Nope\" WHERE pk = 'a'");
   ASSERT_FALSE(p.ok());
   EXPECT_TRUE(p.status().IsNotFound());
@@ -296,7 +299,7 @@ TEST_F(PlannerTest, UnknownTableAndNonDml) {
             "UPDATE and DELETE only");
 }
 
-TEST_F(PlannerTest, ExplainFlagsAreCarried) {
+TEST_F(PlannerPlanTest, ExplainFlagsAreCarried) {
   auto p = PlanOf("EXPLAIN SELECT * FROM \"Users\" WHERE id = 1");
   ASSERT_TRUE(p.ok()) << p.status().ToString();
   EXPECT_TRUE(p->explain);

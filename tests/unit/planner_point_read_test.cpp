@@ -60,7 +60,7 @@ std::string Describe(const Result<Plan>& r) {
   return out;
 }
 
-class PointReadTest : public PlannerTest {
+class PlannerPointReadTest : public PlannerTest {
  protected:
   // Plans `text` both ways and expects the same; true when the plan is a GetItem.
   bool Same(const std::string& text, const std::vector<AttributeValue>& parameters = {}) {
@@ -75,7 +75,7 @@ class PointReadTest : public PlannerTest {
   }
 };
 
-TEST_F(PointReadTest, RememberedPlansEqualPlanningAnew) {
+TEST_F(PlannerPointReadTest, RememberedPlansEqualPlanningAnew) {
   const uint64_t hits_before = planner::RememberedPlanHits();
   // The same shape with other values, either order, either side, projections, EXPLAIN.
   for (const char* v : {"a1", "b2", "c3", "d4"}) {
@@ -117,7 +117,7 @@ TEST_F(PointReadTest, RememberedPlansEqualPlanningAnew) {
   EXPECT_EQ(planner::RememberedPlanHits() - hits_before, 19u);
 }
 
-TEST_F(PointReadTest, ASchemaChangeIsPlannedAnew) {
+TEST_F(PlannerPointReadTest, ASchemaChangeIsPlannedAnew) {
   const std::string text = "SELECT * FROM \"Users\" WHERE id = 7";
   EXPECT_TRUE(Same(text));
   EXPECT_TRUE(Same(text));

@@ -7,7 +7,7 @@
 namespace keyhole::testing {
 namespace {
 
-class TransactionPlanTest : public PlannerTest {
+class PlannerTransactionPlanTest : public PlannerTest {
  protected:
   Result<planner::TransactionPlan> Plan(const std::vector<std::string>& texts) {
     std::vector<parser::Statement> statements;
@@ -25,7 +25,7 @@ class TransactionPlanTest : public PlannerTest {
   }
 };
 
-TEST_F(TransactionPlanTest, WritesBecomeTransactWriteItems) {
+TEST_F(PlannerTransactionPlanTest, WritesBecomeTransactWriteItems) {
   auto r = Plan({"INSERT INTO \"App\" VALUE {'pk': 'a', 'sk': '1'}",
                  "UPDATE \"App\" SET n = 1 WHERE pk = 'b' AND sk = '2'",
                  "DELETE FROM \"App\" WHERE pk = 'c' AND sk = '3' AND n > 1",
@@ -45,7 +45,7 @@ TEST_F(TransactionPlanTest, WritesBecomeTransactWriteItems) {
   EXPECT_EQ(w.return_consumed_capacity, ReturnConsumedCapacity::kIndexes);
 }
 
-TEST_F(TransactionPlanTest, ReadsBecomeTransactGetItems) {
+TEST_F(PlannerTransactionPlanTest, ReadsBecomeTransactGetItems) {
   auto r = Plan({"SELECT * FROM \"App\" WHERE pk = 'a' AND sk = '1'",
                  "SELECT n FROM \"App\" WHERE sk = '2' AND pk = 'b'"});
   ASSERT_TRUE(r.ok()) << r.status().ToString();
@@ -56,7 +56,7 @@ TEST_F(TransactionPlanTest, ReadsBecomeTransactGetItems) {
             (Item{{"pk", AttributeValue::S("b")}, {"sk", AttributeValue::S("2")}}));
 }
 
-TEST_F(TransactionPlanTest, DynamoDbsRules) {
+TEST_F(PlannerTransactionPlanTest, DynamoDbsRules) {
   EXPECT_EQ(Error({}),
             "1 validation error detected: Value '[]' at 'transactStatements' failed to satisfy "
             "constraint: Member must have length greater than or equal to 1");

@@ -23,7 +23,7 @@ namespace {
 
 constexpr char kArn[] = "arn:aws:dynamodb:local:000000000000:table/Things";
 
-class ControlTest : public ::testing::Test {
+class ServerControlTest : public ::testing::Test {
  protected:
   void SetUp() override { service_ = std::make_unique<api::Service>(*db_); }
 
@@ -67,7 +67,7 @@ class ControlTest : public ::testing::Test {
   std::unique_ptr<api::Service> service_;
 };
 
-TEST_F(ControlTest, TagsAreAddedReplacedRemovedAndListed) {
+TEST_F(ServerControlTest, TagsAreAddedReplacedRemovedAndListed) {
   CreateThings();
   EXPECT_EQ(Tags(), R"({"Tags":[]})");
   EXPECT_EQ(Call("TagResource", R"({"ResourceArn": ")" + Arn() +
@@ -94,7 +94,7 @@ TEST_F(ControlTest, TagsAreAddedReplacedRemovedAndListed) {
   EXPECT_EQ(Tags(), R"({"Tags":[]})");
 }
 
-TEST_F(ControlTest, CreateTableTakesTags) {
+TEST_F(ServerControlTest, CreateTableTakesTags) {
   CreateThings(R"("BillingMode": "PAY_PER_REQUEST", "Tags": [{"Key": "a", "Value": "1"}])");
   EXPECT_EQ(Tags(), R"({"Tags":[{"Key":"a","Value":"1"}]})");
   std::string tags;
@@ -110,7 +110,7 @@ TEST_F(ControlTest, CreateTableTakesTags) {
             "ResourceNotFoundException: Requested resource not found: Table: Many not found");
 }
 
-TEST_F(ControlTest, TagMessagesAreDynamoDbs) {
+TEST_F(ServerControlTest, TagMessagesAreDynamoDbs) {
   CreateThings();
   auto tag = [&](const std::string& arn, const std::string& tags) {
     return Call("TagResource", R"({"ResourceArn": ")" + arn + R"(", "Tags": )" + tags + "}");
@@ -179,7 +179,7 @@ TEST_F(ControlTest, TagMessagesAreDynamoDbs) {
             "ValidationException: Invalid NextToken");
 }
 
-TEST_F(ControlTest, UpdateTableSwitchesBillingModeAndThroughput) {
+TEST_F(ServerControlTest, UpdateTableSwitchesBillingModeAndThroughput) {
   CreateThings();
   EXPECT_EQ(
       Member("DescribeTable", R"({"TableName": "Things"})", "Table.BillingModeSummary"),
@@ -242,7 +242,7 @@ TEST_F(ControlTest, UpdateTableSwitchesBillingModeAndThroughput) {
             "required");
 }
 
-TEST_F(ControlTest, SseIsReportedAsDynamoDbReportsIt) {
+TEST_F(ServerControlTest, SseIsReportedAsDynamoDbReportsIt) {
   CreateThings();
   EXPECT_EQ(Member("DescribeTable", R"({"TableName": "Things"})", "Table.SSEDescription"),
             "<absent>");
@@ -267,7 +267,7 @@ TEST_F(ControlTest, SseIsReportedAsDynamoDbReportsIt) {
             "Encryption modification must be the only operation in the request");
 }
 
-TEST_F(ControlTest, ContinuousBackupsAreASetting) {
+TEST_F(ServerControlTest, ContinuousBackupsAreASetting) {
   CreateThings();
   EXPECT_EQ(Call("DescribeContinuousBackups", R"({"TableName": "Things"})"),
             R"({"ContinuousBackupsDescription":{"ContinuousBackupsStatus":"ENABLED",)"
@@ -302,7 +302,7 @@ TEST_F(ControlTest, ContinuousBackupsAreASetting) {
       R"("EarliestRestorableDateTime":1700000000.000,"LatestRestorableDateTime":1700003300.000})");
 }
 
-TEST_F(ControlTest, DeleteTableDescribesTheTableWithoutItsSchema) {
+TEST_F(ServerControlTest, DeleteTableDescribesTheTableWithoutItsSchema) {
   CreateThings();
   EXPECT_EQ(Call("DeleteTable", R"({"TableName": "Things"})"),
             R"({"TableDescription":{"TableName":"Things","TableStatus":"DELETING",)"
@@ -314,7 +314,7 @@ TEST_F(ControlTest, DeleteTableDescribesTheTableWithoutItsSchema) {
                 R"(1700000000.000}}})");
 }
 
-TEST_F(ControlTest, CreateTableMessages) {
+TEST_F(ServerControlTest, CreateTableMessages) {
   EXPECT_EQ(Call("CreateTable", R"({"KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
       "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
       "BillingMode": "PAY_PER_REQUEST"})"),
@@ -332,7 +332,7 @@ TEST_F(ControlTest, CreateTableMessages) {
             "have the same name");
 }
 
-TEST_F(ControlTest, ReadOnlyCallsAnswerAsForATableWithoutTheFeature) {
+TEST_F(ServerControlTest, ReadOnlyCallsAnswerAsForATableWithoutTheFeature) {
   CreateThings();
   EXPECT_EQ(Call("DescribeLimits", "{}"),
             R"({"AccountMaxReadCapacityUnits":80000,"AccountMaxWriteCapacityUnits":80000,)"
@@ -355,7 +355,7 @@ TEST_F(ControlTest, ReadOnlyCallsAnswerAsForATableWithoutTheFeature) {
 
 // Over HTTP: TagResource and UntagResource answer with an empty body; DescribeEndpoints names
 // the server the request was sent to.
-TEST_F(ControlTest, OnTheWireTaggingAnswersAnEmptyBody) {
+TEST_F(ServerControlTest, OnTheWireTaggingAnswersAnEmptyBody) {
   ::signal(SIGPIPE, SIG_IGN);
   server::DynamoDbServer protocol(*service_, {});
   server::HttpOptions http;

@@ -38,7 +38,7 @@ namespace {
 
 constexpr char kTarget[] = "DynamoDB_20120810.";
 
-class ServerTest : public ::testing::Test {
+class ServerHttpTest : public ::testing::Test {
  protected:
   void Start(ServeOptions serve = {}, HttpOptions http = {}) {
     // A server may answer and close while a client still writes (413): an error, not a signal.
@@ -141,7 +141,7 @@ class ServerTest : public ::testing::Test {
   int port_ = 0;
 };
 
-TEST_F(ServerTest, ChecksInDynamoDbsOrder) {
+TEST_F(ServerHttpTest, ChecksInDynamoDbsOrder) {
   Start();
   auto health = client_->Get("/");
   ASSERT_TRUE(health);
@@ -182,7 +182,7 @@ TEST_F(ServerTest, ChecksInDynamoDbsOrder) {
             "application/x-amz-json-1.0");
 }
 
-TEST_F(ServerTest, ResponsesCarryRequestIdAndCrc32) {
+TEST_F(ServerHttpTest, ResponsesCarryRequestIdAndCrc32) {
   Start();
   CreateTable();
   auto r =
@@ -208,7 +208,7 @@ TEST_F(ServerTest, ResponsesCarryRequestIdAndCrc32) {
 // Members the API does not define are skipped on the wire, as DynamoDB skips them (issue 41
 // §8; dynalite's validations, recorded against DynamoDB, drop them), nested ones too; the shell's
 // API form refuses them (api_json_test).
-TEST_F(ServerTest, UnknownMembersAreIgnored) {
+TEST_F(ServerHttpTest, UnknownMembersAreIgnored) {
   Start();
   CreateTable();
   auto put = Post("PutItem", R"j({"TableName": "Things", "Item": {"pk": {"S": "a"}},
@@ -224,7 +224,7 @@ TEST_F(ServerTest, UnknownMembersAreIgnored) {
   EXPECT_EQ(Post("ListTables", R"j({"Limit": "5", "Bar": 1})j")->status, 400);
 }
 
-TEST_F(ServerTest, ErrorShapes) {
+TEST_F(ServerHttpTest, ErrorShapes) {
   Start();
   CreateTable();
   auto missing = Post("DescribeTable", R"j({"TableName": "Nope"})j");
@@ -304,7 +304,7 @@ std::string RawExchange(int port, const std::string& request, int seconds = 5) {
   return response;
 }
 
-TEST_F(ServerTest, BodiesPastTheLimitAre413) {
+TEST_F(ServerHttpTest, BodiesPastTheLimitAre413) {
   HttpOptions http;
   http.max_body_bytes = 1 << 20;
   Start({}, http);
@@ -380,7 +380,7 @@ bool Is408(const std::string& answer) {
 // comes: headers or a body dribbled in, a request line dribbled in, a partial request gone
 // silent. Each is answered 408 (RequestTimeoutException, which SDKs retry) and closed about
 // when the limit passes, not at the idle timeout; the server serves others meanwhile.
-TEST_F(ServerTest, RequestsDribbledInAreCutAtTheTimeLimit) {
+TEST_F(ServerHttpTest, RequestsDribbledInAreCutAtTheTimeLimit) {
   HttpOptions http;
   http.request_timeout_seconds = 1;
   http.idle_timeout_seconds = 5;
@@ -430,7 +430,7 @@ TEST_F(ServerTest, RequestsDribbledInAreCutAtTheTimeLimit) {
 
 // The time limit is a request's: a connection idle between requests, or one that has sent
 // nothing yet, is left to the idle timeout however long past the request timeout it waits.
-TEST_F(ServerTest, IdleConnectionsAreNotCutAtTheRequestTimeout) {
+TEST_F(ServerHttpTest, IdleConnectionsAreNotCutAtTheRequestTimeout) {
   HttpOptions http;
   http.request_timeout_seconds = 1;
   http.idle_timeout_seconds = 10;
@@ -463,7 +463,7 @@ TEST_F(ServerTest, IdleConnectionsAreNotCutAtTheRequestTimeout) {
 // At the connection limit, slow clients do not keep a normal one out: the oldest connections
 // holding incomplete requests are closed (and the log says so), and the normal request is
 // answered.
-TEST_F(ServerTest, AtTheConnectionLimitTheOldestIncompleteRequestsMakeRoom) {
+TEST_F(ServerHttpTest, AtTheConnectionLimitTheOldestIncompleteRequestsMakeRoom) {
   HttpOptions http;
   http.request_timeout_seconds = 60;
   http.max_connections = 20;
@@ -509,7 +509,7 @@ TEST_F(ServerTest, AtTheConnectionLimitTheOldestIncompleteRequestsMakeRoom) {
   EXPECT_TRUE(said) << ::testing::PrintToString(log);
 }
 
-TEST_F(ServerTest, SignaturesAreVerifiedWhenRequired) {
+TEST_F(ServerHttpTest, SignaturesAreVerifiedWhenRequired) {
   ServeOptions serve;
   serve.require_signature = true;
   serve.credentials["AKIDEXAMPLE"] = "secret";
@@ -542,7 +542,7 @@ TEST_F(ServerTest, SignaturesAreVerifiedWhenRequired) {
 // DynamoDB's order of signature checks and its texts (dynalite's index.js and
 // test/connection.js, run against AWS; Alternator's test_authorization.py): the date before the
 // credential's scope, every missing part at once, the scope's wrong parts at once.
-TEST_F(ServerTest, SignatureChecksGoInDynamoDbsOrder) {
+TEST_F(ServerHttpTest, SignatureChecksGoInDynamoDbsOrder) {
   ServeOptions serve;
   serve.require_signature = true;
   serve.credentials["AKIDEXAMPLE"] = "secret";
@@ -640,7 +640,7 @@ TEST_F(ServerTest, SignatureChecksGoInDynamoDbsOrder) {
 
 // A presigned request: the signature in the query string, over the query's other parameters
 // and UNSIGNED-PAYLOAD, is verified like a header's.
-TEST_F(ServerTest, PresignedRequestsAreVerified) {
+TEST_F(ServerHttpTest, PresignedRequestsAreVerified) {
   ServeOptions serve;
   serve.require_signature = true;
   serve.credentials["AKIDEXAMPLE"] = "secret";
@@ -676,7 +676,7 @@ TEST_F(ServerTest, PresignedRequestsAreVerified) {
   EXPECT_EQ(Type(bad), "com.amazon.coral.service#InvalidSignatureException") << bad->body;
 }
 
-TEST_F(ServerTest, KeepAliveAndConcurrentClients) {
+TEST_F(ServerHttpTest, KeepAliveAndConcurrentClients) {
   Start();
   CreateTable();
   constexpr int kClients = 8, kEach = 40;
@@ -702,7 +702,7 @@ TEST_F(ServerTest, KeepAliveAndConcurrentClients) {
   EXPECT_TRUE(db_->VerifyIntegrity().ok());
 }
 
-TEST_F(ServerTest, MoreKeepAliveConnectionsThanWorkersAreAllServed) {
+TEST_F(ServerHttpTest, MoreKeepAliveConnectionsThanWorkersAreAllServed) {
   // Each keep-alive connection holds a thread while it is open: 20 open connections must each
   // get their answer at once (a fixed pool of 8 workers once left the 9th unanswered).
   Start();
@@ -722,7 +722,7 @@ TEST_F(ServerTest, MoreKeepAliveConnectionsThanWorkersAreAllServed) {
   }
 }
 
-TEST_F(ServerTest, ExpiredItemsGoAtTheNextSweepOfTheServersClock) {
+TEST_F(ServerHttpTest, ExpiredItemsGoAtTheNextSweepOfTheServersClock) {
   Start();
   CreateTable();
   ASSERT_EQ(Post("UpdateTimeToLive", R"j({"TableName": "Things", "TimeToLiveSpecification":
@@ -754,7 +754,7 @@ TEST_F(ServerTest, ExpiredItemsGoAtTheNextSweepOfTheServersClock) {
   EXPECT_NE(b.Find("Item"), nullptr);
 }
 
-TEST_F(ServerTest, HostileRequestsGetErrorsAndTheServerKeepsServing) {
+TEST_F(ServerHttpTest, HostileRequestsGetErrorsAndTheServerKeepsServing) {
   HttpOptions http;
   http.idle_timeout_seconds = 1;
   Start({}, http);
@@ -829,7 +829,7 @@ namespace {
 // ARNs in the region a request was signed for (DynamoDB's endpoint is the region's), else
 // serve's --region, with serve's --account: applications that build an ARN from their own
 // region find their tables.
-TEST_F(ServerTest, ArnsAreInTheSignedRegionAndServesAccount) {
+TEST_F(ServerHttpTest, ArnsAreInTheSignedRegionAndServesAccount) {
   ServeOptions serve;
   serve.region = "ap-south-1";
   serve.account = "123456789012";
@@ -921,7 +921,7 @@ std::string Gzip(const std::string& text) {
 // sends: the signature is checked over the wire's body, and a body of several gzip members is
 // inflated whole. An Authorization header whose parts are separated by spaces only is read
 // too (its expiry reported as DynamoDB words it).
-TEST_F(ServerTest, ACompressedRequestIsSignedOverItsWireBytes) {
+TEST_F(ServerHttpTest, ACompressedRequestIsSignedOverItsWireBytes) {
   ServeOptions serve;
   serve.require_signature = true;
   serve.credentials["AKIDEXAMPLE"] = "secret";
@@ -956,7 +956,7 @@ namespace {
 // The health check names the host it was reached at and answers GET / only; every answer has
 // a request id and a CRC-32; CORS as DynamoDB answers it (Alternator's tests, written against
 // DynamoDB); headers past 16 KB are a 400.
-TEST_F(ServerTest, HealthCheckCorsAndTheHeadersOfEveryAnswer) {
+TEST_F(ServerHttpTest, HealthCheckCorsAndTheHeadersOfEveryAnswer) {
   Start();
   auto health = client_->Get("/");
   ASSERT_TRUE(health);
@@ -1019,7 +1019,7 @@ namespace {
 
 // Accept-Encoding as DynamoDB reads it: every case Alternator's suite checks against AWS
 // (test_compressed_response.py::test_compressed_response_accept_encodings).
-TEST(ContentCodingTest, ChoosesAsDynamoDbDoes) {
+TEST(ServerHttpContentCodingTest, ChoosesAsDynamoDbDoes) {
   const struct {
     const char* accept;
     ContentCoding want;
@@ -1088,7 +1088,7 @@ std::string Inflated(const std::string& in) {
 // A body of 4,096 bytes or more is compressed when Accept-Encoding asks (gzip, or deflate in
 // its zlib wrapping), and its x-amz-crc32 is the compressed bytes'; a smaller one never is,
 // and neither is one to a request that does not ask (test_compressed_response.py, test_crc.py).
-TEST_F(ServerTest, LargeAnswersAreCompressedWhenAsked) {
+TEST_F(ServerHttpTest, LargeAnswersAreCompressedWhenAsked) {
   Start();
   CreateTable();
   client_->set_decompress(false);

@@ -18,7 +18,7 @@
 namespace keyhole {
 namespace {
 
-class RegionalTest : public ::testing::Test {
+class ServerRegionalTest : public ::testing::Test {
  protected:
   void SetUp() override {
     const std::string created = Call("local", "CreateTable", R"({"TableName": "Tab", "KeySchema":
@@ -44,7 +44,7 @@ class RegionalTest : public ::testing::Test {
 
 // Scan's five messages: the newer wording in ap-east-2, ap-northeast-2, eu-central-1, eu-west-2
 // and us-west-1, the older in the other 28 (registry rows scan-*-message, 2026-10-07).
-TEST_F(RegionalTest, ScanWordingFollowsTheRegion) {
+TEST_F(ServerRegionalTest, ScanWordingFollowsTheRegion) {
   struct Case {
     std::string_view body, older, newer;
   } cases[] = {
@@ -83,7 +83,7 @@ TEST_F(RegionalTest, ScanWordingFollowsTheRegion) {
 
 // An empty RequestItems: BatchWriteItem's sentence in 28 regions, the generic constraint in
 // five; BatchGetItem's generic constraint in 32, the sentence in me-central-1.
-TEST_F(RegionalTest, EmptyBatches) {
+TEST_F(ServerRegionalTest, EmptyBatches) {
   const std::string generic =
       "ValidationException: 1 validation error detected: Value at 'RequestItems' failed to "
       "satisfy constraint: Member must have length greater than or equal to 1";
@@ -97,7 +97,7 @@ TEST_F(RegionalTest, EmptyBatches) {
 
 // PutItem and UpdateItem report their first constraint error in 31 regions, every one in the
 // old cohort (eu-south-2, me-central-1): put-item- and update-item-validation-error-aggregation.
-TEST_F(RegionalTest, TheOldCohortReportsEveryError) {
+TEST_F(ServerRegionalTest, TheOldCohortReportsEveryError) {
   const std::string_view put = R"({"TableName": "", "Item": {"pk": {"S": "a"}},
       "ReturnValues": "INVALID"})";
   EXPECT_EQ(Call("eu-west-1", "PutItem", put),
@@ -142,7 +142,7 @@ TEST_F(RegionalTest, TheOldCohortReportsEveryError) {
 //
 // An empty TransactItems: echoed as '[]' in 30 regions, named in the rollout's (TransactGetItems
 // in eu-west-2 has answered both ways: keyhole gives it the rollout's, as for TransactWriteItems).
-TEST_F(RegionalTest, TransactionRollout) {
+TEST_F(ServerRegionalTest, TransactionRollout) {
   for (std::string_view op : {"TransactWriteItems", "TransactGetItems"}) {
     EXPECT_EQ(Call("us-east-1", op, R"({"TransactItems": []})"),
               "ValidationException: 1 validation error detected: Value '[]' at 'transactItems' "

@@ -43,7 +43,7 @@ const shell::Entity* Find(const Model& m, const std::string& name) {
   return nullptr;
 }
 
-TEST(ModelTest, TypeAttributeNamesEntitiesAndAttributesNamePlaceholders) {
+TEST(ShellModelTest, TypeAttributeNamesEntitiesAndAttributesNamePlaceholders) {
   std::vector<Item> items = {
       {{"PK", S("USER#alice")},
        {"SK", S("PROFILE")},
@@ -95,7 +95,7 @@ TEST(ModelTest, TypeAttributeNamesEntitiesAndAttributesNamePlaceholders) {
       << text;
 }
 
-TEST(ModelTest, KeyPrefixesWithoutATypeAttribute) {
+TEST(ShellModelTest, KeyPrefixesWithoutATypeAttribute) {
   std::vector<Item> items;
   for (int m = 1; m <= 2; ++m) {
     std::string movie = "MOVIE#m" + std::to_string(m);
@@ -121,7 +121,7 @@ TEST(ModelTest, KeyPrefixesWithoutATypeAttribute) {
   EXPECT_EQ(role->shapes[0].keys[1].text, "ACTOR#<id>");
 }
 
-TEST(ModelTest, AFixedSortKeyNamesThePartitionsEntity) {
+TEST(ShellModelTest, AFixedSortKeyNamesThePartitionsEntity) {
   std::vector<Item> items = {
       {{"PK", S("account:1")}, {"SK", S("metadata:account")}, {"plan", S("pro")}},
       {{"PK", S("account:2")}, {"SK", S("metadata:account")}, {"plan", S("free")}},
@@ -141,7 +141,7 @@ TEST(ModelTest, AFixedSortKeyNamesThePartitionsEntity) {
       << shell::FormatModel(Table(false), m);
 }
 
-TEST(ModelTest, ANumberThatEqualsAKeySuffixByChanceNamesNothing) {
+TEST(ShellModelTest, ANumberThatEqualsAKeySuffixByChanceNamesNothing) {
   // Two posts whose like counts happen to equal their key suffixes: <number>, not <likes>.
   std::vector<Item> items = {
       {{"PK", S("U#a")}, {"SK", S("POST#4")}, {"likes", N(4)}},
@@ -157,7 +157,7 @@ TEST(ModelTest, ANumberThatEqualsAKeySuffixByChanceNamesNothing) {
   EXPECT_EQ(m.entities[0].shapes[0].keys[1].text, "POST#<likes>");
 }
 
-TEST(ModelTest, AHierarchyIsOneEntityAndTimesOfDayDoNotSplit) {
+TEST(ShellModelTest, AHierarchyIsOneEntityAndTimesOfDayDoNotSplit) {
   std::vector<Item> items;
   const char* rows[][4] = {{"USA", "CA", "Oakland", "94607"},
                            {"USA", "CA", "Fresno", "93650"},
@@ -177,7 +177,7 @@ TEST(ModelTest, AHierarchyIsOneEntityAndTimesOfDayDoNotSplit) {
   EXPECT_EQ(m.entities[0].shapes[0].keys[1].text, "<state>#<city>#<id>");
 }
 
-TEST(ModelTest, ZeroPaddedSegmentsMatchNumberAttributesAndShapesDiffer) {
+TEST(ShellModelTest, ZeroPaddedSegmentsMatchNumberAttributesAndShapesDiffer) {
   std::vector<Item> items = {
       {{"PK", S("P#1")}, {"SK", S("ISSUE#00042")}, {"Type", S("Issue")}, {"n", N(42)}},
       {{"PK", S("P#1")}, {"SK", S("ISSUE#00007")}, {"Type", S("Issue")}, {"n", N(7)}},
@@ -193,7 +193,7 @@ TEST(ModelTest, ZeroPaddedSegmentsMatchNumberAttributesAndShapesDiffer) {
   EXPECT_EQ(like->shapes.size(), 2u);  // stored in both directions
 }
 
-TEST(ModelTest, AMultiAttributeIndexKeyShowsEveryAttribute) {
+TEST(ShellModelTest, AMultiAttributeIndexKeyShowsEveryAttribute) {
   TableDescription t = Table(false);
   IndexDescription g;
   g.name = "byBracket";
@@ -229,7 +229,7 @@ TEST(ModelTest, AMultiAttributeIndexKeyShowsEveryAttribute) {
   }
 }
 
-TEST(ModelTest, EmptyTable) {
+TEST(ShellModelTest, EmptyTable) {
   Model m = InferModel(Table(false), {});
   EXPECT_TRUE(m.entities.empty());
   EXPECT_EQ(shell::FormatModel(Table(false), m),
@@ -239,7 +239,7 @@ TEST(ModelTest, EmptyTable) {
 
 // Random keys built from separators, digits, words and times: inference never fails, every item
 // lands in exactly one entity and one shape, and formatting names every entity.
-TEST(ModelTest, RandomKeysAreAlwaysAccountedFor) {
+TEST(ShellModelTest, RandomKeysAreAlwaysAccountedFor) {
   const char* pieces[] = {
       "#", ":",   "|",  "USER", "POST", "a", "42", "007", "2024-01-01T10:00:00Z",
       "",  "x:y", "::", "##",   "9:30"};
@@ -277,7 +277,7 @@ TEST(ModelTest, RandomKeysAreAlwaysAccountedFor) {
 // The entity styles students write (issue 42 §3): ids after '-', '_' or ':' split as after '#',
 // so an issue tracker's tenants, projects and issues are three entities, not the table's name
 // three times; dates, UUIDs and words with a hyphen stay whole.
-TEST(ModelTest, HyphensAndUnderscoresBeforeAnIdSplit) {
+TEST(ShellModelTest, HyphensAndUnderscoresBeforeAnIdSplit) {
   std::vector<Item> items;
   for (int t = 1; t <= 2; ++t) {
     const std::string tenant = "tenant-" + std::to_string(t);
@@ -308,7 +308,7 @@ TEST(ModelTest, HyphensAndUnderscoresBeforeAnIdSplit) {
 
 // kind, _t, etype... name entities as Type does, and BY names the attribute when it is none of
 // them (or to prefer one over another).
-TEST(ModelTest, MoreTypeAttributesAndOneNamedByBy) {
+TEST(ShellModelTest, MoreTypeAttributesAndOneNamedByBy) {
   std::vector<Item> items = {
       {{"PK", S("a")}, {"SK", S("1")}, {"kind", S("Order")}, {"cat", S("X")}},
       {{"PK", S("a")}, {"SK", S("2")}, {"kind", S("Order")}, {"cat", S("Y")}},
@@ -332,7 +332,7 @@ TEST(ModelTest, MoreTypeAttributesAndOneNamedByBy) {
 
 // Two entity types of one name (keys without a word to tell them apart are named after the
 // table): .generate refuses the name rather than take the first.
-TEST(ModelTest, GenerateRefusesAnEntityNameTwoTypesShare) {
+TEST(ShellModelTest, GenerateRefusesAnEntityNameTwoTypesShare) {
   std::vector<Item> items = {
       {{"PK", S("1001")}, {"SK", S("1")}, {"color", S("red")}},
       {{"PK", S("1002")}, {"SK", S("2")}, {"color", S("blue")}},

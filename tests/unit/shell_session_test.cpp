@@ -20,7 +20,7 @@
 namespace keyhole::testing {
 namespace {
 
-class SessionTest : public ::testing::Test {
+class ShellSessionTest : public ::testing::Test {
  protected:
   void SetUp() override {
     ASSERT_TRUE(
@@ -60,7 +60,7 @@ class SessionTest : public ::testing::Test {
   }();
 };
 
-TEST_F(SessionTest, StatementsAndFooters) {
+TEST_F(ShellSessionTest, StatementsAndFooters) {
   ASSERT_TRUE(Run("SELECT sk FROM \"App\"\n  WHERE pk = 'a' AND sk = 2;"));
   EXPECT_EQ(Out(), "{\"sk\":{\"N\":\"2\"}}\n-- 1 returned, 1 read · GetItem on App · 0.5 RCU\n");
   ASSERT_TRUE(Run("UPDATE \"App\" SET n = 1 WHERE pk = 'a' AND sk = 3 RETURNING MODIFIED NEW *;"));
@@ -69,7 +69,7 @@ TEST_F(SessionTest, StatementsAndFooters) {
   EXPECT_EQ(Out(), "-- no item had this key, nothing deleted · DeleteItem on App · 1 WCU\n");
 }
 
-TEST_F(SessionTest, DotCommandsOnlyAtTheStartOfAStatement) {
+TEST_F(ShellSessionTest, DotCommandsOnlyAtTheStartOfAStatement) {
   // A line starting with '.' inside a statement is part of it (here: inside a string).
   ASSERT_TRUE(
       Run("INSERT INTO \"App\" VALUE {'pk': 'b', 'sk': 1, 'v': '\n.mode csv\n'};\n"
@@ -83,7 +83,7 @@ TEST_F(SessionTest, DotCommandsOnlyAtTheStartOfAStatement) {
   EXPECT_EQ(Out(), "1\n2\n3\n-- 3 returned, 3 read · Query on App · 0.5 RCU\n");
 }
 
-TEST_F(SessionTest, ErrorsNameTheScriptAndLine) {
+TEST_F(ShellSessionTest, ErrorsNameTheScriptAndLine) {
   EXPECT_FALSE(
       Run("SELECT * FROM \"App\" WHERE pk = 'a';\n\nSELECT * FROM \"App\" WHERE n = 1;\n"
           "SELECT * FROM \"App\"\nWHERE pk = = 'a';",
@@ -96,7 +96,7 @@ TEST_F(SessionTest, ErrorsNameTheScriptAndLine) {
       << sink_.err;
 }
 
-TEST_F(SessionTest, BailStopsAtTheFirstFailure) {
+TEST_F(ShellSessionTest, BailStopsAtTheFirstFailure) {
   session_.settings().bail = true;
   EXPECT_FALSE(Run("SELECT * FROM \"Nope\" WHERE pk = 'a';\nSHOW TABLES;"));
   EXPECT_EQ(Out(), "");
@@ -106,7 +106,7 @@ TEST_F(SessionTest, BailStopsAtTheFirstFailure) {
   EXPECT_TRUE(session_.settings().bail);
 }
 
-TEST_F(SessionTest, NextAndStartKey) {
+TEST_F(ShellSessionTest, NextAndStartKey) {
   ASSERT_TRUE(Run(".pagesize 2\nSELECT sk FROM \"App\" WHERE pk = 'a';"));
   EXPECT_EQ(
       Out(),
@@ -126,7 +126,7 @@ TEST_F(SessionTest, NextAndStartKey) {
             "-- 2 returned, 2 read · Query on App · 0.5 RCU\n");
 }
 
-TEST_F(SessionTest, OnceOutputAndRead) {
+TEST_F(ShellSessionTest, OnceOutputAndRead) {
   // ddb is a machine mode: the files get the data, the footers go to the notice stream.
   sink_.separate_notices = true;
   ASSERT_TRUE(Run(".once " + File("once.txt") + "\nSHOW TABLES;\nSHOW TABLES;"));
@@ -150,7 +150,7 @@ TEST_F(SessionTest, OnceOutputAndRead) {
   EXPECT_NE(sink_.err.find("nested more than 16 deep"), std::string::npos);
 }
 
-TEST_F(SessionTest, ExportImportRoundTripAndFormats) {
+TEST_F(ShellSessionTest, ExportImportRoundTripAndFormats) {
   ASSERT_TRUE(Run(".export App TO " + File("app.json")));
   EXPECT_EQ(Out(), "-- 3 items exported to " + File("app.json") + " · 2 RCU\n");
   ASSERT_TRUE(Run("CREATE TABLE \"Copy\" (pk S, sk N);\n.import " + File("app.json") +
@@ -214,7 +214,7 @@ TEST_F(SessionTest, ExportImportRoundTripAndFormats) {
 
 // .export replaces a regular file whole (keeping its permissions) and leaves nothing beside
 // it; a symbolic link is written through, not replaced.
-TEST_F(SessionTest, ExportReplacesAFileWholeAndWritesThroughALink) {
+TEST_F(ShellSessionTest, ExportReplacesAFileWholeAndWritesThroughALink) {
   std::ofstream(File("old.json")) << "old\n";
   ASSERT_EQ(::chmod(File("old.json").c_str(), 0640), 0);
   ASSERT_TRUE(Run(".export App TO " + File("old.json")));
@@ -236,7 +236,7 @@ TEST_F(SessionTest, ExportReplacesAFileWholeAndWritesThroughALink) {
   EXPECT_NE(sink_.err.find("cannot write"), std::string::npos) << sink_.err;
 }
 
-TEST_F(SessionTest, Collection) {
+TEST_F(ShellSessionTest, Collection) {
   // ddb (a machine mode): whole items, as .import reads them back.
   ASSERT_TRUE(Run(".collection App a"));
   EXPECT_EQ(Out(),
@@ -253,7 +253,7 @@ TEST_F(SessionTest, Collection) {
             "-- 3 returned · Query on App · 0.5 RCU\n");
 }
 
-TEST_F(SessionTest, AlterTableAndShowCreate) {
+TEST_F(ShellSessionTest, AlterTableAndShowCreate) {
   ASSERT_TRUE(
       Run("ALTER TABLE \"App\" ADD GLOBAL INDEX \"byColor\" (color S) PROJECTION "
           "KEYS_ONLY;\nSELECT * FROM \"App\".\"byColor\" WHERE color = 'red';"))
@@ -273,7 +273,7 @@ TEST_F(SessionTest, AlterTableAndShowCreate) {
   EXPECT_FALSE(Run("SELECT * FROM \"App\".\"byColor\" WHERE color = 'red';"));
 }
 
-TEST_F(SessionTest, Completion) {
+TEST_F(ShellSessionTest, Completion) {
   using V = std::vector<std::string>;
   EXPECT_EQ(session_.Complete("SEL", "SEL"), V{"SELECT"});
   EXPECT_EQ(session_.Complete("sel", "sel"), V{"SELECT"});
@@ -286,7 +286,7 @@ TEST_F(SessionTest, Completion) {
   EXPECT_EQ(session_.Complete("SELECT * FROM \"App\" WHERE co", "co"), (V{"color", "contains"}));
 }
 
-TEST_F(SessionTest, CompletionFitsWhereTheCursorIs) {
+TEST_F(ShellSessionTest, CompletionFitsWhereTheCursorIs) {
   using V = std::vector<std::string>;
   // Keywords that can follow the word before the cursor.
   EXPECT_EQ(session_.Complete("INSERT ", ""), V{"INTO"});
@@ -321,7 +321,7 @@ TEST_F(SessionTest, CompletionFitsWhereTheCursorIs) {
 namespace keyhole::testing {
 namespace {
 
-TEST_F(SessionTest, PatternsReportOneRowPerPattern) {
+TEST_F(ShellSessionTest, PatternsReportOneRowPerPattern) {
   session_.settings().mode = shell::OutputMode::kCsv;
   const char* patterns =
       "-- App's patterns\n"
@@ -366,7 +366,7 @@ TEST_F(SessionTest, PatternsReportOneRowPerPattern) {
   EXPECT_NE(Out().find("-- 2 returned"), std::string::npos);
 }
 
-TEST_F(SessionTest, PatternsFailOnScansRefusalsErrorsAndUnrefusedStatements) {
+TEST_F(ShellSessionTest, PatternsFailOnScansRefusalsErrorsAndUnrefusedStatements) {
   session_.settings().mode = shell::OutputMode::kCsv;
   EXPECT_FALSE(
       session_.RunPatterns("-- pattern: everything\nSCAN SELECT * FROM \"App\";\n", "p.sql"));
@@ -405,7 +405,7 @@ TEST_F(SessionTest, PatternsFailOnScansRefusalsErrorsAndUnrefusedStatements) {
   EXPECT_NE(Out().find("GetItem on App"), std::string::npos);
 }
 
-TEST_F(SessionTest, QuietSumsUpWhatRan) {
+TEST_F(ShellSessionTest, QuietSumsUpWhatRan) {
   // .quiet drops footers and notices, not results.
   ASSERT_TRUE(
       Run(".quiet on\nINSERT INTO \"App\" VALUE {'pk': 'q', 'sk': 1};\n"
@@ -419,7 +419,7 @@ TEST_F(SessionTest, QuietSumsUpWhatRan) {
   EXPECT_NE(sink_.err.find("Error: DuplicateItemException"), std::string::npos) << sink_.err;
 }
 
-TEST_F(SessionTest, QuietSetByAScriptEndsWithIt) {
+TEST_F(ShellSessionTest, QuietSetByAScriptEndsWithIt) {
   std::ofstream(File("quiet.sql")) << ".quiet on\nINSERT INTO \"App\" VALUE {'pk': 'r', 'sk': 1};\n"
                                       "SELECT * FROM \"App\" WHERE nope = 1;\n"
                                       "INSERT INTO \"App\" VALUE {'pk': 'r', 'sk': 2};\n";
@@ -453,7 +453,7 @@ class InterruptingSink : public shell::StringSink {
   int after_, seen_ = 0;
 };
 
-TEST_F(SessionTest, CtrlCStopsAReadWithOneLine) {
+TEST_F(ShellSessionTest, CtrlCStopsAReadWithOneLine) {
   InterruptingSink sink(3);
   shell::Session session(*db_, &*db_, "test.kh", sink);
   {
@@ -474,7 +474,7 @@ TEST_F(SessionTest, CtrlCStopsAReadWithOneLine) {
   EXPECT_FALSE(session.interrupted());
 }
 
-TEST_F(SessionTest, TimerTimesDotCommandsThatDoWorkAndEveryStatement) {
+TEST_F(ShellSessionTest, TimerTimesDotCommandsThatDoWorkAndEveryStatement) {
   std::ofstream(File("t.sql")) << "SHOW TABLES;\n";
   std::ofstream(File("t.json")) << "{\"pk\": \"t\", \"sk\": 1}\n";
   ASSERT_TRUE(Run(".timer on\nSHOW TABLES;\n.read " + File("t.sql") + "\n.model App\n.import " +
@@ -507,7 +507,7 @@ class InterruptingOutSink : public shell::StringSink {
 
 // Ctrl-C between two statements of a script that began with .quiet on: "M statements ran" and
 // "M statements ran quietly" count the same statements (a dot-command is not a statement).
-TEST_F(SessionTest, CtrlCBetweenStatementsCountsAgreeWithTheQuietSummary) {
+TEST_F(ShellSessionTest, CtrlCBetweenStatementsCountsAgreeWithTheQuietSummary) {
   InterruptingOutSink sink(3);
   shell::Session session(*db_, &*db_, "test.kh", sink);
   std::string script = ".quiet on\n";
@@ -568,7 +568,7 @@ class InterruptingBackend : public Backend {
 
 // Ctrl-C part way through a SCAN UPDATE: the error says how many items it had changed (those
 // stay changed), the script stops there, and the stopped statement is not counted as run.
-TEST_F(SessionTest, AnInterruptedScanUpdateSaysHowManyItemsItHadChanged) {
+TEST_F(ShellSessionTest, AnInterruptedScanUpdateSaysHowManyItemsItHadChanged) {
   InterruptingBackend backend(*db_, 2);
   shell::StringSink sink;
   shell::Session session(backend, &*db_, "test.kh", sink);
@@ -587,14 +587,14 @@ TEST_F(SessionTest, AnInterruptedScanUpdateSaysHowManyItemsItHadChanged) {
   EXPECT_EQ(Out(), "x\nx\n\n-- 3 returned, 3 read · Query on App · 0.5 RCU\n");
 }
 
-TEST_F(SessionTest, HelpSaysJsonModeIsJsonLines) {
+TEST_F(ShellSessionTest, HelpSaysJsonModeIsJsonLines) {
   ASSERT_TRUE(Run(".help"));
   EXPECT_NE(Out().find("json is JSON Lines (one object per line)"), std::string::npos);
 }
 
 // A statement refused inside BEGIN ... COMMIT is not queued and fails the transaction: its
 // COMMIT writes nothing and names the statement, as DynamoDB refuses a whole ExecuteTransaction.
-TEST_F(SessionTest, ARefusalInsideATransactionFailsIt) {
+TEST_F(ShellSessionTest, ARefusalInsideATransactionFailsIt) {
   EXPECT_FALSE(
       Run("BEGIN;\nINSERT INTO \"App\" VALUE {'pk': 't', 'sk': 1};\n"
           "SELECT * FROM \"App\" WHERE pk = 'a' AND sk = 1;\n",
@@ -638,7 +638,7 @@ TEST_F(SessionTest, ARefusalInsideATransactionFailsIt) {
 
 // A syntax error, and a statement past ExecuteTransaction's 100, fail a script's transaction as
 // a refusal does: the COMMIT that follows writes none of the others.
-TEST_F(SessionTest, AScriptTransactionIsAllOrNothing) {
+TEST_F(ShellSessionTest, AScriptTransactionIsAllOrNothing) {
   EXPECT_FALSE(session_.RunFile(
       "BEGIN;\nINSERT INTO \"App\" VALUE {'pk': 's', 'sk': 1};\nINSERT INTO \"App\" VALU "
       "{'pk': 's', 'sk': 2};\nINSERT INTO \"App\" VALUE {'pk': 's', 'sk': 3};\nCOMMIT;\n",
@@ -681,7 +681,7 @@ TEST_F(SessionTest, AScriptTransactionIsAllOrNothing) {
 
 // At the prompt the failure is the same, and the statement entered again, fixed, takes its
 // place: the transaction can then commit.
-TEST_F(SessionTest, AtThePromptAFixedStatementReplacesTheFailedOne) {
+TEST_F(ShellSessionTest, AtThePromptAFixedStatementReplacesTheFailedOne) {
   session_.SetAsk([](const std::string&) { return std::optional<std::string>("no"); });
   ASSERT_TRUE(Run("BEGIN;"));
   ASSERT_TRUE(Run("INSERT INTO \"App\" VALUE {'pk': 'p', 'sk': 1};"));
@@ -703,7 +703,7 @@ TEST_F(SessionTest, AtThePromptAFixedStatementReplacesTheFailedOne) {
 
 // A string left open in a script makes later quotes pair up wrong: the error points at the
 // string that swallowed a line's end, not at a later one.
-TEST_F(SessionTest, AnUnterminatedStringInAScriptIsShownWhereItBegan) {
+TEST_F(ShellSessionTest, AnUnterminatedStringInAScriptIsShownWhereItBegan) {
   EXPECT_FALSE(
       session_.RunFile("INSERT INTO \"App\" VALUE {'pk': 'n', 'sk': 1};\n"
                        "INSERT INTO \"App\" VALUE {'pk': 'n', 'sk': 2, 'note': 'it};\n"
@@ -720,7 +720,7 @@ TEST_F(SessionTest, AnUnterminatedStringInAScriptIsShownWhereItBegan) {
       << sink_.err;
 }
 
-TEST_F(SessionTest, BoxCellsAreCutToMaxWidth) {
+TEST_F(ShellSessionTest, BoxCellsAreCutToMaxWidth) {
   std::string big(400 * 1024, 'x');
   ASSERT_TRUE(
       Run("PutItem {\"TableName\": \"App\", \"Item\": {\"pk\": {\"S\": \"big\"}, "

@@ -21,9 +21,9 @@ class CaptureSink : public Sink {
   std::string out, err;
 };
 
-class StreamCommandTest : public ::testing::Test {
+class ShellStreamCommandTest : public ::testing::Test {
  protected:
-  StreamCommandTest() {
+  ShellStreamCommandTest() {
     char tmpl[] = "/tmp/keyhole-stream-XXXXXX";
     dir_ = ::mkdtemp(tmpl);
     storage::Database::Options o;
@@ -48,7 +48,7 @@ class StreamCommandTest : public ::testing::Test {
       EXPECT_TRUE(db_->PutItem(p).ok());
     }
   }
-  ~StreamCommandTest() override {
+  ~ShellStreamCommandTest() override {
     state_.reset();
     db_.reset();
     std::filesystem::remove_all(dir_);
@@ -67,7 +67,7 @@ size_t Lines(const std::string& s) {
   return static_cast<size_t>(std::count(s.begin(), s.end(), '\n'));
 }
 
-TEST_F(StreamCommandTest, LatestN) {
+TEST_F(ShellStreamCommandTest, LatestN) {
   ASSERT_TRUE(Run({"App"}));
   EXPECT_EQ(Lines(sink_.out), 11u);  // 10 records and the footer
   EXPECT_NE(sink_.out.find("-- 10 records · stream 2026-11-22T22:13:20.500\n"), std::string::npos)
@@ -82,14 +82,14 @@ TEST_F(StreamCommandTest, LatestN) {
   EXPECT_NE(sink_.out.find("-- 1 record · stream"), std::string::npos) << sink_.out;
 }
 
-TEST_F(StreamCommandTest, From) {
+TEST_F(ShellStreamCommandTest, From) {
   ASSERT_TRUE(Run({"App", "FROM", "000000000000000000010"}));
   EXPECT_EQ(Lines(sink_.out), 3u) << sink_.out;  // records 11 and 12
   EXPECT_NE(sink_.out.find(R"("SequenceNumber":"000000000000000000011")"), std::string::npos);
   EXPECT_NE(sink_.out.find("-- 2 records"), std::string::npos);
 }
 
-TEST_F(StreamCommandTest, Errors) {
+TEST_F(ShellStreamCommandTest, Errors) {
   EXPECT_FALSE(Run({}));
   EXPECT_FALSE(Run({"App", "zero"}));
   EXPECT_FALSE(Run({"App", "AFTER", "1"}));

@@ -63,7 +63,7 @@ std::vector<int64_t> SortKeys(const ReadResponse& r, const std::string& attr = "
   return out;
 }
 
-TEST(Tables, CreateDescribeListDelete) {
+TEST(StorageBasicTables, CreateDescribeListDelete) {
   TempDb db;
   auto c = db->CreateTable(AppTable());
   ASSERT_TRUE(c.ok()) << c.status().ToString();
@@ -98,7 +98,7 @@ TEST(Tables, CreateDescribeListDelete) {
   EXPECT_FALSE(Get(db, {{"pk", S("a")}, {"sk", N(1)}}).has_value());
 }
 
-TEST(Tables, SchemaSurvivesReopen) {
+TEST(StorageBasicTables, SchemaSurvivesReopen) {
   TempDb db;
   ASSERT_TRUE(db->CreateTable(AppTable()).ok());
   ASSERT_TRUE(Put(db, {{"pk", S("a")}, {"sk", N(1)}, {"l", S("q")}}).ok());
@@ -110,7 +110,7 @@ TEST(Tables, SchemaSurvivesReopen) {
   EXPECT_TRUE(Get(db, {{"pk", S("a")}, {"sk", N(1)}}).has_value());
 }
 
-TEST(Tables, CreateTableValidation) {
+TEST(StorageBasicTables, CreateTableValidation) {
   TempDb db;
   auto r = AppTable("ab");
   EXPECT_EQ(db->CreateTable(r).status().message(),
@@ -152,7 +152,7 @@ TEST(Tables, CreateTableValidation) {
   EXPECT_TRUE(db->ListTables({})->table_names.empty());
 }
 
-TEST(Items, PutGetOverwriteDeleteWithReturnValues) {
+TEST(StorageBasicItems, PutGetOverwriteDeleteWithReturnValues) {
   TempDb db;
   ASSERT_TRUE(db->CreateTable(AppTable()).ok());
   Item item{{"pk", S("a")}, {"sk", N(1)}, {"v", S("one")}};
@@ -180,7 +180,7 @@ TEST(Items, PutGetOverwriteDeleteWithReturnValues) {
   EXPECT_EQ(db->PutItem(p).status().message(), "ReturnValues can only be ALL_OLD or NONE");
 }
 
-TEST(Items, KeyValidationMessages) {
+TEST(StorageBasicItems, KeyValidationMessages) {
   TempDb db;
   ASSERT_TRUE(db->CreateTable(AppTable()).ok());
   auto msg = [&](Item item) { return Put(db, std::move(item)).message(); };
@@ -231,7 +231,7 @@ TEST(Items, KeyValidationMessages) {
   EXPECT_TRUE(db->VerifyIntegrity().ok());
 }
 
-TEST(Items, LocalIndexCopiesCountTowardTheItemLimit) {
+TEST(StorageBasicItems, LocalIndexCopiesCountTowardTheItemLimit) {
   TempDb db;
   ASSERT_TRUE(db->CreateTable(AppTable()).ok());
   std::string big(250 * 1024, 'x');
@@ -242,7 +242,7 @@ TEST(Items, LocalIndexCopiesCountTowardTheItemLimit) {
             "Item size has exceeded the maximum allowed size");
 }
 
-TEST(Query, SortKeyConditionsBothDirections) {
+TEST(StorageBasicQuery, SortKeyConditionsBothDirections) {
   TempDb db;
   ASSERT_TRUE(db->CreateTable(AppTable()).ok());
   for (int i = 1; i <= 10; ++i) ASSERT_TRUE(Put(db, {{"pk", S("a")}, {"sk", N(i * 10)}}).ok());
@@ -270,7 +270,7 @@ TEST(Query, SortKeyConditionsBothDirections) {
   EXPECT_EQ(run(back), (V{100, 90, 80}));
 }
 
-TEST(Query, PagesWithLimitAndExclusiveStartKey) {
+TEST(StorageBasicQuery, PagesWithLimitAndExclusiveStartKey) {
   TempDb db;
   ASSERT_TRUE(db->CreateTable(AppTable()).ok());
   for (int i = 1; i <= 7; ++i) ASSERT_TRUE(Put(db, {{"pk", S("a")}, {"sk", N(i)}}).ok());
@@ -316,7 +316,7 @@ TEST(Query, PagesWithLimitAndExclusiveStartKey) {
             "value greater than or equal to 1");
 }
 
-TEST(Query, PageStopsAtOneMegabyte) {
+TEST(StorageBasicQuery, PageStopsAtOneMegabyte) {
   TempDb db;
   ASSERT_TRUE(db->CreateTable(AppTable()).ok());
   std::string blob(100 * 1024, 'x');
@@ -330,7 +330,7 @@ TEST(Query, PageStopsAtOneMegabyte) {
   EXPECT_EQ(r->last_evaluated_key->at("sk"), N(10));
 }
 
-TEST(Query, KeyConditionValidation) {
+TEST(StorageBasicQuery, KeyConditionValidation) {
   TempDb db;
   ASSERT_TRUE(db->CreateTable(AppTable()).ok());
   auto q = Q("a");
@@ -361,7 +361,7 @@ TEST(Query, KeyConditionValidation) {
             "Consistent reads are not supported on global secondary indexes");
 }
 
-TEST(Indexes, SparseGsiAndLsiQueries) {
+TEST(StorageBasicIndexes, SparseGsiAndLsiQueries) {
   TempDb db;
   ASSERT_TRUE(db->CreateTable(AppTable()).ok());
   ASSERT_TRUE(
@@ -426,7 +426,7 @@ TEST(Indexes, SparseGsiAndLsiQueries) {
   EXPECT_TRUE(db->VerifyIntegrity().ok());
 }
 
-TEST(Indexes, UpdateTableAddsAndBackfillsAGsi) {
+TEST(StorageBasicIndexes, UpdateTableAddsAndBackfillsAGsi) {
   TempDb db;
   ASSERT_TRUE(db->CreateTable(AppTable()).ok());
   for (int i = 0; i < 50; ++i) {
@@ -469,7 +469,7 @@ TEST(Indexes, UpdateTableAddsAndBackfillsAGsi) {
   EXPECT_TRUE(db->VerifyIntegrity().ok());
 }
 
-TEST(Scan, SegmentsPartitionTheTable) {
+TEST(StorageBasicScan, SegmentsPartitionTheTable) {
   TempDb db;
   ASSERT_TRUE(db->CreateTable(AppTable()).ok());
   for (int i = 0; i < 200; ++i)
@@ -510,7 +510,7 @@ TEST(Scan, SegmentsPartitionTheTable) {
   EXPECT_GT(r->count, 0);
 }
 
-TEST(Capacity, ReadsAndWritesFollowDynamoRules) {
+TEST(StorageBasicCapacity, ReadsAndWritesFollowDynamoRules) {
   TempDb db;
   ASSERT_TRUE(db->CreateTable(AppTable()).ok());
   PutItemRequest p;
@@ -561,7 +561,7 @@ TEST(Capacity, ReadsAndWritesFollowDynamoRules) {
   EXPECT_EQ(db->DeleteItem(d)->consumed_capacity->total.capacity_units, 1);
 }
 
-TEST(Files, RefusesWhatIsNotAKeyholeDatabase) {
+TEST(StorageBasicFiles, RefusesWhatIsNotAKeyholeDatabase) {
   char tmpl[] = "/tmp/keyhole-test-XXXXXX";
   std::string dir = ::mkdtemp(tmpl);
   std::string junk = dir + "/junk.kh";
@@ -578,7 +578,7 @@ TEST(Files, RefusesWhatIsNotAKeyholeDatabase) {
   std::filesystem::remove_all(dir);
 }
 
-TEST(Files, RefusesANewerFormatAndAnLmdbFileWithoutCatalog) {
+TEST(StorageBasicFiles, RefusesANewerFormatAndAnLmdbFileWithoutCatalog) {
   char tmpl[] = "/tmp/keyhole-test-XXXXXX";
   std::string dir = ::mkdtemp(tmpl);
   std::string path = dir + "/newer.kh";
@@ -620,7 +620,7 @@ TEST(Files, RefusesANewerFormatAndAnLmdbFileWithoutCatalog) {
   std::filesystem::remove_all(dir);
 }
 
-TEST(Files, MapGrowsWhenFull) {
+TEST(StorageBasicFiles, MapGrowsWhenFull) {
   char tmpl[] = "/tmp/keyhole-test-XXXXXX";
   std::string dir = ::mkdtemp(tmpl);
   Database::Options o;

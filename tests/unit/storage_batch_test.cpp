@@ -51,7 +51,7 @@ Item Sized(Item base, size_t bytes) {
 
 // ---- BatchWriteItem ----
 
-TEST(BatchWriteItem, PutsAndDeletesAcrossTables) {
+TEST(StorageBatchWriteItem, PutsAndDeletesAcrossTables) {
   TempDb db;
   MakeTables(db);
   ASSERT_TRUE(PutOne(db, "App", {{"pk", S("a")}, {"sk", N(9)}, {"g", S("x")}}).ok());
@@ -70,7 +70,7 @@ TEST(BatchWriteItem, PutsAndDeletesAcrossTables) {
   EXPECT_TRUE(db->VerifyIntegrity().ok());
 }
 
-TEST(BatchWriteItem, TwentyFiveRequestsInTotal) {
+TEST(StorageBatchWriteItem, TwentyFiveRequestsInTotal) {
   TempDb db;
   MakeTables(db);
   BatchWriteItemRequest r;
@@ -102,7 +102,7 @@ TEST(BatchWriteItem, TwentyFiveRequestsInTotal) {
   EXPECT_EQ(Count(db, "Other"), 0u);
 }
 
-TEST(BatchWriteItem, EmptyRequests) {
+TEST(StorageBatchWriteItem, EmptyRequests) {
   TempDb db;
   MakeTables(db);
   BatchWriteItemRequest r;
@@ -122,7 +122,7 @@ TEST(BatchWriteItem, EmptyRequests) {
   EXPECT_TRUE(db->BatchWriteItem(r).status().IsValidation());
 }
 
-TEST(BatchWriteItem, DuplicateKeysAreRefused) {
+TEST(StorageBatchWriteItem, DuplicateKeysAreRefused) {
   TempDb db;
   MakeTables(db);
   const std::string dup = "ValidationException: Provided list of item keys contains duplicates";
@@ -141,7 +141,7 @@ TEST(BatchWriteItem, DuplicateKeysAreRefused) {
   ASSERT_TRUE(db->BatchWriteItem(r).ok());
 }
 
-TEST(BatchWriteItem, EachRequestIsValidatedAndOneBadRequestWritesNothing) {
+TEST(StorageBatchWriteItem, EachRequestIsValidatedAndOneBadRequestWritesNothing) {
   TempDb db;
   MakeTables(db);
   BatchWriteItemRequest r;
@@ -175,7 +175,7 @@ TEST(BatchWriteItem, EachRequestIsValidatedAndOneBadRequestWritesNothing) {
   EXPECT_EQ(Count(db, "App"), 0u);
 }
 
-TEST(BatchWriteItem, CapacityPerTableEachItemRoundedOnItsOwn) {
+TEST(StorageBatchWriteItem, CapacityPerTableEachItemRoundedOnItsOwn) {
   TempDb db;
   MakeTables(db);
   // Reference §5.2: 500 B + 3.5 KB cost 1 + 4 = 5 WCU, not ceil(4 KB) = 4.
@@ -207,7 +207,7 @@ TEST(BatchWriteItem, CapacityPerTableEachItemRoundedOnItsOwn) {
 
 // ---- BatchGetItem ----
 
-TEST(BatchGetItem, ReadsAcrossTablesMissingItemsAreAbsent) {
+TEST(StorageBatchGetItem, ReadsAcrossTablesMissingItemsAreAbsent) {
   TempDb db;
   MakeTables(db);
   ASSERT_TRUE(PutOne(db, "App", {{"pk", S("a")}, {"sk", N(1)}, {"v", S("one")}}).ok());
@@ -224,7 +224,7 @@ TEST(BatchGetItem, ReadsAcrossTablesMissingItemsAreAbsent) {
   EXPECT_TRUE(resp->unprocessed_keys.empty());
 }
 
-TEST(BatchGetItem, HundredKeysDuplicatesAndBadKeys) {
+TEST(StorageBatchGetItem, HundredKeysDuplicatesAndBadKeys) {
   TempDb db;
   MakeTables(db);
   BatchGetItemRequest r;
@@ -254,7 +254,7 @@ TEST(BatchGetItem, HundredKeysDuplicatesAndBadKeys) {
   EXPECT_EQ(db->BatchGetItem(missing).status().code(), ErrorCode::kResourceNotFound);
 }
 
-TEST(BatchGetItem, ProjectionAndConsistencyPerTableAndCapacity) {
+TEST(StorageBatchGetItem, ProjectionAndConsistencyPerTableAndCapacity) {
   TempDb db;
   MakeTables(db);
   // Reference §5.1: 1.5 KB + 6.5 KB are rounded one by one: 4 KB + 8 KB = 3 RCU strongly.
@@ -283,7 +283,7 @@ TEST(BatchGetItem, ProjectionAndConsistencyPerTableAndCapacity) {
   EXPECT_EQ(resp->consumed_capacity[1].total.read_units, 1);  // 0.5 + 0.5 (missing item)
 }
 
-TEST(BatchGetItem, SixteenMegabytesThenUnprocessedKeys) {
+TEST(StorageBatchGetItem, SixteenMegabytesThenUnprocessedKeys) {
   TempDb db;
   MakeTables(db);
   Item proto{{"pk", S("big")}, {"sk", N(0)}, {"d", S(std::string(400000, 'x'))}};

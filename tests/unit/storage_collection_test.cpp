@@ -33,7 +33,7 @@ Item Row(const std::string& pk, const std::string& sk, const std::string& x) {
   return {{"pk", S(pk)}, {"sk", S(sk)}, {"x", S(x)}};
 }
 
-TEST(ItemCollectionTest, MetricsOnEveryWrite) {
+TEST(StorageCollectionItemCollectionTest, MetricsOnEveryWrite) {
   TempDb db;
   MakeLsiTables(db);
   PutItemRequest put;
@@ -95,7 +95,7 @@ TEST(ItemCollectionTest, MetricsOnEveryWrite) {
   ASSERT_EQ(tx->item_collection_metrics.at("Lsi").size(), 1u);
 }
 
-TEST(ItemCollectionTest, LimitRefusesGrowthOnly) {
+TEST(StorageCollectionItemCollectionTest, LimitRefusesGrowthOnly) {
   TempDb db;
   MakeLsiTables(db);
   db.SetCollectionLimit(300);  // bytes: a handful of items per collection

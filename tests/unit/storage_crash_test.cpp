@@ -401,7 +401,7 @@ std::string ReadOnce(Database* db) {
   return "";
 }
 
-TEST(StorageKilledReaderTest, KilledReadersDoNotExhaustReaderSlots) {
+TEST(StorageCrashKilledReaderTest, KilledReadersDoNotExhaustReaderSlots) {
   TempDir dir("killed-readers");
   ASSERT_TRUE(dir.ok());
   const std::string path = dir.path() + "/readers.kh";

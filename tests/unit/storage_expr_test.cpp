@@ -42,7 +42,7 @@ std::optional<Item> Get(TempDb& db, Item key) {
   return r.ok() ? r->item : std::nullopt;
 }
 
-TEST(ConditionalWrites, PutIfNotExistsAndReturnOldOnFailure) {
+TEST(StorageExprConditionalWrites, PutIfNotExistsAndReturnOldOnFailure) {
   TempDb db;
   MakeTable(db);
   PutItemRequest p;
@@ -70,7 +70,7 @@ TEST(ConditionalWrites, PutIfNotExistsAndReturnOldOnFailure) {
   EXPECT_FALSE(Get(db, Key("a", 1)).has_value());
 }
 
-TEST(ConditionalWrites, BadExpressionsChangeNothing) {
+TEST(StorageExprConditionalWrites, BadExpressionsChangeNothing) {
   TempDb db;
   MakeTable(db);
   PutItemRequest p;
@@ -92,7 +92,7 @@ TEST(ConditionalWrites, BadExpressionsChangeNothing) {
   EXPECT_FALSE(Get(db, Key("a", 1)).has_value());
 }
 
-TEST(UpdateItem, SetAddRemoveAndReturnValues) {
+TEST(StorageExprUpdateItem, SetAddRemoveAndReturnValues) {
   TempDb db;
   MakeTable(db);
   auto u = Update(Key("a", 1), "SET v = :v, n = :one ADD c :one", {{":v", S("x")}, {":one", N(1)}});
@@ -127,7 +127,7 @@ TEST(UpdateItem, SetAddRemoveAndReturnValues) {
   EXPECT_EQ(Get(db, Key("a", 1))->at("n"), N(11));  // failed updates changed nothing
 }
 
-TEST(UpdateItem, ConditionAndIndexMaintenance) {
+TEST(StorageExprUpdateItem, ConditionAndIndexMaintenance) {
   TempDb db;
   MakeTable(db);
   auto u = Update(Key("a", 1), "SET g = :g", {{":g", S("G1")}});
@@ -162,7 +162,7 @@ TEST(UpdateItem, ConditionAndIndexMaintenance) {
   EXPECT_TRUE(db->VerifyIntegrity().ok());
 }
 
-TEST(Reads, KeyConditionFilterAndProjection) {
+TEST(StorageExprReads, KeyConditionFilterAndProjection) {
   TempDb db;
   MakeTable(db);
   for (int i = 1; i <= 10; ++i) {
@@ -216,7 +216,7 @@ TEST(Reads, KeyConditionFilterAndProjection) {
   EXPECT_TRUE(gr->item->empty());
 }
 
-TEST(Reads, LsiFilterOnUnprojectedAttributeReadsTheBaseItem) {
+TEST(StorageExprReads, LsiFilterOnUnprojectedAttributeReadsTheBaseItem) {
   TempDb db;
   CreateTableRequest c;
   c.table_name = "Lsi";
@@ -249,7 +249,7 @@ TEST(Reads, LsiFilterOnUnprojectedAttributeReadsTheBaseItem) {
   EXPECT_EQ(db->Query(q)->items[0], (Item{{"pk", S("p")}, {"sk", N(1)}, {"l1", S("a")}}));
 }
 
-TEST(ConditionalWrites, PreParsedExpressionsNeedNoParser) {
+TEST(StorageExprConditionalWrites, PreParsedExpressionsNeedNoParser) {
   char tmpl[] = "/tmp/keyhole-test-XXXXXX";
   std::string dir = ::mkdtemp(tmpl);
   auto db = Database::Open(dir + "/p.kh");  // no expression parser
@@ -275,7 +275,7 @@ TEST(ConditionalWrites, PreParsedExpressionsNeedNoParser) {
   std::filesystem::remove_all(dir);
 }
 
-TEST(Reads, ExpressionsNeedAParser) {
+TEST(StorageExprReads, ExpressionsNeedAParser) {
   char tmpl[] = "/tmp/keyhole-test-XXXXXX";
   std::string dir = ::mkdtemp(tmpl);
   auto db = Database::Open(dir + "/p.kh");

@@ -51,7 +51,7 @@ std::vector<Item> Items(int n) {
   return items;
 }
 
-TEST(ImportItems, WritesEveryItemAndItsIndexEntries) {
+TEST(StorageImportItems, WritesEveryItemAndItsIndexEntries) {
   TempDb db;
   MakeTables(db, "Other");
   Result<ImportResult> r = db->ImportItems("App", Items(500));
@@ -66,7 +66,7 @@ TEST(ImportItems, WritesEveryItemAndItsIndexEntries) {
   EXPECT_EQ(CountItems(db, "App"), 500);
 }
 
-TEST(ImportItems, ABadItemImportsNothing) {
+TEST(StorageImportItems, ABadItemImportsNothing) {
   TempDb db;
   MakeTables(db, "Other");
   std::vector<Item> items = Items(100);
@@ -82,7 +82,7 @@ TEST(ImportItems, ABadItemImportsNothing) {
   EXPECT_EQ(db->ImportItems("Nope", Items(1)).status().code(), ErrorCode::kResourceNotFound);
 }
 
-TEST(ImportItems, IsABulkLoadIntoAnEmptyTableWithoutAStreamOrLocalIndexes) {
+TEST(StorageImportItems, IsABulkLoadIntoAnEmptyTableWithoutAStreamOrLocalIndexes) {
   TempDb db;
   MakeTables(db, "Other");
   EXPECT_TRUE(db->ImportIsBulkLoad("App").value());
@@ -98,7 +98,7 @@ TEST(ImportItems, IsABulkLoadIntoAnEmptyTableWithoutAStreamOrLocalIndexes) {
   EXPECT_EQ(db->ImportIsBulkLoad("Nope").status().code(), ErrorCode::kResourceNotFound);
 }
 
-TEST(ImportItems, CancelledImportsNothing) {
+TEST(StorageImportItems, CancelledImportsNothing) {
   TempDb db;
   MakeTables(db, "Other");
   std::atomic<bool> cancel{true};
@@ -179,7 +179,7 @@ struct BlobSource {
 // An import into a table with items is one transaction: one that outgrows the map is retried
 // from the first item (the source rewound), so every item is written once; with the size hint,
 // the map is grown up front and nothing is retried.
-TEST(ImportItems, OneTransactionThatOutgrowsTheMapStartsOverAndWritesEverything) {
+TEST(StorageImportItems, OneTransactionThatOutgrowsTheMapStartsOverAndWritesEverything) {
   for (size_t hint : {size_t{0}, size_t{3000} * 2100}) {
     forktest::TempDir tmp("import");
     std::unique_ptr<Database> db = SmallMapDb(tmp.path());
@@ -205,7 +205,7 @@ TEST(ImportItems, OneTransactionThatOutgrowsTheMapStartsOverAndWritesEverything)
 // An import into an empty table is a sorted load: written a transaction at a time into new
 // sub-databases and switched in at the end. A transaction that outgrows the map is retried on
 // its own; the source is read once, never rewound.
-TEST(ImportItems, StagedImportGrowsTheMapPerBatchAndSwitchesTheItemsIn) {
+TEST(StorageImportItems, StagedImportGrowsTheMapPerBatchAndSwitchesTheItemsIn) {
   forktest::TempDir tmp("import");
   const std::string& dir = tmp.path();
   std::unique_ptr<Database> db = SmallMapDb(dir);
@@ -238,7 +238,7 @@ TEST(ImportItems, StagedImportGrowsTheMapPerBatchAndSwitchesTheItemsIn) {
 
 // A failure late in a sorted load leaves the table as it was and no staging behind: a bad item
 // or Ctrl-C while the items are read, another writer found at the switch.
-TEST(ImportItems, AStagedImportThatFailsLateImportsNothingAndLeavesNoStaging) {
+TEST(StorageImportItems, AStagedImportThatFailsLateImportsNothingAndLeavesNoStaging) {
   forktest::TempDir tmp("import");
   const std::string& dir = tmp.path();
   std::unique_ptr<Database> db = SmallMapDb(dir);
@@ -293,7 +293,7 @@ TEST(ImportItems, AStagedImportThatFailsLateImportsNothingAndLeavesNoStaging) {
 }
 
 // An empty import into an empty table switches nothing in and leaves no staging.
-TEST(ImportItems, AnEmptyImportLeavesTheTableAsItWas) {
+TEST(StorageImportItems, AnEmptyImportLeavesTheTableAsItWas) {
   forktest::TempDir tmp("import");
   const std::string& dir = tmp.path();
   std::unique_ptr<Database> db = SmallMapDb(dir);
@@ -308,7 +308,7 @@ TEST(ImportItems, AnEmptyImportLeavesTheTableAsItWas) {
 
 // A process killed while a staged import writes imports nothing; the next read-write open
 // drops the staging it left.
-TEST(ImportItems, AKilledStagedImportLeavesNothingAfterTheNextOpen) {
+TEST(StorageImportItems, AKilledStagedImportLeavesNothingAfterTheNextOpen) {
   forktest::TempDir dir("killed-import");
   {
     std::unique_ptr<Database> db = SmallMapDb(dir.path());
@@ -346,7 +346,7 @@ TEST(ImportItems, AKilledStagedImportLeavesNothingAfterTheNextOpen) {
 
 // The sorted load writes what PutItem after PutItem writes, duplicates included (the last of a
 // key wins, its index entries replace the earlier ones'), and charges the same units.
-TEST(ImportItems, AStagedImportEqualsPutItemAfterPutItem) {
+TEST(StorageImportItems, AStagedImportEqualsPutItemAfterPutItem) {
   // Keys given up to five times, and one index per projection (entries and units of each).
   TempDb db;
   for (const char* name : {"App", "Twin"}) {
@@ -425,7 +425,7 @@ TEST(ImportItems, AStagedImportEqualsPutItemAfterPutItem) {
   EXPECT_TRUE(db->VerifyIntegrity().ok());
 }
 
-TEST(Open, ReadOnlyReadsAndRefusesWrites) {
+TEST(StorageImportOpen, ReadOnlyReadsAndRefusesWrites) {
   TempDb db;
   MakeTables(db, "Other");
   ASSERT_TRUE(testing::PutOne(db, "App", Key("a", 1)).ok());
@@ -459,7 +459,7 @@ TEST(Open, ReadOnlyReadsAndRefusesWrites) {
   EXPECT_EQ((*ro)->CreateTable(create).status().code(), ErrorCode::kAccessDenied);
 }
 
-TEST(Open, AFileThatIsNotADatabaseLeavesNoLockFile) {
+TEST(StorageImportOpen, AFileThatIsNotADatabaseLeavesNoLockFile) {
   TempDb db;
   const std::string dir = db.dir();
   const std::string script = dir + "/schema.sql";
@@ -481,7 +481,7 @@ TEST(Open, AFileThatIsNotADatabaseLeavesNoLockFile) {
   EXPECT_TRUE(Database::Open(empty).ok());
 }
 
-TEST(Open, ReadOnlyWithoutAWritableDirectoryReadsWithoutALockFile) {
+TEST(StorageImportOpen, ReadOnlyWithoutAWritableDirectoryReadsWithoutALockFile) {
   if (::geteuid() == 0) GTEST_SKIP() << "root may write any directory";
   TempDb db;
   MakeTables(db, "Other");

@@ -24,7 +24,7 @@ std::string Enc(const AttributeValue& v) {
   return out;
 }
 
-TEST(KeyCodec, StringsOrderBytewiseWithEmbeddedZeros) {
+TEST(StorageKeyCodec, StringsOrderBytewiseWithEmbeddedZeros) {
   std::vector<std::string> values = {"",
                                      std::string("\0", 1),
                                      std::string("\0\0", 2),
@@ -57,7 +57,7 @@ TEST(KeyCodec, StringsOrderBytewiseWithEmbeddedZeros) {
   }
 }
 
-TEST(KeyCodec, NumbersOrderNumerically) {
+TEST(StorageKeyCodec, NumbersOrderNumerically) {
   std::vector<std::string> texts = {"-1E125",  "-99", "-1.25",  "-1.2", "-1",  "-0.5",
                                     "-1E-130", "0",   "1E-130", "0.5",  "1",   "1.2",
                                     "1.25",    "9",   "10",     "99",   "100", "1E125"};
@@ -68,7 +68,7 @@ TEST(KeyCodec, NumbersOrderNumerically) {
   EXPECT_EQ(Enc(N("100")), Enc(N("1e2")));
 }
 
-TEST(KeyCodec, TableKeysGroupPartitionsAndOrderSortKeys) {
+TEST(StorageKeyCodec, TableKeysGroupPartitionsAndOrderSortKeys) {
   KeySchema ks{{"pk", ValueType::kS}, KeyAttribute{"sk", ValueType::kN}};
   std::string a1 = EncodeTableKey(ks, {{"pk", S("a")}, {"sk", N(1)}});
   std::string a2 = EncodeTableKey(ks, {{"pk", S("a")}, {"sk", N(2)}});
@@ -85,7 +85,7 @@ TEST(KeyCodec, TableKeysGroupPartitionsAndOrderSortKeys) {
   EXPECT_NE(PartitionHash(S("x")), PartitionHash(B("x")));
 }
 
-TEST(KeyCodec, LongKeysStayUnderLmdbLimit) {
+TEST(StorageKeyCodec, LongKeysStayUnderLmdbLimit) {
   KeySchema ks{{"pk", ValueType::kS}, KeyAttribute{"sk", ValueType::kS}};
   std::string pk(2048, '\0'), sk(1024, '\0');  // zeros double when escaped
   std::string k = EncodeTableKey(ks, {{"pk", S(pk)}, {"sk", S(sk)}});
@@ -100,7 +100,7 @@ TEST(KeyCodec, LongKeysStayUnderLmdbLimit) {
   EXPECT_NE(k, EncodeTableKey(ks, {{"pk", S(pk)}, {"sk", S(sk2)}}));
 }
 
-TEST(KeyCodec, LongSortKeysKeepOrderWhenTheyDifferEarly) {
+TEST(StorageKeyCodec, LongSortKeysKeepOrderWhenTheyDifferEarly) {
   KeySchema ks{{"pk", ValueType::kS}, KeyAttribute{"sk", ValueType::kS}};
   std::string a(1000, 'a'), b = a;
   b[100] = 'b';  // differs within the bound
@@ -113,7 +113,7 @@ TEST(KeyCodec, LongSortKeysKeepOrderWhenTheyDifferEarly) {
   EXPECT_LT(key(std::string(300, 'a')), key(b));
 }
 
-TEST(KeyCodec, MultiAttributeIndexKeysOrderByEachAttributeInTurn) {
+TEST(StorageKeyCodec, MultiAttributeIndexKeysOrderByEachAttributeInTurn) {
   KeySchema table{{"id", ValueType::kS}, std::nullopt};
   KeySchema index{{"h1", ValueType::kS}, KeyAttribute{"r1", ValueType::kN}};
   index.more_partition = {{"h2", ValueType::kN}};
@@ -152,7 +152,7 @@ TEST(KeyCodec, MultiAttributeIndexKeysOrderByEachAttributeInTurn) {
   EXPECT_LE(EncodeIndexKey(wide, table, item).size(), 511u);
 }
 
-TEST(KeyCodec, HashIsStable) {
+TEST(StorageKeyCodec, HashIsStable) {
   // DO NOT CHANGE these constants: they pin the on-disk format.
   EXPECT_EQ(Hash64(""), Hash64(""));
   EXPECT_NE(Hash64("a"), Hash64("b"));
@@ -161,7 +161,7 @@ TEST(KeyCodec, HashIsStable) {
   EXPECT_EQ(Hash64(""), 0x6393d51c06c618dcULL);
 }
 
-TEST(ItemCodec, RoundTripsAllTypes) {
+TEST(StorageKeyCodecItemCodec, RoundTripsAllTypes) {
   Item item{{"s", S("x")},
             {"n", N("-12.5")},
             {"b", B(std::string("\0\1\2", 3))},
@@ -179,7 +179,7 @@ TEST(ItemCodec, RoundTripsAllTypes) {
   EXPECT_EQ(EncodedItemSize(enc), 123u);
 }
 
-TEST(ItemCodec, RejectsEveryTruncationAndGarbage) {
+TEST(StorageKeyCodecItemCodec, RejectsEveryTruncationAndGarbage) {
   Item item{{"m", AttributeValue::M(
                       {{"l", AttributeValue::L({N(1), S("abc"), AttributeValue::SS({"q"})})}})}};
   std::string enc = EncodeItem(item, 10);
@@ -198,7 +198,7 @@ TEST(ItemCodec, RejectsEveryTruncationAndGarbage) {
 
 // DecodeItemAttributes decodes exactly the named attributes, skipping every type of value in
 // between, and never crashes on bad bytes.
-TEST(ItemCodec, DecodesOnlyTheNamedAttributes) {
+TEST(StorageKeyCodecItemCodec, DecodesOnlyTheNamedAttributes) {
   Item item{{"s", S("x")},
             {"n", N("-12.5")},
             {"b", B(std::string("\0\1\2", 3))},
@@ -247,7 +247,7 @@ std::string Hex(std::string_view bytes) {
 
 // The stored keys of files written by earlier builds, byte for byte: the encodings are on disk
 // and must never change (hash, escapes, number encoding, the bounds and their digests).
-TEST(KeyCodec, KeysAreTheSameBytesAsEverBefore) {
+TEST(StorageKeyCodec, KeysAreTheSameBytesAsEverBefore) {
   KeySchema s_n{{"pk", ValueType::kS}, KeyAttribute{"sk", ValueType::kN}};
   KeySchema n{{"pk", ValueType::kN}, std::nullopt};
   KeySchema b_s{{"pk", ValueType::kB}, KeyAttribute{"sk", ValueType::kS}};

@@ -246,11 +246,11 @@ class MultiKeyModel {
   int nonempty_queries_ = 0, paged_queries_ = 0;
 };
 
-class MultiKeyModelTest : public ::testing::TestWithParam<uint64_t> {};
+class StorageMultikeyModelTest : public ::testing::TestWithParam<uint64_t> {};
 
-TEST_P(MultiKeyModelTest, QueriesMatchTheModel) { MultiKeyModel(GetParam()).Run(1500); }
+TEST_P(StorageMultikeyModelTest, QueriesMatchTheModel) { MultiKeyModel(GetParam()).Run(1500); }
 
-INSTANTIATE_TEST_SUITE_P(Seeds, MultiKeyModelTest, ::testing::Values(1, 2, 3, 4));
+INSTANTIATE_TEST_SUITE_P(Seeds, StorageMultikeyModelTest, ::testing::Values(1, 2, 3, 4));
 
 }  // namespace
 }  // namespace keyhole::storage

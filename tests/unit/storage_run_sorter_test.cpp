@@ -32,7 +32,7 @@ std::vector<Rec> SortThrough(size_t memory, const std::vector<Rec>& in) {
   return out;
 }
 
-TEST(RunSorter, GivesRecordsByKeyThenSequenceFromMemoryAndFromRuns) {
+TEST(StorageRunSorter, GivesRecordsByKeyThenSequenceFromMemoryAndFromRuns) {
   std::mt19937_64 rng(7);
   std::vector<Rec> in;
   for (uint64_t i = 0; i < 20000; ++i) {

@@ -119,7 +119,7 @@ std::vector<StreamRecord> Records(TempDb& db, const std::string& table) {
   return All(db, Arn(db, table));
 }
 
-TEST(StreamTest, EnableShowsInDescribeTableWithLabel) {
+TEST(StorageStreamTest, EnableShowsInDescribeTableWithLabel) {
   Fixture f;
   Create(f.db, "Tbl", "NEW_AND_OLD_IMAGES");
   DescribeTableRequest d;
@@ -135,7 +135,7 @@ TEST(StreamTest, EnableShowsInDescribeTableWithLabel) {
   EXPECT_NE(j.Find("LatestStreamArn"), nullptr);
 }
 
-TEST(StreamTest, InsertModifyRemove) {
+TEST(StorageStreamTest, InsertModifyRemove) {
   Fixture f;
   Create(f.db, "Tbl", "NEW_AND_OLD_IMAGES");
   Put(f.db, "Tbl", I("a", 1, "x"));
@@ -173,7 +173,7 @@ TEST(StreamTest, InsertModifyRemove) {
             static_cast<int64_t>(ItemSize(K("a", 1)) + ItemSize(I("a", 1, "x"))));
 }
 
-TEST(StreamTest, NoRecordForUnchangedItemsOrMissingDeletes) {
+TEST(StorageStreamTest, NoRecordForUnchangedItemsOrMissingDeletes) {
   Fixture f;
   Create(f.db, "Tbl", "KEYS_ONLY");
   Put(f.db, "Tbl", {{"pk", S("a")}, {"sk", N(1)}, {"ss", AttributeValue::SS({"x", "y"})}});
@@ -191,7 +191,7 @@ TEST(StreamTest, NoRecordForUnchangedItemsOrMissingDeletes) {
   EXPECT_EQ(Records(f.db, "Tbl").size(), 1u);
 }
 
-TEST(StreamTest, ImagesPerViewType) {
+TEST(StorageStreamTest, ImagesPerViewType) {
   for (std::string view : {"KEYS_ONLY", "NEW_IMAGE", "OLD_IMAGE", "NEW_AND_OLD_IMAGES"}) {
     Fixture f;
     Create(f.db, "Tbl", view);
@@ -219,7 +219,7 @@ TEST(StreamTest, ImagesPerViewType) {
   }
 }
 
-TEST(StreamTest, TtlDeletionIsAServiceRemove) {
+TEST(StorageStreamTest, TtlDeletionIsAServiceRemove) {
   Fixture f;
   Create(f.db, "Tbl", "NEW_AND_OLD_IMAGES");
   UpdateTimeToLiveRequest t;
@@ -241,7 +241,7 @@ TEST(StreamTest, TtlDeletionIsAServiceRemove) {
   EXPECT_EQ(*recs[1].old_image, item);
 }
 
-TEST(StreamTest, NoRecordsWithoutStream) {
+TEST(StorageStreamTest, NoRecordsWithoutStream) {
   Fixture f;
   Create(f.db, "Tbl", std::nullopt);
   Put(f.db, "Tbl", I("a", 1, "x"));
@@ -254,7 +254,7 @@ TEST(StreamTest, NoRecordsWithoutStream) {
   EXPECT_TRUE(r->streams.empty());
 }
 
-TEST(StreamTest, BatchAndTransactionWriteRecordsCancelledWritesNone) {
+TEST(StorageStreamTest, BatchAndTransactionWriteRecordsCancelledWritesNone) {
   Fixture f;
   Create(f.db, "Tbl", "NEW_IMAGE");
   BatchWriteItemRequest b;
@@ -294,7 +294,7 @@ TEST(StreamTest, BatchAndTransactionWriteRecordsCancelledWritesNone) {
   EXPECT_EQ(recs[3].event_name, "REMOVE");
 }
 
-TEST(StreamTest, TrimsAfter24Hours) {
+TEST(StorageStreamTest, TrimsAfter24Hours) {
   Fixture f;
   Create(f.db, "Tbl", "KEYS_ONLY");
   for (int i = 0; i < 5; ++i) Put(f.db, "Tbl", I("old", i, "x"));
@@ -314,7 +314,7 @@ TEST(StreamTest, TrimsAfter24Hours) {
   EXPECT_EQ(it.status().code(), ErrorCode::kTrimmedDataAccess);
 }
 
-TEST(StreamTest, IteratorTypes) {
+TEST(StorageStreamTest, IteratorTypes) {
   Fixture f;
   Create(f.db, "Tbl", "KEYS_ONLY");
   for (int i = 0; i < 5; ++i) Put(f.db, "Tbl", I("a", i, "x"));
@@ -367,7 +367,7 @@ TEST(StreamTest, IteratorTypes) {
   EXPECT_EQ(f.db->GetShardIterator(bad).status().code(), ErrorCode::kResourceNotFound);
 }
 
-TEST(StreamTest, IteratorExpiresAfter15Minutes) {
+TEST(StorageStreamTest, IteratorExpiresAfter15Minutes) {
   Fixture f;
   Create(f.db, "Tbl", "KEYS_ONLY");
   Put(f.db, "Tbl", I("a", 1, "x"));
@@ -386,7 +386,7 @@ TEST(StreamTest, IteratorExpiresAfter15Minutes) {
   EXPECT_EQ(f.db->GetRecords(g).status().code(), ErrorCode::kValidation);
 }
 
-TEST(StreamTest, GetRecordsLimits) {
+TEST(StorageStreamTest, GetRecordsLimits) {
   Fixture f;
   Create(f.db, "Tbl", "NEW_IMAGE");
   // 1200 records: at most 1000 per call.
@@ -419,7 +419,7 @@ TEST(StreamTest, GetRecordsLimits) {
   EXPECT_EQ(All(f.db, Arn(f.db, "Big")).size(), 5u);
 }
 
-TEST(StreamTest, DisableKeepsStreamReadableThenReenableStartsNewStream) {
+TEST(StorageStreamTest, DisableKeepsStreamReadableThenReenableStartsNewStream) {
   Fixture f;
   Create(f.db, "Tbl", "KEYS_ONLY");
   Put(f.db, "Tbl", I("a", 1, "x"));
@@ -493,7 +493,7 @@ TEST(StreamTest, DisableKeepsStreamReadableThenReenableStartsNewStream) {
   EXPECT_EQ(ls->streams.size(), 1u);
 }
 
-TEST(StreamTest, DescribeStreamAndListStreamsByTable) {
+TEST(StorageStreamTest, DescribeStreamAndListStreamsByTable) {
   Fixture f;
   Create(f.db, "Tbl", "NEW_IMAGE");
   Create(f.db, "Utb", "KEYS_ONLY", false);
@@ -527,7 +527,7 @@ TEST(StreamTest, DescribeStreamAndListStreamsByTable) {
   EXPECT_EQ(f.db->DescribeStream(d).status().code(), ErrorCode::kResourceNotFound);
 }
 
-TEST(StreamTest, StreamSpecificationValidation) {
+TEST(StorageStreamTest, StreamSpecificationValidation) {
   Fixture f;
   CreateTableRequest r;
   r.table_name = "Tbl";
@@ -583,7 +583,7 @@ std::map<std::string, Item> Dump(TempDb& db, const std::string& table) {
   return out;
 }
 
-TEST(StreamTest, ReplayRebuildsTheTable) {
+TEST(StorageStreamTest, ReplayRebuildsTheTable) {
   Fixture f;
   Create(f.db, "Src", "NEW_AND_OLD_IMAGES");
   Create(f.db, "Dst", std::nullopt);
@@ -627,7 +627,7 @@ TEST(StreamTest, ReplayRebuildsTheTable) {
 // AT_SEQUENCE_NUMBER at an empty shard's own StartingSequenceNumber is accepted (as DynamoDB
 // does); the iterator then reads the shard's first record once there is one. One past it is
 // still outside the shard.
-TEST(StreamTest, AtStartingSequenceNumberOfAnEmptyShard) {
+TEST(StorageStreamTest, AtStartingSequenceNumberOfAnEmptyShard) {
   TempDb db;
   Create(db, "Tbl", "KEYS_ONLY");
   const std::string arn = Arn(db, "Tbl");
@@ -656,7 +656,7 @@ TEST(StreamTest, AtStartingSequenceNumberOfAnEmptyShard) {
 // AFTER_SEQUENCE_NUMBER there is accepted too (Alternator's test_get_shard_iterator, written
 // against DynamoDB); the shard's first record takes that number, so the iterator reads from
 // the second.
-TEST(StreamTest, AfterStartingSequenceNumberOfAnEmptyShard) {
+TEST(StorageStreamTest, AfterStartingSequenceNumberOfAnEmptyShard) {
   TempDb db;
   Create(db, "Tbl", "KEYS_ONLY");
   const std::string arn = Arn(db, "Tbl");
@@ -684,7 +684,7 @@ TEST(StreamTest, AfterStartingSequenceNumberOfAnEmptyShard) {
 
 // DescribeStream's ShardFilter (CHILD_SHARDS): the stream's one shard has no children; another
 // shard is not found; Type and ShardId are both needed.
-TEST(StreamTest, ShardFilterChildShards) {
+TEST(StorageStreamTest, ShardFilterChildShards) {
   TempDb db;
   Create(db, "Tbl", "KEYS_ONLY");
   DescribeStreamRequest d;
@@ -705,7 +705,7 @@ TEST(StreamTest, ShardFilterChildShards) {
 
 // A StreamArn that is not shaped like one is a ValidationException ("Invalid StreamArn"); a
 // well-formed one that names no stream is not found.
-TEST(StreamTest, MalformedStreamArn) {
+TEST(StorageStreamTest, MalformedStreamArn) {
   TempDb db;
   DescribeStreamRequest d;
   d.stream_arn = "this-is-not-a-stream-arn-but-long-enough-0123456789";

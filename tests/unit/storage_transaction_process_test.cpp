@@ -95,7 +95,7 @@ int Writer(const std::string& path, int w, Pipe* go) {
   return 0;
 }
 
-TEST(TransactionProcesses, ConflictingTransactionsSerialize) {
+TEST(StorageTransactionProcessTransactionProcesses, ConflictingTransactionsSerialize) {
   TempDir dir("txn");
   ASSERT_TRUE(dir.ok());
   const std::string path = dir.path() + "/bank.kh";

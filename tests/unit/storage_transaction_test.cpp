@@ -95,7 +95,7 @@ std::vector<std::string> Codes(const Status& s) {
   return out;
 }
 
-TEST(TransactWriteItems, AllActionsAcrossTables) {
+TEST(StorageTransactionTransactWriteItems, AllActionsAcrossTables) {
   TempDb db;
   MakeTables(db);
   ASSERT_TRUE(PutOne(db, "App", {{"pk", S("a")}, {"sk", N(1)}, {"n", N(1)}}).ok());
@@ -117,7 +117,7 @@ TEST(TransactWriteItems, AllActionsAcrossTables) {
   EXPECT_TRUE(db->VerifyIntegrity().ok());
 }
 
-TEST(TransactWriteItems, FailureOnTheSeventhActionWritesNothing) {
+TEST(StorageTransactionTransactWriteItems, FailureOnTheSeventhActionWritesNothing) {
   TempDb db;
   MakeTables(db);
   ASSERT_TRUE(PutOne(db, "App", {{"pk", S("taken")}, {"sk", N(7)}, {"g", S("before")}}).ok());
@@ -172,7 +172,7 @@ TEST(TransactWriteItems, FailureOnTheSeventhActionWritesNothing) {
   EXPECT_TRUE(db->VerifyIntegrity().ok());
 }
 
-TEST(TransactWriteItems, UniquenessGuard) {
+TEST(StorageTransactionTransactWriteItems, UniquenessGuard) {
   TempDb db;
   MakeTables(db);
   auto signup = [&](const std::string& user, const std::string& email) {
@@ -195,7 +195,7 @@ TEST(TransactWriteItems, UniquenessGuard) {
   ASSERT_TRUE(signup("bob", "b@x.io").ok());
 }
 
-TEST(TransactWriteItems, ReturnValuesOnConditionCheckFailure) {
+TEST(StorageTransactionTransactWriteItems, ReturnValuesOnConditionCheckFailure) {
   TempDb db;
   MakeTables(db);
   ASSERT_TRUE(PutOne(db, "Users", {{"pk", S("u1")}, {"v", N(1)}}).ok());
@@ -217,7 +217,7 @@ TEST(TransactWriteItems, ReturnValuesOnConditionCheckFailure) {
   EXPECT_TRUE(db->TransactWriteItems(Txn({bad})).status().IsValidation());
 }
 
-TEST(TransactWriteItems, ItemDependentValidationErrorsCancel) {
+TEST(StorageTransactionTransactWriteItems, ItemDependentValidationErrorsCancel) {
   TempDb db;
   MakeTables(db);
   ASSERT_TRUE(PutOne(db, "Users", {{"pk", S("u1")}, {"label", S("x")}}).ok());
@@ -254,7 +254,7 @@ TEST(TransactWriteItems, ItemDependentValidationErrorsCancel) {
             (std::vector<std::string>{"ConditionalCheckFailed", "ValidationError"}));
 }
 
-TEST(TransactWriteItems, RequestErrorsAreNotCancellations) {
+TEST(StorageTransactionTransactWriteItems, RequestErrorsAreNotCancellations) {
   TempDb db;
   MakeTables(db);
   auto err = [&](std::vector<TransactWriteItem> items) {
@@ -321,7 +321,7 @@ TEST(TransactWriteItems, RequestErrorsAreNotCancellations) {
   EXPECT_FALSE(Get(db, "Users", UKey("big0")).has_value());
 }
 
-TEST(TransactWriteItems, CapacityIsDouble) {
+TEST(StorageTransactionTransactWriteItems, CapacityIsDouble) {
   TempDb db;
   MakeTables(db);
   // Reference §5.2: three 500-byte items cost 6 WCU.
@@ -349,7 +349,7 @@ TEST(TransactWriteItems, CapacityIsDouble) {
   EXPECT_EQ(resp->consumed_capacity[1].total.capacity_units, 6);
 }
 
-TEST(TransactWriteItems, ClientRequestTokenIdempotency) {
+TEST(StorageTransactionTransactWriteItems, ClientRequestTokenIdempotency) {
   double now = 1'700'000'000;
   TempDb db([&] { return now; });
   MakeTables(db);
@@ -416,7 +416,7 @@ TransactGetItemsRequest Gets(std::vector<std::pair<std::string, Item>> keys) {
   return r;
 }
 
-TEST(TransactGetItems, ReadsInOrderAcrossTables) {
+TEST(StorageTransactionTransactGetItems, ReadsInOrderAcrossTables) {
   TempDb db;
   MakeTables(db);
   ASSERT_TRUE(PutOne(db, "App", {{"pk", S("a")}, {"sk", N(1)}, {"v", S("x")}}).ok());
@@ -438,7 +438,7 @@ TEST(TransactGetItems, ReadsInOrderAcrossTables) {
   EXPECT_EQ(resp->consumed_capacity[1].total.read_units, 2);
 }
 
-TEST(TransactGetItems, Rules) {
+TEST(StorageTransactionTransactGetItems, Rules) {
   TempDb db;
   MakeTables(db);
   auto err = [&](const TransactGetItemsRequest& r) {
@@ -468,7 +468,7 @@ TEST(TransactGetItems, Rules) {
   EXPECT_TRUE(db->TransactGetItems(Gets(keys)).ok());
 }
 
-TEST(TransactGetItems, MoreThanFourMegabytesCancels) {
+TEST(StorageTransactionTransactGetItems, MoreThanFourMegabytesCancels) {
   TempDb db;
   MakeTables(db);
   std::vector<std::pair<std::string, Item>> keys;

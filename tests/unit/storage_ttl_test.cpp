@@ -9,7 +9,7 @@ namespace {
 
 constexpr double kNow = 1893456000;  // 2030-01-01T00:00:00Z
 
-class TtlTest : public ::testing::Test {
+class StorageTtlTest : public ::testing::Test {
  protected:
   void SetUp() override {
     CreateTableRequest r;
@@ -43,7 +43,7 @@ class TtlTest : public ::testing::Test {
   TempDb db_{[this] { return now_; }};
 };
 
-TEST_F(TtlTest, SweepDeletesOnlyExpiredNumbersWithinFiveYears) {
+TEST_F(StorageTtlTest, SweepDeletesOnlyExpiredNumbersWithinFiveYears) {
   Put("past", N(static_cast<int64_t>(kNow) - 10));
   Put("fraction", N("1893455999.9"));
   Put("future", N(static_cast<int64_t>(kNow) + 10));
@@ -67,7 +67,7 @@ TEST_F(TtlTest, SweepDeletesOnlyExpiredNumbersWithinFiveYears) {
   EXPECT_EQ(*db_->SweepExpiredItems("Sessions"), 0);
 }
 
-TEST_F(TtlTest, SweepOnOpenAndDisabledTtl) {
+TEST_F(StorageTtlTest, SweepOnOpenAndDisabledTtl) {
   Put("past", N(static_cast<int64_t>(kNow) - 10));
   db_.Reopen();
   EXPECT_EQ(Count(), 0);
@@ -81,7 +81,7 @@ TEST_F(TtlTest, SweepOnOpenAndDisabledTtl) {
   EXPECT_EQ(d->status, "DISABLED");
 }
 
-TEST_F(TtlTest, UpdateRules) {
+TEST_F(StorageTtlTest, UpdateRules) {
   auto again = db_->UpdateTimeToLive({"Sessions", {"expires", true}});
   EXPECT_EQ(again.status().message(), "TimeToLive is already enabled");
   auto other = db_->UpdateTimeToLive({"Sessions", {"other", true}});

@@ -15,7 +15,7 @@ namespace {
 
 const std::string kRefused = "Item size to update has exceeded the maximum allowed size";
 
-class UpdateSizeTest : public ::testing::Test {
+class StorageUpdateSizeTest : public ::testing::Test {
  protected:
   void SetUp() override {
     CreateTableRequest r;
@@ -48,7 +48,7 @@ class UpdateSizeTest : public ::testing::Test {
 };
 
 // At a 3-byte key one SET costs 22 (3 + 19): the ceiling is 409,581, under 400 KB.
-TEST_F(UpdateSizeTest, AShortKeyCeilingFallsBelow400Kb) {
+TEST_F(StorageUpdateSizeTest, AShortKeyCeilingFallsBelow400Kb) {
   EXPECT_TRUE(Update("K", "SET b = :pad", 409577).ok());
   EXPECT_EQ(Stored("K"), 409581u);
   Status over = Update("L", "SET b = :pad", 409578);
@@ -57,7 +57,7 @@ TEST_F(UpdateSizeTest, AShortKeyCeilingFallsBelow400Kb) {
 }
 
 // A second SET costs 19 more than what it writes; an untouched attribute buys back its bytes.
-TEST_F(UpdateSizeTest, EachClauseAndEachUntouchedAttribute) {
+TEST_F(StorageUpdateSizeTest, EachClauseAndEachUntouchedAttribute) {
   EXPECT_TRUE(Update("A", "SET b = :pad, c = :c", 409556, {{":c", S("y")}}).ok());
   EXPECT_EQ(Update("B", "SET b = :pad, c = :c", 409557, {{":c", S("y")}}).message(), kRefused);
   ASSERT_TRUE(PutOne(db_, "Sized", {{"pk", S("C")}, {"u", S(std::string(10, 'y'))}}).ok());
@@ -69,14 +69,14 @@ TEST_F(UpdateSizeTest, EachClauseAndEachUntouchedAttribute) {
 }
 
 // The charge is checked before the condition: a failing one still gets the size refusal.
-TEST_F(UpdateSizeTest, TheChargeComesBeforeTheCondition) {
+TEST_F(StorageUpdateSizeTest, TheChargeComesBeforeTheCondition) {
   ASSERT_TRUE(PutOne(db_, "Sized", {{"pk", S("E")}, {"c", S("x")}}).ok());
   Status s = Update("E", "SET c = if_not_exists(c, :pad)", 409700, {}, "attribute_exists(nope)");
   EXPECT_EQ(s.message(), kRefused);
 }
 
 // A long key: the finished item binds, at exactly 409,600.
-TEST_F(UpdateSizeTest, ALongKeyCapsTheFinishedItem) {
+TEST_F(StorageUpdateSizeTest, ALongKeyCapsTheFinishedItem) {
   const std::string key(100, 'k');
   const size_t pad = kMaxItemSize - (2 + key.size()) - 1;
   EXPECT_TRUE(Update(key, "SET b = :pad", pad).ok());
@@ -85,7 +85,7 @@ TEST_F(UpdateSizeTest, ALongKeyCapsTheFinishedItem) {
 }
 
 // The old cohort sizes the finished item alone (eu-south-2, me-central-1).
-TEST_F(UpdateSizeTest, TheOldCohortSizesTheFinishedItem) {
+TEST_F(StorageUpdateSizeTest, TheOldCohortSizesTheFinishedItem) {
   ArnScope scope("eu-south-2", "000000000000");
   EXPECT_TRUE(Update("F", "SET b = :pad", 409596).ok());
   EXPECT_EQ(Stored("F"), kMaxItemSize);
@@ -93,7 +93,7 @@ TEST_F(UpdateSizeTest, TheOldCohortSizesTheFinishedItem) {
 }
 
 // A parsed update (PartiQL's UPDATE, AttributeUpdates) sizes the finished item only.
-TEST_F(UpdateSizeTest, AParsedUpdateSizesTheFinishedItem) {
+TEST_F(StorageUpdateSizeTest, AParsedUpdateSizesTheFinishedItem) {
   UpdateItemRequest u;
   u.table_name = "Sized";
   u.key = {{"pk", S("H")}};
@@ -110,7 +110,7 @@ TEST_F(UpdateSizeTest, AParsedUpdateSizesTheFinishedItem) {
 }
 
 // The clause costs, as the suite's 80 probes pin them.
-TEST(UpdateStatementCharge, ClauseCosts) {
+TEST(StorageUpdateSizeUpdateStatementCharge, ClauseCosts) {
   auto path = [](std::initializer_list<expr::PathElement> e) {
     expr::Path p;
     p.elements = e;

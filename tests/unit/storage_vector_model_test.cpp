@@ -153,7 +153,7 @@ std::string Show(const Item& item) { return ItemToJsonText(item); }
 
 Item KeyOf(const Item& item) { return {{"pk", item.at("pk")}, {"sk", item.at("sk")}}; }
 
-TEST(VectorModelTest, SearchesMatchABruteForceModelThroughWrites) {
+TEST(StorageVectorModelTest, SearchesMatchABruteForceModelThroughWrites) {
   for (uint32_t seed : {1u, 2u, 3u}) {
     SCOPED_TRACE(fmt::format("seed {}", seed));
     TempDb db;
