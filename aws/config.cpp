@@ -11,23 +11,13 @@
 #include <sstream>
 #include <vector>
 
+#include "core/strings.h"
+
 namespace keyhole::aws {
 
 namespace {
 
-std::string_view Trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
-bool IsTrue(std::string_view v) { return Lower(Trim(v)) == "true"; }
+bool IsTrue(std::string_view v) { return AsciiLower(Trim(v)) == "true"; }
 
 // "profile dev" -> "dev" (quotes around the name removed); nullopt when `header` does not
 // start with `kind` and one name.
@@ -113,7 +103,7 @@ Result<IniFile> ParseIni(std::string_view text, std::string_view path) {
     const size_t sep = stripped.find_first_of("=:");
     if (sep == std::string_view::npos || sep == 0)
       return error("neither a section nor key = value");
-    const std::string key = Lower(Trim(stripped.substr(0, sep)));
+    const std::string key = AsciiLower(Trim(stripped.substr(0, sep)));
     if (section->values.count(key)) return error(fmt::format("the key '{}' twice", key));
     value = &section->values[key];
     *value = std::string(Trim(stripped.substr(sep + 1)));
@@ -133,7 +123,7 @@ Result<IniFile> ParseIni(std::string_view text, std::string_view path) {
         rest.remove_prefix(nl == std::string_view::npos ? rest.size() : nl + 1);
         const size_t eq = sub.find('=');
         if (eq == std::string_view::npos) continue;
-        nested[Lower(Trim(sub.substr(0, eq)))] = std::string(Trim(sub.substr(eq + 1)));
+        nested[AsciiLower(Trim(sub.substr(0, eq)))] = std::string(Trim(sub.substr(eq + 1)));
       }
       it = s.values.erase(it);
     }
@@ -315,7 +305,7 @@ Result<std::optional<Endpoint>> ConfiguredServiceEndpoint(const ClientSettings& 
                                                           const Environment& env,
                                                           std::string_view service_id) {
   std::string source;
-  return ConfiguredEndpoint(settings, env, service_id, Lower(service_id), &source);
+  return ConfiguredEndpoint(settings, env, service_id, AsciiLower(service_id), &source);
 }
 
 }  // namespace keyhole::aws

@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "aws/credentials_internal.h"
+#include "core/strings.h"
 
 namespace keyhole::aws::internal {
 
@@ -29,12 +30,6 @@ struct Context {
   const Environment& env() const { return options->env; }
   std::string region() const { return options->settings->region.value; }
 };
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 // "profile dev in ~/.aws/credentials"
 std::string InFile(std::string_view profile, const std::string& path) {
@@ -446,7 +441,7 @@ class ImdsSource : public CredentialSource {
   std::string Name() const override { return "the EC2 instance metadata service"; }
   Result<std::optional<Credentials>> Load(std::string* why_not) override {
     const Environment& env = ctx_.env();
-    if (auto d = env.NonEmpty("AWS_EC2_METADATA_DISABLED"); d && Lower(*d) == "true") {
+    if (auto d = env.NonEmpty("AWS_EC2_METADATA_DISABLED"); d && AsciiLower(*d) == "true") {
       *why_not = "AWS_EC2_METADATA_DISABLED is true";
       return std::optional<Credentials>();
     }
@@ -459,7 +454,7 @@ class ImdsSource : public CredentialSource {
     std::string base =
         setting("AWS_EC2_METADATA_SERVICE_ENDPOINT", "ec2_metadata_service_endpoint");
     if (base.empty()) {
-      const std::string mode = Lower(
+      const std::string mode = AsciiLower(
           setting("AWS_EC2_METADATA_SERVICE_ENDPOINT_MODE", "ec2_metadata_service_endpoint_mode"));
       base = mode == "ipv6" ? "http://[fd00:ec2::254]" : "http://169.254.169.254";
     }
@@ -475,7 +470,7 @@ class ImdsSource : public CredentialSource {
       attempts = std::max(1, std::atoi(a.c_str()));
     }
     const bool v1_disabled =
-        Lower(setting("AWS_EC2_METADATA_V1_DISABLED", "ec2_metadata_v1_disabled")) == "true";
+        AsciiLower(setting("AWS_EC2_METADATA_V1_DISABLED", "ec2_metadata_v1_disabled")) == "true";
     // IMDSv2's token; refused (403, 404, 405) or timed out: IMDSv1.
     std::string token;
     std::string unreachable;
@@ -679,7 +674,7 @@ class AssumeRoleSource : public CredentialSource {
     std::unique_ptr<CredentialSource> source;
     std::string source_name;
     if (credential_source) {
-      const std::string kind = Lower(*credential_source);
+      const std::string kind = AsciiLower(*credential_source);
       if (kind == "environment") {
         source = std::make_unique<EnvSource>(ctx_);
       } else if (kind == "ec2instancemetadata") {

@@ -6,6 +6,8 @@
 #include <cctype>
 #include <cstdlib>
 
+#include "core/strings.h"
+
 namespace keyhole::aws {
 
 std::string Endpoint::HostHeader() const {
@@ -73,7 +75,7 @@ Result<Endpoint> ParseEndpoint(std::string_view url) {
       return invalid(fmt::format("the character '{}' in the host", c));
     }
   }
-  for (char& c : e.host) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  e.host = AsciiLower(e.host);
   if (!port.empty()) {
     if (port.size() > 5 || port.find_first_not_of("0123456789") != std::string_view::npos) {
       return invalid("a bad port");

@@ -2,6 +2,7 @@
 #include "aws/http_client.h"
 
 #include "aws/plain_http.h"
+#include "core/strings.h"
 
 #include <curl/curl.h>
 
@@ -18,14 +19,8 @@ namespace keyhole::aws {
 
 namespace {
 
-std::string_view Trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() &&
-         (s.back() == ' ' || s.back() == '\t' || s.back() == '\r' || s.back() == '\n')) {
-    s.remove_suffix(1);
-  }
-  return s;
-}
+// A header line's value without its surrounding blanks (and the line end).
+std::string_view Trim(std::string_view s) { return keyhole::Trim(s, " \t", " \t\r\n"); }
 
 // What one transfer collects, and what its progress callback watches.
 struct Transfer {

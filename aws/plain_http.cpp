@@ -19,6 +19,8 @@
 #include <mutex>
 #include <vector>
 
+#include "core/strings.h"
+
 namespace keyhole::aws::internal {
 
 namespace {
@@ -31,11 +33,7 @@ constexpr size_t kMaxHead = 64 * 1024;  // a longer response head is refused
 constexpr uint64_t kMaxBody = uint64_t{256} << 20;
 constexpr int kSliceMs = 100;  // waits wake this often to see the cancel flag
 
-std::string_view Trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
+std::string_view Trim(std::string_view s) { return keyhole::Trim(s, " \t", " \t"); }
 
 bool ParsePort(std::string_view text, uint16_t* out) {
   unsigned v = 0;

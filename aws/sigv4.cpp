@@ -14,16 +14,12 @@
 #include <ctime>
 #include <memory>
 
+#include "core/strings.h"
+
 namespace keyhole::aws {
 namespace {
 
 char LowerChar(char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); }
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = LowerChar(c);
-  return out;
-}
 
 // A header value as SigV4 canonicalizes it: trimmed, inner runs of blanks as one space.
 std::string CanonicalValue(std::string_view v) {
@@ -279,7 +275,7 @@ void SignRequest(const SigningKey& key, std::string_view region, std::string_vie
   if (!key.session_token.empty()) headers->emplace_back("X-Amz-Security-Token", key.session_token);
   std::vector<std::string> names;
   for (const auto& [name, value] : *headers) {
-    std::string lower = Lower(name);
+    std::string lower = AsciiLower(name);
     if (!Unsigned(lower)) names.push_back(std::move(lower));
   }
   std::sort(names.begin(), names.end());

@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/strings.h"
 #include "parser/partiql_syntax.h"
 #include "parser/partiql_words.h"
 #include "parser/suggest.h"
@@ -287,12 +288,7 @@ std::string QuotedMapKeys(std::string_view text) {
   return out;
 }
 
-std::string Trimmed(std::string_view s) {
-  size_t b = s.find_first_not_of(" \t\r\n");
-  if (b == std::string_view::npos) return "";
-  size_t e = s.find_last_not_of(" \t\r\n;");
-  return std::string(s.substr(b, e - b + 1));
-}
+std::string Trimmed(std::string_view s) { return std::string(Trim(s, " \t\r\n", " \t\r\n;")); }
 
 // The comma-separated items of `s` (commas inside quotes do not split), trimmed.
 std::vector<std::string> SplitItems(std::string_view s) {

@@ -12,6 +12,7 @@
 
 #include "core/evaluate.h"
 #include "core/item.h"
+#include "core/strings.h"
 #include "parser/partiql.h"
 
 namespace keyhole::parser::translate {
@@ -31,16 +32,6 @@ constexpr std::string_view kInOperands =
 constexpr std::string_view kIsLeftSide =
     "The left hand side argument to IS must be a Variable Reference, Literal, or Path";
 
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-std::string Upper(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return out;
-}
 bool OneOf(std::string_view s, std::initializer_list<std::string_view> set) {
   return std::find(set.begin(), set.end(), s) != set.end();
 }
@@ -478,7 +469,7 @@ bool Translator::IsCondition(const Node& node) const {
     case Kind::kCmpChain:
       return true;
     case Kind::kCall:
-      return Lower(FunctionName(n)) != "size";
+      return AsciiLower(FunctionName(n)) != "size";
     case Kind::kParen:
       return n.children.size() == 1 && IsCondition(n.children[0]);
     default:
@@ -689,9 +680,9 @@ expr::Condition Translator::Is(const Node& lhs_node, const Node& tail) const {
 
 expr::Condition Translator::FunctionCondition(const Node& call) const {
   const std::string written = FunctionName(call);
-  const std::string name = Lower(written);
+  const std::string name = AsciiLower(written);
   if (!IsConditionFunction(name)) {
-    Fail("Unrecognized function: " + Lower(written) + Loc(call.children[0]), call.begin);
+    Fail("Unrecognized function: " + AsciiLower(written) + Loc(call.children[0]), call.begin);
   }
   expr::Condition c;
   c.kind = expr::ConditionKind::kFunction;
@@ -713,9 +704,9 @@ expr::Operand Translator::Operand(const Node& node, std::string_view op) const {
       return expr::Operand::MakeValue(Value(n, "root"), At(n.begin));
     case Kind::kCall: {
       const std::string written = FunctionName(n);
-      const std::string name = Lower(written);
+      const std::string name = AsciiLower(written);
       if (name != "size" && !IsConditionFunction(name)) {
-        Fail("Unrecognized function: " + Lower(written) + Loc(n.children[0]), n.begin);
+        Fail("Unrecognized function: " + AsciiLower(written) + Loc(n.children[0]), n.begin);
       }
       expr::Operand o;
       o.kind = expr::OperandKind::kFunction;
@@ -748,7 +739,7 @@ void Translator::Assignment(const Node& assignment, expr::UpdateExpression* u) c
     value = &Unwrap(value->children[0]);
   }
   if (value->kind == Kind::kCall) {
-    const std::string name = Lower(FunctionName(*value));
+    const std::string name = AsciiLower(FunctionName(*value));
     if (name == "set_add" || name == "set_delete") {
       SetFunction(*value, path, At(assignment.begin), u);
       return;
@@ -792,9 +783,9 @@ expr::Operand Translator::SetOperand(const Node& node) const {
       return expr::Operand::MakeValue(Value(n, "root"), At(n.begin));
     case Kind::kCall: {
       const std::string written = FunctionName(n);
-      const std::string name = Lower(written);
+      const std::string name = AsciiLower(written);
       if (name != "list_append" && name != "if_not_exists") {
-        Fail("Unrecognized function: " + Lower(written) + Loc(n.children[0]), n.begin);
+        Fail("Unrecognized function: " + AsciiLower(written) + Loc(n.children[0]), n.begin);
       }
       expr::Operand o;
       o.kind = expr::OperandKind::kFunction;
@@ -826,7 +817,7 @@ expr::Operand Translator::SetOperand(const Node& node) const {
 void Translator::SetFunction(const Node& call, const expr::Path& target, size_t position,
                              expr::UpdateExpression* u) const {
   const std::string written = FunctionName(call);
-  const std::string name = Upper(written);
+  const std::string name = AsciiUpper(written);
   const std::string loc = Loc(call.children[0]);
   if (call.children.size() != 3) {
     Fail(name + " must have exactly two arguments" + loc, call.begin);

@@ -1,6 +1,7 @@
 // PartiQL word classes (contract in partiql_words.h).
 #include "parser/partiql_words.h"
 
+#include "core/strings.h"
 #include "parser/partiql.h"
 #include "parser/suggest.h"
 
@@ -15,14 +16,8 @@
 namespace keyhole::parser::words {
 namespace {
 
-std::string Lower(std::string_view word) {
-  std::string out(word);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
 bool InSet(std::string_view word, std::initializer_list<std::string_view> set) {
-  const std::string lower = Lower(word);
+  const std::string lower = AsciiLower(word);
   return std::find(set.begin(), set.end(), lower) != set.end();
 }
 
@@ -109,7 +104,7 @@ bool IsStreamViewWord(std::string_view word) {
 }
 
 bool IsMisspeltFrom(std::string_view word) {
-  return word.size() >= 3 && IsIdentifierWord(word) && Lower(word) != "from" &&
+  return word.size() >= 3 && IsIdentifierWord(word) && AsciiLower(word) != "from" &&
          EditDistance(word, "FROM", /*ignore_case=*/true) <= 2;
 }
 

@@ -7,6 +7,8 @@
 #include <cctype>
 #include <set>
 
+#include "core/strings.h"
+
 #include "planner/plan_internal.h"
 
 namespace keyhole::planner::internal {
@@ -292,10 +294,7 @@ void CollectTested(const expr::Condition& c, std::vector<std::pair<std::string, 
 }
 
 bool EqualsIgnoringCase(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) ==
-                  std::tolower(static_cast<unsigned char>(y));
-         });
+  return AsciiEqualIgnoringCase(a, b);
 }
 
 // A WHERE naming a key attribute in another case (pk for PK), or testing a partition key with

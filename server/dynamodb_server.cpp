@@ -11,6 +11,7 @@
 #include "api/api_json.h"
 #include "aws/endpoint.h"
 #include "aws/sigv4.h"
+#include "core/strings.h"
 #include "server/sigv4.h"
 
 namespace keyhole::server {
@@ -56,8 +57,7 @@ std::string RequestId() {
 std::string MediaType(std::string_view content_type) {
   std::string out(content_type.substr(0, content_type.find(';')));
   while (!out.empty() && out.back() == ' ') out.pop_back();
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
+  return AsciiLower(out);
 }
 
 // A JSON response with DynamoDB's headers.

@@ -39,6 +39,7 @@
 
 #include "aws/content_coding.h"
 #include "aws/sigv4.h"
+#include "core/strings.h"
 #include "server/connection_guard.h"
 #include "server/worker_pool.h"
 
@@ -47,10 +48,7 @@ namespace keyhole::server {
 namespace {
 
 bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) ==
-                  std::tolower(static_cast<unsigned char>(y));
-         });
+  return AsciiEqualIgnoringCase(a, b);
 }
 
 constexpr size_t kMaxHeaderBytes = 16 * 1024;

@@ -12,6 +12,7 @@
 
 #include "aws/endpoint.h"
 #include "aws/sigv4.h"
+#include "core/strings.h"
 
 namespace keyhole::server {
 namespace {
@@ -28,12 +29,7 @@ std::vector<std::string> Split(std::string_view s, char sep) {
   return out;
 }
 
-std::string Trim(std::string_view s) {
-  size_t b = s.find_first_not_of(" \t");
-  if (b == std::string_view::npos) return "";
-  size_t e = s.find_last_not_of(" \t");
-  return std::string(s.substr(b, e - b + 1));
-}
+std::string Trim(std::string_view s) { return std::string(keyhole::Trim(s, " \t", " \t")); }
 
 // SigV4's encoding of a query parameter's name or value: every byte but A-Za-z0-9-_.~ as %XX.
 std::string UriEncode(std::string_view s) {

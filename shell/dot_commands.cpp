@@ -27,6 +27,7 @@
 #include "core/item.h"
 #include "core/item_codec.h"
 #include "core/json.h"
+#include "core/strings.h"
 #include "parser/partiql.h"
 #include "shell/session_state.h"
 #include "shell/terminal.h"
@@ -49,8 +50,7 @@ struct DotCommand {
 // "on" / "off" (or 1 / 0, yes / no) for switches.
 bool ParseSwitch(const Args& args, bool* value) {
   if (args.size() != 1) return false;
-  std::string v = args[0];
-  std::transform(v.begin(), v.end(), v.begin(), ::tolower);
+  const std::string v = AsciiLower(args[0]);
   if (v == "on" || v == "1" || v == "yes" || v == "true") {
     *value = true;
   } else if (v == "off" || v == "0" || v == "no" || v == "false") {

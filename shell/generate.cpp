@@ -12,6 +12,7 @@
 
 #include "core/ddb_json.h"
 #include "core/number.h"
+#include "core/strings.h"
 #include "shell/model.h"
 
 namespace keyhole::shell {
@@ -199,12 +200,7 @@ class Maker {
 };
 
 // Whether a and b are the same word in any case.
-bool SameName(const std::string& a, const std::string& b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) ==
-                  std::tolower(static_cast<unsigned char>(y));
-         });
-}
+bool SameName(const std::string& a, const std::string& b) { return AsciiEqualIgnoringCase(a, b); }
 
 // The entities of `model` named `name` (any case).
 std::vector<const Entity*> FindEntities(const Model& model, const std::string& name) {

@@ -30,6 +30,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/strings.h"
+
 #include "shell/session_state.h"
 
 namespace keyhole::shell {
@@ -104,8 +106,7 @@ bool ParseRate(std::string_view line, double* per_second, std::string* text, std
   line.remove_prefix(5);
   size_t b = line.find_first_not_of(" \t"), e = line.find_last_not_of(" \t\r");
   *text = b == std::string_view::npos ? "" : std::string(line.substr(b, e - b + 1));
-  std::string lower;
-  for (char c : *text) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string lower = AsciiLower(*text);
   size_t slash = lower.find('/');
   size_t per = lower.find(" per ");
   size_t cut = std::min(slash, per);

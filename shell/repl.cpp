@@ -42,6 +42,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "core/strings.h"
+
 namespace keyhole::shell {
 namespace {
 
@@ -239,11 +241,7 @@ int CharCount(std::string_view s) {
 }
 
 bool StartsWithIgnoreCase(std::string_view s, std::string_view prefix) {
-  return s.size() >= prefix.size() &&
-         std::equal(prefix.begin(), prefix.end(), s.begin(), [](char a, char b) {
-           return std::tolower(static_cast<unsigned char>(a)) ==
-                  std::tolower(static_cast<unsigned char>(b));
-         });
+  return AsciiStartsWithIgnoringCase(s, prefix);
 }
 
 // Prints candidates in columns below the line (libedit redraws the prompt and line after).

@@ -27,6 +27,7 @@
 #include "core/ddb_json.h"
 #include "core/expression_text.h"
 #include "core/item.h"
+#include "core/strings.h"
 #include "core/table_definition.h"
 #include "core/vector_index.h"
 #include "parser/partiql.h"
@@ -168,8 +169,7 @@ std::string BareWord(std::string_view line) {
   if (b == std::string_view::npos) return "";
   size_t e = line.find_last_not_of(" \t\r\n;");
   if (e == std::string_view::npos || e < b) return "";
-  std::string word(line.substr(b, e - b + 1));
-  for (char& c : word) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string word = AsciiLower(line.substr(b, e - b + 1));
   return word.find_first_of(" \t") == std::string::npos ? word : "";
 }
 
