@@ -8,6 +8,7 @@
 
 #include "api/service.h"
 #include "core/ddb_json.h"
+#include "parser/partiql_lexer.h"
 #include "planner/plan_transaction.h"
 
 namespace keyhole::api {
@@ -178,8 +179,13 @@ void Connection::Remember(std::string_view text, const TableSchemaPtr& schema,
 }
 
 std::optional<StatementOutcome> Connection::RunRemembered(std::string_view text) {
+  // Only a SELECT can be a remembered read: any other statement is not scanned twice (here,
+  // then by the parser).
   thread_local parser::StatementLiterals literals;
-  if (!remembered_ || !parser::LiteralsOf(text, &literals)) return std::nullopt;
+  if (!remembered_ || !parser::lexer::FirstWordIs(text, "SELECT") ||
+      !parser::LiteralsOf(text, &literals)) {
+    return std::nullopt;
+  }
   const RememberedRead& r = (*remembered_)[SlotOf(literals.shape, kRememberedReads)];
   if (r.shape != literals.shape || r.literals.size() != literals.tokens.size()) {
     return std::nullopt;
