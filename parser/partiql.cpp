@@ -228,15 +228,7 @@ std::optional<AttributeValue> LiteralValue(std::string_view token) {
   if (token.empty()) return std::nullopt;
   if (token.front() == '\'') {
     if (token.size() < 2 || token.back() != '\'') return std::nullopt;
-    std::string_view body = token.substr(1, token.size() - 2);
-    std::string value;
-    value.reserve(body.size());
-    for (size_t at; (at = body.find('\'')) != std::string_view::npos;) {  // '' is one quote
-      value.append(body.substr(0, at + 1));
-      body.remove_prefix(std::min(at + 2, body.size()));
-    }
-    value.append(body);
-    return AttributeValue::S(std::move(value));
+    return AttributeValue::S(translate::Unquote(token));
   }
   Result<Number> number = Number::ParseAsBigDecimal(token);
   if (!number.ok()) return std::nullopt;

@@ -36,21 +36,6 @@ bool OneOf(std::string_view s, std::initializer_list<std::string_view> set) {
   return std::find(set.begin(), set.end(), s) != set.end();
 }
 
-// Removes the outer quotes of a quoted run and undoubles the inner quotes.
-std::string Unquote(std::string_view quoted) {
-  const char q = quoted.front();
-  std::string_view body = quoted.substr(1, quoted.size() - 2);
-  std::string out;
-  out.reserve(body.size());
-  // Runs between quotes are copied whole; of a doubled quote, one is kept.
-  for (size_t at; (at = body.find(q)) != std::string_view::npos;) {
-    out.append(body.substr(0, at + 1));
-    body.remove_prefix(std::min(at + 2, body.size()));
-  }
-  out.append(body);
-  return out;
-}
-
 // The literal kinds: a value known before any item is read.
 bool IsLiteralKind(Kind k) {
   return k == Kind::kString || k == Kind::kNumber || k == Kind::kTrue || k == Kind::kFalse ||
@@ -191,6 +176,20 @@ std::string NormalizeTypeName(std::string_view text) {
 }
 
 }  // namespace
+
+std::string Unquote(std::string_view quoted) {
+  const char q = quoted.front();
+  std::string_view body = quoted.substr(1, quoted.size() - 2);
+  std::string out;
+  out.reserve(body.size());
+  // Runs between quotes are copied whole; of a doubled quote, one is kept.
+  for (size_t at; (at = body.find(q)) != std::string_view::npos;) {
+    out.append(body.substr(0, at + 1));
+    body.remove_prefix(std::min(at + 2, body.size()));
+  }
+  out.append(body);
+  return out;
+}
 
 const Node& Unwrap(const Node& n) {
   const Node* p = &n;

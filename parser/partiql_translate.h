@@ -113,4 +113,8 @@ class Translator {
 // statements through `t`, keyhole's own statements directly. Throws Error.
 Statement BuildStatement(const Node& root, const Translator& t);
 
+// A quoted token's text ('it''s', "a""b") without its outer quotes, the inner doubled quotes
+// undoubled.
+std::string Unquote(std::string_view quoted);
+
 }  // namespace keyhole::parser::translate
