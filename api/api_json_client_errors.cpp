@@ -9,6 +9,7 @@
 
 #include "api/api_json_client.h"
 #include "core/ddb_json.h"
+#include "core/utf8.h"
 
 namespace keyhole {
 
@@ -80,27 +81,6 @@ Status::Reasons ReasonsOf(const json::Value& o) {
   return reasons;
 }
 
-// The length of the UTF-8 sequence at the start of `s`, or 0 when it is not a valid one
-// (RFC 3629: no overlong forms, no surrogates, nothing past U+10FFFF).
-size_t Utf8Length(std::string_view s) {
-  const auto b = [&](size_t i) { return static_cast<unsigned char>(s[i]); };
-  const auto cont = [&](size_t i) { return i < s.size() && (b(i) & 0xC0) == 0x80; };
-  const unsigned char c = b(0);
-  if (c < 0x80) return 1;
-  if (c >= 0xC2 && c <= 0xDF) return cont(1) ? 2 : 0;
-  if (c >= 0xE0 && c <= 0xEF) {
-    if (!cont(1) || !cont(2)) return 0;
-    if ((c == 0xE0 && b(1) < 0xA0) || (c == 0xED && b(1) > 0x9F)) return 0;
-    return 3;
-  }
-  if (c >= 0xF0 && c <= 0xF4) {
-    if (!cont(1) || !cont(2) || !cont(3)) return 0;
-    if ((c == 0xF0 && b(1) < 0x90) || (c == 0xF4 && b(1) > 0x8F)) return 0;
-    return 4;
-  }
-  return 0;
-}
-
 // Up to 200 bytes of a body that is not a DynamoDB error, for the message: cut at a character,
 // with '?' for each byte that is not UTF-8 (a message must be valid UTF-8 to travel in JSON).
 std::string Excerpt(std::string_view body) {
@@ -109,7 +89,7 @@ std::string Excerpt(std::string_view body) {
   std::string out = "the body ";
   size_t i = 0;
   while (i < body.size() && i < kMax) {
-    size_t n = Utf8Length(body.substr(i));
+    size_t n = utf8::SequenceLength(body.substr(i));
     if (n == 0) {
       out += '?';
       n = 1;

@@ -20,6 +20,7 @@
 
 #include "aws/credentials_internal.h"
 #include "core/json.h"
+#include "core/utf8.h"
 
 namespace keyhole::aws {
 
@@ -85,12 +86,7 @@ std::string PythonJsonString(std::string_view s) {
       continue;
     }
     // A UTF-8 sequence: its code point as \uXXXX (a surrogate pair above U+FFFF).
-    int n = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
-    uint32_t cp = c & (0xFF >> (n + 1));
-    for (int k = 1; k < n && i + k < s.size(); ++k) {
-      cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
-    }
-    i += n;
+    uint32_t cp = utf8::Next(s, &i);
     if (cp >= 0x10000) {
       cp -= 0x10000;
       out += fmt::format("\\u{:04x}\\u{:04x}", 0xD800 + (cp >> 10), 0xDC00 + (cp & 0x3FF));

@@ -19,6 +19,7 @@
 #include <unordered_set>
 
 #include "core/item.h"
+#include "core/utf8.h"
 
 namespace keyhole {
 
@@ -37,9 +38,7 @@ std::string Echo(std::string_view name) {
     json::AppendQuoted(name, &out);
     return out;
   }
-  size_t n = kMaxEchoedName;
-  while (n > 0 && (static_cast<unsigned char>(name[n]) & 0xC0) == 0x80) --n;
-  json::AppendQuoted(name.substr(0, n), &out);
+  json::AppendQuoted(name.substr(0, utf8::Boundary(name, kMaxEchoedName)), &out);
   out += "...";
   return out;
 }

@@ -14,6 +14,7 @@
 #include "core/ddb_json.h"
 #include "core/evaluate.h"
 #include "core/evaluate_internal.h"
+#include "core/utf8.h"
 
 namespace keyhole::expr {
 
@@ -254,11 +255,7 @@ namespace {
 // DynamoDB Local counts UTF-16 code units, which agrees except for characters outside the
 // Basic Multilingual Plane (an emoji is 1 here, 2 there).
 int64_t CharacterCount(const std::string& s) {
-  int64_t n = 0;
-  for (char c : s) {
-    if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) ++n;
-  }
-  return n;
+  return static_cast<int64_t>(utf8::CountCharacters(s));
 }
 
 // size(v): S characters, B bytes, set members, list elements, map entries; nullopt for N,

@@ -14,6 +14,8 @@
 
 #include <cstring>
 
+#include "core/utf8.h"
+
 namespace keyhole::json {
 
 namespace {
@@ -94,49 +96,13 @@ constexpr PlainTable kPlain;
 
 inline bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
-// Length of the well-formed UTF-8 sequence at p (Unicode Table 3-7: no overlongs, no
-// surrogates, nothing above U+10FFFF), or 0. REQUIRES: p < end and *p >= 0x80.
+// Length of the well-formed UTF-8 sequence at p, or 0. REQUIRES: p < end.
 inline int Utf8Length(const unsigned char* p, const unsigned char* end) {
-  const unsigned char c = p[0];
-  const ptrdiff_t avail = end - p;
-  auto cont = [](unsigned char b) { return (b & 0xC0) == 0x80; };
-  if (c >= 0xC2 && c <= 0xDF) {
-    return avail >= 2 && cont(p[1]) ? 2 : 0;
-  }
-  if (c >= 0xE0 && c <= 0xEF) {
-    if (avail < 3 || !cont(p[2])) return 0;
-    const unsigned char b = p[1];
-    if (c == 0xE0) return b >= 0xA0 && b <= 0xBF ? 3 : 0;  // no overlongs
-    if (c == 0xED) return b >= 0x80 && b <= 0x9F ? 3 : 0;  // no surrogates
-    return cont(b) ? 3 : 0;
-  }
-  if (c >= 0xF0 && c <= 0xF4) {
-    if (avail < 4 || !cont(p[2]) || !cont(p[3])) return 0;
-    const unsigned char b = p[1];
-    if (c == 0xF0) return b >= 0x90 && b <= 0xBF ? 4 : 0;  // no overlongs
-    if (c == 0xF4) return b >= 0x80 && b <= 0x8F ? 4 : 0;  // <= U+10FFFF
-    return cont(b) ? 4 : 0;
-  }
-  return 0;  // continuation byte, C0/C1 or F5..FF
+  return static_cast<int>(utf8::SequenceLength(
+      std::string_view(reinterpret_cast<const char*>(p), static_cast<size_t>(end - p))));
 }
 
-inline void AppendUtf8(uint32_t cp, std::string* out) {
-  if (cp < 0x80) {
-    out->push_back(static_cast<char>(cp));
-  } else if (cp < 0x800) {
-    out->push_back(static_cast<char>(0xC0 | (cp >> 6)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else if (cp < 0x10000) {
-    out->push_back(static_cast<char>(0xE0 | (cp >> 12)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else {
-    out->push_back(static_cast<char>(0xF0 | (cp >> 18)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  }
-}
+inline void AppendUtf8(uint32_t cp, std::string* out) { utf8::Append(cp, out); }
 
 constexpr char kUpperHex[] = "0123456789ABCDEF";
 

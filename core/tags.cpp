@@ -6,6 +6,7 @@
 #include <set>
 
 #include "core/schema.h"
+#include "core/utf8.h"
 
 namespace keyhole {
 
@@ -16,11 +17,7 @@ constexpr std::string_view kTooMany =
     "Number of Tags exceed the current limit for the provided ResourceArn";
 
 // Characters of UTF-8 text (bytes that do not continue a sequence).
-size_t Characters(std::string_view s) {
-  size_t n = 0;
-  for (unsigned char c : s) n += (c & 0xC0) != 0x80;
-  return n;
-}
+size_t Characters(std::string_view s) { return utf8::CountCharacters(s); }
 
 // Letters, digits, white space and + - = . _ : /. Non-ASCII characters are taken as the
 // Unicode letters the guide allows (keyhole does not classify them further).

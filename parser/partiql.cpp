@@ -7,6 +7,7 @@
 #include <string>
 #include <utility>
 
+#include "core/utf8.h"
 #include "parser/partiql_hints.h"
 #include "parser/partiql_lexer.h"
 #include "parser/partiql_syntax.h"
@@ -101,7 +102,7 @@ template <typename Error>
 std::variant<std::shared_ptr<Prepared>, ParseError> Prepare(std::string_view text,
                                                             const Error& error,
                                                             bool check_length = true) {
-  if (const auto bad = lexer::FindInvalidUtf8(text)) {
+  if (const auto bad = utf8::FindInvalid(text)) {
     static constexpr char kHex[] = "0123456789ABCDEF";
     const auto byte = static_cast<unsigned char>(text[*bad]);
     return error(std::string("Invalid UTF-8 in the statement: the byte 0x") + kHex[byte >> 4] +
@@ -189,7 +190,7 @@ ParseResult ParseStatement(std::string_view text, const std::vector<AttributeVal
   // else, and any error found on the way, takes the full path, so that errors, their positions
   // and hints are exactly those of a first parse.
   thread_local lexer::Shape shape;
-  if (lexer::FirstWordIs(text, "CALL") || lexer::FindInvalidUtf8(text) ||
+  if (lexer::FirstWordIs(text, "CALL") || utf8::FindInvalid(text) ||
       FirstCharPastLimit(text) != std::string_view::npos || !lexer::ShapeOf(text, &shape)) {
     return ParseFully(text, parameters, nullptr);
   }
@@ -211,7 +212,7 @@ ParseResult ParseStatement(std::string_view text, const std::vector<AttributeVal
 
 bool LiteralsOf(std::string_view text, StatementLiterals* out) {
   thread_local lexer::Shape shape;
-  if (lexer::FirstWordIs(text, "CALL") || lexer::FindInvalidUtf8(text) ||
+  if (lexer::FirstWordIs(text, "CALL") || utf8::FindInvalid(text) ||
       FirstCharPastLimit(text) != std::string_view::npos || !lexer::ShapeOf(text, &shape)) {
     return false;
   }

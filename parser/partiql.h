@@ -445,10 +445,6 @@ CreateTableRequest ToCreateTableRequest(const CreateTableStatement& s);
 // CREATE TABLE prints it.
 std::string CreateTableText(const TableDescription& table);
 
-// The offset of the first byte of `text` that is not part of well-formed UTF-8 (no overlong
-// forms, no surrogates, nothing above U+10FFFF), or nullopt when it is all valid.
-std::optional<size_t> FindInvalidUtf8(std::string_view text);
-
 // `name` as a PartiQL statement writes it: bare when it is a plain identifier and not a
 // keyword (`role`), else "double-quoted" with inner quotes doubled (`"order"`, `"my attr"`).
 std::string NameInStatement(std::string_view name);

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/strings.h"
+#include "core/utf8.h"
 #include "parser/partiql_syntax.h"
 #include "parser/partiql_words.h"
 #include "parser/suggest.h"
@@ -90,9 +91,7 @@ std::string Excerpt(std::string_view text, size_t offset) {
   std::string_view rest = text.substr(offset);
   rest = rest.substr(0, rest.find('\n'));
   if (rest.size() <= 20) return std::string(rest);
-  size_t cut = 20;
-  while (cut > 0 && (static_cast<unsigned char>(rest[cut]) & 0xC0) == 0x80) --cut;
-  return std::string(rest.substr(0, cut)) + "...";
+  return std::string(rest.substr(0, utf8::Boundary(rest, 20))) + "...";
 }
 
 // `text` with every "double-quoted" run after `from` turned into a 'single-quoted' string.

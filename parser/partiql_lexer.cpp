@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/utf8.h"
 #include "parser/partiql.h"
 #include "parser/partiql_words.h"
 
@@ -276,38 +277,6 @@ bool ShapeOf(std::string_view text, Shape* shape) {
   return true;
 }
 
-std::optional<size_t> FindInvalidUtf8(std::string_view text) {
-  const auto* p = reinterpret_cast<const unsigned char*>(text.data());
-  const size_t n = text.size();
-  auto cont = [&](size_t k) { return k < n && (p[k] & 0xC0) == 0x80; };
-  for (size_t i = 0; i < n;) {
-    if (n - i >= 8 && (Load8(text.data() + i) & kHighBits) == 0) {  // eight ASCII bytes
-      i += 8;
-      continue;
-    }
-    const unsigned char c = p[i];
-    size_t len = 0;
-    if (c < 0x80) {
-      len = 1;
-    } else if (c >= 0xC2 && c <= 0xDF) {
-      len = cont(i + 1) ? 2 : 0;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-      const bool second = i + 1 < n && (c == 0xE0   ? p[i + 1] >= 0xA0 && p[i + 1] <= 0xBF
-                                        : c == 0xED ? p[i + 1] >= 0x80 && p[i + 1] <= 0x9F
-                                                    : cont(i + 1));
-      len = second && cont(i + 2) ? 3 : 0;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-      const bool second = i + 1 < n && (c == 0xF0   ? p[i + 1] >= 0x90 && p[i + 1] <= 0xBF
-                                        : c == 0xF4 ? p[i + 1] >= 0x80 && p[i + 1] <= 0x8F
-                                                    : cont(i + 1));
-      len = second && cont(i + 2) && cont(i + 3) ? 4 : 0;
-    }
-    if (len == 0) return i;
-    i += len;
-  }
-  return std::nullopt;
-}
-
 std::vector<size_t> TokenEnds(std::string_view text) {
   std::vector<size_t> ends;
   Tokenize(text, &ends);
@@ -461,10 +430,6 @@ ScriptScan ScanScript(std::string_view script) {
 
 SourcePosition PositionOf(std::string_view text, size_t offset) {
   return PositionTracker(text).At(offset);
-}
-
-std::optional<size_t> FindInvalidUtf8(std::string_view text) {
-  return lexer::FindInvalidUtf8(text);
 }
 
 std::vector<ScriptStatement> SplitScript(std::string_view script) {

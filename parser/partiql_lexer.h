@@ -41,10 +41,6 @@ struct Shape {
 // Computes *shape for `text`; false (with *shape unspecified) when `text` has a lexical error.
 bool ShapeOf(std::string_view text, Shape* shape);
 
-// The byte offset of the first byte of `text` that does not begin a well-formed UTF-8 sequence
-// (Unicode Table 3-7: no overlong forms, no surrogates, nothing above U+10FFFF), or nullopt.
-std::optional<size_t> FindInvalidUtf8(std::string_view text);
-
 // The end offsets of the tokens of `text` (whitespace and comments are not tokens), in order.
 // REQUIRES: !FindLexicalError(text).
 std::vector<size_t> TokenEnds(std::string_view text);

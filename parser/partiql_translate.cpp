@@ -13,6 +13,7 @@
 #include "core/evaluate.h"
 #include "core/item.h"
 #include "core/strings.h"
+#include "core/utf8.h"
 #include "parser/partiql.h"
 
 namespace keyhole::parser::translate {
@@ -218,10 +219,7 @@ size_t Translator::At(size_t tree_offset) const {
 
 std::string Translator::Loc(const Node& n) const {
   const SourcePosition pos = PositionOf(text_, At(n.begin));
-  size_t length = 0;
-  for (char c : Text(n)) {
-    if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) ++length;
-  }
+  const size_t length = utf8::CountCharacters(Text(n));
   return " at " + std::to_string(pos.line) + ":" + std::to_string(pos.column) + ":" +
          std::to_string(length);
 }

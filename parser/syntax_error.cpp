@@ -1,6 +1,9 @@
 #include "parser/syntax_error.h"
 
+#include <algorithm>
 #include <vector>
+
+#include "core/utf8.h"
 
 namespace keyhole::parser {
 namespace {
@@ -18,13 +21,7 @@ bool IsIdChar(char c) { return IsAlpha(c) || IsDigit(c) || c == '_'; }
 
 // The length of the UTF-8 character starting at text[i]; 1 for a stray or truncated byte.
 size_t Utf8Length(std::string_view text, size_t i) {
-  const auto lead = static_cast<unsigned char>(text[i]);
-  size_t n = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
-  if (i + n > text.size()) return 1;
-  for (size_t k = 1; k < n; ++k) {
-    if ((static_cast<unsigned char>(text[i + k]) & 0xC0) != 0x80) return 1;
-  }
-  return n;
+  return std::max<size_t>(1, utf8::SequenceLength(text.substr(i)));
 }
 
 std::vector<Token> Tokenize(std::string_view text) {

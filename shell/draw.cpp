@@ -7,6 +7,7 @@
 #include <set>
 
 #include "core/item.h"
+#include "core/utf8.h"
 #include "core/vector_index.h"
 #include "shell/model.h"
 #include "shell/render.h"
@@ -205,17 +206,17 @@ std::string DrawSvg(const TableDescription& table, const std::vector<Item>& item
     return out.empty() ? std::string("(no sort key)") : out;
   };
   const std::string pk_label = names(pk) + " (partition)", sk_label = names(sk) + " (sort)";
-  size_t pk_chars = std::max<size_t>(kKeyWidthChars, TextWidth(pk_label) + 1);
-  size_t sk_chars = std::max<size_t>(kKeyWidthChars, TextWidth(sk_label) + 1);
+  size_t pk_chars = std::max<size_t>(kKeyWidthChars, utf8::TextWidth(pk_label) + 1);
+  size_t sk_chars = std::max<size_t>(kKeyWidthChars, utf8::TextWidth(sk_label) + 1);
   {
     size_t bands = 0;
     for (const auto& [partition_key, group] : partitions) {
       if (bands++ == options.partitions) break;
-      pk_chars = std::max(pk_chars, TextWidth(group.first));
+      pk_chars = std::max(pk_chars, utf8::TextWidth(group.first));
       size_t rows = 0;
       for (const Row& r : group.second) {
         if (rows++ == options.items_per_partition) break;
-        if (!sk.empty()) sk_chars = std::max(sk_chars, TextWidth(KeyText(*r.item, sk)));
+        if (!sk.empty()) sk_chars = std::max(sk_chars, utf8::TextWidth(KeyText(*r.item, sk)));
       }
     }
   }
@@ -253,10 +254,10 @@ std::string DrawSvg(const TableDescription& table, const std::vector<Item>& item
             (!all && !projected.contains(name))) {
           continue;
         }
-        const std::string shown = CutToWidth(FormatCell(v), options.max_value_chars);
-        const std::string label = CutToWidth(name, options.max_value_chars);
+        const std::string shown = utf8::CutToWidth(FormatCell(v), options.max_value_chars);
+        const std::string label = utf8::CutToWidth(name, options.max_value_chars);
         const double w =
-            static_cast<double>(std::max(TextWidth(shown), TextWidth(label))) * kCharWidth +
+            static_cast<double>(std::max(utf8::TextWidth(shown), utf8::TextWidth(label))) * kCharWidth +
             2 * kPad;
         cells += fmt::format(
             R"(<rect x="{:.1f}" y="{:.1f}" width="{:.1f}" height="{}" fill="{}" stroke="#c3c9d4"/>)"
@@ -278,7 +279,7 @@ std::string DrawSvg(const TableDescription& table, const std::vector<Item>& item
       band += fmt::format(R"(<g class="more"><text x="{:.1f}" y="{:.1f}" class="f">{}</text></g>)",
                           kMargin + pk_width + kPad, y + 16, Escape(more));
       width = std::max(width, kMargin + pk_width + kPad +
-                                  static_cast<double>(TextWidth(more)) * kCharWidth + kMargin);
+                                  static_cast<double>(utf8::TextWidth(more)) * kCharWidth + kMargin);
       y += 24;
     }
     body += fmt::format(
@@ -300,10 +301,10 @@ std::string DrawSvg(const TableDescription& table, const std::vector<Item>& item
       R"(<text x="{}" y="{}" class="h">{}</text><text x="{:.1f}" y="{}" class="h">{}</text>)",
       kMargin, kMargin + 14, Escape(title), kMargin + kPad, kMargin + kHeader - 8, Escape(pk_label),
       kMargin + pk_width + kPad, kMargin + kHeader - 8, Escape(sk_label));
-  width = std::max(width, kMargin * 2 + static_cast<double>(TextWidth(title)) * 9.6);
+  width = std::max(width, kMargin * 2 + static_cast<double>(utf8::TextWidth(title)) * 9.6);
   // Under it: the counts, what is left out, the legend; the picture is as wide as its lines.
   auto fit = [&](const std::string& line) {
-    width = std::max(width, kMargin * 2 + static_cast<double>(TextWidth(line)) * kCharWidth);
+    width = std::max(width, kMargin * 2 + static_cast<double>(utf8::TextWidth(line)) * kCharWidth);
   };
   y += 18;
   std::string drawn_text;
@@ -336,12 +337,12 @@ std::string DrawSvg(const TableDescription& table, const std::vector<Item>& item
   y += 12;
   double lx = kMargin;
   for (size_t e : entities_drawn) {
-    const std::string name = CutToWidth(model.entities[e].name, 24);
+    const std::string name = utf8::CutToWidth(model.entities[e].name, 24);
     footer += fmt::format(
         R"(<g class="legend"><rect x="{:.1f}" y="{:.1f}" width="14" height="14" fill="{}" )"
         R"(stroke="#8a94a6"/><text x="{:.1f}" y="{:.1f}" class="f">{}</text></g>)",
         lx, y, kPalette[e % std::size(kPalette)], lx + 18, y + 11, Escape(name));
-    lx += 18 + static_cast<double>(TextWidth(name)) * kCharWidth + 16;
+    lx += 18 + static_cast<double>(utf8::TextWidth(name)) * kCharWidth + 16;
   }
   width = std::max(width, lx + kMargin);
   y += 14 + kMargin;

@@ -1,10 +1,7 @@
 // Output modes (see render.h).
 //
-// Display width: a cell's width is the number of terminal columns it takes, computed from its
-// UTF-8 code points: East Asian wide and fullwidth characters (CJK, Hangul, fullwidth forms,
-// most emoji) count 2, combining marks and zero-width characters count 0, every other code point
-// (and every byte of invalid UTF-8) counts 1. This is an approximation of wcwidth() that needs
-// no locale, good enough to keep tables aligned for common text.
+// Display width: a cell's width is the number of terminal columns it takes (core/utf8.h
+// TextWidth), good enough to keep tables aligned for common text.
 #include "shell/render.h"
 
 #include <fmt/format.h>
@@ -15,72 +12,11 @@
 
 #include "core/ddb_json.h"
 #include "core/json.h"
+#include "core/utf8.h"
 
 namespace keyhole::shell {
 
 namespace {
-
-// Decodes the code point starting at s[*i] and advances *i. Invalid UTF-8 yields the single byte
-// as if it were a code point (so it has a width of 1, and a stray 0x80..0x9F is escaped like a C1
-// control).
-uint32_t NextCodePoint(std::string_view s, size_t* i) {
-  const auto b = static_cast<unsigned char>(s[*i]);
-  const size_t len = b < 0x80           ? 1
-                     : (b >> 5) == 0x6  ? 2
-                     : (b >> 4) == 0xE  ? 3
-                     : (b >> 3) == 0x1E ? 4
-                                        : 0;
-  if (len <= 1 || *i + len > s.size()) {
-    ++*i;
-    return b;
-  }
-  uint32_t cp = b & (0xFF >> (len + 1));
-  for (size_t k = 1; k < len; ++k) {
-    const auto c = static_cast<unsigned char>(s[*i + k]);
-    if ((c & 0xC0) != 0x80) {
-      ++*i;
-      return b;
-    }
-    cp = (cp << 6) | (c & 0x3F);
-  }
-  *i += len;
-  return cp;
-}
-
-int CodePointWidth(uint32_t cp) {
-  if ((cp >= 0x0300 && cp <= 0x036F) || (cp >= 0x200B && cp <= 0x200F) ||
-      (cp >= 0xFE00 && cp <= 0xFE0F)) {
-    return 0;  // combining marks, zero-width spaces and joiners, variation selectors
-  }
-  if ((cp >= 0x1100 && cp <= 0x115F) || (cp >= 0x2E80 && cp <= 0xA4CF && cp != 0x303F) ||
-      (cp >= 0xAC00 && cp <= 0xD7A3) || (cp >= 0xF900 && cp <= 0xFAFF) ||
-      (cp >= 0xFE30 && cp <= 0xFE4F) || (cp >= 0xFF00 && cp <= 0xFF60) ||
-      (cp >= 0xFFE0 && cp <= 0xFFE6) || (cp >= 0x1F300 && cp <= 0x1F64F) ||
-      (cp >= 0x1F900 && cp <= 0x1F9FF) || (cp >= 0x20000 && cp <= 0x3FFFD)) {
-    return 2;
-  }
-  return 1;
-}
-
-size_t DisplayWidth(std::string_view s) {
-  size_t width = 0;
-  for (size_t i = 0; i < s.size();) width += CodePointWidth(NextCodePoint(s, &i));
-  return width;
-}
-
-// `s` cut to at most `max` display columns, ending with "…" when it was cut (0 = never cut).
-std::string Cut(std::string s, size_t max) {
-  if (max == 0 || DisplayWidth(s) <= max) return s;
-  size_t width = 0, i = 0;
-  while (i < s.size()) {
-    size_t next = i;
-    width += CodePointWidth(NextCodePoint(s, &next));
-    if (width > max - 1) break;
-    i = next;
-  }
-  s.resize(i);
-  return s + "…";
-}
 
 // C0 controls, DEL and C1 controls.
 bool IsControl(uint32_t cp) { return cp < 0x20 || (cp >= 0x7F && cp <= 0x9F); }
@@ -89,7 +25,7 @@ bool IsControl(uint32_t cp) { return cp < 0x20 || (cp >= 0x7F && cp <= 0x9F); }
 void AppendEscaped(std::string_view s, std::string* out) {
   for (size_t i = 0; i < s.size();) {
     const size_t start = i;
-    const uint32_t cp = NextCodePoint(s, &i);
+    const uint32_t cp = utf8::Next(s, &i);
     if (!IsControl(cp)) {
       out->append(s.substr(start, i - start));
     } else if (cp == '\n') {
@@ -149,7 +85,7 @@ bool NeedsQuotes(std::string_view s) {
   if (s.empty()) return true;
   uint32_t first = 0, last = 0;
   for (size_t i = 0; i < s.size();) {
-    last = NextCodePoint(s, &i);
+    last = utf8::Next(s, &i);
     if (IsControl(last)) return true;
     if (first == 0) first = last;
   }
@@ -296,7 +232,7 @@ std::string RenderGrid(const std::vector<Item>& items, const RenderOptions& opti
   if (options.headers) {
     rows.emplace_back();
     for (const auto& name : columns)
-      rows.back().push_back({Cut(Escaped(name), options.max_cell_width)});
+      rows.back().push_back({utf8::CutToWidth(Escaped(name), options.max_cell_width)});
   }
   for (const Item& item : items) {
     rows.emplace_back();
@@ -306,14 +242,14 @@ std::string RenderGrid(const std::vector<Item>& items, const RenderOptions& opti
         rows.back().push_back({});
       } else {
         rows.back().push_back(
-            {Cut(FormatCell(it->second), options.max_cell_width), it->second.is(ValueType::kN)});
+            {utf8::CutToWidth(FormatCell(it->second), options.max_cell_width), it->second.is(ValueType::kN)});
       }
     }
   }
   std::vector<size_t> widths(columns.size(), 0);
   for (const auto& row : rows) {
     for (size_t c = 0; c < row.size(); ++c)
-      widths[c] = std::max(widths[c], DisplayWidth(row[c].text));
+      widths[c] = std::max(widths[c], utf8::TextWidth(row[c].text));
   }
 
   std::string out;
@@ -331,7 +267,7 @@ std::string RenderGrid(const std::vector<Item>& items, const RenderOptions& opti
     out += frame.vertical;
     for (size_t c = 0; c < columns.size(); ++c) {
       const Cell& cell = rows[r][c];
-      const std::string pad(widths[c] - DisplayWidth(cell.text), ' ');
+      const std::string pad(widths[c] - utf8::TextWidth(cell.text), ' ');
       out += ' ';
       out += cell.right ? pad + cell.text : cell.text + pad;
       out += ' ';
@@ -349,7 +285,7 @@ std::string RenderLines(const std::vector<Item>& items, const RenderOptions& opt
                         size_t cut = 0) {
   const std::vector<std::string> columns = ColumnsFor(items, options);
   size_t width = 0;
-  for (const auto& name : columns) width = std::max(width, DisplayWidth(Escaped(name)));
+  for (const auto& name : columns) width = std::max(width, utf8::TextWidth(Escaped(name)));
   std::string out;
   for (const Item& item : items) {
     if (!out.empty() && !item.empty()) out += '\n';
@@ -357,8 +293,8 @@ std::string RenderLines(const std::vector<Item>& items, const RenderOptions& opt
       auto it = item.find(name);
       if (it == item.end()) continue;  // absent attributes are not listed
       const std::string shown = Escaped(name);
-      out += "  " + shown + std::string(width - DisplayWidth(shown), ' ') + " = " +
-             Cut(FormatCell(it->second), cut) + "\n";
+      out += "  " + shown + std::string(width - utf8::TextWidth(shown), ' ') + " = " +
+             utf8::CutToWidth(FormatCell(it->second), cut) + "\n";
     }
   }
   return out;
@@ -442,8 +378,6 @@ void AppendPlainJson(const AttributeValue& v, std::string* out) {
   }
 }
 
-size_t TextWidth(std::string_view s) { return DisplayWidth(s); }
-std::string CutToWidth(std::string s, size_t max) { return Cut(std::move(s), max); }
 
 std::optional<OutputMode> ParseOutputMode(std::string_view name) {
   for (OutputMode mode : {OutputMode::kBox, OutputMode::kTable, OutputMode::kLine,
@@ -506,7 +440,7 @@ std::string RenderItems(const std::vector<Item>& items, const RenderOptions& opt
     case OutputMode::kTable: {
       out = RenderGrid(items, options, options.mode == OutputMode::kBox ? kBoxFrame : kTableFrame);
       if (options.max_width > 0 &&
-          DisplayWidth(out.substr(0, out.find('\n'))) > options.max_width) {
+          utf8::TextWidth(out.substr(0, out.find('\n'))) > options.max_width) {
         // Wider than the terminal: one line per attribute, long values still cut.
         return RenderLines(items, options, options.max_cell_width);
       }

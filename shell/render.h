@@ -81,12 +81,6 @@ std::string FormatCell(const AttributeValue& value);
 // A value as plain JSON (json mode's cells): numbers N (canonical digits), strings S, base64 for
 // binary, arrays for lists and sets, objects for maps; appended to `out`.
 void AppendPlainJson(const AttributeValue& v, std::string* out);
-// The columns `s` (UTF-8) takes on a terminal: two for wide (East Asian, emoji) characters,
-// none for combining marks.
-size_t TextWidth(std::string_view s);
-// `s` cut to at most `max` display columns, ending with "…" when it was cut (0: never cut),
-// as box and table cells are.
-std::string CutToWidth(std::string s, size_t max);
 
 // Capacity units and their unit, "1077433 WCU", "0.5 RCU": whole and half units (what
 // DynamoDB charges) exactly, at any size; anything else as {:g} prints it.

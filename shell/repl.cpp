@@ -43,6 +43,7 @@
 #include <vector>
 
 #include "core/strings.h"
+#include "core/utf8.h"
 
 namespace keyhole::shell {
 namespace {
@@ -236,8 +237,7 @@ size_t WordStart(std::string_view line) {
 
 // Characters (not bytes) in UTF-8 text: el_deletestr counts characters.
 int CharCount(std::string_view s) {
-  return static_cast<int>(
-      std::count_if(s.begin(), s.end(), [](char c) { return (c & 0xC0) != 0x80; }));
+  return static_cast<int>(utf8::CountCharacters(s));
 }
 
 bool StartsWithIgnoreCase(std::string_view s, std::string_view prefix) {
@@ -286,7 +286,7 @@ unsigned char CompleteWord(EditLine* el, int) {
       while (n < prefix.size() && n < c.size() && prefix[n] == c[n]) ++n;
       prefix.resize(n);
     }
-    while (!prefix.empty() && (prefix.back() & 0xC0) == 0x80) prefix.pop_back();  // whole chars
+    prefix.resize(utf8::Boundary(candidates[0], prefix.size()));  // whole characters
     if (prefix.size() > word.size() && StartsWithIgnoreCase(prefix, word)) {
       insert = prefix;
     } else {

@@ -29,6 +29,7 @@
 #include "core/item.h"
 #include "core/strings.h"
 #include "core/table_definition.h"
+#include "core/utf8.h"
 #include "core/vector_index.h"
 #include "parser/partiql.h"
 #include "parser/suggest.h"
@@ -331,7 +332,7 @@ std::string HintLines(std::string_view hint, bool terminal) {
     const size_t space = hint.find(' ', i);
     const std::string_view word =
         hint.substr(i, space == std::string_view::npos ? std::string_view::npos : space - i);
-    const size_t length = TextWidth(word);
+    const size_t length = utf8::TextWidth(word);
     if (column > kHead.size() && column + 1 + length > width) {
       out += "\n" + std::string(kHead.size(), ' ');
       column = kHead.size();
@@ -1080,12 +1081,8 @@ std::pair<std::string, std::string> CaretExcerpt(std::string_view line, int colu
   std::vector<std::string> chars;  // one printable character each
   for (size_t i = 0; i < line.size();) {
     const auto c = static_cast<unsigned char>(line[i]);
-    size_t n = c < 0x80 ? 1 : c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 ? 2 : 0;
-    bool valid = n > 0 && i + n <= line.size();
-    for (size_t k = 1; valid && k < n; ++k) {
-      valid = (static_cast<unsigned char>(line[i + k]) & 0xC0) == 0x80;
-    }
-    if (!valid) {
+    const size_t n = utf8::SequenceLength(line.substr(i));
+    if (n == 0) {
       chars.emplace_back("?");
       ++i;
       continue;
@@ -1262,7 +1259,7 @@ std::string ValidUtf8(std::string_view text) {
   std::string out;
   out.reserve(text.size());
   for (size_t i = 0; i < text.size();) {
-    if (std::optional<size_t> bad = parser::FindInvalidUtf8(text.substr(i))) {
+    if (std::optional<size_t> bad = utf8::FindInvalid(text.substr(i))) {
       out.append(text.substr(i, *bad));
       out += "\uFFFD";
       i += *bad + 1;
@@ -1288,9 +1285,7 @@ std::string Count(int64_t n, std::string_view noun) {
 
 std::string Shorten(std::string_view text, size_t max) {
   if (text.size() <= max) return std::string(text);
-  size_t cut = max;
-  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
-  return fmt::format("{}… ({} bytes)", text.substr(0, cut), text.size());
+  return fmt::format("{}… ({} bytes)", text.substr(0, utf8::Boundary(text, max)), text.size());
 }
 
 std::string FormatElapsed(double seconds) {

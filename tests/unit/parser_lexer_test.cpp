@@ -1,5 +1,6 @@
 // The lexer's tokens (parser/partiql_lexer.h): every operator and punctuation token, comments,
 // and the characters that start none.
+#include "core/utf8.h"
 #include "parser/partiql_lexer.h"
 
 #include "parser/partiql.h"
@@ -75,11 +76,11 @@ TEST(ParserLexer, ACallScriptSplitsOutsideItsJson) {
 TEST(ParserLexer, InvalidUtf8IsFoundAtEveryOffset) {
   for (size_t k = 0; k < 40; ++k) {
     const std::string ascii(k, 'a');
-    EXPECT_EQ(lexer::FindInvalidUtf8(ascii + "\xff" + std::string(20, 'b')), k) << k;
-    EXPECT_EQ(lexer::FindInvalidUtf8(ascii + "\xc3" + std::string(20, 'b')), k) << k;
-    EXPECT_EQ(lexer::FindInvalidUtf8(ascii + "\xc3\xa9" + std::string(20, 'b')), std::nullopt);
-    EXPECT_EQ(lexer::FindInvalidUtf8(ascii + "\xe2\x82"), k) << k;  // cut at the end
-    EXPECT_EQ(lexer::FindInvalidUtf8(ascii), std::nullopt);
+    EXPECT_EQ(utf8::FindInvalid(ascii + "\xff" + std::string(20, 'b')), k) << k;
+    EXPECT_EQ(utf8::FindInvalid(ascii + "\xc3" + std::string(20, 'b')), k) << k;
+    EXPECT_EQ(utf8::FindInvalid(ascii + "\xc3\xa9" + std::string(20, 'b')), std::nullopt);
+    EXPECT_EQ(utf8::FindInvalid(ascii + "\xe2\x82"), k) << k;  // cut at the end
+    EXPECT_EQ(utf8::FindInvalid(ascii), std::nullopt);
   }
 }
 
