@@ -257,7 +257,8 @@ std::string DrawSvg(const TableDescription& table, const std::vector<Item>& item
         const std::string shown = utf8::CutToWidth(FormatCell(v), options.max_value_chars);
         const std::string label = utf8::CutToWidth(name, options.max_value_chars);
         const double w =
-            static_cast<double>(std::max(utf8::TextWidth(shown), utf8::TextWidth(label))) * kCharWidth +
+            static_cast<double>(std::max(utf8::TextWidth(shown), utf8::TextWidth(label))) *
+                kCharWidth +
             2 * kPad;
         cells += fmt::format(
             R"(<rect x="{:.1f}" y="{:.1f}" width="{:.1f}" height="{}" fill="{}" stroke="#c3c9d4"/>)"
@@ -278,8 +279,9 @@ std::string DrawSvg(const TableDescription& table, const std::vector<Item>& item
                       rows.size() - in_band == 1 ? "" : "s");
       band += fmt::format(R"(<g class="more"><text x="{:.1f}" y="{:.1f}" class="f">{}</text></g>)",
                           kMargin + pk_width + kPad, y + 16, Escape(more));
-      width = std::max(width, kMargin + pk_width + kPad +
-                                  static_cast<double>(utf8::TextWidth(more)) * kCharWidth + kMargin);
+      width =
+          std::max(width, kMargin + pk_width + kPad +
+                              static_cast<double>(utf8::TextWidth(more)) * kCharWidth + kMargin);
       y += 24;
     }
     body += fmt::format(

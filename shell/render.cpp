@@ -241,8 +241,8 @@ std::string RenderGrid(const std::vector<Item>& items, const RenderOptions& opti
       if (it == item.end()) {
         rows.back().push_back({});
       } else {
-        rows.back().push_back(
-            {utf8::CutToWidth(FormatCell(it->second), options.max_cell_width), it->second.is(ValueType::kN)});
+        rows.back().push_back({utf8::CutToWidth(FormatCell(it->second), options.max_cell_width),
+                               it->second.is(ValueType::kN)});
       }
     }
   }
@@ -377,7 +377,6 @@ void AppendPlainJson(const AttributeValue& v, std::string* out) {
     }
   }
 }
-
 
 std::optional<OutputMode> ParseOutputMode(std::string_view name) {
   for (OutputMode mode : {OutputMode::kBox, OutputMode::kTable, OutputMode::kLine,

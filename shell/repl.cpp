@@ -236,9 +236,7 @@ size_t WordStart(std::string_view line) {
 }
 
 // Characters (not bytes) in UTF-8 text: el_deletestr counts characters.
-int CharCount(std::string_view s) {
-  return static_cast<int>(utf8::CountCharacters(s));
-}
+int CharCount(std::string_view s) { return static_cast<int>(utf8::CountCharacters(s)); }
 
 bool StartsWithIgnoreCase(std::string_view s, std::string_view prefix) {
   return AsciiStartsWithIgnoringCase(s, prefix);
