@@ -1,7 +1,10 @@
 #include "core/capacity.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 
 namespace keyhole {
 
@@ -41,6 +44,15 @@ void AddUnitsByTarget(const ConsumedCapacity& consumed, bool write,
   for (const auto* indexes : {&consumed.global_indexes, &consumed.local_indexes}) {
     for (const auto& [name, c] : *indexes) Add((*units)[t + "." + name], ByKind(c, write));
   }
+}
+
+std::string CapacityText(double units, std::string_view unit) {
+  const double twice = units * 2;
+  if (twice >= 0 && twice < 9e15 && twice == static_cast<double>(static_cast<int64_t>(twice))) {
+    const auto t = static_cast<int64_t>(twice);
+    return fmt::format("{}{} {}", t / 2, t % 2 != 0 ? ".5" : "", unit);
+  }
+  return fmt::format("{:g} {}", units, unit);
 }
 
 }  // namespace keyhole

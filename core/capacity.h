@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <map>
 #include <string>
+#include <string_view>
 
 #include "core/operations.h"
 
@@ -24,5 +25,9 @@ double WriteUnits(size_t bytes);
 // writes.
 void AddUnitsByTarget(const ConsumedCapacity& consumed, bool write,
                       std::map<std::string, Capacity>* units);
+
+// Capacity units and their unit, "1077433 WCU", "0.5 RCU": whole and half units (what
+// DynamoDB charges) exactly, at any size; anything else as {:g} prints it.
+std::string CapacityText(double units, std::string_view unit);
 
 }  // namespace keyhole

@@ -14,8 +14,9 @@
 //          they contain a comma, a quote or a line break); other types as FormatCell.
 //
 // Cells (box, table, line; csv for types other than S and N) show a value so that its type is
-// visible where it matters (FormatCell): a string prints as is unless it could be read as another
-// type, then it is quoted; numbers print exactly; sets, lists and maps print as PartiQL literals.
+// visible where it matters (core/value_text.h FormatCell): a string prints as is unless it could be
+// read as another type, then it is quoted; numbers print exactly; sets, lists and maps print as
+// PartiQL literals.
 #pragma once
 
 #include <optional>
@@ -24,6 +25,8 @@
 #include <vector>
 
 #include "core/attribute_value.h"
+#include "core/capacity.h"
+#include "core/value_text.h"
 
 namespace keyhole::shell {
 
@@ -67,23 +70,5 @@ std::vector<std::string> ColumnsFor(const std::vector<Item>& items, const Render
 // only empty items): box, table and csv print nothing (no columns are known), json and ddb one
 // `{}` per empty item. json is JSON Lines: one plain JSON object per line.
 std::string RenderItems(const std::vector<Item>& items, const RenderOptions& options);
-
-// One value as a cell:
-//   S     as is; quoted like a PartiQL string ('...', inner ' doubled) when it is empty, has
-//         leading or trailing white space, contains a control character, or reads as a
-//         number, true, false, null, or begins like a PartiQL literal (', [, {, <<)
-//   N     the exact canonical number (1E+3 prints 1000; 0.10 prints 0.1)
-//   B     b'<base64>'            BOOL  true / false          NULL  null
-//   SS    <<'a', 'b'>>           NS    <<1, 2>>              BS    <<b'..', b'..'>>
-//   L     [1, 'a', true]         M     {'k': 1, 'n': 'x'}    (strings inside always quoted)
-// Control characters and newlines never reach the output raw (\n, \t, \uXXXX escapes).
-std::string FormatCell(const AttributeValue& value);
-// A value as plain JSON (json mode's cells): numbers N (canonical digits), strings S, base64 for
-// binary, arrays for lists and sets, objects for maps; appended to `out`.
-void AppendPlainJson(const AttributeValue& v, std::string* out);
-
-// Capacity units and their unit, "1077433 WCU", "0.5 RCU": whole and half units (what
-// DynamoDB charges) exactly, at any size; anything else as {:g} prints it.
-std::string CapacityText(double units, std::string_view unit);
 
 }  // namespace keyhole::shell
