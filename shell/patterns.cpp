@@ -262,7 +262,7 @@ StatementReport Combine(const std::vector<StatementReport>& reports) {
 // Runs `text` with its output hidden and its errors captured; returns each statement's report.
 std::vector<StatementReport> RunHidden(Session::State& s, std::string_view text,
                                        std::string_view source, int first_line,
-                                       UsageLog* usage = nullptr) {
+                                       modeling::UsageLog* usage = nullptr) {
   std::vector<StatementReport> reports;
   StringSink capture;
   Sink* sink = s.sink;
@@ -273,7 +273,8 @@ std::vector<StatementReport> RunHidden(Session::State& s, std::string_view text,
   s.suppress_out = true;
   s.settings.bail = false;
   s.collect = &reports;
-  UsageLog* outer = s.recorder.log();  // a .patterns inside a pattern of a plan records on
+  modeling::UsageLog* outer =
+      s.recorder.log();  // a .patterns inside a pattern of a plan records on
   s.recorder.Attach(usage ? usage : outer);
   s.RunScript(text, source, first_line);
   s.recorder.Attach(outer);
@@ -328,9 +329,9 @@ Item Row(const std::string& name, const std::string& operation, const StatementR
 
 bool RunPatterns(Session::State& s, std::string_view text, std::string_view source,
                  const PlanOptions* plan) {
-  std::optional<Prices> prices;
+  std::optional<modeling::Prices> prices;
   if (plan) {
-    Result<Prices> p = LoadPrices(plan->region, plan->prices_path);
+    Result<modeling::Prices> p = modeling::LoadPrices(plan->region, plan->prices_path);
     if (!p.ok()) {
       s.sink->Err("Error: " + p.status().ToString() + "\n");
       return false;

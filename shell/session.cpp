@@ -31,10 +31,10 @@
 #include "core/table_definition.h"
 #include "core/utf8.h"
 #include "core/vector_index.h"
+#include "modeling/model.h"
 #include "parser/partiql.h"
 #include "parser/suggest.h"
 #include "planner/plan.h"
-#include "shell/model.h"
 #include "shell/session_state.h"
 #include "shell/terminal.h"
 
@@ -561,14 +561,14 @@ bool PrintOutcome(Session::State& s, api::StatementOutcome outcome, Location at)
   } else if (plan.per_item_write) {
     footer = fmt::format("-- {} written, {} read · Scan, then {} per item on {} · {}", r.count,
                          r.scanned_count, plan.operation_name, target,
-                         UnitsText(r.units, plan.table, "RCU"));
+                         modeling::UnitsText(r.units, plan.table, "RCU"));
   } else {
     footer = r.items.empty() ? "-- " : fmt::format("-- {} returned · ", r.count);
     if (outcome.missing_deletes > 0) footer += "no item had this key, nothing deleted · ";
     footer += fmt::format(
         "{}{} on {} · {}", plan.operation_name,
         plan.operations.size() > 1 ? fmt::format(" ×{}", plan.operations.size()) : std::string(),
-        target, UnitsText(r.units, plan.table, "WCU"));
+        target, modeling::UnitsText(r.units, plan.table, "WCU"));
   }
   s.Notice(s.Timed(footer) + "\n");
   if (!outcome.nothing_matched.empty()) {
@@ -649,7 +649,7 @@ Status WithDataHints(Session::State& s, Status status, const parser::Statement& 
   }
   const std::string generic = "(entityType S,";
   if (status.hint().find(generic) == std::string::npos) return status;
-  const std::string type = TypeAttributeOf(items);
+  const std::string type = modeling::TypeAttributeOf(items);
   if (type.empty() || type == "entityType") return status;
   std::string hint = status.hint();
   const std::string named = parser::NameInStatement(type);

@@ -96,7 +96,7 @@ struct Settings {
 struct PlanOptions {
   double scale = 1;         // --scale N: the file holds 1/N of production's items
   std::string region;       // --region R: the prices' region ("": us-east-1)
-  std::string prices_path;  // --prices FILE ("": the built-in table, shell/prices.h)
+  std::string prices_path;  // --prices FILE ("": the built-in table, modeling/prices.h)
 };
 
 class Session {

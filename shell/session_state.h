@@ -18,11 +18,11 @@
 #include "api/partiql_api.h"
 #include "api/service.h"
 #include "core/status.h"
+#include "modeling/prices.h"
+#include "modeling/usage.h"
 #include "parser/partiql.h"
 #include "planner/plan.h"
-#include "shell/prices.h"
 #include "shell/session.h"
-#include "shell/usage.h"
 
 namespace keyhole::shell {
 
@@ -58,7 +58,7 @@ struct Session::State {
   ~State();
 
   // Every operation goes through it: `--plan` attaches a log to see what each pattern costs.
-  RecordingBackend recorder;
+  modeling::RecordingBackend recorder;
   Backend& db;
   LocalControl* local;  // null when the backend is not a local file
   api::Service service;
@@ -251,7 +251,7 @@ int64_t CountExpired(const std::vector<Item>& items, const std::string& attribut
 // .patterns FILE / --patterns FILE (patterns.cpp): runs every named access pattern of `text`
 // with its output hidden and prints one row per pattern; false when a pattern needs a Scan, is
 // refused or fails, or a `-- refused:` statement is not refused.
-// With `plan` (.plan FILE / --plan): each pattern's operations are recorded (shell/usage.h),
+// With `plan` (.plan FILE / --plan): each pattern's operations are recorded (modeling/usage.h),
 // and a plan of its rates follows the report (PrintCostPlan); in csv, json and ddb the plan's
 // rows replace the report's.
 bool RunPatterns(Session::State& s, std::string_view text, std::string_view source,
@@ -266,14 +266,14 @@ struct PatternRun {
   bool rate_error = false;     // a rate line that could not be read, or was misplaced
   std::string operation;       // as the report shows it ("Query ×2", "refused", ...)
   StatementReport report;
-  UsageLog usage;
+  modeling::UsageLog usage;
   bool served = false;  // a key-addressed pattern that ran without error
 };
 
 // The plan of the patterns' rates (cost_plan.cpp): per pattern, per table and index, cost per
-// month, and hot partitions. `prices` from shell/prices.h.
+// month, and hot partitions. `prices` from modeling/prices.h.
 void PrintCostPlan(Session::State& s, const std::vector<PatternRun>& runs, const PlanOptions& plan,
-                   const Prices& prices);
+                   const modeling::Prices& prices);
 
 // .partitions TABLE [INDEX] (partitions.cpp).
 bool RunPartitions(Session::State& s, const std::vector<std::string>& args, Location at);
@@ -284,14 +284,15 @@ bool RunPlanCommand(Session::State& s, const std::vector<std::string>& args, Loc
 bool RunModel(Session::State& s, const std::vector<std::string>& args, Location at);
 
 // .import-model FILE and .export-model FILE [TABLE...] [--format F] [--name N]
-// (model_files.cpp): NoSQL Workbench data models in and out, CloudFormation and create-table
+// (model_commands.cpp): NoSQL Workbench data models in and out, CloudFormation and create-table
 // input out.
 bool RunImportModel(Session::State& s, const std::vector<std::string>& args, Location at);
 bool RunExportModel(Session::State& s, const std::vector<std::string>& args, Location at);
-// .draw TABLE [INDEX] [TO FILE] (model_files.cpp, shell/draw.h): a picture of the table or index.
+// .draw TABLE [INDEX] [TO FILE] (model_commands.cpp, modeling/draw.h): a picture of the table or
+// index.
 bool RunDraw(Session::State& s, const std::vector<std::string>& args, Location at);
-// .generate TABLE ENTITY COUNT [PER PARENT] (model_files.cpp, shell/generate.h): more items of
-// an entity type, shaped like the table's.
+// .generate TABLE ENTITY COUNT [PER PARENT] (model_commands.cpp, modeling/generate.h): more items
+// of an entity type, shaped like the table's.
 bool RunGenerate(Session::State& s, const std::vector<std::string>& args, Location at);
 
 // Fills `report` from an API-form statement's request and response (patterns.cpp): the

@@ -3,7 +3,7 @@
 Every figure checked here is worked out by hand from DynamoDB's rules (0.5 RCU for an
 eventually consistent read of up to 4 KB, 1 WCU per 1 KB written to the table and to each index
 holding the item), the rates in samples/social/patterns.sql and the us-east-1 prices
-(shell/prices.h):
+(modeling/prices.h):
   - per pattern: requests, RCU and WCU per second, the write amplification of a post;
   - per table and index, provisioned capacity at 70%, cost per month on demand and provisioned;
   - the ALL_POSTS partition of GSI2 flagged above 1,000 WCU per second and not below, with

@@ -1,4 +1,4 @@
-// .generate: items of one entity type, shaped like the table's own items of it (shell/model.h
+// .generate: items of one entity type, shaped like the table's own items of it (modeling/model.h
 // infers the entity types and their key templates), to show paging, 1 MB pages or a hot
 // partition without writing a program.
 //
@@ -31,7 +31,7 @@
 #include "core/schema.h"
 #include "core/status.h"
 
-namespace keyhole::shell {
+namespace keyhole::modeling {
 
 struct GenerateOptions {
   std::string entity;              // as .model names it (any case)
@@ -57,4 +57,4 @@ struct Generated {
 Result<Generated> GenerateItems(const TableDescription& table, const std::vector<Item>& existing,
                                 const GenerateOptions& options);
 
-}  // namespace keyhole::shell
+}  // namespace keyhole::modeling

@@ -25,7 +25,7 @@
 
 #include "core/status.h"
 
-namespace keyhole::shell {
+namespace keyhole::modeling {
 
 struct Prices {
   std::string region;  // "us-east-1"
@@ -47,4 +47,4 @@ inline constexpr double kHoursPerMonth = 730;  // AWS's pricing month
 // there are when `region` is not one, or what is wrong with the file.
 Result<Prices> LoadPrices(const std::string& region, const std::string& path);
 
-}  // namespace keyhole::shell
+}  // namespace keyhole::modeling

@@ -1,9 +1,9 @@
-// .model's inference (shell/model.h): entities by a type attribute or by key prefixes, key
+// .model's inference (modeling/model.h): entities by a type attribute or by key prefixes, key
 // templates with placeholders named after attributes, sparse index coverage, several key shapes
 // of one entity, and hierarchies that are one entity.
+#include "modeling/model.h"
 #include "error_text.h"
-#include "shell/generate.h"
-#include "shell/model.h"
+#include "modeling/generate.h"
 
 #include <gtest/gtest.h>
 
@@ -15,8 +15,8 @@
 namespace keyhole::testing {
 namespace {
 
-using shell::InferModel;
-using shell::Model;
+using modeling::InferModel;
+using modeling::Model;
 
 AttributeValue S(const std::string& s) { return AttributeValue::S(s); }
 AttributeValue N(int64_t n) { return AttributeValue::N(Number::FromInt(n)); }
@@ -36,14 +36,14 @@ TableDescription Table(bool with_gsi) {
   return t;
 }
 
-const shell::Entity* Find(const Model& m, const std::string& name) {
-  for (const shell::Entity& e : m.entities) {
+const modeling::Entity* Find(const Model& m, const std::string& name) {
+  for (const modeling::Entity& e : m.entities) {
     if (e.name == name) return &e;
   }
   return nullptr;
 }
 
-TEST(ShellModelTest, TypeAttributeNamesEntitiesAndAttributesNamePlaceholders) {
+TEST(ModelingModelTest, TypeAttributeNamesEntitiesAndAttributesNamePlaceholders) {
   std::vector<Item> items = {
       {{"PK", S("USER#alice")},
        {"SK", S("PROFILE")},
@@ -69,7 +69,7 @@ TEST(ShellModelTest, TypeAttributeNamesEntitiesAndAttributesNamePlaceholders) {
   Model m = InferModel(Table(true), items);
   EXPECT_EQ(m.type_attribute, "Type");
   ASSERT_EQ(m.entities.size(), 2u);
-  const shell::Entity* user = Find(m, "User");
+  const modeling::Entity* user = Find(m, "User");
   ASSERT_NE(user, nullptr);
   EXPECT_EQ(user->items, 2);
   ASSERT_EQ(user->shapes.size(), 1u);
@@ -81,11 +81,11 @@ TEST(ShellModelTest, TypeAttributeNamesEntitiesAndAttributesNamePlaceholders) {
   EXPECT_EQ(user->shapes[0].indexes[0].keys[0].text, "EMAIL#a@x.io");
   EXPECT_EQ(user->shapes[0].indexes[0].keys[0].items, 1);
   // No attribute holds the time: an ISO 8601 segment is <timestamp>; the id is <postId>.
-  const shell::Entity* post = Find(m, "Post");
+  const modeling::Entity* post = Find(m, "Post");
   ASSERT_NE(post, nullptr);
   EXPECT_EQ(post->shapes[0].keys[1].text, "POST#<timestamp>#<postId>");
   EXPECT_TRUE(post->shapes[0].indexes.empty());
-  std::string text = shell::FormatModel(Table(true), m);
+  std::string text = modeling::FormatModel(Table(true), m);
   EXPECT_NE(text.find("-- App: 4 items, 2 entity types (by the attribute Type)"), std::string::npos)
       << text;
   EXPECT_NE(text.find("User · 2 items\n  PK = USER#<username>\n  SK = PROFILE\n"
@@ -95,7 +95,7 @@ TEST(ShellModelTest, TypeAttributeNamesEntitiesAndAttributesNamePlaceholders) {
       << text;
 }
 
-TEST(ShellModelTest, KeyPrefixesWithoutATypeAttribute) {
+TEST(ModelingModelTest, KeyPrefixesWithoutATypeAttribute) {
   std::vector<Item> items;
   for (int m = 1; m <= 2; ++m) {
     std::string movie = "MOVIE#m" + std::to_string(m);
@@ -110,9 +110,9 @@ TEST(ShellModelTest, KeyPrefixesWithoutATypeAttribute) {
   Model m = InferModel(Table(false), items);
   EXPECT_EQ(m.type_attribute, "");
   ASSERT_EQ(m.entities.size(), 3u);
-  const shell::Entity* movie = Find(m, "MOVIE");
-  const shell::Entity* role = Find(m, "ACTOR in MOVIE");
-  const shell::Entity* actor = Find(m, "ACTOR");
+  const modeling::Entity* movie = Find(m, "MOVIE");
+  const modeling::Entity* role = Find(m, "ACTOR in MOVIE");
+  const modeling::Entity* actor = Find(m, "ACTOR");
   ASSERT_TRUE(movie && role && actor);
   EXPECT_EQ(movie->items, 2);
   EXPECT_EQ(role->items, 4);
@@ -121,7 +121,7 @@ TEST(ShellModelTest, KeyPrefixesWithoutATypeAttribute) {
   EXPECT_EQ(role->shapes[0].keys[1].text, "ACTOR#<id>");
 }
 
-TEST(ShellModelTest, AFixedSortKeyNamesThePartitionsEntity) {
+TEST(ModelingModelTest, AFixedSortKeyNamesThePartitionsEntity) {
   std::vector<Item> items = {
       {{"PK", S("account:1")}, {"SK", S("metadata:account")}, {"plan", S("pro")}},
       {{"PK", S("account:2")}, {"SK", S("metadata:account")}, {"plan", S("free")}},
@@ -130,18 +130,18 @@ TEST(ShellModelTest, AFixedSortKeyNamesThePartitionsEntity) {
   Model m = InferModel(Table(false), items);
   ASSERT_EQ(m.entities.size(), 2u);
   EXPECT_NE(Find(m, "account"), nullptr);
-  const shell::Entity* user = Find(m, "user");
+  const modeling::Entity* user = Find(m, "user");
   ASSERT_NE(user, nullptr);
   // One user: its key as stored, and the report says a template needs more items.
   EXPECT_EQ(user->shapes[0].keys[1].text, "user:7");
-  EXPECT_NE(shell::FormatModel(Table(false), m)
+  EXPECT_NE(modeling::FormatModel(Table(false), m)
                 .find("user · 1 item\n  (one item: its keys show as stored; a template needs two "
                       "or more)\n"),
             std::string::npos)
-      << shell::FormatModel(Table(false), m);
+      << modeling::FormatModel(Table(false), m);
 }
 
-TEST(ShellModelTest, ANumberThatEqualsAKeySuffixByChanceNamesNothing) {
+TEST(ModelingModelTest, ANumberThatEqualsAKeySuffixByChanceNamesNothing) {
   // Two posts whose like counts happen to equal their key suffixes: <number>, not <likes>.
   std::vector<Item> items = {
       {{"PK", S("U#a")}, {"SK", S("POST#4")}, {"likes", N(4)}},
@@ -150,14 +150,14 @@ TEST(ShellModelTest, ANumberThatEqualsAKeySuffixByChanceNamesNothing) {
   Model m = InferModel(Table(false), items);
   ASSERT_EQ(m.entities.size(), 1u);
   EXPECT_EQ(m.entities[0].shapes[0].keys[1].text, "POST#<number>");
-  EXPECT_NE(shell::FormatModel(Table(false), m).find("-- too few items"), std::string::npos);
+  EXPECT_NE(modeling::FormatModel(Table(false), m).find("-- too few items"), std::string::npos);
   // With three or more items that all agree, the attribute names the segment.
   items.push_back({{"PK", S("U#a")}, {"SK", S("POST#9")}, {"likes", N(9)}});
   m = InferModel(Table(false), items);
   EXPECT_EQ(m.entities[0].shapes[0].keys[1].text, "POST#<likes>");
 }
 
-TEST(ShellModelTest, AHierarchyIsOneEntityAndTimesOfDayDoNotSplit) {
+TEST(ModelingModelTest, AHierarchyIsOneEntityAndTimesOfDayDoNotSplit) {
   std::vector<Item> items;
   const char* rows[][4] = {{"USA", "CA", "Oakland", "94607"},
                            {"USA", "CA", "Fresno", "93650"},
@@ -177,7 +177,7 @@ TEST(ShellModelTest, AHierarchyIsOneEntityAndTimesOfDayDoNotSplit) {
   EXPECT_EQ(m.entities[0].shapes[0].keys[1].text, "<state>#<city>#<id>");
 }
 
-TEST(ShellModelTest, ZeroPaddedSegmentsMatchNumberAttributesAndShapesDiffer) {
+TEST(ModelingModelTest, ZeroPaddedSegmentsMatchNumberAttributesAndShapesDiffer) {
   std::vector<Item> items = {
       {{"PK", S("P#1")}, {"SK", S("ISSUE#00042")}, {"Type", S("Issue")}, {"n", N(42)}},
       {{"PK", S("P#1")}, {"SK", S("ISSUE#00007")}, {"Type", S("Issue")}, {"n", N(7)}},
@@ -185,15 +185,15 @@ TEST(ShellModelTest, ZeroPaddedSegmentsMatchNumberAttributesAndShapesDiffer) {
       {{"PK", S("POST#p1")}, {"SK", S("LIKE#USER#a")}, {"Type", S("Like")}},
   };
   Model m = InferModel(Table(false), items);
-  const shell::Entity* issue = Find(m, "Issue");
+  const modeling::Entity* issue = Find(m, "Issue");
   ASSERT_NE(issue, nullptr);
   EXPECT_EQ(issue->shapes[0].keys[1].text, "ISSUE#<n>");
-  const shell::Entity* like = Find(m, "Like");
+  const modeling::Entity* like = Find(m, "Like");
   ASSERT_NE(like, nullptr);
   EXPECT_EQ(like->shapes.size(), 2u);  // stored in both directions
 }
 
-TEST(ShellModelTest, AMultiAttributeIndexKeyShowsEveryAttribute) {
+TEST(ModelingModelTest, AMultiAttributeIndexKeyShowsEveryAttribute) {
   TableDescription t = Table(false);
   IndexDescription g;
   g.name = "byBracket";
@@ -212,7 +212,7 @@ TEST(ShellModelTest, AMultiAttributeIndexKeyShowsEveryAttribute) {
   };
   Model m = InferModel(t, {match("m1", "WINTER", "NA", 1), match("m2", "WINTER", "EU", 2),
                            match("m3", "SUMMER", "NA", std::nullopt)});
-  const shell::Entity* e = Find(m, "Match");
+  const modeling::Entity* e = Find(m, "Match");
   ASSERT_NE(e, nullptr);
   ASSERT_EQ(e->shapes.size(), 1u);
   ASSERT_EQ(e->shapes[0].indexes.size(), 1u);
@@ -229,17 +229,17 @@ TEST(ShellModelTest, AMultiAttributeIndexKeyShowsEveryAttribute) {
   }
 }
 
-TEST(ShellModelTest, EmptyTable) {
+TEST(ModelingModelTest, EmptyTable) {
   Model m = InferModel(Table(false), {});
   EXPECT_TRUE(m.entities.empty());
-  EXPECT_EQ(shell::FormatModel(Table(false), m),
+  EXPECT_EQ(modeling::FormatModel(Table(false), m),
             "-- App: 0 items, 0 entity types (told apart by key prefixes)\n"
             "-- no items: .model reads the entity types off the items; add some first\n");
 }
 
 // Random keys built from separators, digits, words and times: inference never fails, every item
 // lands in exactly one entity and one shape, and formatting names every entity.
-TEST(ShellModelTest, RandomKeysAreAlwaysAccountedFor) {
+TEST(ModelingModelTest, RandomKeysAreAlwaysAccountedFor) {
   const char* pieces[] = {
       "#", ":",   "|",  "USER", "POST", "a", "42", "007", "2024-01-01T10:00:00Z",
       "",  "x:y", "::", "##",   "9:30"};
@@ -260,15 +260,15 @@ TEST(ShellModelTest, RandomKeysAreAlwaysAccountedFor) {
     }
     Model m = InferModel(Table(true), items);
     int64_t in_entities = 0;
-    for (const shell::Entity& e : m.entities) {
+    for (const modeling::Entity& e : m.entities) {
       int64_t in_shapes = 0;
-      for (const shell::EntityShape& sh : e.shapes) in_shapes += sh.items;
+      for (const modeling::EntityShape& sh : e.shapes) in_shapes += sh.items;
       EXPECT_EQ(in_shapes, e.items) << "seed " << seed;
       in_entities += e.items;
     }
     EXPECT_EQ(in_entities, 40) << "seed " << seed;
-    std::string text = shell::FormatModel(Table(true), m);
-    for (const shell::Entity& e : m.entities) {
+    std::string text = modeling::FormatModel(Table(true), m);
+    for (const modeling::Entity& e : m.entities) {
       EXPECT_NE(text.find("\n" + e.name + " · "), std::string::npos) << "seed " << seed;
     }
   }
@@ -277,7 +277,7 @@ TEST(ShellModelTest, RandomKeysAreAlwaysAccountedFor) {
 // The entity styles students write (issue 42 §3): ids after '-', '_' or ':' split as after '#',
 // so an issue tracker's tenants, projects and issues are three entities, not the table's name
 // three times; dates, UUIDs and words with a hyphen stay whole.
-TEST(ShellModelTest, HyphensAndUnderscoresBeforeAnIdSplit) {
+TEST(ModelingModelTest, HyphensAndUnderscoresBeforeAnIdSplit) {
   std::vector<Item> items;
   for (int t = 1; t <= 2; ++t) {
     const std::string tenant = "tenant-" + std::to_string(t);
@@ -292,23 +292,23 @@ TEST(ShellModelTest, HyphensAndUnderscoresBeforeAnIdSplit) {
     }
   }
   Model m = InferModel(Table(false), items);
-  ASSERT_EQ(m.entities.size(), 3u) << shell::FormatModel(Table(false), m);
-  const shell::Entity* tenant = Find(m, "tenant");
-  const shell::Entity* project = Find(m, "project");
-  const shell::Entity* issue = Find(m, "issue");
-  ASSERT_TRUE(tenant && project && issue) << shell::FormatModel(Table(false), m);
+  ASSERT_EQ(m.entities.size(), 3u) << modeling::FormatModel(Table(false), m);
+  const modeling::Entity* tenant = Find(m, "tenant");
+  const modeling::Entity* project = Find(m, "project");
+  const modeling::Entity* issue = Find(m, "issue");
+  ASSERT_TRUE(tenant && project && issue) << modeling::FormatModel(Table(false), m);
   EXPECT_EQ(project->shapes[0].keys[0].text, "tenant-<number>");
   EXPECT_EQ(project->shapes[0].keys[1].text, "project_<number>");
   EXPECT_EQ(issue->shapes[0].keys[1].text, "issue:<number>");
-  EXPECT_EQ(shell::SplitKeyValue("2024-03-03").parts.size(), 1u);
-  EXPECT_EQ(shell::SplitKeyValue("550e8400-e29b-41d4").parts.size(), 1u);
-  EXPECT_EQ(shell::SplitKeyValue("in-progress").parts.size(), 1u);
-  EXPECT_EQ(shell::SplitKeyValue("user-a1b2").parts.size(), 2u);
+  EXPECT_EQ(modeling::SplitKeyValue("2024-03-03").parts.size(), 1u);
+  EXPECT_EQ(modeling::SplitKeyValue("550e8400-e29b-41d4").parts.size(), 1u);
+  EXPECT_EQ(modeling::SplitKeyValue("in-progress").parts.size(), 1u);
+  EXPECT_EQ(modeling::SplitKeyValue("user-a1b2").parts.size(), 2u);
 }
 
 // kind, _t, etype... name entities as Type does, and BY names the attribute when it is none of
 // them (or to prefer one over another).
-TEST(ShellModelTest, MoreTypeAttributesAndOneNamedByBy) {
+TEST(ModelingModelTest, MoreTypeAttributesAndOneNamedByBy) {
   std::vector<Item> items = {
       {{"PK", S("a")}, {"SK", S("1")}, {"kind", S("Order")}, {"cat", S("X")}},
       {{"PK", S("a")}, {"SK", S("2")}, {"kind", S("Order")}, {"cat", S("Y")}},
@@ -322,17 +322,17 @@ TEST(ShellModelTest, MoreTypeAttributesAndOneNamedByBy) {
   EXPECT_TRUE(Find(by, "X") && Find(by, "Y"));
   for (const char* name : {"_t", "etype", "entity", "itemType", "recordType"}) {
     std::vector<Item> typed = {{{"PK", S("a")}, {"SK", S("1")}, {name, S("Thing")}}};
-    EXPECT_EQ(shell::TypeAttributeOf(typed), name);
+    EXPECT_EQ(modeling::TypeAttributeOf(typed), name);
   }
-  EXPECT_EQ(::keyhole::testing::ErrorText(shell::CheckTypeAttribute("App", items, "Kind")),
+  EXPECT_EQ(::keyhole::testing::ErrorText(modeling::CheckTypeAttribute("App", items, "Kind")),
             "ValidationException: no item of App has a string attribute Kind to name its entity "
             "type (names are case-sensitive)");
-  EXPECT_TRUE(shell::CheckTypeAttribute("App", items, "kind").ok());
+  EXPECT_TRUE(modeling::CheckTypeAttribute("App", items, "kind").ok());
 }
 
 // Two entity types of one name (keys without a word to tell them apart are named after the
 // table): .generate refuses the name rather than take the first.
-TEST(ShellModelTest, GenerateRefusesAnEntityNameTwoTypesShare) {
+TEST(ModelingModelTest, GenerateRefusesAnEntityNameTwoTypesShare) {
   std::vector<Item> items = {
       {{"PK", S("1001")}, {"SK", S("1")}, {"color", S("red")}},
       {{"PK", S("1002")}, {"SK", S("2")}, {"color", S("blue")}},
@@ -341,12 +341,12 @@ TEST(ShellModelTest, GenerateRefusesAnEntityNameTwoTypesShare) {
   };
   Model m = InferModel(Table(false), items);
   int named_app = 0;
-  for (const shell::Entity& e : m.entities) named_app += e.name == "App";
-  ASSERT_EQ(named_app, 2) << shell::FormatModel(Table(false), m);
-  shell::GenerateOptions options;
+  for (const modeling::Entity& e : m.entities) named_app += e.name == "App";
+  ASSERT_EQ(named_app, 2) << modeling::FormatModel(Table(false), m);
+  modeling::GenerateOptions options;
   options.entity = "App";
   options.count = 1;
-  Result<shell::Generated> made = shell::GenerateItems(Table(false), items, options);
+  Result<modeling::Generated> made = modeling::GenerateItems(Table(false), items, options);
   ASSERT_FALSE(made.ok());
   EXPECT_NE(made.status().message().find("2 entity types of App are named App: (PK = "),
             std::string::npos)

@@ -16,7 +16,7 @@
 
 #include "core/backend.h"
 
-namespace keyhole::shell {
+namespace keyhole::modeling {
 
 struct PartitionStat {
   std::string key;  // as the shell prints it: 'USER#alice', 42, or values joined by ", "
@@ -39,7 +39,7 @@ Result<PartitionStats> CollectPartitions(Backend& db, const std::string& table,
                                          const std::atomic<bool>* cancel);
 
 // The class of a partition key value: the text up to and including its first separator as
-// .model cuts values (shell/model.h SplitKeyValue: '#', '|', ':' but not a time's, '-' or '_'
+// .model cuts values (modeling/model.h SplitKeyValue: '#', '|', ':' but not a time's, '-' or '_'
 // between a word and an id, so 'tenant-1' is 'tenant-'), or up to a '/'; without one,
 // "<number>", "<binary>", "<id>" for a string with a digit, or
 // the value itself for a word ('ALL_POSTS' and each status are their own class; --plan counts
@@ -58,4 +58,4 @@ AttributeValue KeyCell(const std::string& key);
 // A key value as the shell prints it inside a list: strings quoted ('x'), numbers bare.
 std::string KeyValueText(const AttributeValue& v);
 
-}  // namespace keyhole::shell
+}  // namespace keyhole::modeling

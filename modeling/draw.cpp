@@ -1,4 +1,4 @@
-#include "shell/draw.h"
+#include "modeling/draw.h"
 
 #include <fmt/format.h>
 
@@ -6,13 +6,14 @@
 #include <map>
 #include <set>
 
+#include "core/capacity.h"
 #include "core/item.h"
 #include "core/utf8.h"
+#include "core/value_text.h"
 #include "core/vector_index.h"
-#include "shell/model.h"
-#include "shell/render.h"
+#include "modeling/model.h"
 
-namespace keyhole::shell {
+namespace keyhole::modeling {
 
 namespace {
 
@@ -368,4 +369,4 @@ std::string DrawHtml(const TableDescription& table, const std::vector<Item>& ite
       Escape(title), DrawSvg(table, items, options));
 }
 
-}  // namespace keyhole::shell
+}  // namespace keyhole::modeling

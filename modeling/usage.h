@@ -28,7 +28,7 @@
 
 #include "core/forwarding_backend.h"
 
-namespace keyhole::shell {
+namespace keyhole::modeling {
 
 // Units spent in one partition of a table or index.
 struct PartitionUse {
@@ -125,4 +125,4 @@ class RecordingBackend : public ForwardingBackend {
   UsageLog* log_ = nullptr;
 };
 
-}  // namespace keyhole::shell
+}  // namespace keyhole::modeling

@@ -1,6 +1,6 @@
 // RecordingBackend (usage.h): item operations forwarded and, while a log is attached, recorded
 // with their capacity per table, index and partition.
-#include "shell/usage.h"
+#include "modeling/usage.h"
 
 #include <fmt/format.h>
 
@@ -13,10 +13,11 @@
 
 #include "core/capacity.h"
 #include "core/item.h"
-#include "shell/partitions.h"
-#include "shell/render.h"
+#include "core/utf8.h"
+#include "core/value_text.h"
+#include "modeling/partitions.h"
 
-namespace keyhole::shell {
+namespace keyhole::modeling {
 
 namespace {
 
@@ -579,4 +580,4 @@ Result<ScanResponse> RecordingBackend::Scan(const ScanRequest& r) {
       });
 }
 
-}  // namespace keyhole::shell
+}  // namespace keyhole::modeling

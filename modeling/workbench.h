@@ -23,7 +23,7 @@
 #include "core/schema.h"
 #include "core/status.h"
 
-namespace keyhole::shell {
+namespace keyhole::modeling {
 
 // A table as a model holds it: its definition and its items (in key order).
 struct ModelTable {
@@ -35,7 +35,7 @@ struct ModelTable {
 using Notes = std::vector<std::string>;
 
 // The Workbench data model of `tables`, named `name`, dated `now` (epoch seconds, as
-// "May 18, 2023, 10:24 AM" in UTC). One facet per entity type .model infers (shell/model.h),
+// "May 18, 2023, 10:24 AM" in UTC). One facet per entity type .model infers (modeling/model.h),
 // its key aliases the entity's key templates ("USER#<username>"), holding the entity's items.
 json::Value WorkbenchModelJson(const std::string& name, double now,
                                const std::vector<ModelTable>& tables, Notes* notes);
@@ -65,4 +65,4 @@ json::Value CloudFormationJson(const std::vector<ModelTable>& tables, Notes* not
 // create-table does not take, is named in a note with the command that sets it).
 json::Value CreateTableCliJson(const ModelTable& table, Notes* notes);
 
-}  // namespace keyhole::shell
+}  // namespace keyhole::modeling

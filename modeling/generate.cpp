@@ -1,4 +1,4 @@
-#include "shell/generate.h"
+#include "modeling/generate.h"
 
 #include <fmt/format.h>
 
@@ -13,9 +13,9 @@
 #include "core/ddb_json.h"
 #include "core/number.h"
 #include "core/strings.h"
-#include "shell/model.h"
+#include "modeling/model.h"
 
-namespace keyhole::shell {
+namespace keyhole::modeling {
 
 namespace {
 
@@ -582,4 +582,4 @@ Result<Generated> GenerateItems(const TableDescription& table, const std::vector
   return out;
 }
 
-}  // namespace keyhole::shell
+}  // namespace keyhole::modeling

@@ -20,7 +20,7 @@
 #include "core/attribute_value.h"
 #include "core/schema.h"
 
-namespace keyhole::shell {
+namespace keyhole::modeling {
 
 struct DrawOptions {
   std::optional<std::string> index;  // draw this index of the table instead
@@ -47,4 +47,4 @@ std::string DrawSvg(const TableDescription& table, const std::vector<Item>& item
 std::string DrawHtml(const TableDescription& table, const std::vector<Item>& items,
                      const DrawOptions& options);
 
-}  // namespace keyhole::shell
+}  // namespace keyhole::modeling

@@ -1,5 +1,5 @@
 // LoadPrices (prices.h): the built-in us-east-1 table and prices files.
-#include "shell/prices.h"
+#include "modeling/prices.h"
 
 #include <fmt/format.h>
 
@@ -12,7 +12,7 @@
 #include "core/file.h"
 #include "core/json.h"
 
-namespace keyhole::shell {
+namespace keyhole::modeling {
 
 namespace {
 
@@ -147,4 +147,4 @@ Result<Prices> LoadPrices(const std::string& region, const std::string& path) {
   return RegionPrices(*doc, path, own, date);
 }
 
-}  // namespace keyhole::shell
+}  // namespace keyhole::modeling

@@ -1,4 +1,4 @@
-#include "shell/workbench.h"
+#include "modeling/workbench.h"
 
 #include <fmt/format.h>
 
@@ -12,9 +12,9 @@
 #include "api/api_json_client.h"
 #include "core/ddb_json.h"
 #include "core/table_definition.h"
-#include "shell/model.h"
+#include "modeling/model.h"
 
-namespace keyhole::shell {
+namespace keyhole::modeling {
 
 namespace {
 
@@ -586,4 +586,4 @@ json::Value CloudFormationJson(const std::vector<ModelTable>& tables, Notes* not
               {"Resources", std::move(resources)}});
 }
 
-}  // namespace keyhole::shell
+}  // namespace keyhole::modeling

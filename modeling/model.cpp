@@ -1,5 +1,5 @@
 // Entity and key-template inference for .model (model.h), and the dot-command itself.
-#include "shell/model.h"
+#include "modeling/model.h"
 
 #include <fmt/format.h>
 
@@ -10,9 +10,8 @@
 #include <set>
 
 #include "core/vector_index.h"
-#include "shell/session_state.h"
 
-namespace keyhole::shell {
+namespace keyhole::modeling {
 
 namespace {
 
@@ -512,63 +511,4 @@ Status CheckTypeAttribute(const std::string& table, const std::vector<Item>& ite
                   table, name));
 }
 
-bool RunModel(Session::State& s, const std::vector<std::string>& given, Location at) {
-  std::vector<std::string> args = given;
-  if (args.empty()) {  // the database's one table
-    Result<ListTablesResponse> tables = s.db.ListTables({});
-    if (!tables.ok()) return s.Fail(tables.status(), at);
-    if (tables->table_names.size() == 1) args = tables->table_names;
-    if (args.empty()) {
-      return s.Fail(
-          Status::Validation(tables->table_names.empty()
-                                 ? std::string("usage: .model TABLE (there are no tables yet)")
-                                 : fmt::format("usage: .model TABLE, one of {}",
-                                               fmt::join(tables->table_names, ", "))),
-          at);
-    }
-  }
-  std::string by;  // .model TABLE BY ATTRIBUTE: the type attribute, named
-  if (args.size() == 3 && (args[1] == "BY" || args[1] == "by")) {
-    by = args[2];
-    args.resize(1);
-  }
-  if (args.size() != 1) {
-    return s.Fail(Status::Validation("usage: .model [TABLE [BY TYPE-ATTRIBUTE]]"), at);
-  }
-  Result<TableSchemaPtr> t = s.db.TableSchema(args[0]);
-  if (!t.ok()) return s.Fail(t.status(), at);
-  ScanRequest scan;
-  scan.table_name = args[0];
-  scan.return_consumed_capacity = ReturnConsumedCapacity::kTotal;
-  // On an endpoint the model is inferred from a sample: the first pages a Scan returns, up to
-  // kSample items (a whole production table is not read to describe its shape).
-  constexpr size_t kSample = 10000;
-  const bool sampled = !s.settings.endpoint.empty();
-  std::vector<Item> items;
-  double units = 0;
-  bool more = false;
-  while (true) {
-    Result<ScanResponse> page = s.db.Scan(scan);
-    if (!page.ok()) return s.Fail(page.status(), at);
-    if (page->consumed_capacity) units += page->consumed_capacity->total.capacity_units;
-    for (Item& item : page->items) items.push_back(std::move(item));
-    if (!page->last_evaluated_key) break;
-    if (sampled && items.size() >= kSample) {
-      more = true;
-      break;
-    }
-    scan.exclusive_start_key = std::move(page->last_evaluated_key);
-  }
-  if (Status named = CheckTypeAttribute(args[0], items, by); !named.ok()) return s.Fail(named, at);
-  s.Out(FormatModel(**t, InferModel(**t, items, by)));
-  if (sampled) {
-    s.Notice(
-        fmt::format("-- .model on {}: {} ({} read by Scan · {})\n", s.settings.endpoint,
-                    more ? fmt::format("a sample, the first {} items of the table", items.size())
-                         : fmt::format("every item of the table ({})", items.size()),
-                    items.size(), CapacityText(units, "RCU")));
-  }
-  return true;
-}
-
-}  // namespace keyhole::shell
+}  // namespace keyhole::modeling

@@ -1,8 +1,12 @@
-// .import-model and .export-model: NoSQL Workbench data models in and out, and a database's
-// tables as CloudFormation or `aws dynamodb create-table` input (shell/workbench.h converts).
+// The modeling dot-commands, thin adapters from a command line to modeling/ and back to the
+// session's output: .model, .partitions, .draw, .generate, and .import-model and .export-model
+// (NoSQL Workbench data models in and out, and a database's tables as CloudFormation or
+// `aws dynamodb create-table` input).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <set>
@@ -11,12 +15,17 @@
 #include "core/ddb_json.h"
 #include "core/file.h"
 #include "core/table_definition.h"
-#include "shell/draw.h"
-#include "shell/generate.h"
+#include "modeling/draw.h"
+#include "modeling/generate.h"
+#include "modeling/model.h"
+#include "modeling/partitions.h"
+#include "modeling/workbench.h"
+#include "shell/render.h"
 #include "shell/session_state.h"
-#include "shell/workbench.h"
 
 namespace keyhole::shell {
+
+using namespace modeling;  // NOLINT: this file is modeling's front door
 
 namespace {
 
@@ -379,6 +388,180 @@ bool RunGenerate(Session::State& s, const Args& args, Location at) {
       options.zipf > 0 ? fmt::format(", zipf:{:g}", options.zipf) : std::string(), made->shape,
       made->skipped ? fmt::format(" · {} not made: their keys were taken", made->skipped)
                     : std::string()));
+  return true;
+}
+
+bool RunModel(Session::State& s, const std::vector<std::string>& given, Location at) {
+  std::vector<std::string> args = given;
+  if (args.empty()) {  // the database's one table
+    Result<ListTablesResponse> tables = s.db.ListTables({});
+    if (!tables.ok()) return s.Fail(tables.status(), at);
+    if (tables->table_names.size() == 1) args = tables->table_names;
+    if (args.empty()) {
+      return s.Fail(
+          Status::Validation(tables->table_names.empty()
+                                 ? std::string("usage: .model TABLE (there are no tables yet)")
+                                 : fmt::format("usage: .model TABLE, one of {}",
+                                               fmt::join(tables->table_names, ", "))),
+          at);
+    }
+  }
+  std::string by;  // .model TABLE BY ATTRIBUTE: the type attribute, named
+  if (args.size() == 3 && (args[1] == "BY" || args[1] == "by")) {
+    by = args[2];
+    args.resize(1);
+  }
+  if (args.size() != 1) {
+    return s.Fail(Status::Validation("usage: .model [TABLE [BY TYPE-ATTRIBUTE]]"), at);
+  }
+  Result<TableSchemaPtr> t = s.db.TableSchema(args[0]);
+  if (!t.ok()) return s.Fail(t.status(), at);
+  ScanRequest scan;
+  scan.table_name = args[0];
+  scan.return_consumed_capacity = ReturnConsumedCapacity::kTotal;
+  // On an endpoint the model is inferred from a sample: the first pages a Scan returns, up to
+  // kSample items (a whole production table is not read to describe its shape).
+  constexpr size_t kSample = 10000;
+  const bool sampled = !s.settings.endpoint.empty();
+  std::vector<Item> items;
+  double units = 0;
+  bool more = false;
+  while (true) {
+    Result<ScanResponse> page = s.db.Scan(scan);
+    if (!page.ok()) return s.Fail(page.status(), at);
+    if (page->consumed_capacity) units += page->consumed_capacity->total.capacity_units;
+    for (Item& item : page->items) items.push_back(std::move(item));
+    if (!page->last_evaluated_key) break;
+    if (sampled && items.size() >= kSample) {
+      more = true;
+      break;
+    }
+    scan.exclusive_start_key = std::move(page->last_evaluated_key);
+  }
+  if (Status named = CheckTypeAttribute(args[0], items, by); !named.ok()) return s.Fail(named, at);
+  s.Out(FormatModel(**t, InferModel(**t, items, by)));
+  if (sampled) {
+    s.Notice(
+        fmt::format("-- .model on {}: {} ({} read by Scan · {})\n", s.settings.endpoint,
+                    more ? fmt::format("a sample, the first {} items of the table", items.size())
+                         : fmt::format("every item of the table ({})", items.size()),
+                    items.size(), CapacityText(units, "RCU")));
+  }
+  return true;
+}
+
+namespace {
+
+std::string Percent(double part, double whole) {
+  if (whole <= 0) return "0%";
+  double p = 100 * part / whole;
+  return p >= 10 || p == 0 ? fmt::format("{:.0f}%", p) : fmt::format("{:.1f}%", p);
+}
+
+size_t Quantile(const std::vector<size_t>& sorted, double q) {
+  if (sorted.empty()) return 0;
+  size_t i = static_cast<size_t>(std::ceil(q * static_cast<double>(sorted.size()))) - 1;
+  return sorted[std::min(i, sorted.size() - 1)];
+}
+
+}  // namespace
+
+// .partitions TABLE [INDEX]: the partition key values by size, the share of the largest 1%, and
+// the item sizes.
+bool RunPartitions(Session::State& s, const std::vector<std::string>& args, Location at) {
+  if (args.empty() || args.size() > 2) {
+    return s.Fail(Status::Validation("usage: .partitions TABLE [INDEX]"), at);
+  }
+  std::string table = args[0];
+  std::optional<std::string> index;
+  if (args.size() == 2) index = args[1];
+  // TABLE.INDEX, as --plan names it, when there is no table of that name.
+  if (!index && !s.db.TableSchema(table).ok()) {
+    for (size_t dot = table.rfind('.'); dot != std::string::npos && dot > 0;
+         dot = table.rfind('.', dot - 1)) {
+      if (s.db.TableSchema(table.substr(0, dot)).ok()) {
+        index = table.substr(dot + 1);
+        table = table.substr(0, dot);
+        break;
+      }
+    }
+  }
+  const std::string target = index ? table + "." + *index : table;
+  bool declined = false;
+  if (!s.Confirm(".partitions",
+                 fmt::format(".partitions reads every item of {} (a Scan, billed "
+                             "by the endpoint). Type the table's name to go on: ",
+                             target),
+                 table, at, &declined)) {
+    return declined;
+  }
+  Result<PartitionStats> stats = CollectPartitions(s.db, table, index, &g_interrupted);
+  if (!stats.ok()) return s.Fail(stats.status(), at);
+  const bool machine = IsMachineMode(s.settings.mode);
+  std::vector<Item> rows;
+  const size_t shown =
+      machine ? stats->partitions.size() : std::min<size_t>(10, stats->partitions.size());
+  for (size_t i = 0; i < shown; ++i) {
+    const PartitionStat& p = stats->partitions[i];
+    Item row;
+    row["partition"] = KeyCell(p.key);
+    row["items"] = AttributeValue::N(Number::FromInt(p.items));
+    row["bytes"] = AttributeValue::N(Number::FromInt(p.bytes));
+    if (machine) {
+      row["bytes_share"] = AttributeValue::N(
+          Number::Parse(fmt::format("{:.6g}", stats->bytes > 0
+                                                  ? static_cast<double>(p.bytes) /
+                                                        static_cast<double>(stats->bytes)
+                                                  : 0))
+              .value());
+    } else {
+      row["of bytes"] = AttributeValue::S(
+          Percent(static_cast<double>(p.bytes), static_cast<double>(stats->bytes)));
+    }
+    rows.push_back(std::move(row));
+  }
+  RenderOptions options;
+  options.mode = s.settings.mode;
+  options.headers = s.settings.headers;
+  options.key_columns = {"partition", "items", "bytes", "of bytes", "bytes_share"};
+  s.Out(RenderItems(rows, options));
+  const size_t n = stats->partitions.size();
+  std::string summary =
+      fmt::format("-- {}: {} partition key value{}, {} item{}, {} bytes", target, n,
+                  n == 1 ? "" : "s", stats->items, stats->items == 1 ? "" : "s", stats->bytes);
+  if (!machine && n > shown) summary += fmt::format(" · the largest {} shown", shown);
+  summary += "\n";
+  if (n > 0) {
+    const size_t top = std::max<size_t>(1, n / 100);
+    int64_t top_items = 0, top_bytes = 0;
+    std::vector<const PartitionStat*> by_items;
+    for (const PartitionStat& p : stats->partitions) by_items.push_back(&p);
+    std::stable_sort(
+        by_items.begin(), by_items.end(),
+        [](const PartitionStat* a, const PartitionStat* b) { return a->items > b->items; });
+    for (size_t i = 0; i < top; ++i) {
+      top_bytes += stats->partitions[i].bytes;
+      top_items += by_items[i]->items;
+    }
+    summary += fmt::format(
+        "-- {} hold{} {} of the items and {} of the bytes; the most items under one value: {} "
+        "({})\n",
+        n >= 100 ? fmt::format("the largest 1% ({} values)", top)
+                 : fmt::format("the largest value (of {})", n),
+        n >= 100 ? "" : "s",
+        Percent(static_cast<double>(top_items), static_cast<double>(stats->items)),
+        Percent(static_cast<double>(top_bytes), static_cast<double>(stats->bytes)),
+        by_items[0]->key, by_items[0]->items);
+    const std::vector<size_t>& z = stats->sizes;
+    summary += fmt::format(
+        "-- item sizes in bytes: smallest {}, median {}, 90th percentile {}, 99th {}, largest {}\n",
+        z.front(), Quantile(z, 0.5), Quantile(z, 0.9), Quantile(z, 0.99), z.back());
+  }
+  summary += fmt::format("-- {} · read with a Scan: {}\n",
+                         "a partition key value is an item collection: DynamoDB serves each from "
+                         "one physical partition (3,000 RCU and 1,000 WCU per second)",
+                         CapacityText(stats->read_units, "RCU"));
+  s.Notice(summary);
   return true;
 }
 

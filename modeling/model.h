@@ -35,7 +35,7 @@
 #include "core/schema.h"
 #include "core/status.h"
 
-namespace keyhole::shell {
+namespace keyhole::modeling {
 
 // A key value cut into segments at the separators above: parts[i], then separators[i] between
 // parts[i] and parts[i + 1].
@@ -113,4 +113,4 @@ Status CheckTypeAttribute(const std::string& table, const std::vector<Item>& ite
 //     attributes: email S, name S, username S, website S (2 of 5)
 std::string FormatModel(const TableDescription& table, const Model& model);
 
-}  // namespace keyhole::shell
+}  // namespace keyhole::modeling
