@@ -295,10 +295,10 @@ std::string Tail(const modeling::CostPlan& plan) {
 
 }  // namespace
 
-void PrintCostPlan(Session::State& s, const std::vector<PatternRun>& runs, const PlanOptions& opts,
-                   const modeling::Prices& prices) {
+void PrintCostPlan(Session::State& s, const std::vector<modeling::PatternResult>& runs,
+                   const PlanOptions& opts, const modeling::Prices& prices) {
   std::vector<modeling::PlannedPattern> patterns;
-  for (const PatternRun& r : runs) {
+  for (const modeling::PatternResult& r : runs) {
     modeling::PlannedPattern p;
     p.name = r.name;
     p.rate = r.rate;

@@ -18,6 +18,7 @@
 #include "api/partiql_api.h"
 #include "api/service.h"
 #include "core/status.h"
+#include "modeling/patterns.h"
 #include "modeling/prices.h"
 #include "modeling/usage.h"
 #include "parser/partiql.h"
@@ -257,23 +258,10 @@ int64_t CountExpired(const std::vector<Item>& items, const std::string& attribut
 bool RunPatterns(Session::State& s, std::string_view text, std::string_view source,
                  const PlanOptions* plan = nullptr);
 
-// One pattern as RunPatterns ran it, for the plan.
-struct PatternRun {
-  std::string name;
-  int line = 0;
-  std::optional<double> rate;  // requests of the pattern per second (`-- rate: N/s`)
-  std::string rate_text;       // as written: "500/s"
-  bool rate_error = false;     // a rate line that could not be read, or was misplaced
-  std::string operation;       // as the report shows it ("Query ×2", "refused", ...)
-  StatementReport report;
-  modeling::UsageLog usage;
-  bool served = false;  // a key-addressed pattern that ran without error
-};
-
 // The plan of the patterns' rates (cost_plan.cpp): per pattern, per table and index, cost per
 // month, and hot partitions. `prices` from modeling/prices.h.
-void PrintCostPlan(Session::State& s, const std::vector<PatternRun>& runs, const PlanOptions& plan,
-                   const modeling::Prices& prices);
+void PrintCostPlan(Session::State& s, const std::vector<modeling::PatternResult>& runs,
+                   const PlanOptions& plan, const modeling::Prices& prices);
 
 // .partitions TABLE [INDEX] (partitions.cpp).
 bool RunPartitions(Session::State& s, const std::vector<std::string>& args, Location at);
