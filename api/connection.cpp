@@ -8,6 +8,7 @@
 
 #include "api/service.h"
 #include "core/ddb_json.h"
+#include "core/transact_target.h"
 #include "parser/partiql_lexer.h"
 #include "planner/plan_transaction.h"
 
@@ -374,25 +375,10 @@ namespace {
 // The item a transaction's write acts on, as "<table>\n<key JSON>" for comparing ("" when its
 // table is unknown), and in *shown as a statement writes it: "pk = 'a', sk = 1 in T".
 std::string ItemOf(const TransactWriteItem& w, Backend& backend, std::string* shown) {
-  std::string table;
-  Item key;
-  if (w.put) {
-    table = w.put->table_name;
-    Result<TableSchemaPtr> t = backend.TableSchema(table);
-    if (!t.ok()) return "";
-    for (const std::string& name : (*t)->key.Names()) {
-      if (auto it = w.put->item.find(name); it != w.put->item.end()) key.emplace(name, it->second);
-    }
-  } else if (w.update) {
-    table = w.update->table_name;
-    key = w.update->key;
-  } else if (w.delete_) {
-    table = w.delete_->table_name;
-    key = w.delete_->key;
-  } else if (w.condition_check) {
-    table = w.condition_check->table_name;
-    key = w.condition_check->key;
-  }
+  std::optional<TransactTarget> target = TargetOf(w, backend);
+  if (!target) return "";
+  const std::string& table = target->table;
+  const Item& key = target->key;
   *shown = "";
   for (const auto& [name, value] : key) {
     std::string literal;

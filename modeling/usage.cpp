@@ -13,6 +13,7 @@
 
 #include "core/capacity.h"
 #include "core/item.h"
+#include "core/transact_target.h"
 #include "core/utf8.h"
 #include "core/value_text.h"
 #include "modeling/partitions.h"
@@ -381,24 +382,11 @@ Result<TransactWriteItemsResponse> RecordingBackend::TransactWriteItems(
   std::vector<Written> items;
   std::vector<std::pair<std::string, Item>> keys;
   for (const TransactWriteItem& t : r.transact_items) {
-    std::string table;
-    std::optional<Item> key;
-    if (t.put) {
-      table = t.put->table_name;
-      key = KeyOf(table, t.put->item);
-    } else if (t.update) {
-      table = t.update->table_name;
-      key = t.update->key;
-    } else if (t.delete_) {
-      table = t.delete_->table_name;
-      key = t.delete_->key;
-    } else if (t.condition_check) {
-      table = t.condition_check->table_name;
-      key = t.condition_check->key;
-    }
-    if (!key) continue;
-    items.push_back({table, Fetch(table, *key), std::nullopt, t.condition_check.has_value()});
-    keys.emplace_back(table, std::move(*key));
+    std::optional<TransactTarget> target = TargetOf(t, inner_);
+    if (!target) continue;
+    items.push_back({target->table, Fetch(target->table, target->key), std::nullopt,
+                     t.condition_check.has_value()});
+    keys.emplace_back(target->table, std::move(target->key));
   }
   return Recorded(
       r, kIndexes, [&](const TransactWriteItemsRequest& q) { return inner_.TransactWriteItems(q); },
