@@ -1,5 +1,7 @@
-// Session internals shared by session.cpp (statements) and dot_commands.cpp. Not part of the
-// shell's interface: include only from shell/*.cpp.
+// The session's own state (Session::State): its backend, connection and settings, where output
+// goes, the running statement and transaction, .quiet's totals. What the statements and
+// dot-commands call is in commands.h. Not part of the shell's interface: include only from
+// shell/*.cpp. One session, one thread: nothing here is shared.
 #pragma once
 
 #include <atomic>
@@ -12,17 +14,11 @@
 #include <string_view>
 #include <vector>
 
-#include <fmt/format.h>
-
 #include "api/connection.h"
-#include "api/partiql_api.h"
 #include "api/service.h"
 #include "core/status.h"
-#include "modeling/patterns.h"
-#include "modeling/prices.h"
 #include "modeling/usage.h"
-#include "parser/partiql.h"
-#include "planner/plan.h"
+#include "shell/commands.h"
 #include "shell/session.h"
 
 namespace keyhole::shell {
@@ -33,16 +29,6 @@ using Clock = std::chrono::steady_clock;
 // calls.
 extern std::atomic<bool> g_interrupted;
 extern std::atomic<uint64_t> g_interrupt_epoch;
-
-// Where a statement or dot-command came from, for error messages.
-struct Location {
-  std::string_view source;  // script name, or "" (REPL, -c)
-  int line = 0;
-};
-
-// What one statement did, as its footer says it: filled where footers are printed, read by
-// .patterns (patterns.cpp) and .quiet.
-using StatementReport = api::StatementReport;
 
 struct Session::State {
   State(Backend& db, LocalControl* local, std::string db_path, Sink& sink, Settings& settings,
@@ -226,99 +212,5 @@ struct Session::State {
 
 // The planner's view of the catalog.
 using Schemas = api::BackendSchemas;
-
-// EXPLAIN [ANALYZE] of a planned statement (explain.cpp): each operation's exact request, what
-// keyhole does after it, and its estimated capacity; ANALYZE also runs it (reads only).
-bool RunExplain(Session::State& s, const planner::Plan& plan, Location at);
-// .consistent on: a SELECT's reads ask for ConsistentRead. True when it applied (a SELECT with
-// the setting on), for the footer to say so.
-bool ApplyConsistentRead(const Settings& settings, planner::Plan& plan);
-
-// SELECT ... FROM "T"."VectorIndex" [WHERE ...] ORDER BY VECTOR_DISTANCE(attr, [...]) LIMIT k
-// (vector_search.cpp): runs it as SearchVectors and prints the items with their scores, or
-// with EXPLAIN shows the request.
-bool RunVectorSearch(Session::State& s, const parser::Statement& st, Location at);
-
-// .stream TABLE [N] | .stream TABLE FROM <sequence number> (stream_command.cpp): the latest N
-// records (default 10) of the table's latest stream, or those after a sequence number, one per
-// line as compact JSON in the GetRecords record shape (in every output mode), then
-// "-- N records · stream <label>".
-bool RunStreamCommand(Session::State& s, const std::vector<std::string>& args, Location at);
-
-// How many of `items` have expired at `now` under TTL attribute `attribute` (a Number of epoch
-// seconds in the past, not more than five years: reference §6.1).
-int64_t CountExpired(const std::vector<Item>& items, const std::string& attribute, double now);
-
-// .patterns FILE / --patterns FILE (patterns.cpp): runs every named access pattern of `text`
-// with its output hidden and prints one row per pattern; false when a pattern needs a Scan, is
-// refused or fails, or a `-- refused:` statement is not refused.
-// With `plan` (.plan FILE / --plan): each pattern's operations are recorded (modeling/usage.h),
-// and a plan of its rates follows the report (PrintCostPlan); in csv, json and ddb the plan's
-// rows replace the report's.
-bool RunPatterns(Session::State& s, std::string_view text, std::string_view source,
-                 const PlanOptions* plan = nullptr);
-
-// The plan of the patterns' rates (cost_plan.cpp): per pattern, per table and index, cost per
-// month, and hot partitions. `prices` from modeling/prices.h.
-void PrintCostPlan(Session::State& s, const std::vector<modeling::PatternResult>& runs,
-                   const PlanOptions& plan, const modeling::Prices& prices);
-
-// .partitions TABLE [INDEX] (partitions.cpp).
-bool RunPartitions(Session::State& s, const std::vector<std::string>& args, Location at);
-// .plan FILE [--scale N] [--region R] [--prices FILE] (cost_plan.cpp).
-bool RunPlanCommand(Session::State& s, const std::vector<std::string>& args, Location at);
-
-// .model TABLE (model.cpp): the entity types the table's items imply, with key templates.
-bool RunModel(Session::State& s, const std::vector<std::string>& args, Location at);
-
-// .import-model FILE and .export-model FILE [TABLE...] [--format F] [--name N]
-// (model_commands.cpp): NoSQL Workbench data models in and out, CloudFormation and create-table
-// input out.
-bool RunImportModel(Session::State& s, const std::vector<std::string>& args, Location at);
-bool RunExportModel(Session::State& s, const std::vector<std::string>& args, Location at);
-// .draw TABLE [INDEX] [TO FILE] (model_commands.cpp, modeling/draw.h): a picture of the table or
-// index.
-bool RunDraw(Session::State& s, const std::vector<std::string>& args, Location at);
-// .generate TABLE ENTITY COUNT [PER PARENT] (model_commands.cpp, modeling/generate.h): more items
-// of an entity type, shaped like the table's.
-bool RunGenerate(Session::State& s, const std::vector<std::string>& args, Location at);
-
-// Fills `report` from an API-form statement's request and response (patterns.cpp): the
-// operation, its table(s), Count/ScannedCount or the items returned, ConsumedCapacity.
-void ReportOperation(StatementReport& report, std::string_view operation,
-                     const json::Value& request, const json::Value& response);
-
-// `.help SELECT`, `.help CREATE TABLE`, ... (statement_help.cpp): the statement's syntax and an
-// example, or "" for a name that is not a statement. StatementHelpNames lists the names.
-std::string StatementHelpText(std::string_view name);
-std::string StatementHelpNames();
-
-// The dot-command names, for completion (".help", ".tables", ...).
-std::vector<std::string> DotCommandNames();
-
-// Whole-word command-line style splitting: blanks separate words; '...' and "..." group.
-std::vector<std::string> SplitWords(std::string_view text);
-
-// `text` when it is at most `max` bytes, else its first `max` bytes (whole characters) and
-// "… (N bytes)": for file names and arguments quoted in messages.
-std::string Shorten(std::string_view text, size_t max = 200);
-
-// `text` with every byte that is not part of valid UTF-8 replaced by U+FFFD.
-std::string ValidUtf8(std::string_view text);
-
-// What a Scan of the whole table (or index) `r` reads costs: "about 400 RCU to read the whole
-// table (12345 items, 3276800 bytes, 4 pages of up to 1 MB)", from DescribeTable (explain.cpp).
-// `table_items`, when given, gets DescribeTable's ItemCount of the table (-1 when it failed).
-std::string ScanEstimate(Backend& db, const ScanRequest& r, int64_t* table_items = nullptr);
-
-// A script's text must not be binary (a NUL byte in its first 4 KB): ValidationException
-// "<source> is not a script: it holds binary data ...".
-Status CheckScriptText(std::string_view text, std::string_view source);
-
-// "1 item", "2 items": `n` and `noun`, plural when n != 1 (adds "s").
-std::string Count(int64_t n, std::string_view noun);
-
-// A formatted duration ("850 µs", "12.3 ms", "1.25 s").
-std::string FormatElapsed(double seconds);
 
 }  // namespace keyhole::shell
