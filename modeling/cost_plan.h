@@ -1,6 +1,6 @@
 // The cost plan: what a data model's access patterns cost at their request rates, from what
 // each pattern really consumed when it ran once (usage.h), as data for a front end to render
-// (the shell's `.plan` / `--plan` in shell/cost_plan_render.cpp):
+// (the shell's `.plan` / `--plan` in shell/cost_plan.cpp):
 //  - per pattern: requests, RCU and WCU per second, every index write it causes, item sizes;
 //  - per table and index: the units per second, provisioned capacity at a 70% auto-scaling
 //    target, items and bytes;

@@ -1,5 +1,5 @@
 // How a table's (or an index's) items spread over its partition key values: for .partitions
-// TABLE [INDEX] and for `--plan`'s hot partitions (shell/cost_plan.cpp).
+// TABLE [INDEX] and for the cost plan's hot partitions (modeling/cost_plan.h).
 //
 // A "partition" here is one partition key value: an item collection, which DynamoDB never
 // splits across its physical partitions' per-partition limits (3,000 RCU and 1,000 WCU per

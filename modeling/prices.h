@@ -1,4 +1,4 @@
-// DynamoDB prices for `--plan`'s cost per month (shell/cost_plan.cpp): a small built-in table and
+// DynamoDB prices for the cost plan's cost per month (cost_plan.h): a small built-in table and
 // the `--prices FILE` that overrides it.
 //
 // The built-in table holds us-east-1 (US East, N. Virginia), Standard table class, as read on

@@ -1,5 +1,5 @@
 // What the operations of a statement consume, operation by operation and partition by
-// partition, for `--plan` (shell/cost_plan.cpp): RecordingBackend forwards every call to the
+// partition, for the cost plan (modeling/cost_plan.h): RecordingBackend forwards every call to the
 // backend it wraps and, while a UsageLog is attached, records each successful item operation with
 // its consumed capacity per table and index, the sizes of the items it read or wrote, and the
 // partition key values it touched.
