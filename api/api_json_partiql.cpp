@@ -66,8 +66,10 @@ json::Value Capacities(const std::vector<ConsumedCapacity>& list) {
 }  // namespace
 
 bool IsPartiqlOperation(std::string_view name) {
-  return name == "ExecuteStatement" || name == "BatchExecuteStatement" ||
-         name == "ExecuteTransaction";
+#define KH_PARTIQL_OPERATION(Name) \
+  if (name == #Name) return true;
+#include "core/operations.def"
+  return false;
 }
 
 Result<ExecuteStatementRequest> ExecuteStatementRequestFromJson(const json::Value& v) {

@@ -96,13 +96,9 @@ json::Value ReadResponseJson(const ReadResponse& r, Select select) {
 
 bool IsKnownOperation(std::string_view name) {
   static constexpr std::string_view kOperations[] = {
-      "CreateTable", "DeleteTable", "DescribeTable", "ListTables", "UpdateTable", "PutItem",
-      "GetItem", "DeleteItem", "UpdateItem", "Query", "Scan", "BatchGetItem", "BatchWriteItem",
-      "TransactGetItems", "TransactWriteItems", "UpdateTimeToLive", "DescribeTimeToLive",
-      "TagResource", "UntagResource", "ListTagsOfResource", "DescribeContinuousBackups",
-      "UpdateContinuousBackups", "SearchVectors",
-      // DynamoDB Streams (api_json_streams.cpp)
-      "ListStreams", "DescribeStream", "GetShardIterator", "GetRecords"};
+#define KH_BACKEND_OPERATION(Name) #Name,
+#include "core/operations.def"
+  };
   for (std::string_view op : kOperations) {
     if (op == name) return true;
   }

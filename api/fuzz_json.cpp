@@ -11,10 +11,12 @@
 //    the decoders wherever they read an item;
 //  - the error read from any body (as 400, 413 or 500) encodes (ErrorToJson) to a body that reads
 //    back to the same code and message.
-// The first input byte picks the operation (and the error's HTTP status), the rest is the text.
+// The first input byte picks the operation and direction (and the error's HTTP status), the rest
+// is the text.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <iterator>
 #include <string_view>
 
 #include "api/api_json.h"
@@ -85,144 +87,26 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     Result<Item> again = ItemFromJsonText(ItemToJsonText(*item));
     Require(again.ok() && *again == *item);
   }
-  // Requests 0..20 (0..10 keep the seeds' numbering), responses 21..41, then SearchVectors'
-  // request (42) and response (43).
-  switch (op % 44) {
-    case 0:
-      RoundTrip(v, GetItemRequestFromJson, GetItemRequestToJson);
-      break;
-    case 1:
-      RoundTrip(v, PutItemRequestFromJson, PutItemRequestToJson);
-      break;
-    case 2:
-      RoundTrip(v, DeleteItemRequestFromJson, DeleteItemRequestToJson);
-      break;
-    case 3:
-      RoundTrip(v, UpdateItemRequestFromJson, UpdateItemRequestToJson);
-      break;
-    case 4:
-      RoundTrip(v, QueryRequestFromJson, QueryRequestToJson);
-      break;
-    case 5:
-      RoundTrip(v, ScanRequestFromJson, ScanRequestToJson);
-      break;
-    case 6:
-      RoundTrip(v, CreateTableRequestFromJson, CreateTableRequestToJson);
-      break;
-    case 7:
-      RoundTrip(v, UpdateTableRequestFromJson,
-                [](const UpdateTableRequest& r) { return UpdateTableRequestToJson(r); });
-      break;
-    case 8:
-      RoundTrip(v, ListTablesRequestFromJson, ListTablesRequestToJson);
-      break;
-    case 9:
-      RoundTrip(v, DescribeTableRequestFromJson, DescribeTableRequestToJson);
-      break;
-    case 10:
-      RoundTrip(v, DeleteTableRequestFromJson, DeleteTableRequestToJson);
-      break;
-    case 11:
-      RoundTrip(v, UpdateTimeToLiveRequestFromJson, UpdateTimeToLiveRequestToJson);
-      break;
-    case 12:
-      RoundTrip(v, DescribeTimeToLiveRequestFromJson, DescribeTimeToLiveRequestToJson);
-      break;
-    case 13:
-      RoundTrip(v, ListStreamsRequestFromJson, ListStreamsRequestToJson);
-      break;
-    case 14:
-      RoundTrip(v, DescribeStreamRequestFromJson, DescribeStreamRequestToJson);
-      break;
-    case 15:
-      RoundTrip(v, GetShardIteratorRequestFromJson, GetShardIteratorRequestToJson);
-      break;
-    case 16:
-      RoundTrip(v, GetRecordsRequestFromJson, GetRecordsRequestToJson);
-      break;
-    case 17:
-      RoundTrip(v, BatchWriteItemRequestFromJson, BatchWriteItemRequestToJson);
-      break;
-    case 18:
-      RoundTrip(v, BatchGetItemRequestFromJson, BatchGetItemRequestToJson);
-      break;
-    case 19:
-      RoundTrip(v, TransactWriteItemsRequestFromJson, TransactWriteItemsRequestToJson);
-      break;
-    case 20:
-      RoundTrip(v, TransactGetItemsRequestFromJson, TransactGetItemsRequestToJson);
-      break;
-    case 21:
-      RoundTrip(v, CreateTableResponseFromJson, CreateTableResponseToJson);
-      break;
-    case 22:
-      RoundTrip(v, DeleteTableResponseFromJson, DeleteTableResponseToJson);
-      break;
-    case 23:
-      RoundTrip(v, DescribeTableResponseFromJson, DescribeTableResponseToJson);
-      break;
-    case 24:
-      RoundTrip(v, ListTablesResponseFromJson, ListTablesResponseToJson);
-      break;
-    case 25:
-      RoundTrip(v, UpdateTableResponseFromJson, UpdateTableResponseToJson);
-      break;
-    case 26:
-      RoundTrip(v, PutItemResponseFromJson, PutItemResponseToJson);
-      break;
-    case 27:
-      RoundTrip(v, GetItemResponseFromJson, GetItemResponseToJson);
-      break;
-    case 28:
-      RoundTrip(v, DeleteItemResponseFromJson, DeleteItemResponseToJson);
-      break;
-    case 29:
-      RoundTrip(v, UpdateItemResponseFromJson, UpdateItemResponseToJson);
-      break;
-    case 30:
-      RoundTrip(v, QueryResponseFromJson,
-                [](const QueryResponse& r) { return QueryResponseToJson(r); });
-      break;
-    case 31:
-      RoundTrip(v, ScanResponseFromJson,
-                [](const ScanResponse& r) { return ScanResponseToJson(r, Select::kCount); });
-      break;
-    case 32:
-      RoundTrip(v, BatchWriteItemResponseFromJson, BatchWriteItemResponseToJson);
-      break;
-    case 33:
-      RoundTrip(v, BatchGetItemResponseFromJson, BatchGetItemResponseToJson);
-      break;
-    case 34:
-      RoundTrip(v, TransactWriteItemsResponseFromJson, TransactWriteItemsResponseToJson);
-      break;
-    case 35:
-      RoundTrip(v, TransactGetItemsResponseFromJson, TransactGetItemsResponseToJson);
-      break;
-    case 36:
-      RoundTrip(v, UpdateTimeToLiveResponseFromJson, UpdateTimeToLiveResponseToJson);
-      break;
-    case 37:
-      RoundTrip(v, DescribeTimeToLiveResponseFromJson, DescribeTimeToLiveResponseToJson);
-      break;
-    case 38:
-      RoundTrip(v, ListStreamsResponseFromJson, ListStreamsResponseToJson);
-      break;
-    case 39:
-      RoundTrip(v, DescribeStreamResponseFromJson, DescribeStreamResponseToJson);
-      break;
-    case 40:
-      RoundTrip(v, GetShardIteratorResponseFromJson, GetShardIteratorResponseToJson);
-      break;
-    case 41:
-      RoundTrip(v, GetRecordsResponseFromJson, GetRecordsResponseToJson);
-      break;
-    case 42:
-      RoundTrip(v, SearchVectorsRequestFromJson, SearchVectorsRequestToJson);
-      break;
-    default:
-      RoundTrip(v, SearchVectorsResponseFromJson, SearchVectorsResponseToJson);
-      break;
-  }
+  // Operation i of core/operations.def's Backend operations: its request (2i) and its response
+  // (2i + 1), decoded, encoded and decoded again; the last case is a Scan response encoded for
+  // Select COUNT.
+  using RoundTripCase = void (*)(const json::Value&);
+  static constexpr RoundTripCase kCases[] = {
+#define KH_BACKEND_OPERATION(Name)                                                  \
+  [](const json::Value& v) {                                                        \
+    RoundTrip(v, Name##RequestFromJson,                                             \
+              [](const Name##Request& r) { return Name##RequestToJson(r); });       \
+  },                                                                                \
+      [](const json::Value& v) {                                                    \
+        RoundTrip(v, Name##ResponseFromJson,                                        \
+                  [](const Name##Response& r) { return Name##ResponseToJson(r); }); \
+      },
+#include "core/operations.def"
+      [](const json::Value& v) {
+        RoundTrip(v, ScanResponseFromJson,
+                  [](const ScanResponse& r) { return ScanResponseToJson(r, Select::kCount); });
+      },
+  };
+  kCases[op % std::size(kCases)](v);
   return 0;
 }

@@ -8,6 +8,8 @@
 #include <iterator>
 #include <map>
 #include <string>
+#include <type_traits>
+#include <unordered_map>
 #include <variant>
 #include <vector>
 
@@ -20,17 +22,6 @@
 namespace keyhole::api {
 
 namespace {
-
-// Decode, execute, encode: the shape of every operation.
-template <typename Req, typename Resp>
-Result<json::Value> Run(Result<Req> (*decode)(const json::Value&),
-                        Result<Resp> (Backend::*exec)(const Req&),
-                        json::Value (*encode)(const Resp&), Backend& backend,
-                        const json::Value& body) {
-  KH_ASSIGN_OR_RETURN(Req req, decode(body));
-  KH_ASSIGN_OR_RETURN(Resp resp, (backend.*exec)(req));
-  return encode(resp);
-}
 
 // A single-item write's errors from parsing its expressions (the engine's, after the decoder's)
 // in DynamoDB's "1 validation error detected: " envelope where its current layer puts them: the
@@ -190,41 +181,12 @@ Result<parser::Statement> ParseApiStatement(const std::string& text,
 }
 
 std::span<const std::string_view> Service::Operations() {
-  static constexpr std::string_view kDataOperations[] = {"CreateTable",
-                                                         "DeleteTable",
-                                                         "DescribeTable",
-                                                         "ListTables",
-                                                         "UpdateTable",
-                                                         "PutItem",
-                                                         "GetItem",
-                                                         "DeleteItem",
-                                                         "UpdateItem",
-                                                         "BatchWriteItem",
-                                                         "BatchGetItem",
-                                                         "TransactWriteItems",
-                                                         "TransactGetItems",
-                                                         "Query",
-                                                         "Scan",
-                                                         "SearchVectors",
-                                                         "UpdateTimeToLive",
-                                                         "DescribeTimeToLive",
-                                                         "ExecuteStatement",
-                                                         "BatchExecuteStatement",
-                                                         "ExecuteTransaction",
-                                                         "ListStreams",
-                                                         "DescribeStream",
-                                                         "GetShardIterator",
-                                                         "GetRecords",
-                                                         "TagResource",
-                                                         "UntagResource",
-                                                         "ListTagsOfResource",
-                                                         "DescribeContinuousBackups",
-                                                         "UpdateContinuousBackups"};
-  static const std::vector<std::string_view> kOperations = [] {
-    std::vector<std::string_view> all(std::begin(kDataOperations), std::end(kDataOperations));
-    for (std::string_view op : ControlOperations()) all.push_back(op);
-    return all;
-  }();
+  static constexpr std::string_view kOperations[] = {
+#define KH_BACKEND_OPERATION(Name) #Name,
+#define KH_PARTIQL_OPERATION(Name) #Name,
+#define KH_CONTROL_OPERATION(Name) #Name,
+#include "core/operations.def"
+  };
   return kOperations;
 }
 
@@ -235,123 +197,73 @@ bool Service::IsOperation(std::string_view name) {
   return false;
 }
 
+template <typename Request, typename Response, auto Decode, auto Execute, auto Encode>
+Result<json::Value> Service::CallBackend(std::string_view, const json::Value& body,
+                                         const CallContext&) {
+  auto run = [&]() -> Result<json::Value> {
+    KH_ASSIGN_OR_RETURN(Request request, Decode(body));
+    if constexpr (std::is_same_v<Request, QueryRequest>) {
+      // The legacy KeyConditions, bound to the table's key schema.
+      if (!request.key_conditions.empty()) {
+        KH_ASSIGN_OR_RETURN(TableSchemaPtr t, backend_.TableSchema(request.table_name));
+        KH_RETURN_IF_ERROR(BindKeyConditions(*t, &request));
+      }
+    }
+    KH_ASSIGN_OR_RETURN(Response response, (backend_.*Execute)(request));
+    if constexpr (std::is_same_v<Request, ScanRequest>) {
+      if (options_.scans) ObserveScan(request, response.scanned_count);
+    }
+    if constexpr (std::is_same_v<Response, ReadResponse>) {
+      return Encode(response, request.select);  // Count, or the items
+    } else {
+      return Encode(response);
+    }
+  };
+  // The single-item writes' expression errors, in DynamoDB's envelope.
+  if constexpr (std::is_same_v<Request, PutItemRequest>) {
+    return InWriteEnvelope(body, "Item", run());
+  } else if constexpr (std::is_same_v<Request, DeleteItemRequest> ||
+                       std::is_same_v<Request, UpdateItemRequest>) {
+    return InWriteEnvelope(body, "Key", run());
+  } else {
+    return run();
+  }
+}
+
+template <typename Request, typename Response, auto Decode, auto Execute, auto Encode>
+Result<json::Value> Service::CallPartiql(std::string_view, const json::Value& body,
+                                         const CallContext& context) {
+  KH_ASSIGN_OR_RETURN(Request request, Decode(body));
+  KH_ASSIGN_OR_RETURN(Response response, (this->*Execute)(request, context));
+  return Encode(response);
+}
+
+Result<json::Value> Service::CallControlPlane(std::string_view op, const json::Value& body,
+                                              const CallContext& context) {
+  return CallControl(op, body, backend_, context);
+}
+
 Result<json::Value> Service::Call(std::string_view op, const json::Value& body,
                                   const CallContext& context) {
+  using Handler =
+      Result<json::Value> (Service::*)(std::string_view, const json::Value&, const CallContext&);
+  static const std::unordered_map<std::string_view, Handler> kHandlers = {
+#define KH_BACKEND_OPERATION(Name)                                                     \
+  {#Name, &Service::CallBackend<Name##Request, Name##Response, &Name##RequestFromJson, \
+                                &Backend::Name, &Name##ResponseToJson>},
+#define KH_PARTIQL_OPERATION(Name)                                                     \
+  {#Name, &Service::CallPartiql<Name##Request, Name##Response, &Name##RequestFromJson, \
+                                &Service::Name, &Name##ResponseToJson>},
+#define KH_CONTROL_OPERATION(Name) {#Name, &Service::CallControlPlane},
+#include "core/operations.def"
+  };
+  auto handler = kHandlers.find(op);
+  if (handler == kHandlers.end()) {
+    return Status::Validation(fmt::format("Unknown operation: {}", op));
+  }
   std::optional<api_json::UnknownMembersIgnored> lenient;
   if (context.ignore_unknown_members) lenient.emplace();
-  if (op == "ExecuteStatement") {
-    KH_ASSIGN_OR_RETURN(ExecuteStatementRequest r, ExecuteStatementRequestFromJson(body));
-    KH_ASSIGN_OR_RETURN(ExecuteStatementResponse resp, ExecuteStatement(r, context));
-    return ExecuteStatementResponseToJson(resp);
-  }
-  if (op == "BatchExecuteStatement") {
-    KH_ASSIGN_OR_RETURN(BatchExecuteStatementRequest r, BatchExecuteStatementRequestFromJson(body));
-    KH_ASSIGN_OR_RETURN(BatchExecuteStatementResponse resp, BatchExecuteStatement(r, context));
-    return BatchExecuteStatementResponseToJson(resp);
-  }
-  if (op == "ExecuteTransaction") {
-    KH_ASSIGN_OR_RETURN(ExecuteTransactionRequest r, ExecuteTransactionRequestFromJson(body));
-    KH_ASSIGN_OR_RETURN(ExecuteTransactionResponse resp, ExecuteTransaction(r, context));
-    return ExecuteTransactionResponseToJson(resp);
-  }
-  if (op == "CreateTable")
-    return Run(&CreateTableRequestFromJson, &Backend::CreateTable, &CreateTableResponseToJson,
-               backend_, body);
-  if (op == "DeleteTable")
-    return Run(&DeleteTableRequestFromJson, &Backend::DeleteTable, &DeleteTableResponseToJson,
-               backend_, body);
-  if (op == "DescribeTable")
-    return Run(&DescribeTableRequestFromJson, &Backend::DescribeTable, &DescribeTableResponseToJson,
-               backend_, body);
-  if (op == "ListTables")
-    return Run(&ListTablesRequestFromJson, &Backend::ListTables, &ListTablesResponseToJson,
-               backend_, body);
-  if (op == "UpdateTable")
-    return Run(&UpdateTableRequestFromJson, &Backend::UpdateTable, &UpdateTableResponseToJson,
-               backend_, body);
-  if (op == "PutItem") {
-    return InWriteEnvelope(
-        body, "Item",
-        Run(&PutItemRequestFromJson, &Backend::PutItem, &PutItemResponseToJson, backend_, body));
-  }
-  if (op == "GetItem")
-    return Run(&GetItemRequestFromJson, &Backend::GetItem, &GetItemResponseToJson, backend_, body);
-  if (op == "DeleteItem") {
-    return InWriteEnvelope(body, "Key",
-                           Run(&DeleteItemRequestFromJson, &Backend::DeleteItem,
-                               &DeleteItemResponseToJson, backend_, body));
-  }
-  if (op == "UpdateItem") {
-    return InWriteEnvelope(body, "Key",
-                           Run(&UpdateItemRequestFromJson, &Backend::UpdateItem,
-                               &UpdateItemResponseToJson, backend_, body));
-  }
-  if (op == "BatchGetItem")
-    return Run(&BatchGetItemRequestFromJson, &Backend::BatchGetItem, &BatchGetItemResponseToJson,
-               backend_, body);
-  if (op == "BatchWriteItem")
-    return Run(&BatchWriteItemRequestFromJson, &Backend::BatchWriteItem,
-               &BatchWriteItemResponseToJson, backend_, body);
-  if (op == "TransactGetItems")
-    return Run(&TransactGetItemsRequestFromJson, &Backend::TransactGetItems,
-               &TransactGetItemsResponseToJson, backend_, body);
-  if (op == "TransactWriteItems")
-    return Run(&TransactWriteItemsRequestFromJson, &Backend::TransactWriteItems,
-               &TransactWriteItemsResponseToJson, backend_, body);
-  if (op == "TagResource")
-    return Run(&TagResourceRequestFromJson, &Backend::TagResource, &TagResourceResponseToJson,
-               backend_, body);
-  if (op == "UntagResource")
-    return Run(&UntagResourceRequestFromJson, &Backend::UntagResource, &UntagResourceResponseToJson,
-               backend_, body);
-  if (op == "ListTagsOfResource")
-    return Run(&ListTagsOfResourceRequestFromJson, &Backend::ListTagsOfResource,
-               &ListTagsOfResourceResponseToJson, backend_, body);
-  if (op == "DescribeContinuousBackups")
-    return Run(&DescribeContinuousBackupsRequestFromJson, &Backend::DescribeContinuousBackups,
-               &DescribeContinuousBackupsResponseToJson, backend_, body);
-  if (op == "UpdateContinuousBackups")
-    return Run(&UpdateContinuousBackupsRequestFromJson, &Backend::UpdateContinuousBackups,
-               &UpdateContinuousBackupsResponseToJson, backend_, body);
-  if (IsControlOperation(op)) return CallControl(op, body, backend_, context);
-  if (op == "UpdateTimeToLive")
-    return Run(&UpdateTimeToLiveRequestFromJson, &Backend::UpdateTimeToLive,
-               &UpdateTimeToLiveResponseToJson, backend_, body);
-  if (op == "DescribeTimeToLive")
-    return Run(&DescribeTimeToLiveRequestFromJson, &Backend::DescribeTimeToLive,
-               &DescribeTimeToLiveResponseToJson, backend_, body);
-  if (op == "ListStreams")
-    return Run(&ListStreamsRequestFromJson, &Backend::ListStreams, &ListStreamsResponseToJson,
-               backend_, body);
-  if (op == "DescribeStream")
-    return Run(&DescribeStreamRequestFromJson, &Backend::DescribeStream,
-               &DescribeStreamResponseToJson, backend_, body);
-  if (op == "GetShardIterator")
-    return Run(&GetShardIteratorRequestFromJson, &Backend::GetShardIterator,
-               &GetShardIteratorResponseToJson, backend_, body);
-  if (op == "GetRecords")
-    return Run(&GetRecordsRequestFromJson, &Backend::GetRecords, &GetRecordsResponseToJson,
-               backend_, body);
-  if (op == "Query") {
-    KH_ASSIGN_OR_RETURN(QueryRequest req, QueryRequestFromJson(body));
-    if (!req.key_conditions.empty()) {
-      KH_ASSIGN_OR_RETURN(TableSchemaPtr t, backend_.TableSchema(req.table_name));
-      KH_RETURN_IF_ERROR(BindKeyConditions(*t, &req));
-    }
-    KH_ASSIGN_OR_RETURN(QueryResponse resp, backend_.Query(req));
-    return QueryResponseToJson(resp, req.select);
-  }
-  if (op == "Scan") {
-    KH_ASSIGN_OR_RETURN(ScanRequest req, ScanRequestFromJson(body));
-    KH_ASSIGN_OR_RETURN(ScanResponse resp, backend_.Scan(req));
-    if (options_.scans) ObserveScan(req, resp.scanned_count);
-    return ScanResponseToJson(resp, req.select);
-  }
-  if (op == "SearchVectors") {
-    return Run(&SearchVectorsRequestFromJson, &Backend::SearchVectors, &SearchVectorsResponseToJson,
-               backend_, body);
-  }
-  return Status::Validation(fmt::format("Unknown operation: {}", op));
+  return (this->*handler->second)(op, body, context);
 }
 
 void Service::ObserveScan(const ScanRequest& r, int64_t scanned_count) {

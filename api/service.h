@@ -53,8 +53,6 @@ struct CallContext {
 // per-table ones check the table through Backend::TableSchema (ResourceNotFoundException
 // "Requested resource not found: Table: <name> not found").
 bool IsControlOperation(std::string_view name);
-// Their names (part of Service::Operations()).
-std::span<const std::string_view> ControlOperations();
 // Runs one of them. REQUIRES: IsControlOperation(op).
 Result<json::Value> CallControl(std::string_view op, const json::Value& body, Backend& backend,
                                 const CallContext& context);
@@ -178,6 +176,16 @@ class Service {
  private:
   // Tells options_.scans of a Scan call's scan (its request and what it read).
   void ObserveScan(const ScanRequest& request, int64_t scanned_count);
+  // Call's handlers, one per kind of operations.def's entries (service.cpp): decode the body,
+  // run the operation, encode the response.
+  template <typename Request, typename Response, auto Decode, auto Execute, auto Encode>
+  Result<json::Value> CallBackend(std::string_view op, const json::Value& body,
+                                  const CallContext& context);
+  template <typename Request, typename Response, auto Decode, auto Execute, auto Encode>
+  Result<json::Value> CallPartiql(std::string_view op, const json::Value& body,
+                                  const CallContext& context);
+  Result<json::Value> CallControlPlane(std::string_view op, const json::Value& body,
+                                       const CallContext& context);
 
   Backend& backend_;
   ServiceOptions options_;

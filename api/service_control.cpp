@@ -14,14 +14,10 @@ using api_json::MemberSpec;
 using api_json::Path;
 using api_json::Violations;
 
-constexpr std::string_view kControlOperations[] = {"DescribeLimits",
-                                                   "DescribeEndpoints",
-                                                   "DescribeKinesisStreamingDestination",
-                                                   "DescribeContributorInsights",
-                                                   "DescribeTableReplicaAutoScaling",
-                                                   "ListBackups",
-                                                   "ListGlobalTables",
-                                                   "ListContributorInsights"};
+constexpr std::string_view kControlOperations[] = {
+#define KH_CONTROL_OPERATION(Name) #Name,
+#include "core/operations.def"
+};
 
 // The request's TableName (required, checked), after its members.
 Result<std::string> TableNameOf(const json::Value& body, std::span<const MemberSpec> members) {
@@ -40,8 +36,6 @@ Result<TableSchemaPtr> TableOf(Backend& backend, const std::string& name) {
 }
 
 }  // namespace
-
-std::span<const std::string_view> ControlOperations() { return kControlOperations; }
 
 bool IsControlOperation(std::string_view name) {
   for (std::string_view op : kControlOperations) {

@@ -30,55 +30,11 @@ class Backend {
  public:
   virtual ~Backend() = default;
 
-  // Tables.
-  virtual Result<CreateTableResponse> CreateTable(const CreateTableRequest& request) = 0;
-  virtual Result<DeleteTableResponse> DeleteTable(const DeleteTableRequest& request) = 0;
-  virtual Result<DescribeTableResponse> DescribeTable(const DescribeTableRequest& request) = 0;
-  virtual Result<ListTablesResponse> ListTables(const ListTablesRequest& request) = 0;
-  virtual Result<UpdateTableResponse> UpdateTable(const UpdateTableRequest& request) = 0;
-
-  // Tags and continuous backups of a table (catalog data).
-  virtual Result<TagResourceResponse> TagResource(const TagResourceRequest& request) = 0;
-  virtual Result<UntagResourceResponse> UntagResource(const UntagResourceRequest& request) = 0;
-  virtual Result<ListTagsOfResourceResponse> ListTagsOfResource(
-      const ListTagsOfResourceRequest& request) = 0;
-  virtual Result<DescribeContinuousBackupsResponse> DescribeContinuousBackups(
-      const DescribeContinuousBackupsRequest& request) = 0;
-  virtual Result<UpdateContinuousBackupsResponse> UpdateContinuousBackups(
-      const UpdateContinuousBackupsRequest& request) = 0;
-
-  // Items.
-  virtual Result<PutItemResponse> PutItem(const PutItemRequest& request) = 0;
-  virtual Result<GetItemResponse> GetItem(const GetItemRequest& request) = 0;
-  virtual Result<DeleteItemResponse> DeleteItem(const DeleteItemRequest& request) = 0;
-  virtual Result<UpdateItemResponse> UpdateItem(const UpdateItemRequest& request) = 0;
-
-  // Batches and transactions.
-  virtual Result<BatchWriteItemResponse> BatchWriteItem(const BatchWriteItemRequest& request) = 0;
-  virtual Result<BatchGetItemResponse> BatchGetItem(const BatchGetItemRequest& request) = 0;
-  virtual Result<TransactWriteItemsResponse> TransactWriteItems(
-      const TransactWriteItemsRequest& request) = 0;
-  virtual Result<TransactGetItemsResponse> TransactGetItems(
-      const TransactGetItemsRequest& request) = 0;
-
-  // Reads.
-  virtual Result<QueryResponse> Query(const QueryRequest& request) = 0;
-  virtual Result<ScanResponse> Scan(const ScanRequest& request) = 0;
-  // Vector search (core/vector_index.h).
-  virtual Result<SearchVectorsResponse> SearchVectors(const SearchVectorsRequest& request) = 0;
-
-  // Time to Live.
-  virtual Result<UpdateTimeToLiveResponse> UpdateTimeToLive(
-      const UpdateTimeToLiveRequest& request) = 0;
-  virtual Result<DescribeTimeToLiveResponse> DescribeTimeToLive(
-      const DescribeTimeToLiveRequest& request) = 0;
-
-  // DynamoDB Streams.
-  virtual Result<ListStreamsResponse> ListStreams(const ListStreamsRequest& request) = 0;
-  virtual Result<DescribeStreamResponse> DescribeStream(const DescribeStreamRequest& request) = 0;
-  virtual Result<GetShardIteratorResponse> GetShardIterator(
-      const GetShardIteratorRequest& request) = 0;
-  virtual Result<GetRecordsResponse> GetRecords(const GetRecordsRequest& request) = 0;
+  // Every operation of core/operations.def (the table's comments group them): the request of
+  // core/operations.h in, the response or DynamoDB's error out.
+#define KH_BACKEND_OPERATION(Name) \
+  virtual Result<Name##Response> Name(const Name##Request& request) = 0;
+#include "core/operations.def"
 
   // The planner's view of a table, without the statistics DescribeTable computes.
   // ResourceNotFoundException "Requested resource not found: Table: <name> not found" when

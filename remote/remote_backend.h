@@ -78,43 +78,12 @@ class RemoteBackend : public Backend {
   static Result<std::unique_ptr<RemoteBackend>> Create(Options options);
   ~RemoteBackend() override;
 
-  Result<CreateTableResponse> CreateTable(const CreateTableRequest& request) override;
-  Result<DeleteTableResponse> DeleteTable(const DeleteTableRequest& request) override;
-  Result<DescribeTableResponse> DescribeTable(const DescribeTableRequest& request) override;
-  Result<ListTablesResponse> ListTables(const ListTablesRequest& request) override;
-  Result<UpdateTableResponse> UpdateTable(const UpdateTableRequest& request) override;
-  Result<TagResourceResponse> TagResource(const TagResourceRequest& request) override;
-  Result<UntagResourceResponse> UntagResource(const UntagResourceRequest& request) override;
-  Result<ListTagsOfResourceResponse> ListTagsOfResource(
-      const ListTagsOfResourceRequest& request) override;
-  Result<DescribeContinuousBackupsResponse> DescribeContinuousBackups(
-      const DescribeContinuousBackupsRequest& request) override;
-  Result<UpdateContinuousBackupsResponse> UpdateContinuousBackups(
-      const UpdateContinuousBackupsRequest& request) override;
-  Result<PutItemResponse> PutItem(const PutItemRequest& request) override;
-  Result<GetItemResponse> GetItem(const GetItemRequest& request) override;
-  Result<DeleteItemResponse> DeleteItem(const DeleteItemRequest& request) override;
-  Result<UpdateItemResponse> UpdateItem(const UpdateItemRequest& request) override;
-  Result<BatchWriteItemResponse> BatchWriteItem(const BatchWriteItemRequest& request) override;
-  Result<BatchGetItemResponse> BatchGetItem(const BatchGetItemRequest& request) override;
-  Result<TransactWriteItemsResponse> TransactWriteItems(
-      const TransactWriteItemsRequest& request) override;
-  Result<TransactGetItemsResponse> TransactGetItems(
-      const TransactGetItemsRequest& request) override;
-  Result<QueryResponse> Query(const QueryRequest& request) override;
-  Result<ScanResponse> Scan(const ScanRequest& request) override;
-  // SearchVectors goes to the endpoint given, as the SDKs send it when the endpoint is set (with
-  // no endpoint set, DynamoDB's SDKs use a separate search host).
-  Result<SearchVectorsResponse> SearchVectors(const SearchVectorsRequest& request) override;
-  Result<UpdateTimeToLiveResponse> UpdateTimeToLive(
-      const UpdateTimeToLiveRequest& request) override;
-  Result<DescribeTimeToLiveResponse> DescribeTimeToLive(
-      const DescribeTimeToLiveRequest& request) override;
-  Result<ListStreamsResponse> ListStreams(const ListStreamsRequest& request) override;
-  Result<DescribeStreamResponse> DescribeStream(const DescribeStreamRequest& request) override;
-  Result<GetShardIteratorResponse> GetShardIterator(
-      const GetShardIteratorRequest& request) override;
-  Result<GetRecordsResponse> GetRecords(const GetRecordsRequest& request) override;
+  // Every operation of core/operations.def, exchanged as the header says. SearchVectors goes to
+  // the endpoint given, as the SDKs send it when the endpoint is set (with no endpoint set,
+  // DynamoDB's SDKs use a separate search host).
+#define KH_BACKEND_OPERATION(Name) \
+  Result<Name##Response> Name(const Name##Request& request) override;
+#include "core/operations.def"
   Result<TableSchemaPtr> TableSchema(const std::string& table_name) override;
 
   const Options& options() const;

@@ -24,8 +24,10 @@ constexpr std::string_view kStreamsTarget = "DynamoDBStreams_20120810.";
 constexpr int kMaxJsonDepth = 256;
 
 bool IsStreamsOperation(std::string_view op) {
-  return op == "ListStreams" || op == "DescribeStream" || op == "GetShardIterator" ||
-         op == "GetRecords";
+#define KH_STREAMS_OPERATION(Name) \
+  if (op == #Name) return true;
+#include "core/operations.def"
+  return false;
 }
 
 double SystemNow() {

@@ -14,7 +14,18 @@
 namespace keyhole::api {
 namespace {
 
-class FakeBackend : public Backend {
+// Every operation an internal error naming it.
+class NotHereBackend : public Backend {
+ public:
+#define KH_BACKEND_OPERATION(Op) \
+  Result<Op##Response> Op(const Op##Request&) override { return Status::Internal(#Op); }
+#include "core/operations.def"
+  Result<TableSchemaPtr> TableSchema(const std::string&) override {
+    return Status::Internal("TableSchema");
+  }
+};
+
+class FakeBackend : public NotHereBackend {
  public:
   // Items are stored by their "pk" string.
   std::mutex mutex;
@@ -57,39 +68,6 @@ class FakeBackend : public Backend {
       out.consumed_capacity.push_back(c);
     }
     return out;
-  }
-
-#define KH_NOT_HERE(Op) \
-  Result<Op##Response> Op(const Op##Request&) override { return Status::Internal(#Op); }
-  KH_NOT_HERE(CreateTable)
-  KH_NOT_HERE(DeleteTable)
-  KH_NOT_HERE(DescribeTable)
-  KH_NOT_HERE(ListTables)
-  KH_NOT_HERE(UpdateTable)
-  KH_NOT_HERE(TagResource)
-  KH_NOT_HERE(UntagResource)
-  KH_NOT_HERE(ListTagsOfResource)
-  KH_NOT_HERE(DescribeContinuousBackups)
-  KH_NOT_HERE(UpdateContinuousBackups)
-  KH_NOT_HERE(PutItem)
-  KH_NOT_HERE(GetItem)
-  KH_NOT_HERE(DeleteItem)
-  KH_NOT_HERE(UpdateItem)
-  KH_NOT_HERE(BatchGetItem)
-  KH_NOT_HERE(TransactWriteItems)
-  KH_NOT_HERE(TransactGetItems)
-  KH_NOT_HERE(Query)
-  KH_NOT_HERE(Scan)
-  KH_NOT_HERE(SearchVectors)
-  KH_NOT_HERE(UpdateTimeToLive)
-  KH_NOT_HERE(DescribeTimeToLive)
-  KH_NOT_HERE(ListStreams)
-  KH_NOT_HERE(DescribeStream)
-  KH_NOT_HERE(GetShardIterator)
-  KH_NOT_HERE(GetRecords)
-#undef KH_NOT_HERE
-  Result<TableSchemaPtr> TableSchema(const std::string&) override {
-    return Status::Internal("TableSchema");
   }
 };
 

@@ -15,6 +15,7 @@
 #include <sstream>
 #include <string>
 
+#include "core/forwarding_backend.h"
 #include "storage_test_util.h"
 
 namespace keyhole::testing {
@@ -520,49 +521,16 @@ TEST_F(ShellSessionTest, CtrlCBetweenStatementsCountsAgreeWithTheQuietSummary) {
 }
 
 // Forwards every operation to a Database; presses Ctrl-C once `after` UpdateItems were done.
-class InterruptingBackend : public Backend {
+class InterruptingBackend : public ForwardingBackend {
  public:
-  InterruptingBackend(Backend& db, int after) : db_(db), after_(after) {}
-#define KH_FORWARD(Op) \
-  Result<Op##Response> Op(const Op##Request& r) override { return db_.Op(r); }
-  KH_FORWARD(CreateTable)
-  KH_FORWARD(DeleteTable)
-  KH_FORWARD(DescribeTable)
-  KH_FORWARD(ListTables)
-  KH_FORWARD(UpdateTable)
-  KH_FORWARD(PutItem)
-  KH_FORWARD(GetItem)
-  KH_FORWARD(DeleteItem)
-  KH_FORWARD(BatchWriteItem)
-  KH_FORWARD(BatchGetItem)
-  KH_FORWARD(TransactWriteItems)
-  KH_FORWARD(TransactGetItems)
-  KH_FORWARD(Query)
-  KH_FORWARD(Scan)
-  KH_FORWARD(SearchVectors)
-  KH_FORWARD(UpdateTimeToLive)
-  KH_FORWARD(DescribeTimeToLive)
-  KH_FORWARD(ListStreams)
-  KH_FORWARD(DescribeStream)
-  KH_FORWARD(GetShardIterator)
-  KH_FORWARD(GetRecords)
-  KH_FORWARD(TagResource)
-  KH_FORWARD(UntagResource)
-  KH_FORWARD(ListTagsOfResource)
-  KH_FORWARD(DescribeContinuousBackups)
-  KH_FORWARD(UpdateContinuousBackups)
-#undef KH_FORWARD
+  InterruptingBackend(Backend& db, int after) : ForwardingBackend(db), after_(after) {}
   Result<UpdateItemResponse> UpdateItem(const UpdateItemRequest& r) override {
-    auto out = db_.UpdateItem(r);
+    auto out = inner_.UpdateItem(r);
     if (++updated_ == after_) shell::Session::Interrupt();
     return out;
   }
-  Result<TableSchemaPtr> TableSchema(const std::string& name) override {
-    return db_.TableSchema(name);
-  }
 
  private:
-  Backend& db_;
   int after_, updated_ = 0;
 };
 
