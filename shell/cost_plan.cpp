@@ -314,7 +314,7 @@ void PrintCostPlan(Session::State& s, const std::vector<modeling::PatternResult>
   // No Scan of an endpoint's tables without --yes.
   options.scan_partitions = s.settings.endpoint.empty() || s.settings.yes;
   options.cancel = &g_interrupted;
-  const modeling::CostPlan plan = modeling::ComputeCostPlan(s.db, patterns, prices, options);
+  const modeling::CostPlan plan = modeling::ComputeCostPlan(s.db(), patterns, prices, options);
 
   const bool machine = IsMachineMode(s.settings.mode);
   if (plan.patterns.empty()) {

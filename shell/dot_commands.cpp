@@ -106,12 +106,12 @@ bool RunTables(State& s, const Args& args, Location at) {
 bool RunSchema(State& s, const Args& args, Location at) {
   std::vector<std::string> names = args;
   if (names.empty()) {
-    Result<ListTablesResponse> r = s.db.ListTables({});
+    Result<ListTablesResponse> r = s.db().ListTables({});
     if (!r.ok()) return s.Fail(r.status(), at);
     names = r->table_names;
   }
   for (const std::string& n : names) {
-    Result<TableSchemaPtr> t = s.db.TableSchema(n);
+    Result<TableSchemaPtr> t = s.db().TableSchema(n);
     if (!t.ok()) return s.Fail(t.status(), at);
     s.Out(parser::CreateTableText(**t) + "\n");
   }
@@ -314,10 +314,10 @@ bool RunTtl(State& s, const Args& args, Location at) {
     return true;
   }
   if (!args.empty()) return s.Fail(Status::Validation("usage: .ttl [sweep [TABLE]]"), at);
-  Result<ListTablesResponse> tables = s.db.ListTables({});
+  Result<ListTablesResponse> tables = s.db().ListTables({});
   if (!tables.ok()) return s.Fail(tables.status(), at);
   for (const std::string& name : tables->table_names) {
-    Result<TableSchemaPtr> t = s.db.TableSchema(name);
+    Result<TableSchemaPtr> t = s.db().TableSchema(name);
     if (!t.ok()) return s.Fail(t.status(), at);
     s.Notice(fmt::format(
         "-- {}: {}\n", name,
@@ -520,7 +520,7 @@ bool ImportToEndpoint(State& s, const Args& args, Location at, const TableDescri
   api::BatchWriter::Options options;
   options.threads = 4;
   options.cancel = &g_interrupted;
-  api::BatchWriter writer(s.db, args[2], keys, options);
+  api::BatchWriter writer(s.db(), args[2], keys, options);
   Status status;
   std::vector<Item> batch;
   while (status.ok()) {
@@ -574,10 +574,10 @@ bool RunImport(State& s, const Args& args, Location at) {
   if (args.size() != 3 || (args[1] != "INTO" && args[1] != "into")) {
     return s.Fail(Status::Validation("usage: .import FILE INTO TABLE"), at);
   }
-  Result<TableSchemaPtr> t = s.db.TableSchema(args[2]);
+  Result<TableSchemaPtr> t = s.db().TableSchema(args[2]);
   if (!t.ok()) return s.Fail(t.status(), at);
   if (!s.local && s.settings.endpoint.empty()) return s.Fail(s.Local(".import").status(), at);
-  if (s.connection.in_transaction()) {
+  if (s.connection().in_transaction()) {
     return s.Fail(Status::Validation(".import cannot be part of a transaction (it is one "
                                      "already): COMMIT or ROLLBACK the open one first"),
                   at);
@@ -688,7 +688,7 @@ bool RunExport(State& s, const Args& args, Location at) {
   }
   // A missing table is named as DescribeTable names it (Fail adds the closest name); Scan's
   // own answer would be a bare "Requested resource not found".
-  Result<TableSchemaPtr> table = s.db.TableSchema(args[0]);
+  Result<TableSchemaPtr> table = s.db().TableSchema(args[0]);
   if (!table.ok()) return s.Fail(table.status(), at);
   // Written page by page (memory holds one page) to a new FILE.keyhole-export-XXXXXX beside
   // FILE, given FILE's permissions and renamed to FILE at the end: an export that fails or is
@@ -746,7 +746,7 @@ bool RunExport(State& s, const Args& args, Location at) {
       return abandon(Status(ErrorCode::kInterrupted,
                             fmt::format("Interrupted after {} ({})", Count(n, "item"), lost)));
     }
-    Result<ScanResponse> page = s.db.Scan(scan);
+    Result<ScanResponse> page = s.db().Scan(scan);
     if (!page.ok()) return abandon(page.status());
     if (page->consumed_capacity) units += page->consumed_capacity->total.capacity_units;
     out.clear();
@@ -785,7 +785,7 @@ bool RunExport(State& s, const Args& args, Location at) {
 // the partition key once, then the items in sort-key order with the sort key first.
 bool RunCollection(State& s, const Args& args, Location at) {
   if (args.size() != 2) return s.Fail(Status::Validation("usage: .collection TABLE 'pk'"), at);
-  Result<TableSchemaPtr> t = s.db.TableSchema(args[0]);
+  Result<TableSchemaPtr> t = s.db().TableSchema(args[0]);
   if (!t.ok()) return s.Fail(t.status(), at);
   const KeyAttribute& pk = (*t)->key.partition;
   AttributeValue value = AttributeValue::S(args[1]);
@@ -809,7 +809,7 @@ bool RunCollection(State& s, const Args& args, Location at) {
   double units = 0;
   int64_t bytes = 0;
   while (true) {
-    Result<QueryResponse> page = s.db.Query(q);
+    Result<QueryResponse> page = s.db().Query(q);
     if (!page.ok()) return s.Fail(page.status(), at);
     if (page->consumed_capacity) units += page->consumed_capacity->total.capacity_units;
     for (Item& item : page->items) {

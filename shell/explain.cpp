@@ -219,7 +219,7 @@ bool RunExplain(Session::State& s, const planner::Plan& given, Location at) {
       if (auto* q = std::get_if<QueryRequest>(&op)) q->limit = limit;
       if (auto* r = std::get_if<ScanRequest>(&op)) r->limit = limit;
     }
-    ops.push_back(Explain(s.db, op));
+    ops.push_back(Explain(s.db(), op));
   }
   bool writes = plan.per_item_write.has_value();
   for (const ExplainedOperation& e : ops) writes = writes || e.write;
@@ -262,14 +262,14 @@ bool RunExplain(Session::State& s, const planner::Plan& given, Location at) {
     s.Notice(fmt::format("-- then keyhole reads {} out of each item\n", paths));
   }
   if (plan.per_item_write) {
-    ExplainedOperation e = Explain(s.db, *plan.per_item_write);
+    ExplainedOperation e = Explain(s.db(), *plan.per_item_write);
     s.Notice(fmt::format("-- then for each item found: {} on {} (Key from the item)\n", e.name,
                          e.target));
     s.Out(json::Write(e.request) + "\n");
     s.Notice(fmt::format("-- estimated: {} per item\n", e.estimate));
   }
   if (!plan.analyze) return true;
-  api::BackendExecutor executor(s.db);
+  api::BackendExecutor executor(s.db());
   planner::ExecuteOptions options;
   options.cancel = &g_interrupted;
   Result<planner::ExecuteResult> r = planner::Execute(plan, executor, options);

@@ -40,7 +40,7 @@ Status ScanAll(Session::State& s, const std::string& table, std::vector<Item>* i
   ScanRequest scan;
   scan.table_name = table;
   while (true) {
-    KH_ASSIGN_OR_RETURN(ScanResponse page, s.db.Scan(scan));
+    KH_ASSIGN_OR_RETURN(ScanResponse page, s.db().Scan(scan));
     for (Item& item : page.items) items->push_back(std::move(item));
     if (!page.last_evaluated_key) return Status::OK();
     if (g_interrupted.load(std::memory_order_relaxed)) {
@@ -92,7 +92,7 @@ bool RunImportModel(Session::State& s, const Args& args, Location at) {
                   at);
   }
   for (const ImportedTable& t : model->tables) {
-    Result<DescribeTableResponse> d = s.db.DescribeTable({t.create.table_name});
+    Result<DescribeTableResponse> d = s.db().DescribeTable({t.create.table_name});
     if (d.ok()) {
       return s.Fail(Status::InUse(fmt::format(
                         "Table already exists: {} (.import-model creates the model's tables; "
@@ -106,7 +106,7 @@ bool RunImportModel(Session::State& s, const Args& args, Location at) {
   auto undo = [&](const Status& why) {
     std::vector<std::string> dropped, kept;
     for (const std::string& name : created) {
-      (s.db.DeleteTable({name}).ok() ? dropped : kept).push_back(name);
+      (s.db().DeleteTable({name}).ok() ? dropped : kept).push_back(name);
     }
     std::string undone =
         created.empty() ? std::string("nothing imported")
@@ -117,11 +117,11 @@ bool RunImportModel(Session::State& s, const Args& args, Location at) {
   };
   std::string report;
   for (const ImportedTable& t : model->tables) {
-    Result<CreateTableResponse> r = s.db.CreateTable(t.create);
+    Result<CreateTableResponse> r = s.db().CreateTable(t.create);
     if (!r.ok()) return undo(r.status());
     created.push_back(t.create.table_name);
     // Written once it is ACTIVE (on DynamoDB, seconds after CreateTable).
-    if (Status st = WaitUntilActive(s.db, t.create.table_name, std::chrono::minutes(10));
+    if (Status st = WaitUntilActive(s.db(), t.create.table_name, std::chrono::minutes(10));
         !st.ok()) {
       return undo(st);
     }
@@ -129,7 +129,7 @@ bool RunImportModel(Session::State& s, const Args& args, Location at) {
     for (const KeySchemaElement& k : t.create.key_schema) keys.push_back(k.name);
     api::BatchWriter::Options options;
     options.threads = 1;
-    api::BatchWriter writer(s.db, t.create.table_name, keys, options);
+    api::BatchWriter writer(s.db(), t.create.table_name, keys, options);
     for (const Item& item : t.items) {
       if (Status st = writer.Add(item); !st.ok()) {
         (void)writer.Finish();
@@ -177,7 +177,7 @@ bool RunExportModel(Session::State& s, const Args& args, Location at) {
                   at);
   }
   if (tables.empty()) {
-    Result<ListTablesResponse> r = s.db.ListTables({});
+    Result<ListTablesResponse> r = s.db().ListTables({});
     if (!r.ok()) return s.Fail(r.status(), at);
     tables = r->table_names;
   }
@@ -195,7 +195,7 @@ bool RunExportModel(Session::State& s, const Args& args, Location at) {
   std::vector<ModelTable> model;
   int64_t items = 0;
   for (const std::string& table : tables) {
-    Result<TableSchemaPtr> t = s.db.TableSchema(table);
+    Result<TableSchemaPtr> t = s.db().TableSchema(table);
     if (!t.ok()) return s.Fail(s.NameMissingTable(t.status(), table), at);
     ModelTable mt{**t, {}};
     if (format == "workbench") {
@@ -255,11 +255,11 @@ bool RunDraw(Session::State& s, const Args& args, Location at) {
   // TABLE.INDEX in one word (--draw's form), when no table has the whole name.
   if (const size_t dot = words[0].rfind('.'); words.size() == 1 && dot != std::string::npos &&
                                               dot > 0 && dot + 1 < words[0].size() &&
-                                              !s.db.TableSchema(words[0]).ok()) {
+                                              !s.db().TableSchema(words[0]).ok()) {
     words = {words[0].substr(0, dot), words[0].substr(dot + 1)};
   }
   const std::string table = words[0];
-  Result<TableSchemaPtr> t = s.db.TableSchema(table);
+  Result<TableSchemaPtr> t = s.db().TableSchema(table);
   if (!t.ok()) return s.Fail(s.NameMissingTable(t.status(), table), at);
   std::optional<IndexDescription> drawn;
   if (words.size() == 2) {
@@ -351,7 +351,7 @@ bool RunGenerate(Session::State& s, const Args& args, Location at) {
     return s.Fail(Status::Validation("--skew draws parents: give PER PARENT-ENTITY"), at);
   }
   options.entity = words[1];
-  Result<TableSchemaPtr> t = s.db.TableSchema(words[0]);
+  Result<TableSchemaPtr> t = s.db().TableSchema(words[0]);
   if (!t.ok()) return s.Fail(s.NameMissingTable(t.status(), words[0]), at);
   std::vector<Item> items;
   if (Status st = ScanAll(s, words[0], &items); !st.ok()) return s.Fail(st, at);
@@ -375,7 +375,7 @@ bool RunGenerate(Session::State& s, const Args& args, Location at) {
     api::BatchWriter::Options w;
     w.threads = 4;
     w.cancel = &g_interrupted;
-    api::BatchWriter writer(s.db, words[0], keys, w);
+    api::BatchWriter writer(s.db(), words[0], keys, w);
     for (Item& item : made->items) {
       if (Status st = writer.Add(std::move(item)); !st.ok()) return s.Fail(st, at);
     }
@@ -394,7 +394,7 @@ bool RunGenerate(Session::State& s, const Args& args, Location at) {
 bool RunModel(Session::State& s, const std::vector<std::string>& given, Location at) {
   std::vector<std::string> args = given;
   if (args.empty()) {  // the database's one table
-    Result<ListTablesResponse> tables = s.db.ListTables({});
+    Result<ListTablesResponse> tables = s.db().ListTables({});
     if (!tables.ok()) return s.Fail(tables.status(), at);
     if (tables->table_names.size() == 1) args = tables->table_names;
     if (args.empty()) {
@@ -414,7 +414,7 @@ bool RunModel(Session::State& s, const std::vector<std::string>& given, Location
   if (args.size() != 1) {
     return s.Fail(Status::Validation("usage: .model [TABLE [BY TYPE-ATTRIBUTE]]"), at);
   }
-  Result<TableSchemaPtr> t = s.db.TableSchema(args[0]);
+  Result<TableSchemaPtr> t = s.db().TableSchema(args[0]);
   if (!t.ok()) return s.Fail(t.status(), at);
   ScanRequest scan;
   scan.table_name = args[0];
@@ -427,7 +427,7 @@ bool RunModel(Session::State& s, const std::vector<std::string>& given, Location
   double units = 0;
   bool more = false;
   while (true) {
-    Result<ScanResponse> page = s.db.Scan(scan);
+    Result<ScanResponse> page = s.db().Scan(scan);
     if (!page.ok()) return s.Fail(page.status(), at);
     if (page->consumed_capacity) units += page->consumed_capacity->total.capacity_units;
     for (Item& item : page->items) items.push_back(std::move(item));
@@ -476,10 +476,10 @@ bool RunPartitions(Session::State& s, const std::vector<std::string>& args, Loca
   std::optional<std::string> index;
   if (args.size() == 2) index = args[1];
   // TABLE.INDEX, as --plan names it, when there is no table of that name.
-  if (!index && !s.db.TableSchema(table).ok()) {
+  if (!index && !s.db().TableSchema(table).ok()) {
     for (size_t dot = table.rfind('.'); dot != std::string::npos && dot > 0;
          dot = table.rfind('.', dot - 1)) {
-      if (s.db.TableSchema(table.substr(0, dot)).ok()) {
+      if (s.db().TableSchema(table.substr(0, dot)).ok()) {
         index = table.substr(dot + 1);
         table = table.substr(0, dot);
         break;
@@ -495,7 +495,7 @@ bool RunPartitions(Session::State& s, const std::vector<std::string>& args, Loca
                  table, at, &declined)) {
     return declined;
   }
-  Result<PartitionStats> stats = CollectPartitions(s.db, table, index, &g_interrupted);
+  Result<PartitionStats> stats = CollectPartitions(s.db(), table, index, &g_interrupted);
   if (!stats.ok()) return s.Fail(stats.status(), at);
   const bool machine = IsMachineMode(s.settings.mode);
   std::vector<Item> rows;

@@ -14,11 +14,15 @@
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
+#include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "modeling/patterns.h"
+#include "modeling/usage.h"
 #include "shell/render.h"
 #include "shell/session_state.h"
 
@@ -27,26 +31,39 @@ namespace keyhole::shell {
 namespace {
 
 // Runs `text` with its output hidden and its errors captured; returns each statement's report.
+// It runs on a connection of its own (its NEXT, BEGIN and remembered reads stay in the pattern,
+// and the session's stay as they were), and with `usage` on modeling's recorder over the
+// session's backend, which logs what each operation consumed (a pattern inside a pattern without
+// a log of its own records on into the outer one).
 std::vector<StatementReport> RunHidden(Session::State& s, std::string_view text,
                                        std::string_view source, int first_line,
                                        modeling::UsageLog* usage = nullptr) {
   std::vector<StatementReport> reports;
+  std::optional<modeling::RecordingBackend> recorder;
+  Backend* const outer = s.active;
+  Backend* db = outer;
+  if (usage) {
+    recorder.emplace(s.backend);
+    recorder->Attach(usage);
+    db = &*recorder;
+  }
   StringSink capture;
   Sink* sink = s.sink;
   std::FILE* redirect = s.redirect;
   bool suppress = s.suppress_out, bail = s.settings.bail;
+  const planner::SchemaSource* schemas = s.statement_schemas;
+  std::unique_ptr<api::Connection> connection = std::exchange(
+      s.active_connection, std::make_unique<api::Connection>(*db, s.connection().options()));
+  s.active = db;
+  s.statement_schemas = nullptr;
   s.sink = &capture;
   s.redirect = nullptr;
   s.suppress_out = true;
   s.settings.bail = false;
   s.collect = &reports;
-  modeling::UsageLog* outer =
-      s.recorder.log();  // a .patterns inside a pattern of a plan records on
-  s.recorder.Attach(usage ? usage : outer);
   s.RunScript(text, source, first_line);
-  s.recorder.Attach(outer);
-  if (s.connection.in_transaction()) {  // BEGIN without COMMIT: discard it, and say so
-    s.connection.Rollback();
+  if (s.connection().in_transaction()) {  // BEGIN without COMMIT: discard it, and say so
+    s.connection().Rollback();
     StatementReport open;
     open.error = "ValidationException: BEGIN without COMMIT in this pattern";
     reports.push_back(open);
@@ -56,6 +73,10 @@ std::vector<StatementReport> RunHidden(Session::State& s, std::string_view text,
   s.suppress_out = suppress;
   s.redirect = redirect;
   s.sink = sink;
+  s.statement_schemas = schemas;
+  s.active = outer;
+  s.active_connection = std::move(connection);
+  s.SetConnectionOptions();  // a pattern's .pagesize or .consistent holds for the session too
   return reports;
 }
 

@@ -154,7 +154,7 @@ bool Session::Finish() {
   return state_->CloseRedirect(/*close=*/true, {}) && ok;
 }
 
-bool Session::in_transaction() const { return state_->connection.in_transaction(); }
+bool Session::in_transaction() const { return state_->connection().in_transaction(); }
 
 bool Session::interrupted() const { return state_->InterruptReported(); }
 
@@ -304,7 +304,7 @@ Status Session::State::NameMissingTable(Status status, std::string_view table) {
   // On DynamoDB a table takes reads and writes only once ACTIVE: before that, it is "not
   // found" though DescribeTable shows it.
   if (!settings.endpoint.empty()) {
-    if (Result<DescribeTableResponse> d = db.DescribeTable({std::string(table)});
+    if (Result<DescribeTableResponse> d = db().DescribeTable({std::string(table)});
         d.ok() && d->table.status != "ACTIVE") {
       return status.WithHint(fmt::format(
           "table {} is {} on {}: it takes reads and writes once it is ACTIVE (the shell's CREATE "
@@ -315,7 +315,7 @@ Status Session::State::NameMissingTable(Status status, std::string_view table) {
   if (status.message() != "Requested resource not found" || !status.hint().empty()) {
     return status;
   }
-  std::string hint = TableNameHint(db, std::string(table));
+  std::string hint = TableNameHint(db(), std::string(table));
   return status.WithHint(
       fmt::format("there is no table {}{}{}", table, hint.empty() ? "" : ": ", hint));
 }
@@ -351,7 +351,7 @@ std::string HintLines(std::string_view hint, bool terminal) {
 bool Session::State::Fail(const Status& given, Location at) {
   Status status = given;
   if (status.hint().empty() && status.IsNotFound()) {
-    status.WithHint(MissingTableHint(db, status.message()));
+    status.WithHint(MissingTableHint(db(), status.message()));
   }
   NoteError(status);
   // A script stopped by Ctrl-C says so in one line ("interrupted at FILE line N; ..."), not
@@ -443,7 +443,7 @@ bool Session::State::RunFile(std::string_view text, const std::string& source) {
   bool ok = RunScript(text, source, 1);
   --read_depth;
   // What the file began ends with it: its transaction (discarded, said out loud) and .quiet.
-  if (connection.in_transaction() && transaction_depth > read_depth) {
+  if (connection().in_transaction() && transaction_depth > read_depth) {
     ok &= DiscardTransaction(InterruptReported() ? "interrupted" : source + " ended");
   }
   if (!was_quiet) EndQuiet();
@@ -590,7 +590,7 @@ bool PrintOutcome(Session::State& s, api::StatementOutcome outcome, Location at)
 // Runs `plan` on the session's connection (from `start_key`) and prints what it did.
 bool RunPlan(Session::State& s, planner::Plan plan, std::optional<Item> start_key, Location at) {
   s.SetConnectionOptions();
-  return PrintOutcome(s, s.connection.Execute(std::move(plan), std::move(start_key)), at);
+  return PrintOutcome(s, s.connection().Execute(std::move(plan), std::move(start_key)), at);
 }
 
 namespace {
@@ -620,12 +620,12 @@ Status WithDataHints(Session::State& s, Status status, const parser::Statement& 
     return status;
   }
   const auto& select = st.as<parser::SelectStatement>();
-  Result<TableSchemaPtr> table = s.db.TableSchema(select.table);
+  Result<TableSchemaPtr> table = s.db().TableSchema(select.table);
   if (!table.ok() || !select.where) return status;
   ScanRequest scan;
   scan.table_name = select.table;
   scan.limit = 200;
-  Result<ScanResponse> page = s.db.Scan(scan);
+  Result<ScanResponse> page = s.db().Scan(scan);
   if (!page.ok() || page->items.empty()) return status;
   std::vector<Item> items(page->items.begin(), page->items.end());
   std::vector<std::string> names;
@@ -664,12 +664,12 @@ bool RunDml(Session::State& s, const parser::Statement& st, Location at) {
   if (st.kind() == parser::StatementKind::kSelect && st.as<parser::SelectStatement>().nearest) {
     return RunVectorSearch(s, st, at);
   }
-  s.statement_schemas = &s.connection.schemas();
+  s.statement_schemas = &s.connection().schemas();
   struct Reset {
     Session::State& s;
     ~Reset() { s.statement_schemas = nullptr; }
   } reset{s};
-  Result<planner::Plan> plan = s.connection.Plan(st, s.statement_text);
+  Result<planner::Plan> plan = s.connection().Plan(st, s.statement_text);
   std::optional<Item> start_key = std::move(s.start_key);
   s.start_key.reset();
   if (!plan.ok()) return s.Fail(WithDataHints(s, plan.status(), st), at);
@@ -692,7 +692,7 @@ bool RunDml(Session::State& s, const parser::Statement& st, Location at) {
     // matched asks first).
     int64_t table_items = -1;
     const std::string size =
-        ScanEstimate(s.db, std::get<ScanRequest>(plan->operations[0]), &table_items);
+        ScanEstimate(s.db(), std::get<ScanRequest>(plan->operations[0]), &table_items);
     if (plan->per_item_write) {
       const std::string what =
           plan->kind == parser::StatementKind::kDelete ? "SCAN DELETE" : "SCAN UPDATE";
@@ -743,7 +743,7 @@ bool RunDml(Session::State& s, const parser::Statement& st, Location at) {
 bool RunNext(Session::State& s, Location at) {
   s.SetConnectionOptions();
   s.continuing = true;
-  const bool ok = PrintOutcome(s, s.connection.Next(), at);
+  const bool ok = PrintOutcome(s, s.connection().Next(), at);
   s.continuing = false;
   return ok;
 }
@@ -770,8 +770,8 @@ Result<double> WaitForTable(Session::State& s, const std::string& table, bool go
     }
   };
   const auto limit = std::chrono::minutes(30);
-  Status st = gone ? WaitUntilGone(s.db, table, limit, &g_interrupted, progress)
-                   : WaitUntilActive(s.db, table, limit, &g_interrupted, progress);
+  Status st = gone ? WaitUntilGone(s.db(), table, limit, &g_interrupted, progress)
+                   : WaitUntilActive(s.db(), table, limit, &g_interrupted, progress);
   if (st.code() == ErrorCode::kInterrupted) {
     return st.WithHint(fmt::format("the change goes on on {}: DESCRIBE \"{}\" shows its status",
                                    s.settings.endpoint, table));
@@ -786,7 +786,7 @@ std::string Waited(double seconds, std::string_view state) {
 }
 
 bool RunCreate(Session::State& s, const parser::CreateTableStatement& c, Location at) {
-  Result<CreateTableResponse> r = s.db.CreateTable(parser::ToCreateTableRequest(c));
+  Result<CreateTableResponse> r = s.db().CreateTable(parser::ToCreateTableRequest(c));
   if (!r.ok() && !(c.if_not_exists && r.status().code() == ErrorCode::kResourceInUse)) {
     return s.Fail(r.status(), at);
   }
@@ -802,7 +802,7 @@ bool RunCreate(Session::State& s, const parser::CreateTableStatement& c, Locatio
   }
   if (c.ttl_attribute) {  // TTL is UpdateTimeToLive's, not CreateTable's (as in DynamoDB)
     UpdateTimeToLiveRequest ttl{c.table, {*c.ttl_attribute, true}};
-    Result<UpdateTimeToLiveResponse> t = s.db.UpdateTimeToLive(ttl);
+    Result<UpdateTimeToLiveResponse> t = s.db().UpdateTimeToLive(ttl);
     if (!t.ok()) return s.Fail(t.status(), at);
     done += fmt::format(" · TTL on {}", *c.ttl_attribute);
   }
@@ -815,13 +815,13 @@ bool RunCreate(Session::State& s, const parser::CreateTableStatement& c, Locatio
 bool RunAlterTtl(Session::State& s, const parser::AlterTableStatement& a, Location at) {
   UpdateTimeToLiveRequest request{a.table, {a.name, true}};
   if (a.action == parser::AlterAction::kDisableTtl) {
-    Result<TableSchemaPtr> t = s.db.TableSchema(a.table);
+    Result<TableSchemaPtr> t = s.db().TableSchema(a.table);
     if (!t.ok()) return s.Fail(t.status(), at);
     if (!(*t)->ttl_attribute)
       return s.Fail(Status::Validation("TimeToLive is already disabled"), at);
     request.specification = {*(*t)->ttl_attribute, false};
   }
-  Result<UpdateTimeToLiveResponse> r = s.db.UpdateTimeToLive(request);
+  Result<UpdateTimeToLiveResponse> r = s.db().UpdateTimeToLive(request);
   if (!r.ok()) return s.Fail(r.status(), at);
   s.Notice(request.specification.enabled
                ? fmt::format("-- TTL on {} enabled for {}\n", a.name, a.table)
@@ -839,7 +839,7 @@ bool RunAlter(Session::State& s, const parser::AlterTableStatement& a, Location 
       AddAttributeDefinitions(def.key, &request.attribute_definitions);
       IndexSpec spec = IndexSpecOf(def.name, def.key, def.projection);
       // A PROVISIONED table's new GSI needs throughput: the table's, as CREATE TABLE gives.
-      if (Result<TableSchemaPtr> t = s.db.TableSchema(a.table);
+      if (Result<TableSchemaPtr> t = s.db().TableSchema(a.table);
           t.ok() && (*t)->billing_mode == "PROVISIONED") {
         spec.read_capacity_units = (*t)->read_capacity;
         spec.write_capacity_units = (*t)->write_capacity;
@@ -856,7 +856,7 @@ bool RunAlter(Session::State& s, const parser::AlterTableStatement& a, Location 
     }
     case parser::AlterAction::kDropIndex: {
       // DROP INDEX names a GSI or a vector index (names are unique across both).
-      Result<TableSchemaPtr> t = s.db.TableSchema(a.table);
+      Result<TableSchemaPtr> t = s.db().TableSchema(a.table);
       const bool vector = t.ok() && (*t)->FindVectorIndex(a.name);
       (vector ? request.delete_vector_index : request.delete_global_index) = a.name;
       done = fmt::format("{}index {} dropped from {}", vector ? "vector " : "", a.name, a.table);
@@ -875,7 +875,7 @@ bool RunAlter(Session::State& s, const parser::AlterTableStatement& a, Location 
           fmt::format("stream disabled for {} (its records stay readable for 24 hours)", a.table);
       break;
   }
-  Result<UpdateTableResponse> r = s.db.UpdateTable(request);
+  Result<UpdateTableResponse> r = s.db().UpdateTable(request);
   if (!r.ok()) return s.Fail(r.status(), at);
   if (request.create_global_index || request.delete_global_index) {
     const IndexDescription* idx =
@@ -889,7 +889,7 @@ bool RunAlter(Session::State& s, const parser::AlterTableStatement& a, Location 
     }
   }
   if (request.create_global_index) {  // how many items the new index holds
-    Result<DescribeTableResponse> d = s.db.DescribeTable({a.table});
+    Result<DescribeTableResponse> d = s.db().DescribeTable({a.table});
     const IndexDescription* idx =
         d.ok() ? d->table.FindIndex(request.create_global_index->name) : nullptr;
     if (idx && idx->status != "ACTIVE") {
@@ -912,7 +912,7 @@ bool RunAlter(Session::State& s, const parser::AlterTableStatement& a, Location 
 // items, bytes, status), then its billing, stream and protection. (csv, json and ddb print
 // DescribeTable's JSON answer, for programs.)
 bool DescribeForPeople(Session::State& s, const std::string& table, Location at) {
-  Result<DescribeTableResponse> d = s.db.DescribeTable({table});
+  Result<DescribeTableResponse> d = s.db().DescribeTable({table});
   if (!d.ok()) return s.Fail(s.NameMissingTable(d.status(), table), at);
   const TableDescription& t = d->table;
   auto key_text = [](const std::vector<const KeyAttribute*>& attributes) {
@@ -967,7 +967,7 @@ bool DescribeForPeople(Session::State& s, const std::string& table, Location at)
 
 bool RunParsed(Session::State& s, const parser::Statement& st, Location at) {
   using parser::StatementKind;
-  if (s.connection.in_transaction()) {
+  if (s.connection().in_transaction()) {
     switch (st.kind()) {
       case StatementKind::kSelect:
       case StatementKind::kInsert:
@@ -1006,7 +1006,7 @@ bool RunParsed(Session::State& s, const parser::Statement& st, Location at) {
                      d.table, at, &declined)) {
         return declined;
       }
-      Result<DeleteTableResponse> r = s.db.DeleteTable({d.table});
+      Result<DeleteTableResponse> r = s.db().DeleteTable({d.table});
       if (!r.ok() && !(d.if_exists && r.status().IsNotFound())) return s.Fail(r.status(), at);
       std::string waited_text;
       if (r.ok() && !s.settings.endpoint.empty()) {  // DELETING for a while on DynamoDB
@@ -1018,13 +1018,13 @@ bool RunParsed(Session::State& s, const parser::Statement& st, Location at) {
       // in words that read as an error.
       s.Notice(r.ok() ? fmt::format("-- table {} dropped{}\n", d.table, waited_text)
                       : fmt::format("-- no table {} to drop (IF EXISTS)\n", d.table));
-      s.connection.ForgetTable(d.table);
+      s.connection().ForgetTable(d.table);
       return true;
     }
     case StatementKind::kAlterTable:
       return RunAlter(s, st.as<parser::AlterTableStatement>(), at);
     case StatementKind::kShowTables: {
-      Result<ListTablesResponse> r = s.db.ListTables({});
+      Result<ListTablesResponse> r = s.db().ListTables({});
       if (!r.ok()) return s.Fail(r.status(), at);
       std::vector<Item> rows;
       for (const std::string& n : r->table_names)
@@ -1039,10 +1039,11 @@ bool RunParsed(Session::State& s, const parser::Statement& st, Location at) {
       if (!IsMachineMode(s.settings.mode)) return DescribeForPeople(s, table, at);
       json::Value body = json::Value::MakeObject();
       body.Add("TableName", json::Value::String(table));
-      return PrintJson(s, s.service.Call("DescribeTable", body, s.Context()), at);
+      return PrintJson(s, s.service().Call("DescribeTable", body, s.Context()), at);
     }
     case StatementKind::kShowCreateTable: {
-      Result<TableSchemaPtr> t = s.db.TableSchema(st.as<parser::ShowCreateTableStatement>().table);
+      Result<TableSchemaPtr> t =
+          s.db().TableSchema(st.as<parser::ShowCreateTableStatement>().table);
       if (!t.ok()) return s.Fail(t.status(), at);
       s.Out(parser::CreateTableText(**t) + "\n");
       return true;
@@ -1062,7 +1063,7 @@ bool RunParsed(Session::State& s, const parser::Statement& st, Location at) {
           return declined;
         }
       }
-      return PrintJson(s, s.service.Call(c.operation, c.body, s.Context()), at);
+      return PrintJson(s, s.service().Call(c.operation, c.body, s.Context()), at);
     }
     case StatementKind::kBegin:
     case StatementKind::kCommit:
@@ -1116,7 +1117,7 @@ std::string LongInsertHint(Session::State& s, const Status& error, std::string_v
   json::Value request = json::Value::MakeObject();
   request.Add("TableName", json::Value::String(insert.table));
   request.Add("Item", ItemToJson(insert.item));
-  if (Result<TableSchemaPtr> schema = s.db.TableSchema(insert.table); schema.ok()) {
+  if (Result<TableSchemaPtr> schema = s.db().TableSchema(insert.table); schema.ok()) {
     // PartiQL's INSERT never replaces an item: nor does this.
     request.Add("ConditionExpression", json::Value::String("attribute_not_exists(#pk)"));
     json::Value names = json::Value::MakeObject();
@@ -1168,7 +1169,7 @@ void Session::State::NoteTime() {
 }
 
 void Session::State::SetConnectionOptions() {
-  api::ConnectionOptions& options = connection.options();
+  api::ConnectionOptions& options = connection().options();
   options.page_size = settings.pagesize;
   options.consistent_reads = settings.consistent;
   options.cancel = &g_interrupted;
@@ -1177,11 +1178,11 @@ void Session::State::SetConnectionOptions() {
 bool Session::State::RunStatement(std::string_view text, Location at) {
   report = StatementReport();
   timed = false;
-  const bool in_transaction = connection.in_transaction();
+  const bool in_transaction = connection().in_transaction();
   bool ok = RunOneStatement(text, at);
   // A statement that failed inside BEGIN ... COMMIT (refused, a syntax error, one that cannot
   // be queued) fails the whole transaction: nothing of it may be written.
-  if (!ok && in_transaction && connection.in_transaction()) MarkTransactionFailed(at);
+  if (!ok && in_transaction && connection().in_transaction()) MarkTransactionFailed(at);
   NoteTime();
   if (collect) collect->push_back(report);
   if (!ok && report.error.starts_with(ErrorName(ErrorCode::kInterrupted)) &&
@@ -1212,7 +1213,7 @@ bool Session::State::RunOneStatement(std::string_view text, Location at) {
   std::string_view first =
       text.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start);
   if (api::Service::IsOperation(first)) {
-    if (connection.in_transaction()) {  // it would be sent now, outside the transaction
+    if (connection().in_transaction()) {  // it would be sent now, outside the transaction
       return Fail(Status::Validation(fmt::format(
                       "{} cannot run inside a transaction: it would be sent now, not with the "
                       "queued statements; COMMIT or ROLLBACK it first",
@@ -1226,7 +1227,7 @@ bool Session::State::RunOneStatement(std::string_view text, Location at) {
     if (collect && v->IsObject() && !v->Find("ReturnConsumedCapacity")) {
       v->Add("ReturnConsumedCapacity", json::Value::String("TOTAL"));  // for the report
     }
-    Result<json::Value> response = service.Call(first, *v, Context());
+    Result<json::Value> response = service().Call(first, *v, Context());
     if (response.ok()) ReportOperation(report, first, *v, *response);
     if (!response.ok() && v->IsObject()) {
       const json::Value* table = v->Find("TableName");
@@ -1238,10 +1239,10 @@ bool Session::State::RunOneStatement(std::string_view text, Location at) {
   }
   // A point read of a shape the connection remembers, with new key values: run without parsing
   // or planning again (not inside BEGIN ... COMMIT, which queues it, nor after .startkey).
-  if (!connection.in_transaction() && !start_key) {
+  if (!connection().in_transaction() && !start_key) {
     SetConnectionOptions();
-    if (std::optional<api::StatementOutcome> remembered = connection.RunRemembered(text)) {
-      statement_schemas = &connection.schemas();  // the key columns and TTL of its table
+    if (std::optional<api::StatementOutcome> remembered = connection().RunRemembered(text)) {
+      statement_schemas = &connection().schemas();  // the key columns and TTL of its table
       const bool ok = PrintOutcome(*this, std::move(*remembered), at);
       statement_schemas = nullptr;
       return ok;

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdio>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -17,7 +18,6 @@
 #include "api/connection.h"
 #include "api/service.h"
 #include "core/status.h"
-#include "modeling/usage.h"
 #include "shell/commands.h"
 #include "shell/session.h"
 
@@ -33,25 +33,27 @@ extern std::atomic<uint64_t> g_interrupt_epoch;
 struct Session::State {
   State(Backend& db, LocalControl* local, std::string db_path, Sink& sink, Settings& settings,
         bool& quit)
-      : recorder(db),
-        db(recorder),
+      : backend(db),
+        active(&db),
         local(local),
-        service(recorder),
-        connection(recorder),
+        active_connection(std::make_unique<api::Connection>(db)),
         db_path(std::move(db_path)),
         sink(&sink),
         settings(settings),
         quit(quit) {}
   ~State();
 
-  // Every operation goes through it: `--plan` attaches a log to see what each pattern costs.
-  modeling::RecordingBackend recorder;
-  Backend& db;
+  // The session's backend. Statements and dot-commands run on db(): it, or while a pattern of
+  // a cost plan runs, modeling's recorder over it (patterns.cpp attaches one for the run).
+  Backend& backend;
+  Backend* active;
+  Backend& db() const { return *active; }
   LocalControl* local;  // null when the backend is not a local file
-  api::Service service;
+  api::Service service() const { return api::Service(*active); }
   // Runs the session's SELECT, INSERT, UPDATE, DELETE and NEXT (api/connection.h); it keeps
-  // what NEXT continues.
-  api::Connection connection;
+  // what NEXT continues. A pattern runs on a connection of its own.
+  std::unique_ptr<api::Connection> active_connection;
+  api::Connection& connection() const { return *active_connection; }
   // The connection's options from the settings (.pagesize, .consistent) and Ctrl-C.
   void SetConnectionOptions();
   // The context of the calls a statement makes: Ctrl-C (Session::Interrupt) cancels.
@@ -201,7 +203,7 @@ struct Session::State {
   // and NoteExpired read the catalog through it when set.
   const planner::SchemaSource* statement_schemas = nullptr;
   Result<TableSchemaPtr> Schema(const std::string& table) {
-    return statement_schemas ? statement_schemas->TableSchema(table) : db.TableSchema(table);
+    return statement_schemas ? statement_schemas->TableSchema(table) : db().TableSchema(table);
   }
 
   // The session's clock (.clock): fixed epoch seconds, or the system clock when unset. The

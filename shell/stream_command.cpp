@@ -48,7 +48,7 @@ bool RunStreamCommand(Session::State& s, const std::vector<std::string>& args, L
     from = args[2];
   }
 
-  Result<TableSchemaPtr> t = s.db.TableSchema(table);
+  Result<TableSchemaPtr> t = s.db().TableSchema(table);
   if (!t.ok()) return s.Fail(t.status(), at);
   if ((*t)->latest_stream_label.empty()) {
     return s.Fail(
@@ -58,7 +58,7 @@ bool RunStreamCommand(Session::State& s, const std::vector<std::string>& args, L
   }
   DescribeStreamRequest describe;
   describe.stream_arn = (*t)->LatestStreamArn();
-  Result<DescribeStreamResponse> d = s.db.DescribeStream(describe);
+  Result<DescribeStreamResponse> d = s.db().DescribeStream(describe);
   if (!d.ok()) return s.Fail(d.status(), at);
   if (d->stream_description.shards.empty()) {
     return s.Fail(Status::Internal("the stream has no shard"), at);
@@ -68,7 +68,7 @@ bool RunStreamCommand(Session::State& s, const std::vector<std::string>& args, L
   gi.shard_id = d->stream_description.shards[0].shard_id;
   gi.shard_iterator_type = from ? "AFTER_SEQUENCE_NUMBER" : "TRIM_HORIZON";
   gi.sequence_number = from;
-  Result<GetShardIteratorResponse> it = s.db.GetShardIterator(gi);
+  Result<GetShardIteratorResponse> it = s.db().GetShardIterator(gi);
   if (!it.ok()) return s.Fail(it.status(), at);
 
   std::deque<StreamRecord> records;
@@ -77,7 +77,7 @@ bool RunStreamCommand(Session::State& s, const std::vector<std::string>& args, L
     if (g_interrupted.load()) return s.Fail(Status(ErrorCode::kInterrupted, "Interrupted"), at);
     GetRecordsRequest g;
     g.shard_iterator = *next;
-    Result<GetRecordsResponse> r = s.db.GetRecords(g);
+    Result<GetRecordsResponse> r = s.db().GetRecords(g);
     if (!r.ok()) return s.Fail(r.status(), at);
     if (r->records.empty()) break;
     for (StreamRecord& rec : r->records) {

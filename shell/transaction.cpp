@@ -90,14 +90,14 @@ bool Session::State::PrintBatch(const std::vector<parser::Statement>& statements
 }
 
 void Session::State::MarkTransactionFailed(Location at) {
-  if (connection.failure()) return;  // the first failure is the one COMMIT names, said once
-  const size_t n = connection.queued();
-  const bool batch = connection.transaction_is_batch();
+  if (connection().failure()) return;  // the first failure is the one COMMIT names, said once
+  const size_t n = connection().queued();
+  const bool batch = connection().transaction_is_batch();
   const char* what = batch ? "batch" : "transaction";
   std::string where = at.source.empty() ? fmt::format("line {}", at.line)
                                         : fmt::format("{} line {}", at.source, at.line);
   if (AtPrompt(at)) where = "entered at the prompt";
-  connection.MarkFailed(fmt::format(
+  connection().MarkFailed(fmt::format(
       "the statement after {} ({}) failed: {}",
       n == 0 ? std::string("BEGIN")
              : fmt::format("{}[{}]", batch ? "Statements" : "TransactStatements", n - 1),
@@ -121,9 +121,9 @@ void Session::State::MarkTransactionFailed(Location at) {
 }
 
 bool Session::State::DiscardTransaction(std::string_view why) {
-  if (!connection.in_transaction()) return true;
-  const bool batch = connection.transaction_is_batch();
-  const size_t n = connection.Rollback();
+  if (!connection().in_transaction()) return true;
+  const bool batch = connection().transaction_is_batch();
+  const size_t n = connection().Rollback();
   std::string where = transaction_source.empty() ? std::string()
                                                  : fmt::format(" at {} line {}", transaction_source,
                                                                transaction_begun.line);
@@ -139,7 +139,7 @@ bool Session::State::RunTransactionStatement(const parser::Statement& st, Locati
   switch (st.kind()) {
     case StatementKind::kBegin: {
       const bool batch = st.as<parser::BeginStatement>().batch;
-      if (Status begun = connection.Begin(batch); !begun.ok()) return Fail(begun, at);
+      if (Status begun = connection().Begin(batch); !begun.ok()) return Fail(begun, at);
       transaction_begun = at;
       transaction_source = std::string(at.source);
       transaction_depth = read_depth;
@@ -148,22 +148,22 @@ bool Session::State::RunTransactionStatement(const parser::Statement& st, Locati
       return true;
     }
     case StatementKind::kRollback:
-      if (!connection.in_transaction()) {
+      if (!connection().in_transaction()) {
         return Fail(Status::Validation("ROLLBACK without BEGIN"), at);
       }
       Notice(fmt::format("-- rolled back: {} discarded, nothing was sent\n",
-                         Count(static_cast<int64_t>(connection.Rollback()), "statement")));
+                         Count(static_cast<int64_t>(connection().Rollback()), "statement")));
       return true;
     case StatementKind::kCommit:
       break;
     default: {  // a statement inside BEGIN ... COMMIT: checked with those queued before it
       // A refused statement is not queued, and fails the transaction (RunStatement marks it).
-      if (Status refused = connection.Queue(st); !refused.ok()) return Fail(refused, at);
-      const bool replaces = connection.failure().has_value() && AtPrompt(at);
-      if (replaces) connection.ClearFailure();
+      if (Status refused = connection().Queue(st); !refused.ok()) return Fail(refused, at);
+      const bool replaces = connection().failure().has_value() && AtPrompt(at);
+      if (replaces) connection().ClearFailure();
       Notice(fmt::format("-- queued as {}[{}]{}\n",
-                         connection.transaction_is_batch() ? "Statements" : "TransactStatements",
-                         connection.queued() - 1,
+                         connection().transaction_is_batch() ? "Statements" : "TransactStatements",
+                         connection().queued() - 1,
                          replaces ? " in place of the failed statement: COMMIT; can run the "
                                     "transaction again"
                                   : ""));
@@ -171,7 +171,7 @@ bool Session::State::RunTransactionStatement(const parser::Statement& st, Locati
     }
   }
   SetConnectionOptions();
-  api::CommitOutcome r = connection.Commit();
+  api::CommitOutcome r = connection().Commit();
   if (!r.ok()) return Fail(r.status, at);
   const std::vector<parser::Statement>& statements = r.statements;
   if (statements.empty()) {  // DynamoDB refuses an empty ExecuteTransaction; nothing to send

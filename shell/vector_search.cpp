@@ -74,7 +74,7 @@ Result<SearchVectorsRequest> Request(const TableDescription& table,
 
 bool RunVectorSearch(Session::State& s, const parser::Statement& st, Location at) {
   const auto& q = st.as<parser::SelectStatement>();
-  Result<TableSchemaPtr> schema = s.db.TableSchema(q.table);
+  Result<TableSchemaPtr> schema = s.db().TableSchema(q.table);
   if (!schema.ok()) return s.Fail(schema.status(), at);
   Result<SearchVectorsRequest> r = Request(**schema, q);
   if (!r.ok()) return s.Fail(r.status(), at);
@@ -84,7 +84,7 @@ bool RunVectorSearch(Session::State& s, const parser::Statement& st, Location at
                       json::Write(SearchVectorsRequestToJson(*r))));
     // The cost's bound: every vector of the index examined (DescribeTable's ItemCount).
     std::string bound;
-    Result<DescribeTableResponse> d = s.db.DescribeTable({q.table});
+    Result<DescribeTableResponse> d = s.db().DescribeTable({q.table});
     if (const VectorIndexDescription* v =
             d.ok() ? d->table.FindVectorIndex(r->index_name) : nullptr) {
       bound = fmt::format(
@@ -99,7 +99,7 @@ bool RunVectorSearch(Session::State& s, const parser::Statement& st, Location at
         r->top_k, bound.empty() ? "the bytes of the vectors examined plus those returned" : bound));
     return true;
   }
-  Result<SearchVectorsResponse> got = s.db.SearchVectors(*r);
+  Result<SearchVectorsResponse> got = s.db().SearchVectors(*r);
   if (!got.ok()) return s.Fail(got.status(), at);
   std::string score = "score";
   for (const SearchResult& result : got->results) {

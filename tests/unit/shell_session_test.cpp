@@ -367,6 +367,37 @@ TEST_F(ShellSessionTest, PatternsReportOneRowPerPattern) {
   EXPECT_NE(Out().find("-- 2 returned"), std::string::npos);
 }
 
+// A pattern runs on a connection of its own: the session's NEXT continues the session's SELECT,
+// its open transaction neither takes the pattern's statements nor is discarded by them, and a
+// setting the pattern changed holds afterwards.
+TEST_F(ShellSessionTest, PatternsRunOnAConnectionOfTheirOwn) {
+  ASSERT_TRUE(Run(".pagesize 2\nSELECT sk FROM \"App\" WHERE pk = 'a';"));
+  Out();
+  ASSERT_TRUE(Run("BEGIN;\nINSERT INTO \"App\" VALUE {'pk': 'c', 'sk': 1};"));
+  EXPECT_FALSE(session_.RunPatterns(
+      "-- pattern: another collection\n.pagesize 1\nSELECT sk FROM \"App\" WHERE pk = 'a';\n"
+      "NEXT;\n.pagesize 5\n"
+      "-- pattern: an open transaction\nBEGIN;\nINSERT INTO \"App\" VALUE {'pk': 'd', 'sk': "
+      "1};\n",
+      "p.sql"));
+  EXPECT_NE(sink_.err.find("\"an open transaction\" (p.sql line 6): ValidationException: BEGIN "
+                           "without COMMIT in this pattern"),
+            std::string::npos)
+      << sink_.err;
+  EXPECT_EQ(sink_.err.find("another collection"), std::string::npos) << sink_.err;
+  Out();
+  sink_.err.clear();
+  ASSERT_TRUE(Run("COMMIT;")) << sink_.err;
+  EXPECT_NE(Out().find("TransactWriteItems"), std::string::npos);
+  ASSERT_TRUE(Run("NEXT;")) << sink_.err;
+  EXPECT_EQ(Out(), "{\"sk\":{\"N\":\"3\"}}\n-- 1 returned, 1 read · Query on App · 0.5 RCU\n");
+  ASSERT_TRUE(Run("SELECT pk FROM \"App\" WHERE pk IN ['c', 'd'];"));
+  const std::string out = Out();
+  EXPECT_NE(out.find("\"c\""), std::string::npos) << out;
+  EXPECT_EQ(out.find("\"d\""), std::string::npos) << out;  // the pattern's BEGIN was discarded
+  EXPECT_EQ(session_.settings().pagesize, 5);
+}
+
 TEST_F(ShellSessionTest, PatternsFailOnScansRefusalsErrorsAndUnrefusedStatements) {
   session_.settings().mode = shell::OutputMode::kCsv;
   EXPECT_FALSE(
