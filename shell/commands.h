@@ -33,6 +33,30 @@ struct Location {
 // .patterns (patterns.cpp) and .quiet.
 using StatementReport = api::StatementReport;
 
+// Asking the person at the prompt (session.cpp). Ask: what they typed to `question`, without
+// surrounding blanks; nullopt when there is nobody to ask or the input ended. Confirm: whether
+// `statement` (its first words: "DROP TABLE", "SCAN DELETE") may run on the endpoint: always on
+// a file and with --yes; at the prompt when the person types `expected` (a table name, or
+// "yes") to `question`; otherwise it fails, saying --yes allows it. `*declined` is set when the
+// person said no (nothing failed, nothing ran).
+std::optional<std::string> Ask(Session::State& s, const std::string& question);
+bool Confirm(Session::State& s, std::string_view statement, const std::string& question,
+             const std::string& expected, Location at, bool* declined);
+
+// A result's items (session.cpp). PrintItems renders them in the current mode with `table`'s
+// (and `index`'s) key attributes first (KeyColumns), `columns` (a SELECT's projection,
+// Plan::columns) in that order. RememberAttributes keeps their names for completion.
+// NoteExpired, after a SELECT, counts in a footer line the items whose TTL has expired (they
+// stay readable until a sweep, as in DynamoDB).
+void PrintItems(Session::State& s, const std::vector<Item>& items, const std::string& table,
+                const std::optional<std::string>& index,
+                const std::vector<std::string>& columns = {});
+std::vector<std::string> KeyColumns(Session::State& s, const std::string& table,
+                                    const std::optional<std::string>& index);
+void RememberAttributes(Session::State& s, const std::string& table,
+                        const std::vector<Item>& items);
+void NoteExpired(Session::State& s, const std::string& table, const std::vector<Item>& items);
+
 // EXPLAIN [ANALYZE] of a planned statement (explain.cpp): each operation's exact request, what
 // keyhole does after it, and its estimated capacity; ANALYZE also runs it (reads only).
 bool RunExplain(Session::State& s, const planner::Plan& plan, Location at);

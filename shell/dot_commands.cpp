@@ -202,10 +202,8 @@ bool RunQuiet(State& s, const Args& args, Location at) {
   if (!ParseSwitch(args, &on)) return s.Fail(Status::Validation("usage: .quiet on|off"), at);
   if (!on) {
     s.EndQuiet();
-  } else if (!s.quiet) {
-    s.quiet = true;
-    s.quiet_statements = s.quiet_failed = 0;
-    s.quiet_units.clear();
+  } else {
+    s.quiet.Start();
   }
   return true;
 }
@@ -216,14 +214,11 @@ bool Redirect(State& s, const Args& args, Location at, bool once) {
   if (args.size() != 1) {
     return s.Fail(Status::Validation(once ? "usage: .once FILE" : "usage: .output [FILE]"), at);
   }
-  s.redirect = std::fopen(args[0].c_str(), "w");
-  if (!s.redirect) {
+  if (int error = s.redirect.Open(args[0], once)) {
     return s.Fail(Status::Validation(
-                      fmt::format("cannot write {}: {}", Shorten(args[0]), std::strerror(errno))),
+                      fmt::format("cannot write {}: {}", Shorten(args[0]), std::strerror(error))),
                   at);
   }
-  s.redirect_path = args[0];
-  s.redirect_once = once;
   return true;
 }
 bool RunOutput(State& s, const Args& args, Location at) { return Redirect(s, args, at, false); }
@@ -472,7 +467,7 @@ class LineReader {
 class ImportProgress {
  public:
   ImportProgress(const State& s, std::string_view file)
-      : on_(isatty(STDERR_FILENO) && !s.quiet && !s.suppress_out), file_(file) {}
+      : on_(isatty(STDERR_FILENO) && !s.quiet.on && !s.suppress_out), file_(file) {}
   ~ImportProgress() { Done(); }
   // Clears the line.
   void Done() {
@@ -829,7 +824,7 @@ bool RunCollection(State& s, const Args& args, Location at) {
   options.headers = s.settings.headers;
   if ((*t)->key.sort) options.key_columns = {(*t)->key.sort->name};
   options.max_cell_width = s.settings.max_cell_width;
-  const bool to_terminal = s.settings.terminal && !s.redirect && !s.suppress_out;
+  const bool to_terminal = s.settings.terminal && !s.redirect.active() && !s.suppress_out;
   if (to_terminal && s.settings.expanded_auto) options.max_width = TerminalColumns();
   const std::string text = RenderItems(items, options);
   const size_t rows = to_terminal && s.settings.pager ? TerminalRows() : 0;

@@ -488,11 +488,11 @@ bool RunPartitions(Session::State& s, const std::vector<std::string>& args, Loca
   }
   const std::string target = index ? table + "." + *index : table;
   bool declined = false;
-  if (!s.Confirm(".partitions",
-                 fmt::format(".partitions reads every item of {} (a Scan, billed "
-                             "by the endpoint). Type the table's name to go on: ",
-                             target),
-                 table, at, &declined)) {
+  if (!Confirm(s, ".partitions",
+               fmt::format(".partitions reads every item of {} (a Scan, billed "
+                           "by the endpoint). Type the table's name to go on: ",
+                           target),
+               table, at, &declined)) {
     return declined;
   }
   Result<PartitionStats> stats = CollectPartitions(s.db(), table, index, &g_interrupted);

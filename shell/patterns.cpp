@@ -49,7 +49,7 @@ std::vector<StatementReport> RunHidden(Session::State& s, std::string_view text,
   }
   StringSink capture;
   Sink* sink = s.sink;
-  std::FILE* redirect = s.redirect;
+  Redirect redirect = std::move(s.redirect);  // none while the pattern runs
   bool suppress = s.suppress_out, bail = s.settings.bail;
   const planner::SchemaSource* schemas = s.statement_schemas;
   std::unique_ptr<api::Connection> connection = std::exchange(
@@ -57,7 +57,6 @@ std::vector<StatementReport> RunHidden(Session::State& s, std::string_view text,
   s.active = db;
   s.statement_schemas = nullptr;
   s.sink = &capture;
-  s.redirect = nullptr;
   s.suppress_out = true;
   s.settings.bail = false;
   s.collect = &reports;
@@ -71,7 +70,7 @@ std::vector<StatementReport> RunHidden(Session::State& s, std::string_view text,
   s.collect = nullptr;
   s.settings.bail = bail;
   s.suppress_out = suppress;
-  s.redirect = redirect;
+  s.redirect = std::move(redirect);
   s.sink = sink;
   s.statement_schemas = schemas;
   s.active = outer;
@@ -150,8 +149,8 @@ bool RunPatterns(Session::State& s, std::string_view text, std::string_view sour
       }
       if (writers.size() > 3) names += fmt::format(" and {} more", writers.size() - 3);
       options.writes_allowed =
-          s.Ask(fmt::format("{} of these patterns write ({}) to {}: type yes to let them: ",
-                            writers.size(), names, s.settings.endpoint)) == "yes";
+          Ask(s, fmt::format("{} of these patterns write ({}) to {}: type yes to let them: ",
+                             writers.size(), names, s.settings.endpoint)) == "yes";
     }
   }
   const modeling::PatternsCheck check = modeling::CheckPatterns(

@@ -109,9 +109,9 @@ void Session::SetAsk(std::function<std::optional<std::string>(const std::string&
   state_->ask = std::move(ask);
 }
 
-std::optional<std::string> Session::State::Ask(const std::string& question) {
-  if (!ask) return std::nullopt;
-  std::optional<std::string> answer = ask(question);
+std::optional<std::string> Ask(Session::State& s, const std::string& question) {
+  if (!s.ask) return std::nullopt;
+  std::optional<std::string> answer = s.ask(question);
   if (answer) {
     const size_t b = answer->find_first_not_of(" \t");
     const size_t e = answer->find_last_not_of(" \t\r\n");
@@ -120,22 +120,23 @@ std::optional<std::string> Session::State::Ask(const std::string& question) {
   return answer;
 }
 
-bool Session::State::Confirm(std::string_view statement, const std::string& question,
-                             const std::string& expected, Location at, bool* declined) {
+bool Confirm(Session::State& s, std::string_view statement, const std::string& question,
+             const std::string& expected, Location at, bool* declined) {
   *declined = false;
-  if (settings.endpoint.empty() || settings.yes || settings.read_only) return true;
-  if (!ask) {
-    Fail(Status::Validation(fmt::format(
-             "{} on {} asks for confirmation, and there is nobody to ask: run keyhole with --yes "
-             "to allow it in a script",
-             statement, settings.endpoint)),
-         at);
+  if (s.settings.endpoint.empty() || s.settings.yes || s.settings.read_only) return true;
+  if (!s.ask) {
+    s.Fail(
+        Status::Validation(fmt::format(
+            "{} on {} asks for confirmation, and there is nobody to ask: run keyhole with --yes "
+            "to allow it in a script",
+            statement, s.settings.endpoint)),
+        at);
     return false;
   }
-  std::optional<std::string> answer = Ask(question);
+  std::optional<std::string> answer = Ask(s, question);
   if (answer && *answer == expected) return true;
   *declined = true;
-  Notice(fmt::format("-- {} was not run\n", statement));
+  s.Notice(fmt::format("-- {} was not run\n", statement));
   return false;
 }
 
@@ -209,39 +210,44 @@ const std::atomic<bool>* Session::interrupt_flag() { return &g_interrupted; }
 
 // ---- State ----
 
-Session::State::~State() {
-  if (redirect) std::fclose(redirect);
+Session::State::State(Backend& db, LocalControl* local, std::string db_path, Sink& sink,
+                      Settings& settings, bool& quit)
+    : backend(db),
+      active(&db),
+      local(local),
+      active_connection(std::make_unique<api::Connection>(db)),
+      db_path(std::move(db_path)),
+      sink(&sink),
+      settings(settings),
+      quit(quit) {}
+
+Session::State::~State() = default;
+
+api::CallContext Session::State::Context() const {
+  api::CallContext c;
+  c.cancel = &g_interrupted;
+  return c;
 }
 
 void Session::State::Out(std::string_view text) {
   if (suppress_out) return;
-  if (redirect) {
-    if (std::fwrite(text.data(), 1, text.size(), redirect) != text.size() && !redirect_errno) {
-      redirect_errno = errno;
-    }
+  if (redirect.active()) {
+    redirect.Write(text);
   } else {
     sink->Out(text);
   }
 }
 
 bool Session::State::CloseRedirect(bool close, Location at) {
-  if (!redirect) return true;
-  int error = redirect_errno;
-  if (!error && std::fflush(redirect) != 0) error = errno;
-  if (close) {
-    if (std::fclose(redirect) != 0 && !error) error = errno;
-    redirect = nullptr;
-    redirect_once = false;
-  }
-  redirect_errno = 0;
+  const int error = redirect.Finish(close);
   if (!error) return true;
   return Fail(Status::Validation(fmt::format("writing {}: {} (the output there is incomplete)",
-                                             Shorten(redirect_path), std::strerror(error))),
+                                             Shorten(redirect.path()), std::strerror(error))),
               at);
 }
 
 void Session::State::Notice(std::string_view text, OutputMode mode) {
-  if (suppress_out || quiet || text.empty()) return;
+  if (suppress_out || quiet.on || text.empty()) return;
   if (IsMachineMode(mode)) {
     sink->Notice(text);
   } else {
@@ -259,13 +265,9 @@ void Session::State::Echo(std::string_view text) {
 }
 
 void Session::State::EndQuiet() {
-  if (!quiet) return;
-  quiet = false;
-  std::string units;
-  for (const auto& [unit, total] : quiet_units) units += " · " + CapacityText(total, unit);
-  std::string failed = quiet_failed ? fmt::format(", {} failed", quiet_failed) : "";
-  Notice(fmt::format("-- {} statement{} ran quietly{}{}\n", quiet_statements,
-                     quiet_statements == 1 ? "" : "s", failed, units));
+  if (!quiet.on) return;
+  quiet.on = false;
+  Notice(quiet.Summary());
 }
 
 void Session::State::NoteError(const Status& status) { report.NoteError(status); }
@@ -378,7 +380,7 @@ bool Session::State::Fail(const Status& given, Location at) {
   return false;
 }
 
-bool Session::State::EndStatement(Location at) { return CloseRedirect(redirect_once, at); }
+bool Session::State::EndStatement(Location at) { return CloseRedirect(redirect.once(), at); }
 
 bool Session::State::RunScript(std::string_view text, std::string_view source, int first_line) {
   bool ok = true;
@@ -438,7 +440,7 @@ bool Session::State::RunScript(std::string_view text, std::string_view source, i
 
 bool Session::State::RunFile(std::string_view text, const std::string& source) {
   if (Status binary = CheckScriptText(text, source); !binary.ok()) return Fail(binary, {});
-  const bool was_quiet = quiet;
+  const bool was_quiet = quiet.on;
   ++read_depth;
   bool ok = RunScript(text, source, 1);
   --read_depth;
@@ -450,10 +452,10 @@ bool Session::State::RunFile(std::string_view text, const std::string& source) {
   return ok;
 }
 
-std::vector<std::string> Session::State::KeyColumns(const std::string& table,
-                                                    const std::optional<std::string>& index) {
+std::vector<std::string> KeyColumns(Session::State& s, const std::string& table,
+                                    const std::optional<std::string>& index) {
   std::vector<std::string> out;
-  Result<TableSchemaPtr> t = Schema(table);
+  Result<TableSchemaPtr> t = s.Schema(table);
   if (!t.ok()) return out;
   auto add = [&](const KeySchema& k) {
     for (const KeyAttribute* a : {&k.partition, k.sort ? &*k.sort : nullptr}) {
@@ -478,18 +480,19 @@ int64_t CountExpired(const std::vector<Item>& items, const std::string& attribut
   return n;
 }
 
-void Session::State::NoteExpired(const std::string& table, const std::vector<Item>& items) {
-  Result<TableSchemaPtr> t = Schema(table);
+void NoteExpired(Session::State& s, const std::string& table, const std::vector<Item>& items) {
+  Result<TableSchemaPtr> t = s.Schema(table);
   if (!t.ok() || !(*t)->ttl_attribute || items.empty()) return;
-  int64_t expired = CountExpired(items, *(*t)->ttl_attribute, now());
+  int64_t expired = CountExpired(items, *(*t)->ttl_attribute, s.now());
   if (expired == 0) return;
-  Notice(fmt::format(
+  s.Notice(fmt::format(
       "-- {} of these items expired ({} is in the past) and await the TTL sweep (.ttl sweep)\n",
       expired, *(*t)->ttl_attribute));
 }
 
-void Session::State::RememberAttributes(const std::string& table, const std::vector<Item>& items) {
-  std::set<std::string>& names = attributes[table];
+void RememberAttributes(Session::State& s, const std::string& table,
+                        const std::vector<Item>& items) {
+  std::set<std::string>& names = s.attributes[table];
   for (const Item& item : items) {
     if (names.size() > 10000) break;
     // An item's names come in order: each is looked for right after the one before (constant
@@ -499,31 +502,30 @@ void Session::State::RememberAttributes(const std::string& table, const std::vec
   }
 }
 
-void Session::State::PrintItems(const std::vector<Item>& items, const std::string& table,
-                                const std::optional<std::string>& index,
-                                const std::vector<std::string>& columns) {
+void PrintItems(Session::State& s, const std::vector<Item>& items, const std::string& table,
+                const std::optional<std::string>& index, const std::vector<std::string>& columns) {
   RenderOptions options;
-  options.mode = settings.mode;
-  options.headers = settings.headers;
+  options.mode = s.settings.mode;
+  options.headers = s.settings.headers;
   // (ddb mode prints each item as DynamoDB JSON, in name order: no key columns first.)
-  if (settings.mode != OutputMode::kDdb) options.key_columns = KeyColumns(table, index);
+  if (s.settings.mode != OutputMode::kDdb) options.key_columns = KeyColumns(s, table, index);
   options.columns = columns;
-  options.max_cell_width = settings.max_cell_width;
-  const bool to_terminal = settings.terminal && !redirect && !suppress_out;
-  if (to_terminal && settings.expanded_auto) options.max_width = TerminalColumns();
-  if (settings.mode == OutputMode::kCsv) {
+  options.max_cell_width = s.settings.max_cell_width;
+  const bool to_terminal = s.settings.terminal && !s.redirect.active() && !s.suppress_out;
+  if (to_terminal && s.settings.expanded_auto) options.max_width = TerminalColumns();
+  if (s.settings.mode == OutputMode::kCsv) {
     // NEXT continues the same CSV: no second header row when the columns are the same.
     std::vector<std::string> shown = ColumnsFor(items, options);
-    if (continuing && shown == csv_columns) options.headers = false;
-    if (!shown.empty()) csv_columns = std::move(shown);
+    if (s.continuing && shown == s.csv_columns) options.headers = false;
+    if (!shown.empty()) s.csv_columns = std::move(shown);
   }
   std::string text = RenderItems(items, options);
-  const size_t rows = to_terminal && settings.pager ? TerminalRows() : 0;
+  const size_t rows = to_terminal && s.settings.pager ? TerminalRows() : 0;
   if (rows > 2 && static_cast<size_t>(std::count(text.begin(), text.end(), '\n')) > rows - 2 &&
       Page(text)) {
     return;
   }
-  Out(text);
+  s.Out(text);
 }
 
 bool ApplyConsistentRead(const Settings& settings, planner::Plan& plan) {
@@ -542,8 +544,8 @@ bool PrintOutcome(Session::State& s, api::StatementOutcome outcome, Location at)
   }
   const planner::Plan& plan = *outcome.plan;
   const planner::ExecuteResult& r = outcome.result;
-  s.RememberAttributes(plan.table, r.items);
-  s.PrintItems(r.items, plan.table, plan.index, plan.columns);
+  RememberAttributes(s, plan.table, r.items);
+  PrintItems(s, r.items, plan.table, plan.index, plan.columns);
   s.report = std::move(outcome.report);
   const std::string& target = s.report.target;
   std::string footer;
@@ -575,7 +577,7 @@ bool PrintOutcome(Session::State& s, api::StatementOutcome outcome, Location at)
     s.Notice("-- nothing matched: " + outcome.nothing_matched + "\n");
   }
   if (plan.kind == parser::StatementKind::kSelect) {
-    s.NoteExpired(plan.table, r.items);
+    NoteExpired(s, plan.table, r.items);
     if (r.next) {
       std::string more = "-- more: ";
       if (r.last_evaluated_key) {
@@ -697,8 +699,8 @@ bool RunDml(Session::State& s, const parser::Statement& st, Location at) {
       const std::string what =
           plan->kind == parser::StatementKind::kDelete ? "SCAN DELETE" : "SCAN UPDATE";
       bool declined = false;
-      if (!s.Confirm(
-              what,
+      if (!Confirm(
+              s, what,
               fmt::format("{} reads all of \"{}\" on {} ({}) and {} every item that "
                           "matches. Type yes to go on: ",
                           what, plan->table, s.settings.endpoint, size,
@@ -999,11 +1001,11 @@ bool RunParsed(Session::State& s, const parser::Statement& st, Location at) {
     case StatementKind::kDropTable: {
       const auto& d = st.as<parser::DropTableStatement>();
       bool declined = false;
-      if (!s.Confirm("DROP TABLE",
-                     fmt::format("DROP TABLE \"{}\" on {} deletes the table and every item in it. "
-                                 "Type the table's name to go on: ",
-                                 d.table, s.settings.endpoint),
-                     d.table, at, &declined)) {
+      if (!Confirm(s, "DROP TABLE",
+                   fmt::format("DROP TABLE \"{}\" on {} deletes the table and every item in it. "
+                               "Type the table's name to go on: ",
+                               d.table, s.settings.endpoint),
+                   d.table, at, &declined)) {
         return declined;
       }
       Result<DeleteTableResponse> r = s.db().DeleteTable({d.table});
@@ -1029,7 +1031,7 @@ bool RunParsed(Session::State& s, const parser::Statement& st, Location at) {
       std::vector<Item> rows;
       for (const std::string& n : r->table_names)
         rows.push_back({{"TableName", AttributeValue::S(n)}});
-      s.PrintItems(rows, "", std::nullopt);
+      PrintItems(s, rows, "", std::nullopt);
       s.Notice(s.Timed(fmt::format("-- {} table{}", rows.size(), rows.size() == 1 ? "" : "s")) +
                "\n");
       return true;
@@ -1054,12 +1056,11 @@ bool RunParsed(Session::State& s, const parser::Statement& st, Location at) {
         const json::Value* name = c.body.IsObject() ? c.body.Find("TableName") : nullptr;
         const std::string table = name && name->IsString() ? name->str() : "";
         bool declined = false;
-        if (!s.Confirm(
-                "CALL DeleteTable",
-                fmt::format("DeleteTable of \"{}\" on {} deletes the table and every item in "
-                            "it. Type the table's name to go on: ",
-                            table, s.settings.endpoint),
-                table, at, &declined)) {
+        if (!Confirm(s, "CALL DeleteTable",
+                     fmt::format("DeleteTable of \"{}\" on {} deletes the table and every item in "
+                                 "it. Type the table's name to go on: ",
+                                 table, s.settings.endpoint),
+                     table, at, &declined)) {
           return declined;
         }
       }
@@ -1190,16 +1191,7 @@ bool Session::State::RunStatement(std::string_view text, Location at) {
     return ok;  // stopped by Ctrl-C: it did not run
   }
   ++statements_run;
-  if (quiet) {
-    ++quiet_statements;
-    quiet_failed += !ok;
-    if (report.read_units + report.write_units > 0) {  // RCU and WCU apart
-      if (report.read_units > 0) quiet_units["RCU"] += report.read_units;
-      if (report.write_units > 0) quiet_units["WCU"] += report.write_units;
-    } else if (!report.units.empty()) {
-      quiet_units[report.units] += report.capacity;
-    }
-  }
+  quiet.Count(report, ok);
   return ok;
 }
 

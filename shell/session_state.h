@@ -19,6 +19,8 @@
 #include "api/service.h"
 #include "core/status.h"
 #include "shell/commands.h"
+#include "shell/quiet.h"
+#include "shell/redirect.h"
 #include "shell/session.h"
 
 namespace keyhole::shell {
@@ -32,15 +34,7 @@ extern std::atomic<uint64_t> g_interrupt_epoch;
 
 struct Session::State {
   State(Backend& db, LocalControl* local, std::string db_path, Sink& sink, Settings& settings,
-        bool& quit)
-      : backend(db),
-        active(&db),
-        local(local),
-        active_connection(std::make_unique<api::Connection>(db)),
-        db_path(std::move(db_path)),
-        sink(&sink),
-        settings(settings),
-        quit(quit) {}
+        bool& quit);
   ~State();
 
   // The session's backend. Statements and dot-commands run on db(): it, or while a pattern of
@@ -57,34 +51,17 @@ struct Session::State {
   // The connection's options from the settings (.pagesize, .consistent) and Ctrl-C.
   void SetConnectionOptions();
   // The context of the calls a statement makes: Ctrl-C (Session::Interrupt) cancels.
-  api::CallContext Context() const {
-    api::CallContext c;
-    c.cancel = &g_interrupted;
-    return c;
-  }
+  api::CallContext Context() const;
   // The local-only control, or ValidationException naming `what` when there is none.
   Result<LocalControl*> Local(std::string_view what) const;
   // Session::SetAsk's function (null: none).
   std::function<std::optional<std::string>(const std::string&)> ask;
-  // Whether `statement` (its first words: "DROP TABLE", "SCAN DELETE") may run on the
-  // endpoint: always on a file and with --yes; at the prompt when the person types `expected`
-  // (a table name, or "yes") to `question`; otherwise it fails, saying --yes allows it.
-  // `*declined` is set when the person said no (nothing failed, nothing ran).
-  bool Confirm(std::string_view statement, const std::string& question, const std::string& expected,
-               Location at, bool* declined);
-  // What the person typed to `question`, without surrounding blanks; nullopt when there is
-  // nobody to ask or the input ended.
-  std::optional<std::string> Ask(const std::string& question);
   std::string db_path;
   Sink* sink;  // .patterns points it at a StringSink while a pattern runs
   Settings& settings;
   bool& quit;
 
-  // .output FILE / .once FILE: results go there instead of the sink's Out stream.
-  std::FILE* redirect = nullptr;
-  std::string redirect_path;
-  int redirect_errno = 0;  // the first failed write's errno
-  bool redirect_once = false;
+  Redirect redirect;   // .output FILE / .once FILE: results go there instead of the sink's
   int read_depth = 0;  // nesting of .read, bounded
   // When the running statement started (parse, plan, run and print: .timer's figure).
   Clock::time_point statement_start;
@@ -118,15 +95,11 @@ struct Session::State {
   std::vector<StatementReport>* collect = nullptr;
   // Results and notices are dropped (not errors) while .patterns runs a pattern.
   bool suppress_out = false;
-  // .quiet on: notices are dropped (results and errors print); .quiet off sums up what ran.
-  bool quiet = false;
-  int64_t quiet_statements = 0;
-  int64_t quiet_failed = 0;
+  Quiet quiet;  // .quiet on
   // Statements that ran (to success or failure) in this session; one Ctrl-C stopped part way
   // did not run, and is counted neither here nor in .quiet's summary, so that the script's
   // "interrupted at ...; M statements ran" and "-- M statements ran quietly" agree.
   int64_t statements_run = 0;
-  std::map<std::string, double> quiet_units;  // "WCU" -> 52
 
   // Attribute names seen per table (keys, results), for completion.
   std::map<std::string, std::set<std::string>> attributes;
@@ -178,27 +151,12 @@ struct Session::State {
   bool RunOneStatement(std::string_view text, Location at);
   // BEGIN, COMMIT, ROLLBACK, and any statement while a transaction is open (transaction.cpp).
   bool RunTransactionStatement(const parser::Statement& st, Location at);
-  // Prints what a BEGIN BATCH's COMMIT did; false when a statement failed.
-  bool PrintBatch(const std::vector<parser::Statement>& statements,
-                  BatchExecuteStatementResponse* response, Location at);
   // When a transaction is open: discards it and says so on the error stream ("<why>: the BEGIN
   // at FILE line N was not committed; its 2 queued statements were discarded, nothing was
   // sent"), and returns false. True when none was open.
   bool DiscardTransaction(std::string_view why);
   // Runs one dot-command line (starting with '.').
   bool RunDotCommand(std::string_view line, Location at);
-  // Renders items in the current mode with `table`'s (and `index`'s) key attributes first.
-  // `columns`: a SELECT's projection (Plan::columns), shown in that order.
-  void PrintItems(const std::vector<Item>& items, const std::string& table,
-                  const std::optional<std::string>& index,
-                  const std::vector<std::string>& columns = {});
-  // The key attribute names of a table (and of one of its indexes), for column order.
-  std::vector<std::string> KeyColumns(const std::string& table,
-                                      const std::optional<std::string>& index);
-  void RememberAttributes(const std::string& table, const std::vector<Item>& items);
-  // After a SELECT: a footer line counting the returned items whose TTL has expired (they stay
-  // readable until a sweep, as in DynamoDB).
-  void NoteExpired(const std::string& table, const std::vector<Item>& items);
   // The schemas of the running DML statement (set by it while it runs), else null: KeyColumns
   // and NoteExpired read the catalog through it when set.
   const planner::SchemaSource* statement_schemas = nullptr;

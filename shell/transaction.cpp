@@ -37,12 +37,10 @@ std::string Tables(const std::vector<ConsumedCapacity>& c) {
   return out;
 }
 
-}  // namespace
-
 // BEGIN BATCH ... COMMIT: one BatchExecuteStatement (1..25 statements, not atomic). Each
 // statement's error is printed with its index; the COMMIT fails when any statement did.
-bool Session::State::PrintBatch(const std::vector<parser::Statement>& statements,
-                                BatchExecuteStatementResponse* r, Location at) {
+bool PrintBatch(Session::State& s, const std::vector<parser::Statement>& statements,
+                BatchExecuteStatementResponse* r, Location at) {
   std::vector<Item> items;
   std::string table, errors;
   size_t failed = 0;
@@ -53,20 +51,20 @@ bool Session::State::PrintBatch(const std::vector<parser::Statement>& statements
       std::string error =
           fmt::format("Statements[{}]: {}: {}{}", i, *one.error_code, one.error_message,
                       one.error_item ? " " + ItemToJsonText(*one.error_item) : "");
-      if (report.error.empty()) report.error = error;
+      if (s.report.error.empty()) s.report.error = error;
       errors += "Error: " + error + "\n";
       continue;
     }
     if (one.table_name) table = *one.table_name;
     if (one.item) items.push_back(std::move(*one.item));
   }
-  if (!items.empty()) PrintItems(items, table, std::nullopt);
+  if (!items.empty()) PrintItems(s, items, table, std::nullopt);
   bool reads = !statements.empty() && statements[0].kind() == parser::StatementKind::kSelect;
-  report.operation = reads ? "BatchGetItem" : "BatchWriteItem";  // as DynamoDB serves it
-  report.target = table;
-  report.returned = report.read = static_cast<int64_t>(items.size());
-  report.capacity = Total(r->consumed_capacity);
-  report.units = reads ? "RCU" : "WCU";
+  s.report.operation = reads ? "BatchGetItem" : "BatchWriteItem";  // as DynamoDB serves it
+  s.report.target = table;
+  s.report.returned = s.report.read = static_cast<int64_t>(items.size());
+  s.report.capacity = Total(r->consumed_capacity);
+  s.report.units = reads ? "RCU" : "WCU";
   // What was really sent: on a file, keyhole's BatchExecuteStatement; on an endpoint, the
   // statements one by one, as the operations they plan to.
   std::map<std::string, int> sent;
@@ -76,18 +74,20 @@ bool Session::State::PrintBatch(const std::vector<parser::Statement>& statements
   std::string ops;
   for (const auto& [op, n] : sent) ops += fmt::format("{}{} {}", ops.empty() ? "" : ", ", n, op);
   if (ops.empty()) ops = "nothing";
-  Notice(fmt::format(
+  s.Notice(fmt::format(
       "-- {} of {} statements succeeded · {} · {}\n", statements.size() - failed, statements.size(),
-      settings.endpoint.empty()
+      s.settings.endpoint.empty()
           ? fmt::format("BatchExecuteStatement ({})", ops)
           : fmt::format("sent to {} one by one as {} (not as one BatchExecuteStatement)",
-                        settings.endpoint, ops),
+                        s.settings.endpoint, ops),
       CapacityText(Total(r->consumed_capacity), "capacity units")));
   if (failed == 0) return true;
-  sink->Err(errors +
-            (at.source.empty() ? "" : fmt::format("  at {} line {}\n", at.source, at.line)));
+  s.sink->Err(errors +
+              (at.source.empty() ? "" : fmt::format("  at {} line {}\n", at.source, at.line)));
   return false;
 }
+
+}  // namespace
 
 void Session::State::MarkTransactionFailed(Location at) {
   if (connection().failure()) return;  // the first failure is the one COMMIT names, said once
@@ -178,14 +178,14 @@ bool Session::State::RunTransactionStatement(const parser::Statement& st, Locati
     Notice("-- nothing to commit: no statement was queued since BEGIN\n");
     return true;
   }
-  if (r.batch) return PrintBatch(statements, &*r.batch_response, at);
+  if (r.batch) return PrintBatch(*this, statements, &*r.batch_response, at);
   api::TransactionOutcome& t = *r.transaction;
   if (t.reads) {
     std::vector<Item> items;
     for (auto& item : t.responses) {
       if (item) items.push_back(std::move(*item));
     }
-    PrintItems(items, t.first_table, std::nullopt);
+    PrintItems(*this, items, t.first_table, std::nullopt);
     report.operation = "TransactGetItems";
     report.target = t.first_table;
     report.read = static_cast<int64_t>(statements.size());

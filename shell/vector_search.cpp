@@ -127,7 +127,7 @@ bool RunVectorSearch(Session::State& s, const parser::Statement& st, Location at
     columns.insert(columns.end(), names.begin(), names.end());
   }
   columns.push_back(score);
-  s.PrintItems(rows, q.table, std::nullopt, columns);
+  PrintItems(s, rows, q.table, std::nullopt, columns);
   StatementReport& report = s.report;
   report.operation = "SearchVectors";
   report.target = target;
