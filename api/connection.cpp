@@ -8,6 +8,7 @@
 
 #include "api/service.h"
 #include "core/ddb_json.h"
+#include "core/require.h"
 #include "core/transact_target.h"
 #include "parser/partiql_lexer.h"
 #include "planner/plan_transaction.h"
@@ -429,6 +430,7 @@ Status Connection::Begin(bool batch) {
 }
 
 Status Connection::Queue(const parser::Statement& st) {
+  KH_REQUIRE(in_transaction());
   if (!queue_->empty()) {
     const bool reads = queue_->front().kind() == parser::StatementKind::kSelect;
     if ((st.kind() == parser::StatementKind::kSelect) != reads) {

@@ -5,6 +5,7 @@
 
 #include "api/api_json_decode.h"
 #include "api/service.h"
+#include "core/require.h"
 
 namespace keyhole::api {
 
@@ -46,6 +47,7 @@ bool IsControlOperation(std::string_view name) {
 
 Result<json::Value> CallControl(std::string_view op, const json::Value& body, Backend& backend,
                                 const CallContext& context) {
+  KH_REQUIRE(IsControlOperation(op));
   json::Value out = json::Value::MakeObject();
   const Path at;
   if (op == "DescribeLimits") {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "core/require.h"
 #include "core/utf8.h"
 
 namespace keyhole::parser {
@@ -57,6 +58,7 @@ std::vector<Token> Tokenize(std::string_view text) {
 }  // namespace
 
 std::string SyntaxErrorText(std::string_view text, size_t offset) {
+  KH_REQUIRE(offset <= text.size());
   const std::vector<Token> tokens = Tokenize(text);
   size_t i = 0;  // index of the offending token; tokens.size() means <EOF>
   while (i < tokens.size() && tokens[i].end <= offset) ++i;

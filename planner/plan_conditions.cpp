@@ -1,6 +1,7 @@
 // WHERE analysis for the planner: OR branches, AND conjuncts, key predicates.
 #include <utility>
 
+#include "core/require.h"
 #include "planner/plan_internal.h"
 
 namespace keyhole::planner::internal {
@@ -136,6 +137,7 @@ bool SortKeyPredicate(const expr::Condition& c, const std::string& name, KeyCond
 }
 
 expr::Condition AndOf(std::vector<expr::Condition> parts) {
+  KH_REQUIRE(!parts.empty());
   if (parts.size() == 1) return std::move(parts.front());
   expr::Condition c;
   c.kind = expr::ConditionKind::kAnd;

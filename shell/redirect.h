@@ -10,6 +10,8 @@
 #include <string_view>
 #include <utility>
 
+#include "core/require.h"
+
 namespace keyhole::shell {
 
 class Redirect {
@@ -30,6 +32,7 @@ class Redirect {
   // Opens `path` for writing, replacing what it held; `once`: to be closed when the running
   // statement ends. REQUIRES: !active(). Returns 0, or the OS's errno when it cannot.
   int Open(const std::string& path, bool once) {
+    KH_REQUIRE(!active());
     file_ = std::fopen(path.c_str(), "w");
     if (!file_) return errno;
     path_ = path;

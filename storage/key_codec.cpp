@@ -1,5 +1,6 @@
 #include "storage/key_codec.h"
 
+#include "core/require.h"
 #include "storage/hash.h"
 
 namespace keyhole::storage {
@@ -15,6 +16,7 @@ void AppendEscapedPrefix(std::string_view bytes, std::string* out) {
 }
 
 void AppendKeyValue(const AttributeValue& v, std::string* out) {
+  KH_REQUIRE(v.is(ValueType::kS) || v.is(ValueType::kN) || v.is(ValueType::kB));
   if (v.is(ValueType::kN)) {
     v.n().AppendKeyEncoding(out);
     return;

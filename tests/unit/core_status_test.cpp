@@ -5,6 +5,10 @@
 
 #include <string>
 
+// Checked in this file whatever the build type (CoreStatusTest.RequireAbortsNamingTheCondition).
+#define KEYHOLE_CHECK_REQUIRES 1
+#include "core/require.h"
+
 namespace keyhole {
 namespace {
 
@@ -28,6 +32,24 @@ TEST(CoreStatusResultTest, StatusOfATemporaryResultIsItsOwn) {
   EXPECT_EQ(s.code(), ErrorCode::kValidation);
   EXPECT_EQ(s.message(), "gone");
   EXPECT_TRUE(Result<int>(3).status().ok());
+}
+
+}  // namespace
+}  // namespace keyhole
+
+namespace keyhole {
+namespace {
+
+// KH_REQUIRE (core/require.h), compiled in here whatever the build type: a violated
+// precondition aborts naming its file, line and condition; a kept one does nothing.
+int Checked(int divisor) {
+  KH_REQUIRE(divisor != 0);
+  return 10 / divisor;
+}
+
+TEST(CoreStatusTest, RequireAbortsNamingTheCondition) {
+  EXPECT_EQ(Checked(2), 5);
+  EXPECT_DEATH(Checked(0), "core_status_test.cpp:[0-9]+: REQUIRES failed: divisor != 0");
 }
 
 }  // namespace
