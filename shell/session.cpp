@@ -125,12 +125,11 @@ bool Confirm(Session::State& s, std::string_view statement, const std::string& q
   *declined = false;
   if (s.settings.endpoint.empty() || s.settings.yes || s.settings.read_only) return true;
   if (!s.ask) {
-    s.Fail(
-        Status::Validation(fmt::format(
-            "{} on {} asks for confirmation, and there is nobody to ask: run keyhole with --yes "
-            "to allow it in a script",
-            statement, s.settings.endpoint)),
-        at);
+    s.Fail(Status::Validation(fmt::format(
+               "{} on {} asks for confirmation, and there is nobody to ask: run keyhole with --yes "
+               "to allow it in a script",
+               statement, s.settings.endpoint)),
+           at);
     return false;
   }
   std::optional<std::string> answer = Ask(s, question);
