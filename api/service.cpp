@@ -190,12 +190,7 @@ std::span<const std::string_view> Service::Operations() {
   return kOperations;
 }
 
-bool Service::IsOperation(std::string_view name) {
-  for (std::string_view op : Operations()) {
-    if (op == name) return true;
-  }
-  return false;
-}
+bool Service::IsOperation(std::string_view name) { return FindHandler(name) != nullptr; }
 
 template <typename Request, typename Response, auto Decode, auto Execute, auto Encode>
 Result<json::Value> Service::CallBackend(std::string_view, const json::Value& body,
@@ -243,10 +238,7 @@ Result<json::Value> Service::CallControlPlane(std::string_view op, const json::V
   return CallControl(op, body, backend_, context);
 }
 
-Result<json::Value> Service::Call(std::string_view op, const json::Value& body,
-                                  const CallContext& context) {
-  using Handler =
-      Result<json::Value> (Service::*)(std::string_view, const json::Value&, const CallContext&);
+const Service::Handler* Service::FindHandler(std::string_view op) {
   static const std::unordered_map<std::string_view, Handler> kHandlers = {
 #define KH_BACKEND_OPERATION(Name)                                                     \
   {#Name, &Service::CallBackend<Name##Request, Name##Response, &Name##RequestFromJson, \
@@ -257,13 +249,17 @@ Result<json::Value> Service::Call(std::string_view op, const json::Value& body,
 #define KH_CONTROL_OPERATION(Name) {#Name, &Service::CallControlPlane},
 #include "core/operations.def"
   };
-  auto handler = kHandlers.find(op);
-  if (handler == kHandlers.end()) {
-    return Status::Validation(fmt::format("Unknown operation: {}", op));
-  }
+  auto found = kHandlers.find(op);
+  return found == kHandlers.end() ? nullptr : &found->second;
+}
+
+Result<json::Value> Service::Call(std::string_view op, const json::Value& body,
+                                  const CallContext& context) {
+  const Handler* handler = FindHandler(op);
+  if (!handler) return Status::Validation(fmt::format("Unknown operation: {}", op));
   std::optional<api_json::UnknownMembersIgnored> lenient;
   if (context.ignore_unknown_members) lenient.emplace();
-  return (this->*handler->second)(op, body, context);
+  return (this->**handler)(op, body, context);
 }
 
 void Service::ObserveScan(const ScanRequest& r, int64_t scanned_count) {

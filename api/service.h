@@ -186,6 +186,10 @@ class Service {
                                   const CallContext& context);
   Result<json::Value> CallControlPlane(std::string_view op, const json::Value& body,
                                        const CallContext& context);
+  // The handler of `op` (one per operations.def entry), or null for a name it does not list.
+  using Handler = Result<json::Value> (Service::*)(std::string_view, const json::Value&,
+                                                   const CallContext&);
+  static const Handler* FindHandler(std::string_view op);
 
   Backend& backend_;
   ServiceOptions options_;

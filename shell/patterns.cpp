@@ -52,8 +52,9 @@ std::vector<StatementReport> RunHidden(Session::State& s, std::string_view text,
   Redirect redirect = std::move(s.redirect);  // none while the pattern runs
   bool suppress = s.suppress_out, bail = s.settings.bail;
   const planner::SchemaSource* schemas = s.statement_schemas;
-  std::unique_ptr<api::Connection> connection = std::exchange(
-      s.active_connection, std::make_unique<api::Connection>(*db, s.connection().options()));
+  // (Its options are set from the settings before each use, as the session's are.)
+  std::unique_ptr<api::Connection> connection =
+      std::exchange(s.active_connection, std::make_unique<api::Connection>(*db));
   s.active = db;
   s.statement_schemas = nullptr;
   s.sink = &capture;
@@ -75,7 +76,6 @@ std::vector<StatementReport> RunHidden(Session::State& s, std::string_view text,
   s.statement_schemas = schemas;
   s.active = outer;
   s.active_connection = std::move(connection);
-  s.SetConnectionOptions();  // a pattern's .pagesize or .consistent holds for the session too
   return reports;
 }
 
