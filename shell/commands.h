@@ -43,7 +43,33 @@ std::optional<std::string> Ask(Session::State& s, const std::string& question);
 bool Confirm(Session::State& s, std::string_view statement, const std::string& question,
              const std::string& expected, Location at, bool* declined);
 
-// A result's items (session.cpp). PrintItems renders them in the current mode with `table`'s
+// The statements the session dispatches (session.cpp), apart from DML and NEXT.
+// schema_statements.cpp: CREATE TABLE (then UpdateTimeToLive for its TTL), ALTER TABLE (an
+// index, TTL or stream), DROP TABLE (asking first on an endpoint), SHOW TABLES, SHOW CREATE
+// TABLE, and DESCRIBE (a table for people; DescribeTable's JSON in csv, json and ddb). On an
+// endpoint, a change that takes time is waited on until ACTIVE (or gone); Ctrl-C stops the wait.
+bool RunCreate(Session::State& s, const parser::CreateTableStatement& c, Location at);
+bool RunAlter(Session::State& s, const parser::AlterTableStatement& a, Location at);
+bool RunDropTable(Session::State& s, const parser::DropTableStatement& d, Location at);
+bool RunShowTables(Session::State& s, Location at);
+bool RunShowCreateTable(Session::State& s, const std::string& table, Location at);
+bool RunDescribe(Session::State& s, const std::string& table, Location at);
+
+// What a statement did, printed (output.cpp). PrintOutcome: the items and the footer
+// ("-- N returned, N read · Query on T · 0.5 RCU"), or the error through State::Fail (a missing
+// table named with the closest name). PrintJson: an API call's answer as one line of JSON, or
+// its error.
+bool PrintOutcome(Session::State& s, api::StatementOutcome outcome, Location at);
+bool PrintJson(Session::State& s, const Result<json::Value>& r, Location at);
+
+// Errors and hints (errors.cpp). FailParse: a parse error with its line and a caret under the
+// column, then the hint (for an INSERT too long for ExecuteStatement, the same item as a
+// PutItem). WithDataHints: a refused SELECT's advice checked against the table's first items on
+// a file (an attribute no item has is named, with the closest one items do have).
+bool FailParse(Session::State& s, const parser::ParseError& e, std::string_view text, Location at);
+Status WithDataHints(Session::State& s, Status status, const parser::Statement& st);
+
+// A result's items (output.cpp). PrintItems renders them in the current mode with `table`'s
 // (and `index`'s) key attributes first (KeyColumns), `columns` (a SELECT's projection,
 // Plan::columns) in that order. RememberAttributes keeps their names for completion.
 // NoteExpired, after a SELECT, counts in a footer line the items whose TTL has expired (they
@@ -122,6 +148,12 @@ void ReportOperation(StatementReport& report, std::string_view operation,
 // example, or "" for a name that is not a statement. StatementHelpNames lists the names.
 std::string StatementHelpText(std::string_view name);
 std::string StatementHelpNames();
+
+// .import FILE INTO TABLE and .export TABLE TO FILE (import_export.cpp): lines of DynamoDB JSON
+// ({"Item": ...}, the layout of DynamoDB's export to S3), plain JSON in; the export's layout
+// out. `args` are the words after the command ("orders.jsonl", "INTO", "Orders").
+bool RunImport(Session::State& s, const std::vector<std::string>& args, Location at);
+bool RunExport(Session::State& s, const std::vector<std::string>& args, Location at);
 
 // The dot-command names, for completion (".help", ".tables", ...).
 std::vector<std::string> DotCommandNames();

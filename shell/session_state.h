@@ -28,9 +28,10 @@ namespace keyhole::shell {
 using Clock = std::chrono::steady_clock;
 
 // Set by Session::Interrupt; Execute's cancel flag. The epoch counts Session::ClearInterrupt
-// calls.
+// calls. g_termination is the signal Session::Terminate was given first (0: none).
 extern std::atomic<bool> g_interrupted;
 extern std::atomic<uint64_t> g_interrupt_epoch;
+extern std::atomic<int> g_termination;
 
 struct Session::State {
   State(Backend& db, LocalControl* local, std::string db_path, Sink& sink, Settings& settings,
