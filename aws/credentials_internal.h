@@ -1,4 +1,5 @@
-// What credentials.cpp and credential_sources.cpp share; not for other folders.
+// What aws/credentials.cpp and the credential sources (credential_sources.h) share; not for other
+// folders.
 #pragma once
 
 #include <functional>
