@@ -12,6 +12,7 @@
 
 #include "aws/credential_sources.h"
 #include "core/strings.h"
+#include "core/time.h"
 
 namespace keyhole::aws::internal {
 
@@ -161,7 +162,7 @@ void CliCache::Write(const Credentials& c, std::string_view provider_type) const
   creds.Add("AccessKeyId", json::Value::String(c.access_key_id));
   creds.Add("SecretAccessKey", json::Value::String(c.secret_access_key));
   creds.Add("SessionToken", json::Value::String(c.session_token));
-  creds.Add("Expiration", json::Value::String(c.expiration ? IsoTime(*c.expiration) : ""));
+  creds.Add("Expiration", json::Value::String(c.expiration ? IsoSeconds(*c.expiration) : ""));
   if (!c.account_id.empty()) creds.Add("AccountId", json::Value::String(c.account_id));
   json::Value o = json::Value::MakeObject();
   if (!provider_type.empty())

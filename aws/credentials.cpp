@@ -20,41 +20,13 @@
 
 #include "aws/credentials_internal.h"
 #include "core/json.h"
+#include "core/time.h"
 #include "core/utf8.h"
 
 namespace keyhole::aws {
 
 // ---------------------------------------------------------------------------------------------
 // Helpers.
-
-std::optional<double> ParseIso8601(std::string_view text) {
-  // YYYY-MM-DDTHH:MM:SS[.fff][Z|UTC|+HH:MM|-HH:MM]
-  if (text.size() < 19) return std::nullopt;
-  std::tm tm{};
-  const std::string head(text.substr(0, 19));
-  const char* end = strptime(head.c_str(), "%Y-%m-%dT%H:%M:%S", &tm);
-  if (!end || *end != '\0') return std::nullopt;
-  double seconds = static_cast<double>(timegm(&tm));
-  std::string_view rest = text.substr(19);
-  if (!rest.empty() && rest.front() == '.') {
-    size_t i = 1;
-    double scale = 0.1;
-    while (i < rest.size() && std::isdigit(static_cast<unsigned char>(rest[i]))) {
-      seconds += (rest[i] - '0') * scale;
-      scale /= 10;
-      ++i;
-    }
-    rest.remove_prefix(i);
-  }
-  if (rest.empty() || rest == "Z" || rest == "UTC" || rest == "GMT") return seconds;
-  if ((rest.front() == '+' || rest.front() == '-') && rest.size() == 6 && rest[3] == ':') {
-    const int h = std::atoi(std::string(rest.substr(1, 2)).c_str());
-    const int m = std::atoi(std::string(rest.substr(4, 2)).c_str());
-    const double offset = (h * 60 + m) * 60.0;
-    return rest.front() == '+' ? seconds - offset : seconds + offset;
-  }
-  return std::nullopt;
-}
 
 std::string Sha1Hex(std::string_view data) {
   unsigned char digest[SHA_DIGEST_LENGTH];
@@ -156,15 +128,6 @@ std::string FormEncode(std::string_view s) {
   return out;
 }
 
-std::string IsoTime(double epoch) {
-  std::time_t t = static_cast<std::time_t>(epoch);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
-
 std::string JsonString(const json::Value& o, std::string_view name) {
   const json::Value* v = o.Find(name);
   return v && v->IsString() ? v->str() : "";
@@ -193,7 +156,7 @@ std::unique_ptr<CredentialProvider> CredentialProvider::Fixed(Credentials creden
 
 double CredentialProvider::Now() const {
   if (options_.now) return options_.now();
-  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+  return WallClockNow();
 }
 
 void CredentialProvider::Invalidate() {
@@ -246,7 +209,7 @@ Result<Credentials> CredentialProvider::Get() {
           "ExpiredTokenException",
           fmt::format("the credentials from {} expired at {}: renew them (for SSO: aws sso login; "
                       "for keys from the environment: set new ones)",
-                      found->source, IsoTime(*found->expiration)));
+                      found->source, IsoSeconds(*found->expiration)));
     }
     active_ = source.get();
     current_ = std::move(*found);

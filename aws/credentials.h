@@ -39,6 +39,7 @@
 #include "aws/http_client.h"
 #include "aws/sigv4.h"
 #include "core/status.h"
+#include "core/time.h"
 
 namespace keyhole::aws {
 
@@ -96,8 +97,6 @@ class CredentialProvider {
 };
 
 // Helpers shared with the tests.
-// ISO 8601 ("2030-01-01T00:00:00Z", fractions, "+00:00" or "UTC" offsets) -> epoch seconds.
-std::optional<double> ParseIso8601(std::string_view text);
 // The AWS CLI's cache file name for an AssumeRole call: SHA-1 hex of Python's
 // json.dumps(args, sort_keys=True), ':' and '/' replaced by '_'. `args` pairs of name and JSON
 // text of the value ("\"arn:...\"" or "3600").

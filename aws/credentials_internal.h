@@ -16,7 +16,6 @@ namespace keyhole::aws {
 std::string Sha1Hex(std::string_view data);
 std::string PythonJsonString(std::string_view s);
 std::string FormEncode(std::string_view s);
-std::string IsoTime(double epoch);
 std::string JsonString(const json::Value& o, std::string_view name);
 Status NamedError(std::string_view name, std::string message);
 std::string TransportFailure(const HttpResult& r, std::string_view url);

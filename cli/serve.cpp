@@ -22,6 +22,7 @@
 
 #include "api/service.h"
 #include "aws/endpoint.h"
+#include "core/time.h"
 #include "parser/expression_parser.h"
 #include "server/dynamodb_server.h"
 #include "server/http.h"
@@ -71,17 +72,6 @@ constexpr char kUsage[] =
 int Usage(const std::string& message) {
   std::fprintf(stderr, "keyhole serve: %s\n%s", message.c_str(), kUsage);
   return 2;
-}
-
-std::optional<double> ParseTime(const std::string& text) {
-  std::tm tm{};
-  const char* end = strptime(text.c_str(), "%Y-%m-%dT%H:%M:%S", &tm);
-  if (end && (*end == '\0' || std::string_view(end) == "Z"))
-    return static_cast<double>(timegm(&tm));
-  char* stop = nullptr;
-  double v = std::strtod(text.c_str(), &stop);
-  if (stop != text.c_str() && *stop == '\0' && std::isfinite(v)) return v;
-  return std::nullopt;
 }
 
 bool IsLoopback(const std::string& host) {
@@ -147,7 +137,7 @@ int ServeMain(int argc, char** argv) {
         target = static_cast<int>(n);
       }
       if (a == "--clock") {
-        fixed_clock = ParseTime(*v);
+        fixed_clock = ParseTimeArgument(*v);
         if (!fixed_clock) return Usage("cannot read '" + *v + "' as a time");
       }
     } else if (a == "--log") {

@@ -45,6 +45,7 @@
 #include "core/file.h"
 #include "core/item.h"
 #include "core/json.h"
+#include "core/time.h"
 
 namespace keyhole::copy {
 
@@ -82,17 +83,10 @@ std::string HexOf(std::string_view raw) {
 }
 
 std::string IsoMillis(double epoch) {
-  const std::time_t t = static_cast<std::time_t>(epoch);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &tm);
-  return fmt::format("{}.{:03d}Z", buf, static_cast<int>((epoch - std::floor(epoch)) * 1000));
+  return keyhole::IsoMillis(static_cast<int64_t>(std::floor(epoch * 1000)));
 }
 
-double Now() {
-  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
-}
+double Now() { return WallClockNow(); }
 
 // 26 characters of lower-case base32 from `seed` (a data file's name).
 std::string Base32Name(std::string_view seed) {

@@ -13,6 +13,7 @@
 #include "core/ddb_json.h"
 #include "core/number.h"
 #include "core/strings.h"
+#include "core/time.h"
 #include "modeling/model.h"
 
 namespace keyhole::modeling {
@@ -41,12 +42,7 @@ std::optional<int64_t> EpochOf(const std::string& s) {
 }
 
 std::string IsoTime(int64_t epoch, bool date_only) {
-  const std::time_t t = static_cast<std::time_t>(epoch);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char text[32];
-  std::strftime(text, sizeof text, date_only ? "%Y-%m-%d" : "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return text;
+  return date_only ? IsoDate(static_cast<double>(epoch)) : IsoSeconds(static_cast<double>(epoch));
 }
 
 bool LooksLikeId(const std::string& s) {

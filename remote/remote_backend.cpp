@@ -15,6 +15,7 @@
 #include "aws/content_coding.h"
 #include "aws/endpoint.h"
 #include "aws/retry.h"
+#include "core/time.h"
 
 namespace keyhole::remote {
 
@@ -253,9 +254,7 @@ Result<std::string> RemoteBackend::CallText(std::string_view op, const json::Val
         {"amz-sdk-request", fmt::format("attempt={}; max={}", attempt, max_attempts)}};
     if (o.credentials) {
       KH_ASSIGN_OR_RETURN(aws::Credentials c, o.credentials->Get());
-      const double now =
-          std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch())
-              .count();
+      const double now = WallClockNow();
       aws::SignRequest(c.signing_key(), o.region, "dynamodb", now, "POST", im.endpoint.path, "",
                        request.body, &request.headers);
     }

@@ -12,6 +12,7 @@
 #include "aws/endpoint.h"
 #include "aws/sigv4.h"
 #include "core/strings.h"
+#include "core/time.h"
 #include "server/sigv4.h"
 
 namespace keyhole::server {
@@ -30,10 +31,7 @@ bool IsStreamsOperation(std::string_view op) {
   return false;
 }
 
-double SystemNow() {
-  using namespace std::chrono;
-  return duration<double>(system_clock::now().time_since_epoch()).count();
-}
+double SystemNow() { return WallClockNow(); }
 
 // 52 characters of [0-9A-Z], as DynamoDB's request ids: unique, not secret (a splitmix64
 // sequence per thread, seeded from the OS; 5 bits of it per character).

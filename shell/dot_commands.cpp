@@ -28,6 +28,7 @@
 #include "core/item_codec.h"
 #include "core/json.h"
 #include "core/strings.h"
+#include "core/time.h"
 #include "parser/partiql.h"
 #include "shell/session_state.h"
 #include "shell/terminal.h"
@@ -244,13 +245,9 @@ bool RunStartKey(State& s, const Args& args, Location at) {
 // for the session so that scripts give the same output every time.
 bool RunClock(State& s, const Args& args, Location at) {
   if (args.empty()) {
-    double now = s.now();
-    std::time_t whole = static_cast<std::time_t>(std::floor(now));
-    std::tm tm{};
-    gmtime_r(&whole, &tm);
-    char buf[32];
-    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    s.Notice(fmt::format("-- clock {} ({:.0f}){}\n", buf, now, s.fixed_clock ? "" : " · system"));
+    const double now = s.now();
+    s.Notice(fmt::format("-- clock {} ({:.0f}){}\n", IsoSeconds(now), now,
+                         s.fixed_clock ? "" : " · system"));
     return true;
   }
   if (args.size() != 1) {
@@ -264,16 +261,7 @@ bool RunClock(State& s, const Args& args, Location at) {
     (*local)->SetClock(nullptr);
     return true;
   }
-  std::optional<double> seconds;
-  std::tm tm{};
-  const char* end = strptime(args[0].c_str(), "%Y-%m-%dT%H:%M:%S", &tm);
-  if (end && (*end == '\0' || std::string_view(end) == "Z")) {
-    seconds = static_cast<double>(timegm(&tm));
-  } else {
-    char* stop = nullptr;
-    double v = std::strtod(args[0].c_str(), &stop);
-    if (stop != args[0].c_str() && *stop == '\0' && std::isfinite(v)) seconds = v;
-  }
+  const std::optional<double> seconds = ParseTimeArgument(args[0]);
   if (!seconds) {
     return s.Fail(
         Status::Validation(fmt::format(

@@ -18,6 +18,7 @@
 #include "core/ddb_json.h"
 #include "core/item.h"
 #include "core/table_definition.h"
+#include "core/time.h"
 #include "core/utf8.h"
 #include "modeling/usage.h"
 #include "shell/commands.h"
@@ -116,7 +117,7 @@ std::vector<std::string> KeyColumns(Session::State& s, const std::string& table,
 
 double Session::State::now() const {
   if (fixed_clock) return *fixed_clock;
-  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+  return WallClockNow();
 }
 
 int64_t CountExpired(const std::vector<Item>& items, const std::string& attribute, double now) {

@@ -10,6 +10,7 @@
 #include <chrono>
 
 #include "core/item_codec.h"
+#include "core/time.h"
 #include "core/vector_index.h"
 #include "storage/engine.h"
 #include "storage/key_codec.h"
@@ -21,10 +22,7 @@ Database::~Database() = default;
 
 const std::string& Database::path() const { return impl_->env->path(); }
 
-double SystemClock() {
-  using namespace std::chrono;
-  return duration<double>(system_clock::now().time_since_epoch()).count();
-}
+double SystemClock() { return WallClockNow(); }
 
 namespace {
 

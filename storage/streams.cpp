@@ -39,6 +39,7 @@
 
 #include "core/item.h"
 #include "core/item_codec.h"
+#include "core/time.h"
 #include "storage/engine.h"
 #include "storage/key_codec.h"
 
@@ -86,15 +87,9 @@ int ViewIndex(std::string_view view) {
   return 0;
 }
 
-// The label of a stream enabled at `ms`: ISO-8601 UTC with milliseconds.
-std::string Label(int64_t ms) {
-  std::time_t secs = static_cast<std::time_t>(ms / 1000);
-  std::tm tm{};
-  gmtime_r(&secs, &tm);
-  return fmt::format("{:04d}-{:02d}-{:02d}T{:02d}:{:02d}:{:02d}.{:03d}", tm.tm_year + 1900,
-                     tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
-                     static_cast<int>(ms % 1000));
-}
+// The label of a stream enabled at `ms`: ISO-8601 UTC with milliseconds and no zone, as
+// DynamoDB's.
+std::string Label(int64_t ms) { return IsoMillis(ms, ""); }
 
 struct StreamMeta {
   std::string label;
