@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/endpoint.h"
+#include "cli/open_endpoint.h"
 #include "copy/copier.h"
 #include "parser/expression_parser.h"
 #include "storage/database.h"

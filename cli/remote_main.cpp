@@ -14,7 +14,7 @@
 #include "aws/config.h"
 #include "aws/endpoint.h"
 #include "cli/copy_main.h"
-#include "cli/endpoint.h"
+#include "cli/open_endpoint.h"
 #include "cli/malloc_tuning.h"
 #include "cli/shell_main.h"
 

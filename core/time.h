@@ -1,7 +1,7 @@
 // Times as keyhole reads and writes them: epoch seconds (UTC, a double where fractions count)
 // and their ISO-8601 text. One format for every folder: TTL and .clock, stream labels, export
 // manifests, credentials' expirations, generated data. (SigV4's compact dates and HTTP dates
-// are SigV4's: aws/sigv4.h and server/sigv4.h.) Pure functions, safe from any thread.
+// are SigV4's: aws/sigv4.h and server/sigv4_verify.h.) Pure functions, safe from any thread.
 #pragma once
 
 #include <cstdint>

@@ -13,7 +13,7 @@
 #include "aws/sigv4.h"
 #include "core/strings.h"
 #include "core/time.h"
-#include "server/sigv4.h"
+#include "server/sigv4_verify.h"
 
 namespace keyhole::server {
 namespace {

@@ -1,6 +1,6 @@
 // Session: the shell's statements, dispatched by kind: DML and NEXT on the session's connection
 // (api::Connection), DDL in schema_statements.cpp, CALL and the API form on api::Service,
-// BEGIN ... COMMIT in transaction.cpp. What is printed is output.cpp's; errors and hints are
+// BEGIN ... COMMIT in transaction_queue.cpp. What is printed is output.cpp's; errors and hints are
 // errors.cpp's; scripts are script.cpp's.
 #include "shell/session.h"
 

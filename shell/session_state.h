@@ -86,7 +86,7 @@ struct Session::State {
   std::string transaction_source;
   int transaction_depth = 0;  // read_depth at BEGIN: the file that opened it must close it
   // Marks the open transaction failed by the statement that just failed at `at`, and says so
-  // on the error stream with what COMMIT and ROLLBACK will do (transaction.cpp).
+  // on the error stream with what COMMIT and ROLLBACK will do (transaction_queue.cpp).
   void MarkTransactionFailed(Location at);
   // Whether statements come from a person at the prompt (the REPL), not a script or -c.
   bool AtPrompt(Location at) const { return ask && at.source.empty() && read_depth == 0; }
@@ -150,7 +150,7 @@ struct Session::State {
   // Runs one statement (no dot-commands), filling `report` (and `collect`, .quiet's totals).
   bool RunStatement(std::string_view text, Location at);
   bool RunOneStatement(std::string_view text, Location at);
-  // BEGIN, COMMIT, ROLLBACK, and any statement while a transaction is open (transaction.cpp).
+  // BEGIN, COMMIT, ROLLBACK, and any statement while a transaction is open (transaction_queue.cpp).
   bool RunTransactionStatement(const parser::Statement& st, Location at);
   // When a transaction is open: discards it and says so on the error stream ("<why>: the BEGIN
   // at FILE line N was not committed; its 2 queued statements were discarded, nothing was

@@ -29,7 +29,7 @@
 #include "core/json.h"
 #include "server/dynamodb_server.h"
 #include "server/http.h"
-#include "server/sigv4.h"
+#include "server/sigv4_verify.h"
 #include "server/ttl_sweeper.h"
 #include "storage_test_util.h"
 

@@ -1,5 +1,5 @@
 // OpenEndpoint (endpoint.h).
-#include "cli/endpoint.h"
+#include "cli/open_endpoint.h"
 
 #include "aws/credentials.h"
 #include "aws/endpoint.h"

@@ -1,5 +1,5 @@
-// SigV4 verification (sigv4.h) on aws/'s canonical request and signature.
-#include "server/sigv4.h"
+// SigV4 verification (sigv4_verify.h) on aws/'s canonical request and signature.
+#include "server/sigv4_verify.h"
 
 #include <fmt/format.h>
 
