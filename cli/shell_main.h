@@ -38,7 +38,7 @@ struct ShellArgs {
   int max_attempts = 0;
   // --plan (with --scale, --prices, and --region on a file): the --patterns files' plans.
   bool plan = false;
-  shell::PlanOptions plan_options;
+  shell::CostPlanSettings plan_options;
   double connect_timeout = 0, read_timeout = 0;  // seconds; 0: the defaults
 };
 

@@ -112,12 +112,12 @@ int64_t CountExpired(const std::vector<Item>& items, const std::string& attribut
 // and a plan of its rates follows the report (PrintCostPlan); in csv, json and ddb the plan's
 // rows replace the report's.
 bool RunPatterns(Session::State& s, std::string_view text, std::string_view source,
-                 const PlanOptions* plan = nullptr);
+                 const CostPlanSettings* plan = nullptr);
 
 // The plan of the patterns' rates (cost_plan.cpp): per pattern, per table and index, cost per
 // month, and hot partitions. `prices` from modeling/prices.h.
 void PrintCostPlan(Session::State& s, const std::vector<modeling::PatternResult>& runs,
-                   const PlanOptions& plan, const modeling::Prices& prices);
+                   const CostPlanSettings& plan, const modeling::Prices& prices);
 
 // .partitions TABLE [INDEX] (partitions.cpp).
 bool RunPartitions(Session::State& s, const std::vector<std::string>& args, Location at);

@@ -296,7 +296,7 @@ std::string Tail(const modeling::CostPlan& plan) {
 }  // namespace
 
 void PrintCostPlan(Session::State& s, const std::vector<modeling::PatternResult>& runs,
-                   const PlanOptions& opts, const modeling::Prices& prices) {
+                   const CostPlanSettings& opts, const modeling::Prices& prices) {
   std::vector<modeling::PlannedPattern> patterns;
   for (const modeling::PatternResult& r : runs) {
     modeling::PlannedPattern p;
@@ -407,7 +407,7 @@ void PrintCostPlan(Session::State& s, const std::vector<modeling::PatternResult>
 
 bool RunPlanCommand(Session::State& s, const std::vector<std::string>& args, Location at) {
   const std::string usage = "usage: .plan FILE [--scale N] [--region R] [--prices FILE]";
-  PlanOptions plan;
+  CostPlanSettings plan;
   std::string file;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];

@@ -115,7 +115,7 @@ Item Row(const std::string& name, const std::string& operation, const StatementR
 }  // namespace
 
 bool RunPatterns(Session::State& s, std::string_view text, std::string_view source,
-                 const PlanOptions* plan) {
+                 const CostPlanSettings* plan) {
   std::optional<modeling::Prices> prices;
   if (plan) {
     Result<modeling::Prices> p = modeling::LoadPrices(plan->region, plan->prices_path);

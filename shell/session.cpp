@@ -104,7 +104,8 @@ bool Session::in_transaction() const { return state_->connection().in_transactio
 
 bool Session::interrupted() const { return state_->InterruptReported(); }
 
-bool Session::RunPatterns(std::string_view text, std::string_view source, const PlanOptions* plan) {
+bool Session::RunPatterns(std::string_view text, std::string_view source,
+                          const CostPlanSettings* plan) {
   return shell::RunPatterns(*state_, text, source, plan);
 }
 

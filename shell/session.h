@@ -92,8 +92,9 @@ struct Settings {
   bool read_only = false;
 };
 
-// `--plan` / `.plan FILE`'s options (shell/cost_plan.cpp).
-struct PlanOptions {
+// `--plan` / `.plan FILE`'s settings (shell/cost_plan.cpp; not planner::PlanOptions, which
+// steer how a statement is planned, nor modeling::CostPlanOptions, which these become).
+struct CostPlanSettings {
   double scale = 1;         // --scale N: the file holds 1/N of production's items
   std::string region;       // --region R: the prices' region ("": us-east-1)
   std::string prices_path;  // --prices FILE ("": the built-in table, modeling/prices.h)
@@ -137,7 +138,7 @@ class Session {
   // report (see patterns.cpp); with `plan`, the plan of their rates after it (cost_plan.cpp).
   // Returns false when a pattern needs a Scan, is refused or fails.
   bool RunPatterns(std::string_view text, std::string_view source,
-                   const PlanOptions* plan = nullptr);
+                   const CostPlanSettings* plan = nullptr);
 
   // How the session asks the person at the prompt before a statement that needs it (see
   // Settings::endpoint): `question` is printed, and the function returns what was typed (nullopt
