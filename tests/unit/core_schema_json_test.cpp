@@ -1,11 +1,39 @@
-// The catalog form of a table (TableToJson / TableFromJson): TTL and stream settings survive a
-// round trip; DescribeTable's members for streams.
+// The catalog form of a table (TableToJson / TableFromJson, core/schema_json.cpp): a frozen file
+// format (StoredFormIsFrozen), TTL and stream settings survive a round trip; DescribeTable's
+// members for streams.
 #include <gtest/gtest.h>
 
 #include "core/schema.h"
 
 namespace keyhole {
 namespace {
+
+// The stored form of StoredFormIsFrozen's table.
+constexpr char kFrozen[] =
+    R"({"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk",)"
+    R"("AttributeType":"N"},{"AttributeName":"l","AttributeType":"B"},{"AttributeName":"g",)"
+    R"("AttributeType":"S"}],"TableName":"Frozen","KeySchema":[{"AttributeName":"pk",)"
+    R"("KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}],"TableStatus":"ACTIVE",)"
+    R"("CreationDateTime":1700000000.250,"ProvisionedThroughput":{"NumberOfDecreasesToday":0,)"
+    R"("ReadCapacityUnits":0,"WriteCapacityUnits":0},"TableSizeBytes":0,"ItemCount":0,)"
+    R"("TableArn":"arn:aws:dynamodb:local:000000000000:table/Frozen","TableId":"00000000-0000-4000-8000-00000000002a",)"
+    R"("BillingModeSummary":{"BillingMode":"PAY_PER_REQUEST","LastUpdateToPayPerRequestDateTime":1700000000.250},)"
+    R"("LocalSecondaryIndexes":[{"IndexName":"byL","KeySchema":[{"AttributeName":"pk",)"
+    R"("KeyType":"HASH"},{"AttributeName":"l","KeyType":"RANGE"}],"Projection":{"ProjectionType":"KEYS_ONLY"},)"
+    R"("IndexSizeBytes":0,"ItemCount":0,"IndexArn":"arn:aws:dynamodb:local:000000000000:table/Frozen/index/byL"}],)"
+    R"("GlobalSecondaryIndexes":[{"IndexName":"byG","KeySchema":[{"AttributeName":"g",)"
+    R"("KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}],"Projection":{"ProjectionType":"INCLUDE",)"
+    R"("NonKeyAttributes":["x","y"]},"IndexStatus":"ACTIVE","ProvisionedThroughput":{"NumberOfDecreasesToday":0,)"
+    R"("ReadCapacityUnits":0,"WriteCapacityUnits":0},"IndexSizeBytes":0,"ItemCount":0,)"
+    R"("IndexArn":"arn:aws:dynamodb:local:000000000000:table/Frozen/index/byG",)"
+    R"("WarmThroughput":{"ReadUnitsPerSecond":12000,"WriteUnitsPerSecond":4000,)"
+    R"("Status":"ACTIVE"}}],"StreamSpecification":{"StreamEnabled":true,"StreamViewType":"NEW_IMAGE"},)"
+    R"("LatestStreamLabel":"2023-11-14T22:13:20.250","LatestStreamArn":"arn:aws:dynamodb:local:000000000000:table/Frozen/stream/2023-11-14T22:13:20.250",)"
+    R"("DeletionProtectionEnabled":true,"WarmThroughput":{"ReadUnitsPerSecond":12000,)"
+    R"("WriteUnitsPerSecond":4000,"Status":"ACTIVE"},"KeyholeTableId":42,"KeyholeTags":[{"Key":"team",)"
+    R"("Value":"data"}],"KeyholePointInTimeRecovery":{"Enabled":true,"Since":1700000200.000,)"
+    R"("RecoveryPeriodInDays":35},"KeyholeTimeToLive":{"AttributeName":"expires",)"
+    R"("ChangedAt":1700000100.000}})";
 
 TableDescription Table() {
   auto t = BuildTableDescription("Tab", {{"pk", "S"}, {"sk", "N"}},
@@ -106,6 +134,34 @@ TEST(CoreSchemaJson, MultiAttributeGsiKeyRoundTrips) {
                                      {{"pk", "HASH"}, {"a", "HASH"}}, {}, {});
   EXPECT_EQ(table.status().message(),
             "Invalid KeySchema: The second KeySchemaElement is not a RANGE key type");
+}
+
+// The stored form is a file format (core/schema_json.cpp): every keyhole file holds it, and
+// every later version must read it. This is a table with every feature, byte for byte; when
+// it changes, the change must be an addition that older files (without it) still read.
+TEST(CoreSchemaJson, StoredFormIsFrozen) {
+  auto t = BuildTableDescription(
+      "Frozen", {{"pk", "S"}, {"sk", "N"}, {"g", "S"}, {"l", "B"}},
+      {{"pk", "HASH"}, {"sk", "RANGE"}},
+      {{"byG", {{"g", "HASH"}, {"sk", "RANGE"}}, "INCLUDE", std::vector<std::string>{"x", "y"}}},
+      {{"byL", {{"pk", "HASH"}, {"l", "RANGE"}}, "KEYS_ONLY", {}}});
+  ASSERT_TRUE(t.ok()) << t.status().ToString();
+  t->id = 42;
+  t->creation_time = 1700000000.25;
+  t->pay_per_request_since = t->creation_time;  // as CreateTable sets it
+  t->tags = {{"team", "data"}};
+  t->pitr_enabled = true;
+  t->pitr_enabled_at = 1700000200;
+  t->ttl_attribute = "expires";
+  t->ttl_changed_at = 1700000100;
+  t->stream_view_type = "NEW_IMAGE";
+  t->latest_stream_label = "2023-11-14T22:13:20.250";
+  t->deletion_protection = true;
+  const std::string stored = json::Write(TableToJson(*t));
+  EXPECT_EQ(stored, kFrozen) << stored;
+  auto back = TableFromJson(TableToJson(*t));
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  EXPECT_EQ(json::Write(TableToJson(*back)), stored);
 }
 
 }  // namespace
