@@ -101,10 +101,10 @@ Result<std::shared_ptr<const TableHandle>> Database::Impl::Resolve(const std::st
 }
 
 Status Database::Impl::WithTable(const std::string& name, bool write,
-                                 const std::function<Status(Txn&, const TableHandle&)>& fn,
-                                 bool exclusive) {
+                                 FunctionRef<Status(Txn&, const TableHandle&)> fn, bool exclusive) {
   return WithTables(
-      {name}, write, [&](Txn& txn, const Handles& h) { return fn(txn, *h[0]); }, exclusive);
+      std::span<const std::string>(&name, 1), write,
+      [&](Txn& txn, const Handles& h) { return fn(txn, *h[0]); }, exclusive);
 }
 
 std::shared_ptr<const TableHandle> Database::Impl::Cached(const std::string& name) {
@@ -141,26 +141,38 @@ Result<std::shared_ptr<const TableHandle>> Database::Impl::Current(const std::st
   return Resolve(name);
 }
 
-Status Database::Impl::WithTables(const std::vector<std::string>& names, bool write,
-                                  const std::function<Status(Txn&, const Handles&)>& fn,
-                                  bool exclusive) {
+Status Database::Impl::WithTables(std::span<const std::string> names, bool write,
+                                  FunctionRef<Status(Txn&, const Handles&)> fn, bool exclusive) {
+  // The handles, held for the transaction: in place for the few tables of most calls (a point
+  // read has one), on the heap for a large batch.
+  constexpr size_t kInPlace = 4;
+  std::shared_ptr<const TableHandle> held_in_place[kInPlace];
+  const TableHandle* raw_in_place[kInPlace];
+  std::vector<std::shared_ptr<const TableHandle>> held_heap;
+  std::vector<const TableHandle*> raw_heap;
+  if (names.size() > kInPlace) {
+    held_heap.resize(names.size());
+    raw_heap.resize(names.size());
+  }
+  const std::span<std::shared_ptr<const TableHandle>> held =
+      names.size() > kInPlace ? std::span(held_heap) : std::span(held_in_place, names.size());
+  const std::span<const TableHandle*> raw =
+      names.size() > kInPlace ? std::span(raw_heap) : std::span(raw_in_place, names.size());
   for (int attempt = 0; attempt < 8; ++attempt) {
-    std::vector<std::shared_ptr<const TableHandle>> held;
-    for (const std::string& name : names) {
-      std::shared_ptr<const TableHandle> cached = Cached(name);
+    for (size_t i = 0; i < names.size(); ++i) {
+      std::shared_ptr<const TableHandle> cached = Cached(names[i]);
       if (cached) {
-        held.push_back(std::move(cached));
+        held[i] = std::move(cached);
       } else {
-        KH_ASSIGN_OR_RETURN(std::shared_ptr<const TableHandle> h, Resolve(name));
-        held.push_back(std::move(h));
+        KH_ASSIGN_OR_RETURN(held[i], Resolve(names[i]));
       }
     }
     // Handles resolved at different generations cannot all be current: resolve again.
     const uint64_t seen = held.front()->generation;
     bool mixed = false;
     for (const auto& h : held) mixed |= h->generation != seen;
-    Handles hs;
-    for (const auto& h : held) hs.push_back(h.get());
+    for (size_t i = 0; i < held.size(); ++i) raw[i] = held[i].get();
+    const Handles hs(raw.data(), raw.size());
     bool stale = mixed;
     auto body = [&](Txn& txn) -> Status {
       // A read of the very snapshot in which every handle was found current skips the check.

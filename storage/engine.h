@@ -5,6 +5,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -128,14 +129,13 @@ struct Database::Impl {
   // inside the transaction confirms it; when the catalog changed, resolves again and retries.
   // `exclusive`: a write that drops sub-databases (Env::WriteMode::kExclusive).
   Status WithTable(const std::string& name, bool write,
-                   const std::function<Status(Txn&, const TableHandle&)>& fn,
-                   bool exclusive = false);
+                   FunctionRef<Status(Txn&, const TableHandle&)> fn, bool exclusive = false);
   // The same for several tables in ONE transaction (batches, transactions): `names` are
   // resolved in order (ResourceNotFoundException for the first missing one) and fn receives the
   // handles parallel to `names`.
-  using Handles = std::vector<const TableHandle*>;
-  Status WithTables(const std::vector<std::string>& names, bool write,
-                    const std::function<Status(Txn&, const Handles&)>& fn, bool exclusive = false);
+  using Handles = std::span<const TableHandle* const>;
+  Status WithTables(std::span<const std::string> names, bool write,
+                    FunctionRef<Status(Txn&, const Handles&)> fn, bool exclusive = false);
 
   // ClientRequestToken idempotency of TransactWriteItems (transactions.cpp). Kept in memory,
   // per Database object (so per process): a token is remembered for 10 minutes after the

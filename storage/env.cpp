@@ -253,19 +253,19 @@ Status Env::Reserve(size_t bytes) {
 }
 
 struct Env::WriteRequest {
-  const std::function<Status(Txn&)>* fn;
+  FunctionRef<Status(Txn&)> fn;
   Status status;
   bool done = false;
 };
 
-Status Env::Write(const std::function<Status(Txn&)>& fn, WriteMode mode) {
+Status Env::Write(FunctionRef<Status(Txn&)> fn, WriteMode mode) {
   NoNesting scope(this);
   KH_RETURN_IF_ERROR(scope.status());
   if (mode == WriteMode::kExclusive) {
     std::lock_guard<std::mutex> one_writer(write_mutex_);
     return RunAlone(fn, mode);
   }
-  WriteRequest me{&fn, Status::OK(), false};
+  WriteRequest me{fn, Status::OK(), false};
   std::unique_lock<std::mutex> queue(queue_mutex_);
   queue_.push_back(&me);
   for (;;) {
@@ -304,7 +304,7 @@ Status Env::Write(const std::function<Status(Txn&)>& fn, WriteMode mode) {
     {
       std::lock_guard<std::mutex> one_writer(write_mutex_);
       if (group.size() == 1) {
-        group[0]->status = RunAlone(*group[0]->fn, WriteMode::kShared);
+        group[0]->status = RunAlone(group[0]->fn, WriteMode::kShared);
       } else {
         RunGroup(group);
       }
@@ -312,7 +312,7 @@ Status Env::Write(const std::function<Status(Txn&)>& fn, WriteMode mode) {
   }
 }
 
-Status Env::RunAlone(const std::function<Status(Txn&)>& fn, WriteMode mode) {
+Status Env::RunAlone(FunctionRef<Status(Txn&)> fn, WriteMode mode) {
   for (int attempt = 0; attempt < kMaxGrowRetries; ++attempt) {
     bool map_full = false;
     Status s;
@@ -360,7 +360,7 @@ void Env::RunGroup(const std::vector<WriteRequest*>& group) {
       if (Status grown = Grow(); !grown.ok()) break;  // with this process's transactions ended
     }
   }
-  for (WriteRequest* r : group) r->status = RunAlone(*r->fn, WriteMode::kShared);
+  for (WriteRequest* r : group) r->status = RunAlone(r->fn, WriteMode::kShared);
 }
 
 bool Env::TryGroup(const std::vector<WriteRequest*>& group) {
@@ -382,7 +382,7 @@ bool Env::TryGroup(const std::vector<WriteRequest*>& group) {
     }
     const std::map<std::string, MDB_dbi> pending_before = pending_;
     Txn txn(child, true);
-    Status s = (*r->fn)(txn);
+    Status s = r->fn(txn);
     if (txn.map_full()) {
       map_full = true;
       break;
@@ -449,7 +449,7 @@ Status Env::BeginRead(MDB_txn** txn, std::shared_lock<Gate>& held) {
   return Begin(false, txn, held);
 }
 
-Status Env::Read(const std::function<Status(Txn&)>& fn) {
+Status Env::Read(FunctionRef<Status(Txn&)> fn) {
   NoNesting scope(this);
   KH_RETURN_IF_ERROR(scope.status());
   std::shared_lock<Gate> shared(gate_);

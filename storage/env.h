@@ -32,6 +32,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/function_ref.h"
 #include "core/status.h"
 
 namespace keyhole::storage {
@@ -160,7 +161,7 @@ class Env {
   // per caller, each caller's writes still atomic and durable before Write returns. A caller
   // alone runs as before, without nesting. A `fn` may therefore run on another thread than its
   // caller's (which waits meanwhile).
-  Status Write(const std::function<Status(Txn&)>& fn, WriteMode mode = WriteMode::kShared);
+  Status Write(FunctionRef<Status(Txn&)> fn, WriteMode mode = WriteMode::kShared);
   // Takes LMDB's write lock and lets it go (a write transaction begun and aborted). A writer
   // killed inside a commit, after its meta page but before the lock file's "last transaction"
   // was updated, leaves readers starting from the snapshot before that commit while writers see
@@ -169,7 +170,7 @@ class Env {
   Status SettleWriter();
   // Runs `fn` in a read transaction (a consistent snapshot), in parallel with other threads'
   // reads and with a write. REQUIRES: the calling thread has no transaction of this Env open.
-  Status Read(const std::function<Status(Txn&)>& fn);
+  Status Read(FunctionRef<Status(Txn&)> fn);
 
   // The handle of sub-database `name`, opened once and cached. With `create`, it is created
   // inside `txn` (a write transaction); the handle is cached only once that commits.
@@ -226,7 +227,7 @@ class Env {
   // the transaction filled. REQUIRES: write_mutex_ held.
   bool TryGroup(const std::vector<WriteRequest*>& group);
   // Runs `fn` alone in a write transaction. REQUIRES: write_mutex_ held.
-  Status RunAlone(const std::function<Status(Txn&)>& fn, WriteMode mode);
+  Status RunAlone(FunctionRef<Status(Txn&)> fn, WriteMode mode);
   // Read transactions, reset between operations and renewed for the next (cheaper than
   // begin/abort: no allocation, no reader-slot search). Never active while in the pool.
   std::mutex readers_mutex_;
