@@ -176,7 +176,7 @@ void Connection::Remember(std::string_view text, const TableSchemaPtr& schema,
   r.literals.assign(literals.tokens.begin(), literals.tokens.end());
   r.shape = std::move(literals.shape);
   r.schema = schema;
-  r.plan = plan;
+  r.plan = std::make_shared<planner::Plan>(plan);
   slot = std::move(r);
 }
 
@@ -188,7 +188,7 @@ std::optional<StatementOutcome> Connection::RunRemembered(std::string_view text)
       !parser::LiteralsOf(text, &literals)) {
     return std::nullopt;
   }
-  const RememberedRead& r = (*remembered_)[SlotOf(literals.shape, kRememberedReads)];
+  RememberedRead& r = (*remembered_)[SlotOf(literals.shape, kRememberedReads)];
   if (r.shape != literals.shape || r.literals.size() != literals.tokens.size()) {
     return std::nullopt;
   }
@@ -203,14 +203,20 @@ std::optional<StatementOutcome> Connection::RunRemembered(std::string_view text)
     }
   }
   schemas_.Clear();
-  Result<TableSchemaPtr> schema = schemas_.TableSchema(r.plan.table);
+  Result<TableSchemaPtr> schema = schemas_.TableSchema(r.plan->table);
   if (!schema.ok() || schema->get() != r.schema.get()) return std::nullopt;
-  planner::Plan plan = r.plan;
-  auto& get = std::get<GetItemRequest>(plan.operations[0]);
+  // The remembered plan is run itself when nothing else holds it (the connection runs one
+  // statement at a time; an outcome a front end kept, or NEXT's plan of another statement,
+  // would see its key change): no copy of the plan per read.
+  const bool shared = r.plan.use_count() > (last_plan_ == r.plan ? 2 : 1);
+  if (shared) r.plan = std::make_shared<planner::Plan>(*r.plan);
+  auto& get = std::get<GetItemRequest>(r.plan->operations[0]);
   for (size_t slot = 0; slot < r.slots.size(); ++slot) {
     get.key.find(r.slots[slot].second->name)->second = std::move(*keys[slot]);
   }
-  return Execute(std::move(plan));
+  get.consistent_read = false;  // as planned; the options decide (a run before may have set it)
+  const bool consistent = options_.consistent_reads && ApplyConsistentRead(*r.plan);
+  return ExecutePlan(r.plan, nullptr, consistent);
 }
 
 Status Connection::ExplainConditionFailure(const planner::Plan& plan, Status status) {

@@ -220,7 +220,9 @@ class Connection {
     // Which literal gives which key attribute's value.
     std::vector<std::pair<size_t, const KeyAttribute*>> slots;  // into *schema
     TableSchemaPtr schema;  // planned on this very schema (held: no later one has its address)
-    planner::Plan plan;     // operations[0] is the GetItemRequest
+    // The plan: operations[0] is the GetItemRequest, whose key RunRemembered sets to each run's
+    // values, in place while no outcome but NEXT's last_plan_ holds it (else on a copy).
+    std::shared_ptr<planner::Plan> plan;
   };
   void Remember(std::string_view text, const TableSchemaPtr& schema, const planner::Plan& plan);
   static constexpr size_t kRememberedReads = 8;

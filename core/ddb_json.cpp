@@ -723,18 +723,23 @@ json::Value ItemToJson(const Item& item) {
   return json::Value::MakeObject(std::move(o));
 }
 
-std::string ItemToJsonText(const Item& item) {
-  std::string out;
-  out.push_back('{');
+void AppendItemToJsonText(const Item& item, std::string* out) {
+  out->push_back('{');
   bool first = true;
   for (const auto& [name, value] : item) {
-    if (!first) out.push_back(',');
+    if (!first) out->push_back(',');
     first = false;
-    json::AppendQuoted(name, &out);
-    out.push_back(':');
-    AppendValueText(value, &out);
+    json::AppendQuoted(name, out);
+    out->push_back(':');
+    AppendValueText(value, out);
   }
-  out.push_back('}');
+  out->push_back('}');
+}
+
+std::string ItemToJsonText(const Item& item) {
+  std::string out;
+  out.reserve(256);  // one allocation for most items' text
+  AppendItemToJsonText(item, &out);
   return out;
 }
 

@@ -62,6 +62,8 @@ bool ReadItemText(json::TextReader* in, Item* out);
 json::Value ValueToJson(const AttributeValue& v);
 json::Value ItemToJson(const Item& item);
 std::string ItemToJsonText(const Item& item);
+// ItemToJsonText's text appended to `out` (no string of its own: a renderer of many items).
+void AppendItemToJsonText(const Item& item, std::string* out);
 std::string ValueToJsonText(const AttributeValue& v);
 
 // Base64 (RFC 4648, with padding). Decode rejects anything but canonical padded base64.

@@ -12,6 +12,7 @@
 // escape at its backslash, a bad number at its first character.
 #include "core/json.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "core/utf8.h"
@@ -669,7 +670,11 @@ std::string WriteIndented(const Value& v, size_t width) {
 }
 
 void AppendQuoted(std::string_view s, std::string* out) {
-  out->reserve(out->size() + s.size() + 2);
+  // Room for the unescaped text, growing geometrically: a reserve of the exact size on every
+  // call would reallocate a long output once per string appended to it.
+  if (const size_t need = out->size() + s.size() + 2; need > out->capacity()) {
+    out->reserve(std::max(need, 2 * out->capacity()));
+  }
   out->push_back('"');
   const char* p = s.data();
   const char* end = p + s.size();

@@ -212,7 +212,9 @@ bool PrintOutcome(Session::State& s, api::StatementOutcome outcome, Location at)
         plan.operations.size() > 1 ? fmt::format(" ×{}", plan.operations.size()) : std::string(),
         target, modeling::UnitsText(r.units, plan.table, "WCU"));
   }
-  s.Notice(s.Timed(footer) + "\n");
+  footer = s.Timed(std::move(footer));
+  footer.push_back('\n');
+  s.Notice(footer);
   if (!outcome.nothing_matched.empty()) {
     s.Notice("-- nothing matched: " + outcome.nothing_matched + "\n");
   }

@@ -251,7 +251,11 @@ std::string RenderItems(const std::vector<Item>& items, const RenderOptions& opt
       for (const Item& item : items) out += ItemToPlainJsonText(item, options.key_columns) + "\n";
       return out;
     case OutputMode::kDdb:
-      for (const Item& item : items) out += ItemToJsonText(item) + "\n";
+      out.reserve(256 * items.size());
+      for (const Item& item : items) {
+        AppendItemToJsonText(item, &out);
+        out.push_back('\n');
+      }
       return out;
   }
   return out;

@@ -406,6 +406,40 @@ TEST_F(ApiConnection, APointReadOfARememberedShapeSkipsParsingAndPlanning) {
   EXPECT_EQ(out->status.ToString(), full.status.ToString());
 }
 
+// A remembered read runs its plan in place (no copy per read) only while nothing else holds
+// it: an outcome a front end kept keeps its own key, and ConsistentRead follows each run's
+// options, not the run before's.
+TEST_F(ApiConnection, ARememberedPlanKeptByAnOutcomeIsNotChangedUnderIt) {
+  ASSERT_TRUE(connection_.Run("SELECT * FROM \"App\" WHERE pk = 'p0' AND sk = 1").ok());
+  std::optional<api::StatementOutcome> kept =
+      connection_.RunRemembered("SELECT * FROM \"App\" WHERE pk = 'p1' AND sk = 2");
+  ASSERT_TRUE(kept && kept->ok());
+  connection_.options().consistent_reads = true;
+  std::optional<api::StatementOutcome> strong =
+      connection_.RunRemembered("SELECT * FROM \"App\" WHERE pk = 'p2' AND sk = 3");
+  ASSERT_TRUE(strong && strong->ok());
+  EXPECT_TRUE(strong->consistent);
+  EXPECT_DOUBLE_EQ(strong->report.capacity, 1.0);
+  const auto& kept_get = std::get<GetItemRequest>(kept->plan->operations[0]);
+  EXPECT_EQ(kept_get.key.at("pk"), S("p1"));
+  EXPECT_EQ(kept_get.key.at("sk"), N(2));
+  EXPECT_FALSE(kept_get.consistent_read);
+  strong.reset();
+  kept.reset();
+  connection_.options().consistent_reads = false;
+  for (int i = 0; i < 3; ++i) {  // in place now: each run its own key, eventually consistent
+    std::optional<api::StatementOutcome> out =
+        connection_.RunRemembered("SELECT * FROM \"App\" WHERE pk = 'p" + std::to_string(i % 2) +
+                                  "' AND sk = " + std::to_string(i + 1));
+    ASSERT_TRUE(out && out->ok());
+    EXPECT_FALSE(out->consistent);
+    EXPECT_DOUBLE_EQ(out->report.capacity, 0.5);
+    ASSERT_EQ(out->result.items.size(), 1u);
+    EXPECT_EQ(out->result.items[0].at("pk"), S("p" + std::to_string(i % 2)));
+    EXPECT_EQ(out->result.items[0].at("sk"), N(i + 1));
+  }
+}
+
 TEST_F(ApiConnection, OnlyTheKeyValuesOfARememberedReadMayDiffer) {
   ASSERT_TRUE(connection_.Run("SELECT g, a[1] FROM \"App\" WHERE pk = 'p0' AND sk = 3").ok());
   EXPECT_TRUE(connection_.RunRemembered("SELECT g, a[1] FROM \"App\" WHERE pk = 'p1' AND sk = 2"));
