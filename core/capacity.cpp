@@ -49,8 +49,16 @@ void AddUnitsByTarget(const ConsumedCapacity& consumed, bool write,
 std::string CapacityText(double units, std::string_view unit) {
   const double twice = units * 2;
   if (twice >= 0 && twice < 9e15 && twice == static_cast<double>(static_cast<int64_t>(twice))) {
+    // Whole and half units (nearly every footer), without the formatter.
     const auto t = static_cast<int64_t>(twice);
-    return fmt::format("{}{} {}", t / 2, t % 2 != 0 ? ".5" : "", unit);
+    const fmt::format_int whole(t / 2);
+    std::string out;
+    out.reserve(whole.size() + 3 + unit.size());
+    out.append(whole.data(), whole.size());
+    if (t % 2 != 0) out.append(".5");
+    out.push_back(' ');
+    out.append(unit);
+    return out;
   }
   return fmt::format("{:g} {}", units, unit);
 }

@@ -19,6 +19,14 @@ namespace {
 void Charge(ExecuteResult& out, const std::optional<ConsumedCapacity>& c, bool write) {
   if (!c) return;
   out.capacity_units += c->total.capacity_units;
+  if (out.units.empty()) {  // the first operation's (a point read's only): no map to merge
+    AddUnitsByTarget(*c, write, &out.units);
+    for (const auto& [target, u] : out.units) {
+      out.read_units += u.read_units;
+      out.write_units += u.write_units;
+    }
+    return;
+  }
   std::map<std::string, Capacity> units;
   AddUnitsByTarget(*c, write, &units);
   for (const auto& [target, u] : units) {

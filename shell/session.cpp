@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <atomic>
+#include <cctype>
 #include <optional>
 #include <string>
 #include <utility>
@@ -338,7 +339,7 @@ bool Session::State::RunStatement(std::string_view text, Location at) {
 }
 
 bool Session::State::RunOneStatement(std::string_view text, Location at) {
-  statement_start = Clock::now();
+  if (settings.timer) statement_start = Clock::now();  // read only by .timer's footers
   if (settings.echo && !echo_suppressed) Echo(std::string(text) + ";\n");
   // `<Operation> <JSON>`: the API form, as `CALL <Operation> <JSON>` without the keyword.
   size_t start = text.find_first_not_of(" \t\r\n");
@@ -346,7 +347,10 @@ bool Session::State::RunOneStatement(std::string_view text, Location at) {
   size_t end = text.find_first_of(" \t\r\n{", start);
   std::string_view first =
       text.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start);
-  if (api::Service::IsOperation(first)) {
+  // (Operation names are CamelCase: a statement's first word in capitals, as SELECT, is none.)
+  const bool camel = !first.empty() && std::isupper(static_cast<unsigned char>(first[0])) &&
+                     first.find_first_of("abcdefghijklmnopqrstuvwxyz") != std::string_view::npos;
+  if (camel && api::Service::IsOperation(first)) {
     if (connection().in_transaction()) {  // it would be sent now, outside the transaction
       return Fail(Status::Validation(fmt::format(
                       "{} cannot run inside a transaction: it would be sent now, not with the "
