@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <functional>
 #include <utility>
 
@@ -192,7 +193,9 @@ std::optional<StatementOutcome> Connection::RunRemembered(std::string_view text)
   if (r.shape != literals.shape || r.literals.size() != literals.tokens.size()) {
     return std::nullopt;
   }
-  std::vector<std::optional<AttributeValue>> keys(r.slots.size());
+  // A remembered key is one or two attributes (Remember takes no multi-attribute key).
+  std::array<std::optional<AttributeValue>, 2> keys;
+  if (r.slots.size() > keys.size()) return std::nullopt;
   for (size_t i = 0, slot = 0; i < literals.tokens.size(); ++i) {
     if (slot < r.slots.size() && r.slots[slot].first == i) {
       keys[slot] = parser::LiteralValue(literals.tokens[i]);

@@ -378,7 +378,8 @@ std::vector<std::string> Session::Complete(std::string_view line, std::string_vi
         }
       }
       auto seen = s.attributes.find(n);
-      if (seen != s.attributes.end()) attrs.insert(seen->second.begin(), seen->second.end());
+      if (seen != s.attributes.end())
+        attrs.insert(seen->second.all.begin(), seen->second.all.end());
     }
     for (const std::string& a : attrs) offer(a);
   }

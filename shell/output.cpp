@@ -138,8 +138,21 @@ void NoteExpired(Session::State& s, const std::string& table, const std::vector<
 
 void RememberAttributes(Session::State& s, const std::string& table,
                         const std::vector<Item>& items) {
-  std::set<std::string>& names = s.attributes[table];
+  Session::State::SeenNames& seen = s.attributes[table];
+  std::set<std::string>& names = seen.all;
+  // Items of one shape follow each other (a point read's, a page of one entity): an item whose
+  // names are the last one's has nothing new, and costs a comparison, not a lookup per name.
+  std::vector<std::string>& last = seen.last;
   for (const Item& item : items) {
+    if (item.size() == last.size() &&
+        std::equal(item.begin(), item.end(), last.begin(),
+                   [](const auto& attribute, const std::string& name) {
+                     return attribute.first == name;
+                   })) {
+      continue;
+    }
+    last.clear();
+    for (const auto& [name, value] : item) last.push_back(name);
     if (names.size() > 10000) break;
     // An item's names come in order: each is looked for right after the one before (constant
     // time when the set has it already, as for every item after the first of a result).

@@ -102,8 +102,13 @@ struct Session::State {
   // "interrupted at ...; M statements ran" and "-- M statements ran quietly" agree.
   int64_t statements_run = 0;
 
-  // Attribute names seen per table (keys, results), for completion.
-  std::map<std::string, std::set<std::string>> attributes;
+  // Attribute names seen per table (keys, results), for completion: every name, and the last
+  // item's (RememberAttributes skips an item of the same names).
+  struct SeenNames {
+    std::set<std::string> all;
+    std::vector<std::string> last;
+  };
+  std::map<std::string, SeenNames> attributes;
 
   // Results (redirected by .output/.once).
   void Out(std::string_view text);
