@@ -59,7 +59,7 @@ bool RunDescribe(Session::State& s, const std::string& table, Location at);
 // ("-- N returned, N read · Query on T · 0.5 RCU"), or the error through State::Fail (a missing
 // table named with the closest name). PrintJson: an API call's answer as one line of JSON, or
 // its error.
-bool PrintOutcome(Session::State& s, api::StatementOutcome outcome, Location at);
+bool PrintOutcome(Session::State& s, api::StatementOutcome&& outcome, Location at);
 bool PrintJson(Session::State& s, const Result<json::Value>& r, Location at);
 
 // Errors and hints (errors.cpp). FailParse: a parse error with its line and a caret under the

@@ -188,7 +188,7 @@ void PrintItems(Session::State& s, const std::vector<Item>& items, const std::st
 }
 
 // Prints what a statement the connection ran did: its items and the footer, or its error.
-bool PrintOutcome(Session::State& s, api::StatementOutcome outcome, Location at) {
+bool PrintOutcome(Session::State& s, api::StatementOutcome&& outcome, Location at) {
   if (!outcome.ok()) {
     if (outcome.plan && outcome.status.IsNotFound()) {
       return s.Fail(s.NameMissingTable(outcome.status, outcome.plan->table), at);

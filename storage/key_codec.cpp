@@ -77,7 +77,9 @@ uint64_t PartitionHash(const AttributeValue& v) {
 
 std::string PartitionPrefix(const AttributeValue& pk, size_t partition_bound) {
   std::string out;
-  out.reserve(8 + (pk.is(ValueType::kN) ? 42 : pk.s().size() + 2));
+  // Room for the sort key a table or index key appends next (a number's 42 bytes at most, a
+  // short string's), so that most keys are one allocation.
+  out.reserve(8 + (pk.is(ValueType::kN) ? 42 : pk.s().size() + 2) + 48);
   AppendBigEndian64(PartitionHash(pk), &out);
   AppendBoundedValue(pk, partition_bound, &out);
   return out;
