@@ -21,6 +21,7 @@
 #include "aws/endpoint.h"
 #include "aws/plain_http.h"
 #include "aws/sigv4.h"
+#include "core/time.h"
 
 namespace {
 
@@ -53,7 +54,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       break;
     }
     case 2: {
-      std::optional<double> t = aws::ParseIso8601(input);
+      std::optional<double> t = ParseIso8601(input);
       if (t) Require(std::isfinite(*t));
       break;
     }
