@@ -95,7 +95,7 @@ struct IndexDescription {
   // A GSI's ProvisionedThroughput while its table is PROVISIONED (0 while it is on demand, as
   // DynamoDB reports it), kept like the table's: the last increase and decrease (0: never) and
   // the decreases on the UTC day of the last one. Named as TableDescription's members, so one
-  // piece of code serves both (storage/tables.cpp, core/schema.cpp).
+  // piece of code serves both (storage/tables.cpp, core/schema_json.cpp).
   int64_t read_capacity = 0, write_capacity = 0;
   double last_increase_time = 0, last_decrease_time = 0;
   int64_t decreases_today = 0;
@@ -333,9 +333,11 @@ Result<IndexDescription> BuildGlobalIndex(const TableDescription& table,
                                           const std::vector<AttributeDefinition>& definitions,
                                           const IndexSpec& spec);
 
-// JSON in DescribeTable's shape ({"TableName":..,"KeySchema":[..],"AttributeDefinitions":[..],
-// "GlobalSecondaryIndexes":[..],...}). TableFromJson reads what TableToJson writes (plus the
-// keyhole field "KeyholeTableId").
+// The catalog's stored form of a table (core/schema_json.cpp: a FROZEN FILE FORMAT, members are
+// added, never renamed or dropped): JSON in DescribeTable's shape ({"TableName":..,"KeySchema":
+// [..],"AttributeDefinitions":[..],"GlobalSecondaryIndexes":[..],...}) plus keyhole's own
+// members ("KeyholeTableId", ...). TableFromJson reads what TableToJson writes, and the forms of
+// earlier versions.
 json::Value TableToJson(const TableDescription& t);
 Result<TableDescription> TableFromJson(const json::Value& v);
 

@@ -187,7 +187,7 @@ class Session {
   // HTTP client's requests in flight).
   static const std::atomic<bool>* interrupt_flag();
 
-  struct State;  // defined in session.cpp; dot-command and statement code share it
+  struct State;  // defined in session_state.h; dot-command and statement code share it
 
  private:
   Backend& db_;
