@@ -13,6 +13,7 @@
 #include "core/json.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 
 #include "core/utf8.h"
@@ -463,6 +464,15 @@ struct EscapeTable {
 };
 constexpr EscapeTable kEscape;
 
+// Whether any of the eight bytes of `x` is one kEscape escapes (a C0 control, '"' or '\\'),
+// with the word tricks of "Bit Twiddling Hacks" (haszero, hasless): exact, no false positives.
+constexpr bool AnyToEscape(uint64_t x) {
+  constexpr uint64_t kOnes = 0x0101010101010101ULL, kHighs = 0x8080808080808080ULL;
+  auto has_zero = [](uint64_t v) { return ((v - kOnes) & ~v & kHighs) != 0; };
+  const bool control = ((x - kOnes * 0x20) & ~x & kHighs) != 0;  // a byte below 0x20
+  return control || has_zero(x ^ (kOnes * '"')) || has_zero(x ^ (kOnes * '\\'));
+}
+
 void AppendValue(const Value& v, std::string* out) {
   switch (v.kind()) {
     case Kind::kNull:
@@ -680,6 +690,11 @@ void AppendQuoted(std::string_view s, std::string* out) {
   const char* end = p + s.size();
   while (p < end) {
     const char* run = p;
+    // Eight bytes at a time while none needs escaping (most text), then byte by byte.
+    for (uint64_t word; end - p >= 8; p += 8) {
+      std::memcpy(&word, p, 8);
+      if (AnyToEscape(word)) break;
+    }
     while (p < end && !kEscape.escape[static_cast<unsigned char>(*p)]) ++p;
     out->append(run, p);
     if (p == end) break;

@@ -1,6 +1,7 @@
 // Tests for core/json.h: the strict RFC 8259 reader and the compact writer.
 #include "core/json.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <string>
@@ -362,6 +363,57 @@ TEST(CoreJsonWriteTest, Escaping) {
   std::string quoted = "prefix:";
   AppendQuoted("x\ty", &quoted);
   EXPECT_EQ(quoted, "prefix:\"x\\ty\"");
+}
+
+// AppendQuoted skips eight bytes at a time while none needs escaping: every byte value, at every
+// position of a word and across words, is escaped exactly as one byte at a time would (the
+// oracle below), in text that is otherwise plain.
+TEST(CoreJsonWriteTest, QuotingAWordAtATimeEscapesEveryByteWhereItIs) {
+  auto oracle = [](std::string_view s) {
+    std::string out = "\"";
+    for (unsigned char c : s) {
+      switch (c) {
+        case '"':
+          out += "\\\"";
+          break;
+        case '\\':
+          out += "\\\\";
+          break;
+        case '\b':
+          out += "\\b";
+          break;
+        case '\f':
+          out += "\\f";
+          break;
+        case '\n':
+          out += "\\n";
+          break;
+        case '\r':
+          out += "\\r";
+          break;
+        case '\t':
+          out += "\\t";
+          break;
+        default:
+          if (c < 0x20) {
+            out += fmt::format("\\u{:04x}", c);
+          } else {
+            out += static_cast<char>(c);
+          }
+      }
+    }
+    return out + "\"";
+  };
+  for (int b = 0; b < 256; ++b) {
+    for (size_t at = 0; at < 19; ++at) {
+      std::string s(19, 'a');
+      s[at] = static_cast<char>(b);
+      if (at + 9 < s.size()) s[at + 9] = static_cast<char>(b);  // a second one, a word later
+      std::string quoted;
+      AppendQuoted(s, &quoted);
+      ASSERT_EQ(quoted, oracle(s)) << "byte " << b << " at " << at;
+    }
+  }
 }
 
 TEST(CoreJsonWriteTest, EveryControlCharacterRoundTrips) {
