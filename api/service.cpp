@@ -190,7 +190,12 @@ std::span<const std::string_view> Service::Operations() {
   return kOperations;
 }
 
-bool Service::IsOperation(std::string_view name) { return FindHandler(name) != nullptr; }
+bool Service::IsOperation(std::string_view name) {
+  // Operation names are CamelCase: a word with no lowercase letter (a statement's SELECT, asked
+  // by the shell before every statement) is none, without hashing it.
+  if (name.find_first_of("abcdefghijklmnopqrstuvwxyz") == std::string_view::npos) return false;
+  return FindHandler(name) != nullptr;
+}
 
 template <typename Request, typename Response, auto Decode, auto Execute, auto Encode>
 Result<json::Value> Service::CallBackend(std::string_view, const json::Value& body,

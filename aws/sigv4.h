@@ -1,7 +1,7 @@
 // AWS Signature Version 4, the one implementation both directions use (design.md, "The
 // shape"): `keyhole serve --require-signature` verifies requests with CanonicalRequest and
-// Signature (server/sigv4_verify.h), and the client (remote/, and aws/'s own calls to STS) signs with
-// SignRequest. Reference §7.7; the algorithm is AWS's "Create a signed AWS API request".
+// Signature (server/sigv4_verify.h), and the client (remote/, and aws/'s own calls to STS) signs
+// with SignRequest. Reference §7.7; the algorithm is AWS's "Create a signed AWS API request".
 //
 // Thread-safety: every function is a pure function of its arguments.
 #pragma once

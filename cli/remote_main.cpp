@@ -14,8 +14,8 @@
 #include "aws/config.h"
 #include "aws/endpoint.h"
 #include "cli/copy_main.h"
-#include "cli/open_endpoint.h"
 #include "cli/malloc_tuning.h"
+#include "cli/open_endpoint.h"
 #include "cli/shell_main.h"
 
 namespace keyhole::cli {

@@ -86,8 +86,6 @@ std::string IsoMillis(double epoch) {
   return keyhole::IsoMillis(static_cast<int64_t>(std::floor(epoch * 1000)));
 }
 
-double Now() { return WallClockNow(); }
-
 // 26 characters of lower-case base32 from `seed` (a data file's name).
 std::string Base32Name(std::string_view seed) {
   const std::string digest = Md5(seed) + Md5(std::string(seed) + "#");
@@ -545,7 +543,7 @@ class Folder : public Place {
     summary.Add("version", s("2020-06-30"));
     summary.Add("exportArn", s(arn + "/export/" + id));
     summary.Add("startTime", s(IsoMillis(started)));
-    summary.Add("endTime", s(IsoMillis(Now())));
+    summary.Add("endTime", s(IsoMillis(WallClockNow())));
     summary.Add("tableArn", s(arn));
     summary.Add("tableId",
                 s(fmt::format("{}-{}-{}-{}-{}", id.substr(15, 8), id.substr(1, 4), id.substr(5, 4),
@@ -597,7 +595,7 @@ class Folder : public Place {
   // A new export of `table`: its folder, _started and keyhole-table.json.
   Status Start(const std::string& table, const TableDescription* definition) {
     thread_local std::mt19937_64 rng{std::random_device{}()};
-    const auto ms = static_cast<int64_t>(Now() * 1000);
+    const auto ms = static_cast<int64_t>(WallClockNow() * 1000);
     const std::string id = fmt::format("0{:013d}-{:08x}", ms, static_cast<uint32_t>(rng()));
     const fs::path dir = path_ / "AWSDynamoDB" / id;
     std::error_code ec;

@@ -680,11 +680,6 @@ std::string WriteIndented(const Value& v, size_t width) {
 }
 
 void AppendQuoted(std::string_view s, std::string* out) {
-  // Room for the unescaped text, growing geometrically: a reserve of the exact size on every
-  // call would reallocate a long output once per string appended to it.
-  if (const size_t need = out->size() + s.size() + 2; need > out->capacity()) {
-    out->reserve(std::max(need, 2 * out->capacity()));
-  }
   out->push_back('"');
   const char* p = s.data();
   const char* end = p + s.size();

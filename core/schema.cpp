@@ -528,7 +528,6 @@ Status CheckIndexThroughput(std::string_view billing_mode, bool table_throughput
   return Status::OK();
 }
 
-
 std::string TableDescription::LatestStreamArn() const {
   if (latest_stream_label.empty()) return "";
   return TableArn() + "/stream/" + latest_stream_label;
@@ -564,7 +563,6 @@ std::string DefaultKmsKeyArn() {
 }
 
 Result<Projection> BuildProjection(const IndexSpec& spec) { return BuildProjectionOf(spec); }
-
 
 Item ExtractKey(const KeySchema& schema, const Item& item) {
   Item key;

@@ -31,8 +31,6 @@ bool IsStreamsOperation(std::string_view op) {
   return false;
 }
 
-double SystemNow() { return WallClockNow(); }
-
 // 52 characters of [0-9A-Z], as DynamoDB's request ids: unique, not secret (a splitmix64
 // sequence per thread, seeded from the OS; 5 bits of it per character).
 std::string RequestId() {
@@ -98,7 +96,7 @@ std::string Crc32Header(std::string_view body) {
 
 DynamoDbServer::DynamoDbServer(api::Service& service, ServeOptions options)
     : service_(service), options_(std::move(options)) {
-  if (!options_.clock) options_.clock = SystemNow;
+  if (!options_.clock) options_.clock = WallClockNow;
 }
 
 std::string SignedRegion(std::string_view authorization) {

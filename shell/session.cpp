@@ -7,7 +7,6 @@
 #include <fmt/format.h>
 
 #include <atomic>
-#include <cctype>
 #include <optional>
 #include <string>
 #include <utility>
@@ -347,10 +346,7 @@ bool Session::State::RunOneStatement(std::string_view text, Location at) {
   size_t end = text.find_first_of(" \t\r\n{", start);
   std::string_view first =
       text.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start);
-  // (Operation names are CamelCase: a statement's first word in capitals, as SELECT, is none.)
-  const bool camel = !first.empty() && std::isupper(static_cast<unsigned char>(first[0])) &&
-                     first.find_first_of("abcdefghijklmnopqrstuvwxyz") != std::string_view::npos;
-  if (camel && api::Service::IsOperation(first)) {
+  if (api::Service::IsOperation(first)) {
     if (connection().in_transaction()) {  // it would be sent now, outside the transaction
       return Fail(Status::Validation(fmt::format(
                       "{} cannot run inside a transaction: it would be sent now, not with the "

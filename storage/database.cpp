@@ -22,8 +22,6 @@ Database::~Database() = default;
 
 const std::string& Database::path() const { return impl_->env->path(); }
 
-double SystemClock() { return WallClockNow(); }
-
 namespace {
 
 // LMDB's first meta page starts with a 16-byte page header, then MDB_meta's mm_magic.
@@ -77,7 +75,7 @@ Result<std::unique_ptr<Database>> Database::OpenChecked(const std::string& path,
   impl->clock = options.clock;
   impl->parser = options.expression_parser;
   impl->collection_limit = options.item_collection_limit_bytes;
-  if (!impl->clock) impl->clock = SystemClock;
+  if (!impl->clock) impl->clock = WallClockNow;
   Env::Options eo;
   eo.initial_map_size = options.initial_map_size;
   eo.read_only = options.read_only;

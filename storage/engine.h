@@ -68,9 +68,6 @@ struct TableHandle {
   uint64_t collection_limit = uint64_t{10} << 30;
 };
 
-// Epoch seconds from the system clock: the default Database clock.
-double SystemClock();
-
 std::string TableDbName(uint64_t id);
 std::string IndexDbName(uint64_t id, const std::string& index);
 std::string StreamDbName(uint64_t id);  // "t<id>#stream"

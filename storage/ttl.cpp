@@ -22,6 +22,7 @@
 
 #include "core/item.h"
 #include "core/item_codec.h"
+#include "core/time.h"
 #include "storage/database.h"
 #include "storage/engine.h"
 
@@ -134,7 +135,7 @@ Result<int64_t> Database::SweepExpiredItems(const std::string& table_name) {
 }
 
 void Database::SetClock(std::function<double()> clock) {
-  impl_->clock = clock ? std::move(clock) : SystemClock;
+  impl_->clock = clock ? std::move(clock) : WallClockNow;
 }
 
 }  // namespace keyhole::storage
